@@ -1,0 +1,30 @@
+import { Command, CommanderError } from 'commander';
+import { reportFatal } from './report-fatal.js';
+import { registerCommands } from './commands/index.js';
+
+/** The `seatflow` command: the composition root. Each subcommand lives in its own file under commands/. */
+export function buildProgram(): Command {
+  const program = new Command('seatflow')
+    .description('Bulk user-lifecycle automation for the Smartsheet REST API')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerCommands(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are "errors" to commander; a bad flag is a refused input: exit 2.
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.exitCode = reportFatal(error);
+  }
+}
+
+await main(process.argv);

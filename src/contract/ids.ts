@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * A 64-bit identifier as the service sends it: a JSON number. The service issues ids below 2^53, so a JS number
+ * holds them exactly; anything beyond is refused rather than silently rounded (decisions.md #7).
+ */
+export const idSchema = z
+  .number()
+  .int()
+  .refine(Number.isSafeInteger, { message: 'identifier is beyond 2^53 and would lose precision' });
+
+export type Id = z.infer<typeof idSchema>;
+
+/** An id given by a person: a number or a string of digits, as manifests and flags carry them. */
+export const idInputSchema = z.union([
+  idSchema,
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,20}$/, { message: 'identifier must be digits only' })
+    .transform((text, ctx) => {
+      const value = Number(text);
+      if (!Number.isSafeInteger(value)) {
+        ctx.addIssue({ code: 'custom', message: `identifier ${text} is beyond 2^53 and would lose precision` });
+        return z.NEVER;
+      }
+      return value;
+    }),
+]);
+
+/** ISO-8601 UTC text, or epoch milliseconds when the request asked for numericDates. */
+export const timestampSchema = z.union([z.string(), z.number()]);
+export type Timestamp = z.infer<typeof timestampSchema>;

@@ -1,0 +1,152 @@
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { UsageError } from './seatflow-error.js';
+
+/**
+ * The one configuration schema. Values come from `config/default.json` < the file named by `SEATFLOW_CONFIG`
+ * (or `--config`) < environment variables < command-line flags. Nothing else in seatflow reads `process.env`.
+ */
+const rateSchema = z.object({
+  /** Calls allowed per window, per access token. The real service documents 300 per minute. */
+  requests: z.number().int().positive(),
+  perSeconds: z.number().positive(),
+  /** Share of the budget left unused as a safety margin, 0–0.5. */
+  headroom: z.number().min(0).max(0.5),
+});
+
+export const configSchema = z.object({
+  api: z.object({
+    baseUrl: z.url(),
+    accessToken: z.string().min(1).optional(),
+    /** Sent as Smartsheet-Change-Agent when set. */
+    changeAgent: z.string().max(512).optional(),
+    /** Organization named in the smartsheet-integration-source header. */
+    integrationOrg: z.string().default(''),
+    timeouts: z.object({ connectMs: z.number().int().positive(), headersMs: z.number().int().positive(), bodyMs: z.number().int().positive() }),
+  }),
+  redis: z.object({
+    /** When absent, seatflow starts a private redis-server. */
+    url: z.string().optional(),
+    queuePrefix: z.string().min(1),
+  }),
+  dataDir: z.string().min(1),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  rateLimit: rateSchema,
+  retry: z.object({
+    maxAttempts: z.number().int().min(1),
+    maxElapsedMs: z.number().int().positive(),
+    baseDelayMs: z.number().int().positive(),
+    maxDelayMs: z.number().int().positive(),
+  }),
+  worker: z.object({
+    concurrency: z.number().int().min(1).max(256),
+    /** How long SIGINT/SIGTERM waits for active rows before leaving them to another worker. */
+    shutdownGraceMs: z.number().int().positive(),
+  }),
+  guardrails: z.object({
+    /** Destructive rows above this count need --yes or a confirmation. */
+    destructiveMaxCount: z.number().int().min(0),
+    /** ...or above this share of the organization's users. */
+    destructiveMaxShare: z.number().min(0).max(1),
+    /** E-mails and ids that no manifest may touch. */
+    protectedAccounts: z.array(z.string()),
+    maxRows: z.number().int().positive(),
+  }),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Overrides from command-line flags, in the shape of the config. */
+export type ConfigOverrides = DeepPartial<Config>;
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+
+export interface LoadConfigOptions {
+  flags?: ConfigOverrides;
+  /** A config file given with --config; else SEATFLOW_CONFIG. */
+  configFile?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Where config/default.json lives; the package root by default. */
+  rootDir?: string;
+}
+
+/** The folder holding seatflow's package.json, whether running from src/ (tsx) or dist/. */
+export const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findPackageRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(path.join(dir, 'package.json')) || !existsSync(path.join(dir, 'config'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return from;
+    dir = parent;
+  }
+  return dir;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const root = options.rootDir ?? PACKAGE_ROOT;
+  const layers: unknown[] = [readJson(path.join(root, 'config', 'default.json'))];
+  const file = options.configFile ?? env.SEATFLOW_CONFIG;
+  if (file !== undefined && file !== '') {
+    if (!existsSync(file)) throw new UsageError(`config file not found: ${file}`, 'Check --config or SEATFLOW_CONFIG.');
+    layers.push(readJson(file));
+  }
+  layers.push(fromEnv(env));
+  layers.push(options.flags ?? {});
+  const merged = layers.reduce((acc, layer) => deepMerge(acc, layer), {});
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new UsageError(`configuration refused:\n${lines.join('\n')}`, 'Fix the value in your config file, environment or flags.');
+  }
+  return parsed.data;
+}
+
+/** Parses `N/SECONDS` (e.g. `300/60`) as used by --rate-limit and SEATFLOW_RATE_LIMIT. */
+export function parseRate(text: string): { requests: number; perSeconds: number } {
+  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(text);
+  if (!match) throw new UsageError(`rate "${text}" is not N/SECONDS`, 'Write it like 300/60 (300 calls per 60 seconds).');
+  return { requests: Number(match[1]), perSeconds: Number(match[2]) };
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
+  const out: ConfigOverrides = {};
+  const api: NonNullable<ConfigOverrides['api']> = {};
+  if (env.SMARTSHEET_API_BASE) api.baseUrl = env.SMARTSHEET_API_BASE;
+  if (env.SMARTSHEET_ACCESS_TOKEN) api.accessToken = env.SMARTSHEET_ACCESS_TOKEN;
+  if (env.SEATFLOW_CHANGE_AGENT) api.changeAgent = env.SEATFLOW_CHANGE_AGENT;
+  if (env.SEATFLOW_INTEGRATION_ORG) api.integrationOrg = env.SEATFLOW_INTEGRATION_ORG;
+  if (Object.keys(api).length > 0) out.api = api;
+  const redis: NonNullable<ConfigOverrides['redis']> = {};
+  if (env.REDIS_URL) redis.url = env.REDIS_URL;
+  if (env.SEATFLOW_QUEUE_PREFIX) redis.queuePrefix = env.SEATFLOW_QUEUE_PREFIX;
+  if (Object.keys(redis).length > 0) out.redis = redis;
+  if (env.SEATFLOW_DATA_DIR) out.dataDir = env.SEATFLOW_DATA_DIR;
+  if (env.SEATFLOW_LOG_LEVEL) out.logLevel = env.SEATFLOW_LOG_LEVEL as Config['logLevel'];
+  if (env.SEATFLOW_RATE_LIMIT) out.rateLimit = parseRate(env.SEATFLOW_RATE_LIMIT);
+  if (env.SEATFLOW_CONCURRENCY) out.worker = { concurrency: Number(env.SEATFLOW_CONCURRENCY) };
+  return out;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`cannot read config file ${file}: ${(error as Error).message}`);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function deepMerge(base: unknown, layer: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(layer)) return layer === undefined ? base : layer;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(layer)) {
+    if (value !== undefined) out[key] = deepMerge(base[key], value);
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+import type { Action } from '../manifest/action.js';
+import type { ManifestFormat } from '../manifest/manifest-format.js';
+import type { RowProblem } from '../manifest/manifest-row.js';
+
+/** How the pre-flight classified one row. */
+export const VERDICTS = ['change', 'no-op', 'refused', 'not-found', 'conflict', 'invalid'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** Stable ids of the refusal rules, for reports and machines; `reason` carries the words for people. */
+export const RULES = {
+  ispDomain: 'isp-domain',
+  outsidePlanDomain: 'outside-plan-domain',
+  externallyManaged: 'externally-managed',
+  reactivationWindow: 'reactivation-window',
+  adminWithoutRemoveAdminStatus: 'admin-without-removeAdminStatus',
+  ownsGroupsWithoutTransferTo: 'owns-groups-without-transferTo',
+  seatNotEligible: 'seat-not-eligible',
+  statusNotEligible: 'status-not-eligible',
+  selfAccount: 'own-account',
+  protectedAccount: 'protected-account',
+  planAmbiguous: 'plan-ambiguous',
+  transferTargetInvalid: 'transfer-target-invalid',
+  transferTargetRemoved: 'transfer-target-removed',
+  duplicate: 'duplicate-row',
+  contradictory: 'contradictory-actions',
+  emailIdMismatch: 'email-id-mismatch',
+  alreadyExists: 'already-exists',
+  primaryColumn: 'primary-column',
+  ganttColumn: 'gantt-column-with-dependencies',
+  webhookNotOwned: 'webhook-not-visible',
+  webhookTerminal: 'webhook-terminal-status',
+  alternateNotConfirmed: 'alternate-email-not-confirmed',
+  invalidRow: 'invalid-row',
+} as const;
+export type Rule = (typeof RULES)[keyof typeof RULES];
+
+/** Ids the pre-flight resolved, so jobs never resolve e-mails again. */
+export interface ResolvedTarget {
+  userId?: number;
+  email?: string;
+  transferToUserId?: number;
+  planId?: number;
+  alternateEmailId?: number;
+  sheetId?: number;
+  columnId?: number;
+  webhookId?: number;
+}
+
+export interface PlannedRow {
+  row: number;
+  line: number;
+  /** The parsed action; undefined only for verdict 'invalid' (a row that did not parse), see `problems`. */
+  action: Action | undefined;
+  /** The action named by the row, even when it did not parse (for reports of invalid rows). */
+  actionName: string;
+  verdict: Verdict;
+  /** Why, in words a person understands (always set except for a plain 'change'). */
+  reason?: string;
+  rule?: Rule;
+  target: ResolvedTarget;
+  /** For verdict 'invalid': every problem of the row. */
+  problems?: RowProblem[];
+}
+
+export interface BatchPlanSummary {
+  total: number;
+  change: number;
+  'no-op': number;
+  refused: number;
+  'not-found': number;
+  conflict: number;
+  invalid: number;
+}
+
+export interface BatchPlan {
+  rows: PlannedRow[];
+  summary: BatchPlanSummary;
+  /** HTTP calls the pre-flight spent against the service. */
+  apiCalls: number;
+  source: { path: string; sha256: string; format: ManifestFormat };
+  /** Users in the organization, when the pre-flight learned it (for guardrails.destructiveMaxShare). */
+  organizationUsers?: number;
+}

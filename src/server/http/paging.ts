@@ -1,0 +1,37 @@
+import type { IndexResult } from '../../contract/index.js';
+import { queryBool, queryInt, type Query } from './query.js';
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  includeAll: boolean;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+export function readPaging(query: Query): PageRequest {
+  const page = Math.max(1, queryInt(query, 'page') ?? 1);
+  const pageSize = Math.max(1, queryInt(query, 'pageSize') ?? DEFAULT_PAGE_SIZE);
+  return { page, pageSize, includeAll: queryBool(query, 'includeAll') ?? false };
+}
+
+/**
+ * Offset paging (decisions.md #5): a page past the end answers the last page with its number; includeAll answers
+ * everything and leaves pageSize out.
+ */
+export function paginate<T, R>(items: readonly T[], request: PageRequest, view: (item: T) => R): IndexResult<R> {
+  const totalCount = items.length;
+  if (request.includeAll) {
+    return { pageNumber: 1, totalPages: totalCount === 0 ? 0 : 1, totalCount, data: items.map(view) };
+  }
+  const totalPages = Math.ceil(totalCount / request.pageSize);
+  const pageNumber = totalPages === 0 ? 1 : Math.min(request.page, totalPages);
+  const start = (pageNumber - 1) * request.pageSize;
+  return {
+    pageNumber,
+    pageSize: request.pageSize,
+    totalPages,
+    totalCount,
+    data: items.slice(start, start + request.pageSize).map(view),
+  };
+}

@@ -1,0 +1,64 @@
+import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
+import type { ServerState } from '../state/server-state.js';
+import type { UserRecord } from '../state/records.js';
+import { domainMatches, isIspEmail } from './isp-domains.js';
+
+/**
+ * Who may be deactivated or reactivated (interface.md Errors, decisions.md #11). Each check throws the 400 the
+ * reference server answers; a caller that passes every check may change the user.
+ */
+function planDomains(state: ServerState, user: UserRecord): string[] {
+  return user.seats.flatMap((seat) => state.plans.get(seat.planId)?.domains ?? []);
+}
+
+function commonChecks(state: ServerState, user: UserRecord, callerId: number, verb: string): void {
+  if (!user.inOrg || user.seats.length === 0) {
+    throw ApiError.badRequest(CODES.notAMember, `User ${user.id} is not a member of the organization.`);
+  }
+  if (user.id === callerId) throw ApiError.badRequest(CODES.cannotDeactivateSelf, `You cannot ${verb} yourself.`);
+  if (isIspEmail(user.email)) {
+    throw ApiError.badRequest(CODES.ispDomain, `Cannot ${verb} a user whose e-mail belongs to an ISP domain.`);
+  }
+  if (!domainMatches(user.email, planDomains(state, user))) {
+    throw ApiError.badRequest(CODES.notPlanDomain, `Cannot ${verb}: the user's e-mail is not on a domain of the plan.`);
+  }
+  if (user.externallyManaged) {
+    throw ApiError.badRequest(
+      CODES.externallyManaged,
+      `Cannot ${verb}: the user is managed by an external source (identity provider or directory integration).`,
+    );
+  }
+}
+
+/** Returns false when the user is already deactivated (a no-op answered 200). */
+export function checkDeactivate(state: ServerState, user: UserRecord, callerId: number): boolean {
+  commonChecks(state, user, callerId, 'deactivate');
+  if (user.status === 'DEACTIVATED') return false;
+  if (user.status !== 'ACTIVE') {
+    throw ApiError.badRequest(CODES.notAMember, `User ${user.id} is ${user.status} and cannot be deactivated.`);
+  }
+  return true;
+}
+
+/** Returns false when the user is already active (a no-op answered 200). */
+export function checkReactivate(
+  state: ServerState,
+  user: UserRecord,
+  callerId: number,
+  now: number,
+  windowMs: number,
+): boolean {
+  commonChecks(state, user, callerId, 'reactivate');
+  if (user.status === 'ACTIVE') return false;
+  if (user.status !== 'DEACTIVATED') {
+    throw ApiError.badRequest(CODES.notAMember, `User ${user.id} is ${user.status}, not deactivated.`);
+  }
+  if (user.deactivatedAt !== null && now - user.deactivatedAt > windowMs) {
+    const days = Math.round(windowMs / 86_400_000);
+    throw ApiError.badRequest(
+      CODES.reactivationWindowPassed,
+      `User ${user.id} was deactivated more than ${days} days ago and can no longer be reactivated.`,
+    );
+  }
+  return true;
+}

@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DateFormat } from './http/date-format.js';
+import type { Query } from './http/query.js';
+import type { MutationLog } from './sim/mutation-log.js';
+import type { SimClock } from './sim/sim-clock.js';
+import type { ServerState } from './state/server-state.js';
+import type { UserRecord } from './state/records.js';
+import type { PlanNameCache } from './rules/plan-name-cache.js';
+
+/** Settings the rules read; resolved from ReferenceServerOptions with their defaults. */
+export interface RuleSettings {
+  reactivationWindowMs: number;
+  webhookSunsetAt: number;
+  /** Hosts that count as loopback for webhook verification and /_sim. */
+  allowHttpLoopbackCallbacks: boolean;
+  /** Timeout of one verification call to a callback URL. */
+  verificationTimeoutMs: number;
+  adminToken: string;
+}
+
+/** What every route handler may reach. `state` is swapped by /_sim/reset and /_sim/load, so read it per request. */
+export interface ServerContext {
+  state: ServerState;
+  clock: SimClock;
+  mutations: MutationLog;
+  planNames: PlanNameCache;
+  settings: RuleSettings;
+  /** Short unique ids for error bodies. */
+  nextRefId(): string;
+}
+
+/** Who is calling: the token, the user it acts for, and the app it was issued to (if any). */
+export interface Principal {
+  token: string;
+  user: UserRecord;
+  appId?: string;
+}
+
+export interface RouteContext {
+  server: ServerContext;
+  principal: Principal;
+  params: Record<string, string>;
+  query: Query;
+  body: unknown;
+  dates: DateFormat;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** Path below the base URL, e.g. `/users/:userId`; literal segments match in any case. */
+  path: string;
+  /** Name used in the mutation log and in error messages. */
+  operation: string;
+  /** System Admin only (403 1004 otherwise). */
+  adminOnly?: boolean;
+  /** Rate-limit cost; uploads cost 10 (decisions.md #21). Default 1. */
+  cost?: number;
+  handle(ctx: RouteContext): unknown;
+}

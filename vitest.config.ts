@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Integration tests start real Redis and reference servers; they are slower than unit tests but
+// each one owns random ports and queue prefixes, so files may run in parallel.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    reporters: ['default'],
+  },
+});
