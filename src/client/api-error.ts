@@ -14,6 +14,8 @@ export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 export interface ApiErrorDetails {
   /** The client operation, e.g. `users.deactivate`. */
   operation: string;
+  /** The HTTP method of the call (absent when nothing was going to be sent); the retry policy reads it. */
+  method?: string | undefined;
   message: string;
   status?: number | undefined;
   errorCode?: number | undefined;
@@ -33,6 +35,7 @@ export interface ApiErrorDetails {
 export abstract class ApiError extends SeatflowError {
   abstract readonly category: ErrorCategory;
   readonly operation: string;
+  readonly method: string | undefined;
   readonly status: number | undefined;
   readonly errorCode: number | undefined;
   readonly refId: string | undefined;
@@ -46,6 +49,7 @@ export abstract class ApiError extends SeatflowError {
       ...(details.cause === undefined ? {} : { cause: details.cause }),
     });
     this.operation = details.operation;
+    this.method = details.method;
     this.status = details.status;
     this.errorCode = details.errorCode;
     this.refId = details.refId;
@@ -58,6 +62,7 @@ export abstract class ApiError extends SeatflowError {
     return {
       category: this.category,
       operation: this.operation,
+      method: this.method,
       status: this.status,
       errorCode: this.errorCode,
       refId: this.refId,

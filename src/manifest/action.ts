@@ -52,6 +52,11 @@ const listSchema = z.union([z.array(z.string()), z.string()]).transform((input) 
   (Array.isArray(input) ? input : input.split('|')).map((item) => item.trim()).filter((item) => item !== ''),
 );
 
+/** Enumerations are matched in any case (`viewer`, `Date`). */
+function upper<T extends z.ZodType<unknown, string>>(inner: T) {
+  return z.string({ message: 'must be text' }).trim().toUpperCase().pipe(inner);
+}
+
 /** A user named by e-mail or by id. When both are given, the id decides and the e-mail is checked against it. */
 export const userRefSchema = z.union([
   z.object({ userId: manifestIdSchema, email: emailSchema.optional() }),
@@ -70,11 +75,11 @@ const profileFields = {
 };
 const PROFILE_FIELD_NAMES = Object.keys(profileFields) as (keyof typeof profileFields)[];
 const columnFields = {
-  type: z.enum(COLUMN_TYPES).optional(),
+  type: upper(z.enum(COLUMN_TYPES, { message: `type is one of ${COLUMN_TYPES.join(', ')}` })).optional(),
   index: intSchema.optional(),
   options: listSchema.optional(),
   symbol: z.string().trim().toUpperCase().optional(),
-  systemColumnType: z.enum(SYSTEM_COLUMN_TYPES).optional(),
+  systemColumnType: upper(z.enum(SYSTEM_COLUMN_TYPES)).optional(),
   width: intSchema.optional(),
   hidden: flagSchema.optional(),
   locked: flagSchema.optional(),
@@ -125,8 +130,7 @@ export const downgradeActionSchema = z.object({
   ...userRow,
   planId: manifestIdSchema.optional(),
   // CONTRIBUTOR is VIEWER's newer name (decisions.md #13); keep one spelling inside.
-  seatType: z
-    .enum(['VIEWER', 'GUEST', 'CONTRIBUTOR'], { message: 'seatType for downgrade is VIEWER or GUEST (CONTRIBUTOR = VIEWER)' })
+  seatType: upper(z.enum(['VIEWER', 'GUEST', 'CONTRIBUTOR'], { message: 'seatType for downgrade is VIEWER or GUEST (CONTRIBUTOR = VIEWER)' }))
     .default('VIEWER')
     .transform((seat) => (seat === 'CONTRIBUTOR' ? 'VIEWER' : seat)),
   removeAdminStatus: flagSchema.optional(),
@@ -136,7 +140,7 @@ export const upgradeActionSchema = z.object({
   action: z.literal('upgrade'),
   ...userRow,
   planId: manifestIdSchema.optional(),
-  seatType: z.enum(['MEMBER', 'GUEST'], { message: 'seatType for upgrade is MEMBER or GUEST' }).default('MEMBER'),
+  seatType: upper(z.enum(['MEMBER', 'GUEST'], { message: 'seatType for upgrade is MEMBER or GUEST' })).default('MEMBER'),
 });
 
 export const removeFromPlanActionSchema = z.object({ action: z.literal('remove-from-plan'), ...userRow, planId: manifestIdSchema.optional() });
@@ -165,7 +169,7 @@ export const addColumnActionSchema = z.object({
   sheetId: manifestIdSchema,
   title: z.string().trim().min(1, { message: 'a new column needs a title' }),
   ...columnFields,
-  type: z.enum(COLUMN_TYPES, { message: `type is one of ${COLUMN_TYPES.join(', ')}` }),
+  type: upper(z.enum(COLUMN_TYPES, { message: `type is one of ${COLUMN_TYPES.join(', ')}` })),
   index: intSchema,
 });
 

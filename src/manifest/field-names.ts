@@ -60,7 +60,7 @@ const BY_FOLDED = new Map<string, string>([
 ]);
 
 export function foldName(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_.\-]+/g, '');
+  return name.trim().toLowerCase().replace(/[\s_.-]+/g, '');
 }
 
 /** The canonical field a header cell names, or undefined for a column seatflow does not use. */

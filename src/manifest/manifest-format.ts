@@ -16,7 +16,13 @@ export function detectManifestFormat(file: string, head: string): ManifestFormat
   if (text.startsWith('[')) return 'json';
   if (text.startsWith('{')) {
     const firstLine = text.split('\n', 1)[0]?.trim() ?? '';
-    return firstLine.endsWith('}') && /"action"/.test(firstLine) ? 'jsonl' : 'json';
+    try {
+      const first: unknown = JSON.parse(firstLine);
+      // A whole JSON manifest on one line has rows; a JSON Lines row does not.
+      return typeof first === 'object' && first !== null && 'rows' in first ? 'json' : 'jsonl';
+    } catch {
+      return 'json';
+    }
   }
   return 'csv';
 }

@@ -31,6 +31,8 @@ export const RULES = {
   webhookTerminal: 'webhook-terminal-status',
   alternateNotConfirmed: 'alternate-email-not-confirmed',
   invalidRow: 'invalid-row',
+  fileMissing: 'file-missing',
+  sheetNotFound: 'sheet-not-found',
 } as const;
 export type Rule = (typeof RULES)[keyof typeof RULES];
 

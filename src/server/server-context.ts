@@ -57,7 +57,7 @@ export interface RouteDef {
   operation: string;
   /** System Admin only (403 1004 otherwise). */
   adminOnly?: boolean;
-  /** Rate-limit cost; uploads cost 10 (decisions.md #21). Default 1. */
-  cost?: number;
+  /** Rate-limit cost; uploads cost 10 (decisions.md #21). Default 1. A function decides per request. */
+  cost?: number | ((request: FastifyRequest) => number);
   handle(ctx: RouteContext): unknown;
 }

@@ -1,8 +1,26 @@
 import type { Command } from 'commander';
+import { registerPlanCommand } from './plan.js';
+import { registerRunCommand } from './run.js';
+import { registerSubmitCommand } from './submit.js';
+import { registerWorkerCommand } from './worker.js';
+import { registerStatusCommand } from './status.js';
+import { registerReportCommand } from './report.js';
+import { registerRetryCommand } from './retry.js';
+import { registerCancelCommand } from './cancel.js';
+import { registerSimCommand } from './sim.js';
 
 /**
  * Every subcommand, each built in its own file. Add one line per command here.
  */
 export function registerCommands(program: Command): void {
   void program;
+  registerPlanCommand(program);
+  registerRunCommand(program);
+  registerSubmitCommand(program);
+  registerWorkerCommand(program);
+  registerStatusCommand(program);
+  registerReportCommand(program);
+  registerRetryCommand(program);
+  registerCancelCommand(program);
+  registerSimCommand(program);
 }

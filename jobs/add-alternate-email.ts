@@ -1,0 +1,25 @@
+import type { ActionOf } from '../src/manifest/action.js';
+import type { JobType } from '../src/queue/job-type.js';
+import { callOptions, succeeded } from './job-support.js';
+import { findAlternateEmail, resolveUserId } from './resolve-target.js';
+
+/**
+ * add-alternate-email: attach an address to a user. Confirm: list the user's alternate addresses; the address is
+ * among them (case-insensitive) → done.
+ */
+export const addAlternateEmailJob: JobType<ActionOf<'add-alternate-email'>> = {
+  action: 'add-alternate-email',
+
+  async run(context) {
+    const userId = await resolveUserId(context);
+    const added = await context.api.alternateEmails.add(userId, [context.action.alternateEmail], callOptions(context));
+    const wanted = context.action.alternateEmail.toLowerCase();
+    const created = added.find((alternate) => alternate.email.toLowerCase() === wanted) ?? added[0];
+    return succeeded({ userId, ...(created === undefined ? {} : { alternateEmailId: created.id }) });
+  },
+
+  async confirm(context) {
+    const userId = await resolveUserId(context);
+    return (await findAlternateEmail(context.api, userId, context.action.alternateEmail, context)) === undefined ? 'not-done' : 'done';
+  },
+};

@@ -1,0 +1,55 @@
+import type { ActionOf } from '../src/manifest/action.js';
+import type { JobType } from '../src/queue/job-type.js';
+import { callOptions, definedOnly, succeeded } from './job-support.js';
+import { listColumns } from './resolve-target.js';
+
+type AddColumnAction = ActionOf<'add-column'>;
+
+function sheetIdOf(context: { target: { sheetId?: number }; action: AddColumnAction }): number {
+  return context.target.sheetId ?? context.action.sheetId;
+}
+
+/**
+ * add-column: add one column to a sheet. Confirm: list the sheet's columns; a column with exactly that title exists →
+ * done (titles are unique within a sheet, so a retry can never add a second one; the pre-flight refuses rows whose
+ * title already existed before the batch). The found column's id goes to the log: confirm's answer has no detail.
+ */
+export const addColumnJob: JobType<AddColumnAction> = {
+  action: 'add-column',
+
+  async run(context) {
+    const { action } = context;
+    const sheetId = sheetIdOf(context);
+    const [column] = await context.api.columns.add(
+      sheetId,
+      [
+        {
+          title: action.title,
+          type: action.type,
+          index: action.index,
+          ...definedOnly({
+            options: action.options,
+            symbol: action.symbol,
+            systemColumnType: action.systemColumnType,
+            width: action.width,
+            hidden: action.hidden,
+            locked: action.locked,
+            validation: action.validation,
+            description: action.description,
+            formula: action.formula,
+          }),
+        },
+      ],
+      callOptions(context),
+    );
+    return succeeded({ sheetId, ...(column === undefined ? {} : { columnId: column.id }) });
+  },
+
+  async confirm(context) {
+    const sheetId = sheetIdOf(context);
+    const column = (await listColumns(context.api, sheetId, context)).find((c) => c.title === context.action.title);
+    if (column === undefined) return 'not-done';
+    context.logger.info({ sheetId, columnId: column.id, title: column.title }, 'column already on the sheet');
+    return 'done';
+  },
+};

@@ -1,0 +1,36 @@
+import type { ActionOf } from '../src/manifest/action.js';
+import type { JobType } from '../src/queue/job-type.js';
+import { callOptions, definedOnly, succeeded } from './job-support.js';
+import { findUserByEmail } from './resolve-target.js';
+
+/**
+ * add: invite (or, with auto-provisioning, add) a user. The only user action without an id: the user does not exist
+ * yet. Confirm: a user with that primary e-mail exists (one list call with an `email=` filter). A user who existed
+ * before the batch was classified by the pre-flight, so "exists" here means our add went through.
+ */
+export const addUserJob: JobType<ActionOf<'add'>> = {
+  action: 'add',
+
+  async run(context) {
+    const { action } = context;
+    const user = await context.api.users.add(
+      {
+        email: action.user.email,
+        ...definedOnly({
+          firstName: action.firstName,
+          lastName: action.lastName,
+          admin: action.admin,
+          licensedSheetCreator: action.licensedSheetCreator,
+          groupAdmin: action.groupAdmin,
+          resourceViewer: action.resourceViewer,
+        }),
+      },
+      { ...callOptions(context), ...definedOnly({ sendEmail: action.sendEmail, allowInviteAccountAdmin: action.allowInviteAccountAdmin }) },
+    );
+    return succeeded({ userId: user.id, ...(user.status === undefined ? {} : { status: user.status }) });
+  },
+
+  async confirm(context) {
+    return (await findUserByEmail(context.api, context.action.user.email, context)) === undefined ? 'not-done' : 'done';
+  },
+};

@@ -1,0 +1,35 @@
+import type { ActionOf } from '../src/manifest/action.js';
+import type { JobType } from '../src/queue/job-type.js';
+import { callOptions, deleteOrConfirmGone, notFound } from './job-support.js';
+import { findAlternateEmail, resolveUserId } from './resolve-target.js';
+
+/**
+ * delete-alternate-email: detach an address from a user. Confirm: list the user's alternate addresses; the address is
+ * not among them → done. A 404 on the delete → the same check decides (gone → `unchanged`; the user missing → the
+ * 404 stands and the row fails).
+ */
+export const deleteAlternateEmailJob: JobType<ActionOf<'delete-alternate-email'>> = {
+  action: 'delete-alternate-email',
+
+  async run(context) {
+    const userId = await resolveUserId(context);
+    let alternateEmailId = context.target.alternateEmailId;
+    if (alternateEmailId === undefined) {
+      const found = await findAlternateEmail(context.api, userId, context.action.alternateEmail, context);
+      if (found === undefined) throw notFound('alternateEmails.list', `${context.action.alternateEmail} is not an alternate e-mail of user ${userId}`);
+      alternateEmailId = found.id;
+    }
+    const id = alternateEmailId;
+    return deleteOrConfirmGone(
+      deleteAlternateEmailJob,
+      context,
+      () => context.api.alternateEmails.delete(userId, id, callOptions(context)),
+      { userId, alternateEmailId: id },
+    );
+  },
+
+  async confirm(context) {
+    const userId = await resolveUserId(context);
+    return (await findAlternateEmail(context.api, userId, context.action.alternateEmail, context)) === undefined ? 'done' : 'not-done';
+  },
+};

@@ -1,0 +1,37 @@
+import type { ActionOf } from '../src/manifest/action.js';
+import type { JobType } from '../src/queue/job-type.js';
+import { callOptions, succeeded } from './job-support.js';
+import { resolvePlanId, resolveUserId, sameSeat, seatInPlan } from './resolve-target.js';
+
+type DowngradeAction = ActionOf<'downgrade'>;
+
+/**
+ * downgrade: move the user to a VIEWER (CONTRIBUTOR) or GUEST seat in a plan, clearing admin status when the row says
+ * removeAdminStatus. Confirm: list the user's plans; the seat in that plan equals the target seat (CONTRIBUTOR read as
+ * VIEWER) and, when removeAdminStatus was asked, the user is no longer admin → done. The user not in that plan →
+ * not-done (the call is then made and the service answers for itself).
+ */
+export const downgradeUserJob: JobType<DowngradeAction> = {
+  action: 'downgrade',
+
+  async run(context) {
+    const userId = await resolveUserId(context);
+    const planId = await resolvePlanId(context, userId);
+    await context.api.users.downgrade(userId, planId, {
+      ...callOptions(context),
+      seatType: context.action.seatType,
+      ...(context.action.removeAdminStatus === undefined ? {} : { removeAdminStatus: context.action.removeAdminStatus }),
+    });
+    return succeeded({ userId, planId, seatType: context.action.seatType });
+  },
+
+  async confirm(context) {
+    const userId = await resolveUserId(context);
+    const planId = await resolvePlanId(context, userId);
+    const seat = await seatInPlan(context.api, userId, planId, context);
+    if (seat === undefined || !sameSeat(seat.seatType, context.action.seatType)) return 'not-done';
+    if (context.action.removeAdminStatus !== true) return 'done';
+    const user = await context.api.users.get(userId, callOptions(context));
+    return user.admin === true ? 'not-done' : 'done';
+  },
+};

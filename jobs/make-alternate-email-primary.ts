@@ -1,0 +1,31 @@
+import type { ActionOf } from '../src/manifest/action.js';
+import type { JobType } from '../src/queue/job-type.js';
+import { callOptions, notFound, succeeded } from './job-support.js';
+import { findAlternateEmail, resolveUserId } from './resolve-target.js';
+
+/**
+ * make-alternate-email-primary: promote an alternate address to the user's primary one (the old primary becomes an
+ * alternate). Confirm: get the user; the primary e-mail equals the address (case-insensitive) → done.
+ * The row names the user; after a promotion the user keeps its id, so the pre-flight's userId still holds, whereas a
+ * lookup by the old primary e-mail would no longer find them (hence the pre-flight id matters here).
+ */
+export const makeAlternateEmailPrimaryJob: JobType<ActionOf<'make-alternate-email-primary'>> = {
+  action: 'make-alternate-email-primary',
+
+  async run(context) {
+    const userId = await resolveUserId(context);
+    let alternateEmailId = context.target.alternateEmailId;
+    if (alternateEmailId === undefined) {
+      const found = await findAlternateEmail(context.api, userId, context.action.alternateEmail, context);
+      if (found === undefined) throw notFound('alternateEmails.list', `${context.action.alternateEmail} is not an alternate e-mail of user ${userId}`);
+      alternateEmailId = found.id;
+    }
+    await context.api.alternateEmails.makePrimary(userId, alternateEmailId, callOptions(context));
+    return succeeded({ userId, primaryEmail: context.action.alternateEmail });
+  },
+
+  async confirm(context) {
+    const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
+    return user.email.toLowerCase() === context.action.alternateEmail.toLowerCase() ? 'done' : 'not-done';
+  },
+};

@@ -1,0 +1,23 @@
+import type { ActionOf } from '../src/manifest/action.js';
+import type { JobType } from '../src/queue/job-type.js';
+import { callOptions, succeeded } from './job-support.js';
+import { resolveUserId } from './resolve-target.js';
+
+/**
+ * reactivate: restore a deactivated user. Confirm: get the user; a status other than DEACTIVATED → done (a status
+ * the service did not report → not-done, so the call is made and the service decides).
+ */
+export const reactivateUserJob: JobType<ActionOf<'reactivate'>> = {
+  action: 'reactivate',
+
+  async run(context) {
+    const userId = await resolveUserId(context);
+    await context.api.users.reactivate(userId, callOptions(context));
+    return succeeded({ userId });
+  },
+
+  async confirm(context) {
+    const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
+    return user.status !== undefined && user.status !== 'DEACTIVATED' ? 'done' : 'not-done';
+  },
+};

@@ -1,0 +1,26 @@
+import type { ActionOf } from '../src/manifest/action.js';
+import type { JobType } from '../src/queue/job-type.js';
+import { callOptions, succeeded } from './job-support.js';
+
+/**
+ * reset-webhook-secret: replace a webhook's shared secret. The new secret is never put in the outcome, the report or
+ * a log line: the subscriber reads it with get-webhook.
+ * Confirm: impossible to decide. Nothing seatflow could read tells "reset since the batch started" (the old secret
+ * was never recorded, on purpose, and the webhook has no reset time), so confirm always answers not-done, after a
+ * read that fails the row if the webhook is gone. A repeat after an uncertain attempt resets once more: the secret
+ * still ends up new, which is the row's purpose; a subscriber that fetched the secret in between must fetch again.
+ */
+export const resetWebhookSecretJob: JobType<ActionOf<'reset-webhook-secret'>> = {
+  action: 'reset-webhook-secret',
+
+  async run(context) {
+    const webhookId = context.target.webhookId ?? context.action.webhookId;
+    await context.api.webhooks.resetSharedSecret(webhookId, callOptions(context));
+    return succeeded({ webhookId });
+  },
+
+  async confirm(context) {
+    await context.api.webhooks.get(context.target.webhookId ?? context.action.webhookId, callOptions(context));
+    return 'not-done';
+  },
+};

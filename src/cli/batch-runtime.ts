@@ -1,0 +1,44 @@
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
+import { openRedis, type RedisHandle } from '../queue/redis/open-redis.js';
+import type { RequestBudget } from '../queue/request-budget.js';
+import type { RetryPolicy } from '../queue/retry-policy.js';
+import type { CliRuntime } from './cli-runtime.js';
+
+/** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
+export interface BatchRuntime {
+  redis: RedisHandle;
+  system: BatchSystem;
+  /** The API base URL, or `sim:<url>` for the embedded reference server (one world per run). */
+  target: string;
+}
+
+/**
+ * Opens Redis (REDIS_URL, or the embedded server under the data directory) and the queue machinery; both are closed
+ * with the CLI runtime, queues before the connection.
+ */
+export async function openBatchRuntime(runtime: CliRuntime): Promise<BatchRuntime> {
+  const { config, logger } = runtime;
+  const redis = await openRedis({ url: config.redis.url, dataDir: config.dataDir, logger });
+  runtime.onClose(() => redis.close());
+  const target = runtime.sim !== undefined ? `sim:${runtime.sim.url}` : config.api.baseUrl;
+  const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim: runtime.sim !== undefined, logger });
+  runtime.onClose(() => system.close());
+  return { redis, system, target };
+}
+
+/** A client whose every call takes from the fleet-wide budget of its token and reports 429s to it. */
+export function createBudgetedApi(runtime: CliRuntime, batch: BatchRuntime): { api: SmartsheetApi; budget: RequestBudget } {
+  const budget = batch.system.budget({ accessToken: runtime.config.api.accessToken ?? 'no-token', rate: runtime.config.rateLimit });
+  const api = runtime.createApi({
+    beforeRequest: (info) => budget.beforeRequest(info),
+    onResponse: (info) => {
+      budget.onResponse(info).catch((error: unknown) => runtime.logger.warn({ err: error }, 'could not record a 429 in Redis'));
+    },
+  });
+  return { api, budget };
+}
+
+export function retryPolicyOf(runtime: CliRuntime): RetryPolicy {
+  return runtime.config.retry;
+}

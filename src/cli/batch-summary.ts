@@ -1,0 +1,50 @@
+import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
+import { OUTCOMES } from '../queue/row-outcome.js';
+
+/** One line of counts, e.g. `12 rows: 9 succeeded, 1 unchanged, 2 failed`. */
+export function countsLine(batch: BatchRecord): string {
+  const parts = OUTCOMES.filter((o) => batch.counts[o] > 0).map((o) => `${batch.counts[o]} ${o}`);
+  const done = OUTCOMES.reduce((sum, o) => sum + batch.counts[o], 0);
+  const pending = batch.total - done;
+  if (pending > 0) parts.push(`${pending} pending`);
+  return `${batch.total} rows: ${parts.join(', ') || 'none yet'}`;
+}
+
+/** The summary printed at the end of `run` and by `status BATCH`. */
+export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, options: { failuresShown?: number } = {}): Promise<string> {
+  const lines = [
+    `Batch ${batch.id} (${batch.state})${batch.sim ? '  [SIMULATION: embedded reference server, demo data]' : ''}`,
+    `  manifest: ${batch.source}`,
+    `  created:  ${batch.createdAt}${batch.finishedAt ? `   finished: ${batch.finishedAt}` : ''}`,
+    `  ${countsLine(batch)}`,
+  ];
+  if (batch.message) lines.push(`  note: ${batch.message}`);
+  const limit = options.failuresShown ?? 20;
+  const notDone = batch.counts.failed + batch.counts.skipped;
+  if (notDone > 0 && limit > 0) {
+    const failed: string[] = [];
+    const skipped: string[] = [];
+    for await (const outcome of store.outcomes(batch.id)) {
+      if (outcome.outcome !== 'failed' && outcome.outcome !== 'skipped') continue;
+      const list = outcome.outcome === 'failed' ? failed : skipped;
+      if (list.length > limit) continue;
+      const who = outcome.email ?? (outcome.userId !== undefined ? String(outcome.userId) : '');
+      const code = [outcome.category, outcome.status, outcome.errorCode, outcome.rule].filter((v) => v !== undefined).join(' ');
+      list.push(`    row ${outcome.row} (line ${outcome.line}) ${outcome.action} ${who}: ${outcome.message ?? ''}${code ? ` [${code}]` : ''}`);
+    }
+    const show = (title: string, list: string[], count: number): void => {
+      if (list.length === 0) return;
+      lines.push(title, ...list.slice(0, limit));
+      if (count > limit) lines.push(`    … ${count - limit} more in the report`);
+    };
+    show('  failed (tried, did not succeed):', failed, batch.counts.failed);
+    show('  skipped (not tried: refused, not found or invalid before anything ran):', skipped, batch.counts.skipped);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** 0 when every row succeeded, was unchanged or skipped; 1 when some failed, were cancelled or the batch stopped. */
+export function exitCodeOf(batch: BatchRecord): number {
+  if (batch.state === 'stopped') return 1;
+  return batch.counts.failed > 0 || batch.counts.cancelled > 0 ? 1 : 0;
+}

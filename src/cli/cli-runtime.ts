@@ -1,0 +1,89 @@
+import { loadConfig, type Config, type ConfigOverrides } from '../core/config.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { UsageError } from '../core/seatflow-error.js';
+import { createSmartsheetClient, type SmartsheetClient } from '../client/create-smartsheet-client.js';
+import type { SmartsheetClientOptions } from '../client/smartsheet-client-options.js';
+import { startEmbeddedSim, type EmbeddedSim } from './embedded-sim.js';
+
+export interface CliRuntimeOptions {
+  /** Start the reference server in-process with demo data and act on it. */
+  sim?: boolean;
+  configFile?: string;
+  flags?: ConfigOverrides;
+  /** Commands that call the service need a token (or --sim). Default true. */
+  requireToken?: boolean;
+}
+
+/** Hooks the queue plugs into every client it builds (the shared request budget, 429 pauses). */
+export type ClientHooks = Pick<SmartsheetClientOptions, 'beforeRequest' | 'onResponse'>;
+
+/** Everything a command needs, built once by the composition root and closed on exit. */
+export interface CliRuntime {
+  config: Config;
+  logger: Logger;
+  /** Present with --sim: the in-process reference server. */
+  sim: EmbeddedSim | undefined;
+  /** Says which service seatflow acts on; printed on every screen and written into reports. */
+  targetLabel: string;
+  /** A client without hooks, for reads such as the pre-flight. */
+  api: SmartsheetClient;
+  /** A further client with hooks; closed with the runtime. */
+  createApi(hooks: ClientHooks): SmartsheetClient;
+  /** Registers cleanup run by close(), last registered first. */
+  onClose(cleanup: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise<CliRuntime> {
+  let config = loadConfig({ flags: options.flags ?? {}, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) });
+  const logger = createLogger({ level: config.logLevel });
+  const cleanups: Array<() => Promise<void> | void> = [];
+
+  let sim: EmbeddedSim | undefined;
+  if (options.sim === true) {
+    sim = await startEmbeddedSim();
+    cleanups.push(() => sim?.close());
+    config = { ...config, api: { ...config.api, baseUrl: sim.url, accessToken: sim.adminToken } };
+  } else if ((options.requireToken ?? true) && config.api.accessToken === undefined) {
+    throw new UsageError(
+      'no access token: SMARTSHEET_ACCESS_TOKEN is not set',
+      'Set SMARTSHEET_ACCESS_TOKEN to a System Admin API token, or add --sim to try seatflow on the embedded reference server.',
+    );
+  }
+
+  const buildClient = (hooks: ClientHooks = {}): SmartsheetClient => {
+    const client = createSmartsheetClient({
+      baseUrl: config.api.baseUrl,
+      accessToken: config.api.accessToken ?? 'no-token-configured',
+      integrationOrg: config.api.integrationOrg,
+      timeouts: config.api.timeouts,
+      ...(config.api.changeAgent === undefined ? {} : { changeAgent: config.api.changeAgent }),
+      ...hooks,
+    });
+    cleanups.push(() => client.close());
+    return client;
+  };
+
+  const targetLabel = sim
+    ? `SIMULATION: embedded reference server at ${sim.url} (demo data, not the real service)`
+    : config.api.baseUrl;
+
+  return {
+    config,
+    logger,
+    sim,
+    targetLabel,
+    api: buildClient(),
+    createApi: buildClient,
+    onClose: (cleanup) => void cleanups.push(cleanup),
+    close: async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          logger.warn({ err: error }, 'cleanup failed');
+        }
+      }
+    },
+  };
+}

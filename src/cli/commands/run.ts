@@ -1,0 +1,127 @@
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { Option, type Command } from 'commander';
+import { createJobRegistry } from '../../../jobs/registry.js';
+import { ACTION_NAMES, type ActionName } from '../../manifest/action.js';
+import { confirmGuardrails } from '../../plan/guardrails.js';
+import { planManifest } from '../../plan/plan-manifest.js';
+import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
+import { createBudgetedApi, openBatchRuntime, retryPolicyOf } from '../batch-runtime.js';
+import { watchBatch } from '../batch-progress.js';
+import { exitCodeOf, formatBatchSummary } from '../batch-summary.js';
+import { createCliRuntime } from '../cli-runtime.js';
+import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+
+interface RunFlags extends CommonFlags {
+  action?: ActionName;
+  report?: string;
+  skipInvalid?: boolean;
+  yes?: boolean;
+}
+
+/**
+ * `seatflow run MANIFEST`: plan, guardrails, submit, process with in-process workers to the end, summary, report.
+ * Exit 0 when every row succeeded, was unchanged or skipped; 1 when some failed (or were cancelled, or the batch
+ * stopped on a refused token); 2 when the manifest or configuration was refused.
+ */
+export function registerRunCommand(program: Command): void {
+  const command = program
+    .command('run')
+    .description('plan a manifest, execute it to the end with progress, print the summary and write the report')
+    .argument('<manifest>', 'CSV, JSON or JSON Lines file')
+    .addOption(new Option('--action <action>', 'the action of rows that name none').choices(ACTION_NAMES))
+    .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<batch>.csv)')
+    .option('--concurrency <n>', 'rows processed at once by this process')
+    .option('--skip-invalid', 'go on with the valid rows; invalid rows are reported as skipped')
+    .option('--yes', 'confirm destructive changes above the guardrails without a prompt');
+  addCommonOptions(command).action(async (manifest: string, flags: RunFlags) => {
+    process.exitCode = await runManifest(manifest, flags);
+  });
+}
+
+async function runManifest(manifestPath: string, flags: RunFlags): Promise<number> {
+  if (flags.report !== undefined) reportFormatOf(flags.report);
+  const runtime = await createCliRuntime({
+    sim: flags.sim === true,
+    ...(flags.config === undefined ? {} : { configFile: flags.config }),
+    flags: overridesFromFlags(flags),
+  });
+  const out = process.stdout;
+  try {
+    const batchRuntime = await openBatchRuntime(runtime);
+    const { system } = batchRuntime;
+    const { api, budget } = createBudgetedApi(runtime, batchRuntime);
+    out.write(`Target: ${runtime.targetLabel}\n`);
+
+    const { plan, guardrails, manifest } = await planManifest({
+      path: manifestPath,
+      api,
+      guardrails: runtime.config.guardrails,
+      skipInvalid: flags.skipInvalid === true,
+      ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
+    });
+    for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
+    const s = plan.summary;
+    out.write(
+      `Plan: ${s.total} rows: ${s.change} to change, ${s['no-op']} already done, ${s.refused} refused, ${s['not-found']} not found, ` +
+        `${s.conflict} conflicting, ${s.invalid} invalid (pre-flight used ${plan.apiCalls} calls)\n`,
+    );
+    await confirmGuardrails(guardrails, {
+      yes: flags.yes === true,
+      interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+      ask: async (question) => {
+        const prompt = createInterface({ input: process.stdin, output: process.stderr });
+        try {
+          return await prompt.question(question);
+        } finally {
+          prompt.close();
+        }
+      },
+    });
+
+    const submitted = await system.submit(plan, { options: { action: flags.action, skipInvalid: flags.skipInvalid === true } });
+    const batchId = submitted.batch.id;
+    out.write(
+      submitted.created
+        ? `Batch ${batchId}: ${submitted.jobsAdded} rows queued\n`
+        : `Batch ${batchId} already exists (same manifest and options, state ${submitted.batch.state}): nothing queued twice\n`,
+    );
+
+    const pool = system.startWorkers({
+      api,
+      budget,
+      registry: createJobRegistry(),
+      concurrency: runtime.config.worker.concurrency,
+      policy: retryPolicyOf(runtime),
+    });
+    const interrupt = new AbortController();
+    const onSignal = (): void => interrupt.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    let batch;
+    try {
+      batch = await watchBatch(system.store, batchId, { label: runtime.sim ? `SIMULATION — ${runtime.targetLabel}` : `Running on ${runtime.targetLabel}`, signal: interrupt.signal });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await pool.close(runtime.config.worker.shutdownGraceMs);
+    }
+    batch = (await system.store.get(batchId)) ?? batch;
+
+    out.write(`\n${await formatBatchSummary(batch, system.store)}`);
+    if (interrupt.signal.aborted && batch.state !== 'finished') {
+      out.write(
+        runtime.sim
+          ? 'Interrupted. The simulation ends with this process, so the rest of this batch cannot be resumed.\n'
+          : `Interrupted: the remaining rows stay queued. Resume with: seatflow worker   (watch: seatflow status ${batchId})\n`,
+      );
+    }
+    if (batch.state === 'stopped') out.write(`Stopped: ${batch.message ?? 'the access token was refused'}\n`);
+    const reportFile = flags.report ?? path.join(runtime.config.dataDir, 'reports', `${batchId}${runtime.sim ? '-simulation' : ''}.csv`);
+    const rows = await writeReport(system.store.outcomes(batchId), reportFile);
+    out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+    return interrupt.signal.aborted && batch.state !== 'finished' ? 130 : exitCodeOf(batch);
+  } finally {
+    await runtime.close();
+  }
+}

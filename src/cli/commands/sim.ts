@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { UsageError } from '../../core/seatflow-error.js';
+import { parseFaultSpec, parseRateLimit, startReferenceServer, type Fixture } from '../../server/index.js';
+
+interface SimFlags {
+  port: string;
+  host: string;
+  adminToken?: string;
+  data?: string;
+  users?: string;
+  rateLimit: string;
+  faults?: string;
+  faultSeed?: string;
+}
+
+function positiveInt(text: string, flag: string, min = 0): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new UsageError(`${flag} must be a whole number ≥ ${min}, got "${text}"`);
+  return value;
+}
+
+function readFixture(file: string): Fixture {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Fixture;
+  } catch (error) {
+    throw new UsageError(`cannot read fixture ${file}: ${(error as Error).message}`, 'See README, "Fixture format".');
+  }
+}
+
+/** `seatflow sim`: the reference server on loopback, seeded with the demo organization, until SIGINT/SIGTERM. */
+export function registerSimCommand(program: Command): void {
+  program
+    .command('sim')
+    .description('start the reference server (a local stand-in for the service) with demo data')
+    .option('--port <n>', 'port to listen on (0 = any free port)', '8090')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--admin-token <token>', 'token of the System Admin (default sim-admin-token)')
+    .option('--data <file>', 'JSON fixture to load instead of the demo organization')
+    .option('--users <n>', 'generated users in the demo organization (default 300)')
+    .option('--rate-limit <n/seconds|off>', 'per-token rate limit', '300/60')
+    .option('--faults <spec>', 'fault injection, e.g. 503:0.1,500-after:0.02,reset:0.01,delay:250ms:0.05')
+    .option('--fault-seed <n>', 'seed of the fault draws', '1')
+    .action(async (flags: SimFlags) => {
+      let rateLimit;
+      try {
+        rateLimit = parseRateLimit(flags.rateLimit);
+        if (flags.faults !== undefined) parseFaultSpec(flags.faults);
+      } catch (error) {
+        throw new UsageError((error as Error).message, 'Examples: --rate-limit 300/60, --rate-limit off, --faults 503:0.1');
+      }
+      const sim = await startReferenceServer({
+        port: positiveInt(flags.port, '--port'),
+        host: flags.host,
+        rateLimit,
+        faultSeed: positiveInt(flags.faultSeed ?? '1', '--fault-seed'),
+        ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
+        ...(flags.data === undefined ? {} : { data: readFixture(flags.data) }),
+        ...(flags.users === undefined ? {} : { users: positiveInt(flags.users, '--users') }),
+        ...(flags.faults === undefined ? {} : { faults: flags.faults }),
+      });
+      const out = process.stdout;
+      out.write(`seatflow reference server (simulated service, not the real one)\n`);
+      out.write(`  base URL     ${sim.url}\n`);
+      out.write(`  admin token  ${sim.tokens.admin}\n`);
+      if (flags.data === undefined) {
+        out.write(`  user token   ${sim.tokens.user}   (dana.whitfield@acme.example, not an admin)\n`);
+        out.write(`  app token    ${sim.tokens.app}    (app "Acme HR Sync")\n`);
+      }
+      out.write(`  plan id      ${sim.planId}\n`);
+      out.write(`  users        ${sim.context.state.users.size}\n`);
+      out.write(`  rate limit   ${rateLimit === 'off' ? 'off' : `${rateLimit.requests}/${rateLimit.perSeconds}s per token`}\n`);
+      if (flags.faults !== undefined) out.write(`  faults       ${flags.faults}\n`);
+      out.write(`  controls     ${sim.origin}/_sim/... (admin token, loopback only)\n`);
+      out.write(`Try: SMARTSHEET_API_BASE=${sim.url} SMARTSHEET_ACCESS_TOKEN=${sim.tokens.admin} seatflow plan <manifest>\n`);
+      out.write('Press Ctrl-C to stop.\n');
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await sim.close();
+      out.write('reference server stopped\n');
+    });
+}

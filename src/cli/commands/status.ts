@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { openBatchRuntime } from '../batch-runtime.js';
+import { countsLine, formatBatchSummary } from '../batch-summary.js';
+import { createCliRuntime } from '../cli-runtime.js';
+import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { watchBatch } from '../batch-progress.js';
+
+interface StatusFlags extends CommonFlags {
+  json?: boolean;
+  watch?: boolean;
+}
+
+/** `seatflow status [BATCH]`: one batch's counts and failed rows, or the list of recent batches. */
+export function registerStatusCommand(program: Command): void {
+  const command = program
+    .command('status')
+    .description('show a batch (counts, failed rows) or list recent batches')
+    .argument('[batch]', 'batch id')
+    .option('--watch', 'follow the batch until it ends')
+    .option('--json', 'print JSON');
+  addCommonOptions(command).action(async (batchId: string | undefined, flags: StatusFlags) => {
+    const runtime = await createCliRuntime({
+      requireToken: false,
+      ...(flags.config === undefined ? {} : { configFile: flags.config }),
+      flags: overridesFromFlags(flags),
+    });
+    try {
+      const { system } = await openBatchRuntime(runtime);
+      if (batchId === undefined) {
+        const batches = await system.store.list(50);
+        if (flags.json === true) {
+          process.stdout.write(`${JSON.stringify(batches)}\n`);
+        } else if (batches.length === 0) {
+          process.stdout.write('No batches.\n');
+        } else {
+          for (const b of batches) {
+            process.stdout.write(`${b.id}  ${b.state.padEnd(10)} ${b.createdAt}  ${b.sim ? '[SIMULATION] ' : ''}${b.source}  ${countsLine(b)}\n`);
+          }
+        }
+        return;
+      }
+      let batch = await system.store.get(batchId);
+      if (batch === undefined) {
+        process.stderr.write(`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);
+        process.exitCode = 2;
+        return;
+      }
+      if (flags.watch === true) batch = await watchBatch(system.store, batchId, { label: `Watching ${batchId}` });
+      if (flags.json === true) process.stdout.write(`${JSON.stringify(batch)}\n`);
+      else process.stdout.write(await formatBatchSummary(batch, system.store));
+    } finally {
+      await runtime.close();
+    }
+  });
+}

@@ -1,0 +1,48 @@
+import closeWithGrace from 'close-with-grace';
+import type { Command } from 'commander';
+import { createJobRegistry } from '../../../jobs/registry.js';
+import { createBudgetedApi, openBatchRuntime, retryPolicyOf } from '../batch-runtime.js';
+import { createCliRuntime } from '../cli-runtime.js';
+import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+
+/**
+ * `seatflow worker`: processes the rows of every open batch of its target (SMARTSHEET_API_BASE) until SIGINT or
+ * SIGTERM; then it stops taking rows, lets active rows finish within worker.shutdownGraceMs and leaves the rest queued.
+ * Run as many as you like, on as many machines as share REDIS_URL: they share one request budget per token.
+ */
+export function registerWorkerCommand(program: Command): void {
+  const command = program
+    .command('worker')
+    .description('process queued batches until stopped (SIGINT/SIGTERM finish active rows, the rest stays queued)')
+    .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
+  addCommonOptions(command).action(async (flags: CommonFlags) => {
+    const runtime = await createCliRuntime({
+      sim: flags.sim === true,
+      ...(flags.config === undefined ? {} : { configFile: flags.config }),
+      flags: overridesFromFlags(flags),
+    });
+    try {
+      const batchRuntime = await openBatchRuntime(runtime);
+      const { api, budget } = createBudgetedApi(runtime, batchRuntime);
+      const { concurrency, shutdownGraceMs } = runtime.config.worker;
+      const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), concurrency, policy: retryPolicyOf(runtime) });
+      runtime.logger.info(
+        { target: runtime.targetLabel, redis: batchRuntime.redis.description, concurrency, queue: batchRuntime.system.queue.name },
+        'worker started; SIGINT or SIGTERM stops it',
+      );
+      if (runtime.sim) runtime.logger.warn('SIMULATION: processing batches against the embedded reference server started by this worker');
+      await new Promise<void>((resolve) => {
+        closeWithGrace({ delay: shutdownGraceMs + 10_000, logger: false }, async ({ signal, err }) => {
+          if (err) runtime.logger.error({ err }, 'worker failed');
+          runtime.logger.info({ signal, graceMs: shutdownGraceMs }, 'stopping: active rows finish, the rest stays queued');
+          await pool.close(shutdownGraceMs);
+          await runtime.close();
+          resolve();
+        });
+      });
+    } catch (error) {
+      await runtime.close();
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,171 @@
+import { ACTION_NAMES, type Action, type ActionName } from './action.js';
+import type { RowProblem } from './manifest-row.js';
+
+/**
+ * Whole-file checks across rows: the same row twice, two rows that contradict each other on one user (or column, or
+ * webhook), and a transfer target that the same file removes or deactivates. Rows run in parallel, so any two rows
+ * that touch the same thing in the same respect are refused rather than guessed at.
+ *
+ * Kept compact (typed arrays, hashes instead of copies) so a 1,000,000-row file can be validated in bounded memory.
+ */
+export interface ClashChecker {
+  /** Problems of `row` against the rows added before it. */
+  add(row: number, line: number, action: Action): RowProblem[];
+  /** Problems only visible once every row is known (transfer targets). */
+  finish(): RowProblem[];
+}
+
+export interface ClashCheckerOptions {
+  /** How to name the thing a row touches; defaults to its e-mail/id as written. The pre-flight passes resolved ids. */
+  keyOf?: (action: Action) => string | undefined;
+  /** The key of a remove row's transfer target, in the same space as keyOf. */
+  transferKeyOf?: (action: Action) => string | undefined;
+}
+
+const SLOT = { lifecycle: 1, seat: 2, profile: 4, image: 8, alternate: 16, primary: 32, column: 64, webhook: 128 } as const;
+const EVERYTHING = 0xff;
+const SLOTS: Record<ActionName, number> = {
+  add: EVERYTHING,
+  remove: EVERYTHING,
+  deactivate: SLOT.lifecycle,
+  reactivate: SLOT.lifecycle,
+  downgrade: SLOT.seat,
+  upgrade: SLOT.seat,
+  'remove-from-plan': SLOT.seat,
+  update: SLOT.profile,
+  'set-profile-image': SLOT.image,
+  'add-alternate-email': SLOT.alternate,
+  'delete-alternate-email': SLOT.alternate,
+  'make-alternate-email-primary': SLOT.alternate | SLOT.primary,
+  'add-column': SLOT.column,
+  'update-column': SLOT.column,
+  'delete-column': SLOT.column,
+  'create-discussion': 0,
+  'enable-webhook': SLOT.webhook,
+  'disable-webhook': SLOT.webhook,
+  'reset-webhook-secret': SLOT.webhook,
+  'delete-webhook': SLOT.webhook,
+};
+const ACTION_INDEX = new Map<ActionName, number>(ACTION_NAMES.map((name, i) => [name, i]));
+
+/** The thing a row touches, as written in the file: a user, a column of a sheet, a webhook, a sheet's discussions. */
+export function writtenKeyOf(action: Action): string | undefined {
+  if ('user' in action) return 'userId' in action.user ? `u:${action.user.userId}` : `e:${action.user.email}`;
+  if ('webhookId' in action) return `w:${action.webhookId}`;
+  if (action.action === 'create-discussion') return `d:${action.sheetId}`;
+  if (action.action === 'add-column') return `c:${action.sheetId}:t:${action.title.toLowerCase()}`;
+  return `c:${action.sheetId}:${action.columnId !== undefined ? `i:${action.columnId}` : `t:${action.columnTitle!.toLowerCase()}`}`;
+}
+
+function writtenTransferKeyOf(action: Action): string | undefined {
+  if (action.action !== 'remove' || action.transferTo === undefined) return undefined;
+  return 'userId' in action.transferTo ? `u:${action.transferTo.userId}` : `e:${action.transferTo.email}`;
+}
+
+export function createClashChecker(options: ClashCheckerOptions = {}): ClashChecker {
+  const keyOf = options.keyOf ?? writtenKeyOf;
+  const transferKeyOf = options.transferKeyOf ?? writtenTransferKeyOf;
+  const first = new Map<string, number>();
+  let size = 0;
+  let rows = new Int32Array(1024);
+  let lines = new Int32Array(1024);
+  let actions = new Uint8Array(1024);
+  let hashes = new Uint32Array(1024);
+  let alternates = new Uint32Array(1024);
+  /** Later rows of a key that already had one: rare, so plain objects. */
+  const more = new Map<string, number[]>();
+  const transfers: { row: number; line: number; key: string; label: string }[] = [];
+
+  const grow = () => {
+    const next = rows.length * 2;
+    const copy = <T extends Int32Array | Uint8Array | Uint32Array>(from: T, make: (n: number) => T): T => {
+      const to = make(next);
+      to.set(from);
+      return to;
+    };
+    rows = copy(rows, (n) => new Int32Array(n));
+    lines = copy(lines, (n) => new Int32Array(n));
+    actions = copy(actions, (n) => new Uint8Array(n));
+    hashes = copy(hashes, (n) => new Uint32Array(n));
+    alternates = copy(alternates, (n) => new Uint32Array(n));
+  };
+
+  return {
+    add(row, line, action) {
+      const key = keyOf(action);
+      const transferKey = transferKeyOf(action);
+      if (transferKey !== undefined) transfers.push({ row, line, key: transferKey, label: transferLabel(action) });
+      if (key === undefined) return [];
+      if (size === rows.length) grow();
+      const index = size;
+      size += 1;
+      rows[index] = row;
+      lines[index] = line;
+      actions[index] = ACTION_INDEX.get(action.action)!;
+      hashes[index] = fnv1a(JSON.stringify(action));
+      alternates[index] = 'alternateEmail' in action ? fnv1a(action.alternateEmail) : 0;
+      const earliest = first.get(key);
+      if (earliest === undefined) {
+        first.set(key, index);
+        return [];
+      }
+      const earlier = [earliest, ...(more.get(key) ?? [])];
+      more.set(key, earlier.slice(1).concat(index));
+      for (const other of earlier) {
+        const problem = compare(other, index, action);
+        if (problem !== undefined) return [problem];
+      }
+      return [];
+    },
+    finish() {
+      const problems: RowProblem[] = [];
+      for (const transfer of transfers) {
+        const index = first.get(transfer.key);
+        if (index === undefined) continue;
+        for (const other of [index, ...(more.get(transfer.key) ?? [])]) {
+          const name = ACTION_NAMES[actions[other]!]!;
+          if (name === 'remove' || name === 'deactivate') {
+            problems.push({
+              row: transfer.row,
+              line: transfer.line,
+              field: 'transferTo',
+              message: `transferTo ${transfer.label} is ${name === 'remove' ? 'removed' : 'deactivated'} by row ${rows[other]} of the same file`,
+            });
+            break;
+          }
+        }
+      }
+      return problems;
+    },
+  };
+
+  function compare(other: number, index: number, action: Action): RowProblem | undefined {
+    const otherName = ACTION_NAMES[actions[other]!]!;
+    const row = rows[index]!;
+    const line = lines[index]!;
+    if (otherName === action.action && hashes[other] === hashes[index]) {
+      return { row, line, message: `repeats row ${rows[other]} (duplicate row)` };
+    }
+    const mine = SLOTS[action.action];
+    const theirs = SLOTS[otherName];
+    const shared = mine & theirs;
+    if (shared === 0) return undefined;
+    // Two rows on different alternate addresses of one user do not clash; on the same address they do.
+    if (shared === SLOT.alternate && alternates[other] !== alternates[index]) return undefined;
+    return { row, line, message: `contradicts row ${rows[other]} (${otherName}): rows run in parallel, so put one of them in a later batch` };
+  }
+}
+
+function transferLabel(action: Action): string {
+  if (action.action !== 'remove' || action.transferTo === undefined) return '';
+  return 'userId' in action.transferTo ? String(action.transferTo.userId) : action.transferTo.email;
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

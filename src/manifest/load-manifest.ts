@@ -1,0 +1,98 @@
+import type { Action } from './action.js';
+import { createClashChecker, type ClashCheckerOptions } from './clash-checker.js';
+import { ManifestFileError } from './manifest-file-error.js';
+import type { ManifestFormat } from './manifest-format.js';
+import type { ManifestRow, RowProblem } from './manifest-row.js';
+import { readManifest, type ReadManifestOptions } from './read-manifest.js';
+
+export interface LoadManifestOptions extends ReadManifestOptions {
+  /** guardrails.maxRows: a file with more data rows is refused whole. */
+  maxRows?: number;
+  /** guardrails.protectedAccounts: e-mails or ids no row may name. */
+  protectedAccounts?: readonly string[];
+  /** Keep the valid rows in memory (the plan needs them); false to only validate a huge file. Default true. */
+  keepRows?: boolean;
+  clashes?: ClashCheckerOptions;
+}
+
+export interface InvalidRow {
+  row: number;
+  line: number;
+  actionName: string;
+  problems: RowProblem[];
+}
+
+export interface LoadedManifest {
+  path: string;
+  format: ManifestFormat;
+  sha256: string;
+  /** Valid rows in file order (empty when keepRows is false). */
+  rows: ManifestRow[];
+  /** Rows refused by their own fields or by a whole-file check, in file order. */
+  invalid: InvalidRow[];
+  /** Data rows read, valid or not. */
+  rowCount: number;
+  validCount: number;
+  warnings: string[];
+}
+
+/**
+ * Reads and validates a whole manifest: every row (see readManifest), then the whole-file checks (duplicates,
+ * contradictions, transfer targets the file removes, protected accounts, the row limit). Never throws for a bad
+ * row; throws ManifestFileError when the file as a whole cannot be read.
+ */
+export async function loadManifest(options: LoadManifestOptions): Promise<LoadedManifest> {
+  const reader = readManifest(options);
+  const keepRows = options.keepRows ?? true;
+  const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  const protectedAccounts = new Set((options.protectedAccounts ?? []).map((entry) => entry.trim().toLowerCase()));
+  const checker = createClashChecker(options.clashes);
+  const rows: ManifestRow[] = [];
+  const invalid = new Map<number, InvalidRow>();
+  let rowCount = 0;
+
+  const refuse = (problem: RowProblem, actionName: string) => {
+    const existing = invalid.get(problem.row);
+    if (existing !== undefined) existing.problems.push(problem);
+    else invalid.set(problem.row, { row: problem.row, line: problem.line, actionName, problems: [problem] });
+  };
+
+  for await (const entry of reader) {
+    rowCount += 1;
+    if (rowCount > maxRows) {
+      throw new ManifestFileError(`the file has more than ${maxRows.toLocaleString('en-US')} rows (guardrails.maxRows)`, 0, 'Split it, or raise guardrails.maxRows.');
+    }
+    if (entry.kind === 'invalid') {
+      for (const problem of entry.problems) refuse(problem, entry.actionName);
+      continue;
+    }
+    const { row, line, action } = entry.row;
+    for (const problem of [...protectedProblems(action, protectedAccounts, row, line), ...checker.add(row, line, action)]) refuse(problem, action.action);
+    if (keepRows) rows.push(entry.row);
+  }
+  if (rowCount === 0) throw new ManifestFileError('the file has no data rows', 0, 'Add one row per action under the header.');
+  for (const problem of checker.finish()) {
+    const row = rows.find((candidate) => candidate.row === problem.row);
+    refuse(problem, row?.action.action ?? '');
+  }
+
+  const invalidRows = [...invalid.values()].sort((a, b) => a.row - b.row);
+  return {
+    path: reader.path,
+    format: reader.format(),
+    sha256: reader.sha256(),
+    rows: rows.filter((row) => !invalid.has(row.row)),
+    invalid: invalidRows,
+    rowCount,
+    validCount: rowCount - invalidRows.length,
+    warnings: reader.notes.warnings,
+  };
+}
+
+function protectedProblems(action: Action, accounts: ReadonlySet<string>, row: number, line: number): RowProblem[] {
+  if (accounts.size === 0 || !('user' in action)) return [];
+  const names = [('email' in action.user ? action.user.email : undefined), ('userId' in action.user ? String(action.user.userId) : undefined)];
+  const hit = names.find((name) => name !== undefined && accounts.has(name));
+  if (hit === undefined) return [];
+  return [{ row, line, field: 'email', message: `${hit} is a protected account (guardrails.protectedAccounts): no manifest may touch it` }];
+}

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../core/seatflow-error.js';
+import type { ActionName } from './action.js';
+import { decodeUtf8 } from './decode-utf8.js';
+import { detectManifestFormat, type ManifestFormat } from './manifest-format.js';
+import type { ManifestRow, RowProblem } from './manifest-row.js';
+import type { RawRecord, ReaderNotes } from './raw-record.js';
+import { readCsv } from './read-csv.js';
+import { readJson } from './read-json.js';
+import { readJsonl } from './read-jsonl.js';
+import { validateRow } from './validate-row.js';
+
+export interface ReadManifestOptions {
+  path: string;
+  /** By extension or content when absent. */
+  format?: ManifestFormat;
+  /** `--action`: the action of every row that names none (a file that is only a list of e-mails). */
+  defaultAction?: ActionName;
+  /** Bytes to read instead of the file at `path` (tests); `path` still names it and anchors relative paths. */
+  content?: string | Buffer;
+}
+
+/** One row as read and validated: a typed action, or everything wrong with it. */
+export type ManifestEntry =
+  | { kind: 'row'; row: ManifestRow }
+  | { kind: 'invalid'; row: number; line: number; actionName: string; problems: RowProblem[] };
+
+export interface ManifestReader extends AsyncIterable<ManifestEntry> {
+  readonly path: string;
+  /** Known once iteration started. */
+  format(): ManifestFormat;
+  /** SHA-256 of the bytes read, hex; complete once iteration ended. */
+  sha256(): string;
+  readonly notes: ReaderNotes;
+}
+
+/**
+ * Reads a manifest row by row without holding the file: bytes → UTF-8 text → raw records (CSV, JSON or JSON Lines)
+ * → typed actions or row problems. Problems of the file as a whole are thrown as ManifestFileError.
+ */
+export function readManifest(options: ReadManifestOptions): ManifestReader {
+  const file = path.resolve(options.path);
+  const hash = createHash('sha256');
+  const notes: ReaderNotes = { warnings: [] };
+  let format: ManifestFormat | undefined = options.format;
+  let digest: string | undefined;
+
+  async function* entries(): AsyncGenerator<ManifestEntry> {
+    const head = options.content !== undefined ? String(options.content).slice(0, 4096) : await readHead(file);
+    format ??= detectManifestFormat(file, head);
+    const bytes = options.content !== undefined ? [Buffer.from(options.content)] : createReadStream(file, { highWaterMark: 256 * 1024 });
+    const text = decodeUtf8(bytes, (chunk) => hash.update(chunk));
+    const records: AsyncGenerator<RawRecord> =
+      format === 'csv' ? readCsv(text, notes, { hasDefaultAction: options.defaultAction !== undefined })
+      : format === 'json' ? readJson(text, notes)
+      : readJsonl(text);
+    const context = { baseDir: path.dirname(file), defaultAction: options.defaultAction, defaults: notes.defaults };
+    for await (const record of records) {
+      context.defaults = notes.defaults;
+      if (record.kind === 'unreadable') {
+        yield { kind: 'invalid', row: record.problem.row, line: record.problem.line, actionName: '', problems: [record.problem] };
+        continue;
+      }
+      const result = validateRow(record.fields, context);
+      if (result.ok) yield { kind: 'row', row: { row: record.row, line: record.line, action: result.action } };
+      else {
+        const problems = result.problems.map((problem) => ({ row: record.row, line: record.line, ...problem }));
+        yield { kind: 'invalid', row: record.row, line: record.line, actionName: result.actionName, problems };
+      }
+    }
+    digest = hash.digest('hex');
+  }
+
+  return {
+    path: file,
+    notes,
+    format: () => format ?? detectManifestFormat(file, ''),
+    sha256: () => digest ?? '',
+    [Symbol.asyncIterator]: () => entries(),
+  };
+}
+
+async function readHead(file: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `manifest not found: ${file}` : `cannot read manifest ${file}: ${(error as Error).message}`);
+  }
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}

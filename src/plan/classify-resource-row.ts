@@ -1,0 +1,78 @@
+import type { Column } from '../contract/index.js';
+import type { Action, ActionOf } from '../manifest/action.js';
+import type { Classification } from './classify-user-row.js';
+import type { PreflightFacts } from './preflight-facts.js';
+import { RULES } from './planned-row.js';
+
+type ColumnAction = ActionOf<'add-column' | 'update-column' | 'delete-column'>;
+type WebhookAction = ActionOf<'enable-webhook' | 'disable-webhook' | 'reset-webhook-secret' | 'delete-webhook'>;
+const SPECIAL_TAGS = /^(GANTT|CALENDAR|BASELINE)_/;
+/** Webhook states that cannot be enabled again (wire.md §8.3: 1153, 1154). */
+const TERMINAL = new Set(['DISABLED_APP_REVOKED', 'DISABLED_ADMINISTRATIVE']);
+
+/** Classifies rows about sheets (columns, discussions) and webhooks, from facts already read. */
+export function classifyResourceRow(action: Exclude<Action, { user: unknown }>, facts: PreflightFacts): Classification {
+  if ('webhookId' in action) return webhook(action, facts);
+  const columns = facts.columns.get(action.sheetId);
+  const target = { sheetId: action.sheetId };
+  if (columns === undefined || columns === 'not-found') {
+    return { verdict: 'not-found', rule: RULES.sheetNotFound, reason: `sheet ${action.sheetId} is not visible to this token`, target };
+  }
+  if (action.action === 'create-discussion') {
+    if (action.file !== undefined && !facts.fileExists(action.file)) return { verdict: 'refused', rule: RULES.fileMissing, reason: `file not found: ${action.file}`, target };
+    return { verdict: 'change', target };
+  }
+  return column(action, columns, target);
+}
+
+function column(action: ColumnAction, columns: readonly Column[], target: { sheetId: number }): Classification {
+  if (action.action === 'add-column') {
+    const same = columns.find((c) => c.title.toLowerCase() === action.title.toLowerCase());
+    if (same === undefined) return { verdict: 'change', target };
+    if (same.type === action.type) return { verdict: 'no-op', reason: `column "${same.title}" already exists`, target: { ...target, columnId: same.id } };
+    return { verdict: 'conflict', rule: RULES.alreadyExists, reason: `column "${same.title}" exists with type ${same.type}`, target: { ...target, columnId: same.id } };
+  }
+  const found = action.columnId !== undefined
+    ? columns.find((c) => c.id === action.columnId)
+    : columns.find((c) => c.title.toLowerCase() === action.columnTitle!.toLowerCase());
+  const name = action.columnId !== undefined ? `column ${action.columnId}` : `column "${action.columnTitle}"`;
+  if (found === undefined) {
+    return action.action === 'delete-column'
+      ? { verdict: 'no-op', reason: `${name} is not in the sheet`, target }
+      : { verdict: 'not-found', reason: `${name} is not in the sheet`, target };
+  }
+  const located = { ...target, columnId: found.id };
+  if (action.action === 'delete-column') {
+    if (found.primary === true) return { verdict: 'refused', rule: RULES.primaryColumn, reason: 'the primary column cannot be deleted', target: located };
+    return { verdict: 'change', target: located };
+  }
+  const changesType = action.type !== undefined && action.type !== found.type;
+  if (changesType && found.primary === true) {
+    return { verdict: 'refused', rule: RULES.primaryColumn, reason: 'the type of the primary column cannot change', target: located };
+  }
+  const changing = (['title', 'type', 'index', 'symbol', 'systemColumnType', 'width', 'hidden', 'locked', 'validation', 'description', 'formula'] as const)
+    .filter((field) => action[field] !== undefined && action[field] !== found[field]);
+  if (action.options !== undefined && action.options.join('\u0000') !== (found.options ?? []).join('\u0000')) changing.push('options' as never);
+  if (changing.length === 0) return { verdict: 'no-op', reason: 'the column already looks like that', target: located };
+  const caution = changesType && (found.tags ?? []).some((tag) => SPECIAL_TAGS.test(tag))
+    ? '; a Gantt/calendar column: the service refuses the type change while dependencies are on'
+    : changesType ? '; converts every cell to the new type' : '';
+  return { verdict: 'change', reason: `sets ${changing.join(', ')}${caution}`, target: located };
+}
+
+function webhook(action: WebhookAction, facts: PreflightFacts): Classification {
+  const target = { webhookId: action.webhookId };
+  const hook = facts.webhooks?.get(action.webhookId);
+  if (hook === undefined) {
+    return { verdict: 'not-found', rule: RULES.webhookNotOwned, reason: `webhook ${action.webhookId} does not exist or belongs to another token`, target };
+  }
+  if (action.action === 'enable-webhook') {
+    if (hook.enabled === true) return { verdict: 'no-op', reason: 'already enabled', target };
+    if (hook.status !== undefined && TERMINAL.has(hook.status)) {
+      return { verdict: 'refused', rule: RULES.webhookTerminal, reason: `status ${hook.status} cannot be enabled again`, target };
+    }
+    return { verdict: 'change', reason: 'the callback URL must answer the verification challenge', target };
+  }
+  if (action.action === 'disable-webhook' && hook.enabled === false) return { verdict: 'no-op', reason: `already disabled (${hook.status ?? ''})`, target };
+  return { verdict: 'change', target };
+}

@@ -1,0 +1,158 @@
+import type { User } from '../contract/index.js';
+import type { Action, ActionOf } from '../manifest/action.js';
+import { findUser, type PreflightFacts } from './preflight-facts.js';
+import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
+import { isIspEmail } from './isp-domains.js';
+
+export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule'> & { target: ResolvedTarget };
+
+type UserAction = Extract<Action, { user: unknown }>;
+
+const DOWNGRADABLE = new Set(['MEMBER', 'PROVISIONAL_MEMBER', 'GUEST']);
+/** Upgrade moves the service allows (developer guide: provisional→member, viewer→member|guest, guest→member). */
+const UPGRADES: Record<string, readonly string[]> = { PROVISIONAL_MEMBER: ['MEMBER'], VIEWER: ['MEMBER', 'GUEST'], CONTRIBUTOR: ['MEMBER', 'GUEST'], GUEST: ['MEMBER'], MEMBER: [] };
+/** Actions refused on the caller's own account: seatflow must not lock out the admin running it. */
+const NOT_ON_SELF = new Set(['deactivate', 'remove', 'downgrade', 'remove-from-plan', 'update']);
+
+/** Classifies a row that names a user, from facts already read. */
+export function classifyUserRow(action: UserAction, facts: PreflightFacts): Classification {
+  const user = findUser(facts, action.user);
+  const named = 'email' in action.user && action.user.email !== undefined ? action.user.email : `user ${'userId' in action.user ? action.user.userId : ''}`;
+  if (action.action === 'add') {
+    if (user !== undefined) return { verdict: 'no-op', reason: `${named} is already in the organization (${user.status ?? 'status hidden'})`, target: { userId: user.id, email: user.email } };
+    return { verdict: 'change', target: { email: action.user.email } };
+  }
+  if (user === undefined) return { verdict: 'not-found', reason: `${named} is not a user of the organization`, target: {} };
+  const target: ResolvedTarget = { userId: user.id, email: user.email };
+  if ('userId' in action.user && action.user.email !== undefined && action.user.email !== user.email.toLowerCase()) {
+    return { verdict: 'conflict', rule: RULES.emailIdMismatch, reason: `user ${user.id} is ${user.email}, not ${action.user.email}`, target };
+  }
+  const email = user.email.toLowerCase();
+  if (facts.protectedAccounts.has(email) || facts.protectedAccounts.has(String(user.id))) {
+    return { verdict: 'refused', rule: RULES.protectedAccount, reason: `${email} is a protected account (guardrails.protectedAccounts)`, target };
+  }
+  if (user.id === facts.caller.id && NOT_ON_SELF.has(action.action)) {
+    return { verdict: 'refused', rule: RULES.selfAccount, reason: `${email} is the account running seatflow`, target };
+  }
+  switch (action.action) {
+    case 'deactivate':
+    case 'reactivate':
+      return lifecycle(action, user, target);
+    case 'remove':
+      return remove(action, facts, target);
+    case 'update':
+      return update(action, user, target);
+    case 'downgrade':
+    case 'upgrade':
+    case 'remove-from-plan':
+      return seat(action, user, facts, target);
+    case 'set-profile-image':
+      if (!facts.fileExists(action.image)) return { verdict: 'refused', rule: RULES.fileMissing, reason: `image file not found: ${action.image}`, target };
+      return { verdict: 'change', target };
+    default:
+      return alternate(action, user, facts, target);
+  }
+}
+
+function lifecycle(action: ActionOf<'deactivate' | 'reactivate'>, user: User, target: ResolvedTarget): Classification {
+  const verb = action.action;
+  const already = verb === 'deactivate' ? 'DEACTIVATED' : 'ACTIVE';
+  if (user.status === already) return { verdict: 'no-op', reason: `already ${already.toLowerCase()}`, target };
+  if (isIspEmail(user.email)) {
+    return { verdict: 'refused', rule: RULES.ispDomain, reason: `${user.email} is on a consumer mail domain; the service cannot ${verb} it (1359)`, target };
+  }
+  const eligible = verb === 'deactivate' ? 'ACTIVE' : 'DEACTIVATED';
+  if (user.status !== undefined && user.status !== eligible) {
+    return { verdict: 'refused', rule: RULES.statusNotEligible, reason: `the user is ${user.status}; only ${eligible} users can be ${verb}d`, target };
+  }
+  if (verb === 'reactivate') {
+    // The deactivation date is not on the wire: the window is checked by the service when the row runs.
+    return { verdict: 'change', reason: 'allowed only within the reactivation window (checked when the row runs)', target };
+  }
+  return { verdict: 'change', target };
+}
+
+function remove(action: ActionOf<'remove'>, facts: PreflightFacts, target: ResolvedTarget): Classification {
+  if (action.transferTo === undefined) return { verdict: 'change', target };
+  const heir = findUser(facts, action.transferTo);
+  const label = 'email' in action.transferTo && action.transferTo.email !== undefined ? action.transferTo.email : String('userId' in action.transferTo ? action.transferTo.userId : '');
+  if (heir === undefined) return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: `transferTo ${label} is not a user of the organization`, target };
+  if (heir.id === target.userId) return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: 'transferTo is the user being removed', target };
+  if (heir.status !== undefined && heir.status !== 'ACTIVE') {
+    return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: `transferTo ${heir.email} is ${heir.status}, not ACTIVE`, target: { ...target, transferToUserId: heir.id } };
+  }
+  return { verdict: 'change', target: { ...target, transferToUserId: heir.id } };
+}
+
+function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget): Classification {
+  const fields = ['firstName', 'lastName', 'admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const;
+  const changing = fields.filter((field) => action[field] !== undefined && action[field] !== user[field]);
+  if (changing.length === 0) return { verdict: 'no-op', reason: 'every field already has that value', target };
+  return { verdict: 'change', reason: `sets ${changing.join(', ')}`, target };
+}
+
+function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, user: User, facts: PreflightFacts, target: ResolvedTarget): Classification {
+  const plans = [...facts.seats.entries()].filter(([, users]) => users.has(user.id)).map(([planId]) => planId);
+  let planId = action.planId;
+  if (planId === undefined) {
+    if (plans.length > 1) {
+      return { verdict: 'refused', rule: RULES.planAmbiguous, reason: `the user is in plans ${plans.join(', ')}; name one with planId`, target };
+    }
+    planId = plans[0];
+    if (planId === undefined) {
+      return action.action === 'remove-from-plan'
+        ? { verdict: 'no-op', reason: 'the user is in no plan', target }
+        : { verdict: 'not-found', reason: 'the user holds no seat in any plan', target };
+    }
+  }
+  const seated = facts.seats.get(planId)?.get(user.id);
+  const planned = { ...target, planId };
+  if (seated === undefined) {
+    return action.action === 'remove-from-plan'
+      ? { verdict: 'no-op', reason: `not in plan ${planId}`, target: planned }
+      : { verdict: 'not-found', reason: `the user holds no seat in plan ${planId}`, target: planned };
+  }
+  const current = seated.seatType === 'CONTRIBUTOR' ? 'VIEWER' : seated.seatType;
+  if (action.action === 'remove-from-plan') return { verdict: 'change', reason: `removes the ${current ?? ''} seat`.trim(), target: planned };
+  if (current === action.seatType) return { verdict: 'no-op', reason: `already ${action.seatType}`, target: planned };
+  if (action.action === 'upgrade') {
+    if (current !== undefined && !(UPGRADES[current] ?? []).includes(action.seatType)) {
+      return { verdict: 'refused', rule: RULES.seatNotEligible, reason: `a ${current} seat cannot be upgraded to ${action.seatType}`, target: planned };
+    }
+    return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: planned };
+  }
+  if (user.status !== undefined && user.status !== 'ACTIVE') {
+    return { verdict: 'refused', rule: RULES.statusNotEligible, reason: `the user is ${user.status}; only ACTIVE users can be downgraded`, target: planned };
+  }
+  if (current !== undefined && !DOWNGRADABLE.has(current)) {
+    return { verdict: 'refused', rule: RULES.seatNotEligible, reason: `a ${current} seat cannot be downgraded (only MEMBER, PROVISIONAL_MEMBER, GUEST)`, target: planned };
+  }
+  if (user.admin === true && action.removeAdminStatus !== true) {
+    return { verdict: 'refused', rule: RULES.adminWithoutRemoveAdminStatus, reason: 'the user is an admin: add removeAdminStatus=true to downgrade', target: planned };
+  }
+  return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}${user.admin === true ? ', removes admin' : ''}`, target: planned };
+}
+
+function alternate(action: ActionOf<'add-alternate-email' | 'delete-alternate-email' | 'make-alternate-email-primary'>, user: User, facts: PreflightFacts, target: ResolvedTarget): Classification {
+  const address = action.alternateEmail;
+  const existing = (facts.alternates.get(user.id) ?? []).find((alt) => alt.email.toLowerCase() === address);
+  const withId = existing === undefined ? target : { ...target, alternateEmailId: existing.id };
+  if (action.action === 'add-alternate-email') {
+    if (existing !== undefined) return { verdict: 'no-op', reason: `${address} is already an alternate address`, target: withId };
+    const owner = facts.usersByEmail.get(address);
+    if (owner !== undefined) {
+      return { verdict: 'conflict', rule: RULES.alreadyExists, reason: `${address} is the primary address of ${owner.id === user.id ? 'this user' : `user ${owner.id}`}`, target };
+    }
+    return { verdict: 'change', target };
+  }
+  if (action.action === 'delete-alternate-email') {
+    if (existing === undefined) return { verdict: 'no-op', reason: `${address} is not an alternate address of the user`, target };
+    return { verdict: 'change', target: withId };
+  }
+  if (user.email.toLowerCase() === address) return { verdict: 'no-op', reason: `${address} is already the primary address`, target };
+  if (existing === undefined) return { verdict: 'not-found', reason: `${address} is not an alternate address of the user`, target };
+  if (existing.confirmed === false) {
+    return { verdict: 'change', reason: 'not confirmed yet: the service refuses unless its domain is validated', target: withId };
+  }
+  return { verdict: 'change', target: withId };
+}

@@ -1,0 +1,52 @@
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Config } from '../core/config.js';
+import type { ActionName } from '../manifest/action.js';
+import { ManifestFileError } from '../manifest/manifest-file-error.js';
+import type { ManifestFormat } from '../manifest/manifest-format.js';
+import { loadManifest, type LoadedManifest } from '../manifest/load-manifest.js';
+import { checkGuardrails, type GuardrailCheck } from './guardrails.js';
+import { ManifestRefusedError } from './manifest-refused-error.js';
+import type { BatchPlan } from './planned-row.js';
+import { preflight } from './preflight.js';
+
+export interface PlanManifestOptions {
+  path: string;
+  api: SmartsheetApi;
+  guardrails: Config['guardrails'];
+  defaultAction?: ActionName;
+  format?: ManifestFormat;
+  /** Go on with the valid rows; invalid ones get verdict 'invalid'. Default false: any invalid row refuses the file. */
+  skipInvalid?: boolean;
+}
+
+export interface PlannedManifest {
+  manifest: LoadedManifest;
+  plan: BatchPlan;
+  guardrails: GuardrailCheck;
+}
+
+/**
+ * Manifest file → checked plan: read and validate every row, refuse the file when a row is invalid (unless
+ * skipInvalid), pre-flight against live state, count destructive changes against the guardrails. Changes nothing.
+ * Shared by `seatflow plan`, `seatflow run` and the control API.
+ */
+export async function planManifest(options: PlanManifestOptions): Promise<PlannedManifest> {
+  let manifest: LoadedManifest;
+  try {
+    manifest = await loadManifest({
+      path: options.path,
+      maxRows: options.guardrails.maxRows,
+      protectedAccounts: options.guardrails.protectedAccounts,
+      ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
+      ...(options.format === undefined ? {} : { format: options.format }),
+    });
+  } catch (error) {
+    if (error instanceof ManifestFileError) throw new ManifestRefusedError([{ row: 0, line: error.line, message: error.message }], 0, error.hint);
+    throw error;
+  }
+  if (manifest.invalid.length > 0 && options.skipInvalid !== true) {
+    throw new ManifestRefusedError(manifest.invalid.flatMap((row) => row.problems), manifest.invalid.length);
+  }
+  const plan = await preflight(manifest, { api: options.api, protectedAccounts: options.guardrails.protectedAccounts });
+  return { manifest, plan, guardrails: checkGuardrails(plan, options.guardrails) };
+}

@@ -1,0 +1,25 @@
+import type { AlternateEmail, Column, User, Webhook } from '../contract/index.js';
+import type { UserRef } from '../manifest/action.js';
+
+/** What the pre-flight read from the service, for classifying rows without further calls. */
+export interface PreflightFacts {
+  caller: { id: number; email: string };
+  usersByEmail: ReadonlyMap<string, User>;
+  usersById: ReadonlyMap<number, User>;
+  /** planId → userId → the user as a plan-filtered listing reports them (seatType of that plan). */
+  seats: ReadonlyMap<number, ReadonlyMap<number, User>>;
+  /** userId → alternate e-mails, for users of alternate-e-mail rows. */
+  alternates: ReadonlyMap<number, readonly AlternateEmail[]>;
+  /** sheetId → columns, or 'not-found' when the sheet is not visible to the token. */
+  columns: ReadonlyMap<number, readonly Column[] | 'not-found'>;
+  /** Every webhook the token can see; undefined when no row needed them. */
+  webhooks: ReadonlyMap<number, Webhook> | undefined;
+  /** guardrails.protectedAccounts, lower-cased. */
+  protectedAccounts: ReadonlySet<string>;
+  /** Checks whether a local file (profile image, attachment) exists. */
+  fileExists: (file: string) => boolean;
+}
+
+export function findUser(facts: PreflightFacts, ref: UserRef): User | undefined {
+  return 'userId' in ref ? facts.usersById.get(ref.userId) : facts.usersByEmail.get(ref.email);
+}

@@ -1,0 +1,106 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { UsageError } from '../core/seatflow-error.js';
+import type { BatchStore } from './batch-store.js';
+import type { QueueKeys } from './queue-keys.js';
+import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
+import { whoOf } from './submit-batch.js';
+
+export interface BatchControlOptions {
+  redis: Redis;
+  keys: QueueKeys;
+  store: BatchStore;
+  /** The queue of a batch, by its recorded name. */
+  queueFor(queueName: string): Queue<RowJobData>;
+}
+
+const QUEUED_STATES = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children']);
+
+/** `cancel` and `retry`: the two ways a person changes a batch after submitting it. */
+export function createBatchControl(options: BatchControlOptions) {
+  const { store } = options;
+
+  async function requireBatch(batchId: string) {
+    const batch = await store.get(batchId);
+    if (batch === undefined) throw new UsageError(`no batch ${batchId}`, 'List batches with: seatflow status');
+    return batch;
+  }
+
+  return {
+    /** Queued rows end `cancelled`; rows already running finish normally. */
+    async cancel(batchId: string): Promise<{ cancelled: number; running: number }> {
+      const batch = await requireBatch(batchId);
+      if (batch.state === 'finished') return { cancelled: 0, running: 0 };
+      await store.setState(batchId, 'cancelled', 'cancelled by seatflow cancel');
+      const queue = options.queueFor(batch.queueName);
+      let cancelled = 0;
+      let running = 0;
+      for (const row of await store.rowNumbers(batchId)) {
+        if (await store.hasOutcome(batchId, row)) continue;
+        const job = await queue.getJob(rowJobId(batchId, row));
+        if (job !== undefined) {
+          const state = await job.getState();
+          if (!QUEUED_STATES.has(state)) {
+            running += 1;
+            continue;
+          }
+          try {
+            await job.remove();
+          } catch {
+            // It became active meanwhile; the worker sees the cancelled batch or finishes it.
+            running += 1;
+            continue;
+          }
+        }
+        const planned = await store.getRow(batchId, row);
+        const recorded = await store.recordOutcome({
+          batchId,
+          row,
+          line: planned?.line ?? 0,
+          action: planned?.actionName ?? 'unknown',
+          outcome: 'cancelled',
+          ...(planned !== undefined ? whoOf(planned) : {}),
+          message: 'cancelled before it ran',
+          attempts: 0,
+          finishedAt: new Date().toISOString(),
+          sim: batch.sim,
+        });
+        if (recorded) cancelled += 1;
+      }
+      return { cancelled, running };
+    },
+
+    /**
+     * Queues the failed rows again (with a fresh retry budget) and resumes a batch stopped by a refused token. Rows
+     * the pre-flight refused are not retried: nothing changed about them (plan the manifest again instead).
+     */
+    async retry(batchId: string): Promise<{ requeued: number; resumed: number }> {
+      const batch = await requireBatch(batchId);
+      if (batch.state === 'cancelled') throw new UsageError(`batch ${batchId} was cancelled`, 'Submit the manifest again as a new batch.');
+      const queue = options.queueFor(batch.queueName);
+      const wasStopped = batch.state === 'stopped';
+      await store.setState(batchId, 'queued');
+      let requeued = 0;
+      let resumed = 0;
+      for (const row of await store.rowNumbers(batchId)) {
+        const jobId = rowJobId(batchId, row);
+        if (await store.forgetOutcome(batchId, row, 'failed')) {
+          await queue.remove(jobId);
+          await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
+          await queue.add(batch.queueName, { batchId, row }, rowJobOptions(batchId, row));
+          requeued += 1;
+        } else if (wasStopped && !(await store.hasOutcome(batchId, row))) {
+          const job = await queue.getJob(jobId);
+          if (job !== undefined && (await job.getState()) === 'delayed') {
+            await job.promote();
+            resumed += 1;
+          }
+        }
+      }
+      await store.finishIfComplete(batchId, new Date());
+      return { requeued, resumed };
+    },
+  };
+}
+
+export type BatchControl = ReturnType<typeof createBatchControl>;

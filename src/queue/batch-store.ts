@@ -1,0 +1,175 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { PlannedRow } from '../plan/planned-row.js';
+import type { QueueKeys } from './queue-keys.js';
+import { OUTCOMES, emptyCounts, rowOutcomeSchema, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
+
+/**
+ * submitting: rows are being queued; queued: every row is queued or has an outcome; stopped: the token was refused,
+ * remaining rows wait for `retry`; finished: every row has an outcome; cancelled: `cancel` ran.
+ */
+export const BATCH_STATES = ['submitting', 'queued', 'stopped', 'finished', 'cancelled'] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+const recordSchema = z.object({
+  id: z.string(),
+  state: z.enum(BATCH_STATES),
+  source: z.string(),
+  sha256: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().optional(),
+  /** Rows of the manifest (each ends with one outcome). */
+  total: z.coerce.number(),
+  /** Rows queued as jobs. */
+  queued: z.coerce.number(),
+  sim: z.enum(['true', 'false']).transform((v) => v === 'true'),
+  target: z.string(),
+  queueName: z.string(),
+  message: z.string().optional(),
+});
+
+export interface BatchRecord extends z.infer<typeof recordSchema> {
+  counts: OutcomeCounts;
+}
+
+export type NewBatch = Omit<BatchRecord, 'counts' | 'state' | 'finishedAt' | 'message'>;
+
+// KEYS: outcomes, batch, inflight. ARGV: row, json, outcome, finishedAt (ISO).
+// Keeps the first outcome of a row only; counts it; marks the batch finished when every row has one.
+const RECORD = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[3], 1)
+redis.call('HDEL', KEYS[3], ARGV[1])
+local c = redis.call('HMGET', KEYS[2], 'n:succeeded', 'n:unchanged', 'n:skipped', 'n:failed', 'n:cancelled', 'total', 'state')
+local sum = 0
+for i = 1, 5 do sum = sum + tonumber(c[i] or '0') end
+if sum >= tonumber(c[6] or '0') and c[7] ~= 'cancelled' and c[7] ~= 'submitting' then
+  redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', ARGV[4])
+end
+return 1`;
+
+// KEYS: outcomes, batch. ARGV: row, expected outcome. Forgets an outcome so the row can run again (retry).
+const FORGET = `
+local json = redis.call('HGET', KEYS[1], ARGV[1])
+if not json then return 0 end
+if cjson.decode(json)['outcome'] ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[2], -1)
+return 1`;
+
+export interface BatchStore {
+  /** Creates the record unless one with this id exists; true when created. */
+  create(batch: NewBatch, createdAtMs: number): Promise<boolean>;
+  get(batchId: string): Promise<BatchRecord | undefined>;
+  list(limit?: number): Promise<BatchRecord[]>;
+  setState(batchId: string, state: BatchState, message?: string): Promise<void>;
+  /** Moves to `to` only from one of `from`; true when it did. */
+  transition(batchId: string, from: readonly BatchState[], to: BatchState, message?: string): Promise<boolean>;
+  saveRows(batchId: string, rows: readonly PlannedRow[]): Promise<void>;
+  getRow(batchId: string, row: number): Promise<PlannedRow | undefined>;
+  rowNumbers(batchId: string): Promise<number[]>;
+  /** Records a row's outcome unless it has one; true when recorded. */
+  recordOutcome(outcome: RowOutcome): Promise<boolean>;
+  getOutcome(batchId: string, row: number): Promise<RowOutcome | undefined>;
+  hasOutcome(batchId: string, row: number): Promise<boolean>;
+  forgetOutcome(batchId: string, row: number, expected: RowOutcome['outcome']): Promise<boolean>;
+  /** Every outcome, in row order, read in slices so that a large batch is not held in memory at once. */
+  outcomes(batchId: string): AsyncIterable<RowOutcome>;
+  /** Marks the batch finished when every row has an outcome (after submission of rows that all ended at once). */
+  finishIfComplete(batchId: string, now: Date): Promise<void>;
+}
+
+export function createBatchStore(redis: Redis, keys: QueueKeys): BatchStore {
+  const store: BatchStore = {
+    async create(batch, createdAtMs) {
+      const key = keys.batch(batch.id);
+      const created = await redis.hsetnx(key, 'id', batch.id);
+      if (created === 0) return false;
+      await redis
+        .multi()
+        .hset(key, {
+          state: 'submitting',
+          source: batch.source,
+          sha256: batch.sha256,
+          createdAt: batch.createdAt,
+          total: batch.total,
+          queued: batch.queued,
+          sim: String(batch.sim),
+          target: batch.target,
+          queueName: batch.queueName,
+        })
+        .zadd(keys.batches, createdAtMs, batch.id)
+        .exec();
+      return true;
+    },
+    async get(batchId) {
+      const raw = await redis.hgetall(keys.batch(batchId));
+      if (raw.state === undefined) return undefined;
+      const record = recordSchema.parse(raw);
+      const counts = emptyCounts();
+      for (const outcome of OUTCOMES) counts[outcome] = Number(raw[`n:${outcome}`] ?? 0);
+      return { ...record, counts };
+    },
+    async list(limit = 50) {
+      const ids = await redis.zrevrange(keys.batches, 0, limit - 1);
+      const records = await Promise.all(ids.map((id) => store.get(id)));
+      return records.filter((r): r is BatchRecord => r !== undefined);
+    },
+    async setState(batchId, state, message) {
+      await redis.hset(keys.batch(batchId), { state, message: message ?? '' });
+    },
+    async transition(batchId, from, to, message) {
+      const script = `local s = redis.call('HGET', KEYS[1], 'state')
+for i = 2, #ARGV do if s == ARGV[i] then redis.call('HSET', KEYS[1], 'state', ARGV[1], 'message', ARGV[#ARGV]) return 1 end end
+return 0`;
+      return (await redis.eval(script, 1, keys.batch(batchId), to, ...from, message ?? '')) === 1;
+    },
+    async saveRows(batchId, rows) {
+      for (let i = 0; i < rows.length; i += 1000) {
+        const slice = rows.slice(i, i + 1000);
+        const fields: Record<string, string> = {};
+        for (const row of slice) fields[String(row.row)] = JSON.stringify(row);
+        if (slice.length > 0) await redis.hset(keys.rows(batchId), fields);
+      }
+    },
+    async getRow(batchId, row) {
+      const json = await redis.hget(keys.rows(batchId), String(row));
+      return json === null ? undefined : (JSON.parse(json) as PlannedRow);
+    },
+    async rowNumbers(batchId) {
+      const fields = await redis.hkeys(keys.rows(batchId));
+      return fields.map(Number).sort((a, b) => a - b);
+    },
+    async recordOutcome(outcome) {
+      const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
+      const result = await redis.eval(RECORD, 3, keys.outcomes(outcome.batchId), keys.batch(outcome.batchId), keys.inflight(outcome.batchId), String(outcome.row), json, outcome.outcome, outcome.finishedAt);
+      return result === 1;
+    },
+    async getOutcome(batchId, row) {
+      const json = await redis.hget(keys.outcomes(batchId), String(row));
+      return json === null ? undefined : rowOutcomeSchema.parse(JSON.parse(json));
+    },
+    async hasOutcome(batchId, row) {
+      return (await redis.hexists(keys.outcomes(batchId), String(row))) === 1;
+    },
+    async forgetOutcome(batchId, row, expected) {
+      return (await redis.eval(FORGET, 2, keys.outcomes(batchId), keys.batch(batchId), String(row), expected)) === 1;
+    },
+    async *outcomes(batchId) {
+      const total = Number((await redis.hget(keys.batch(batchId), 'total')) ?? 0);
+      for (let first = 1; first <= total; first += 500) {
+        const fields: string[] = [];
+        for (let row = first; row < first + 500 && row <= total; row += 1) fields.push(String(row));
+        const values = await redis.hmget(keys.outcomes(batchId), ...fields);
+        for (const json of values) if (json !== null) yield rowOutcomeSchema.parse(JSON.parse(json));
+      }
+    },
+    async finishIfComplete(batchId, now) {
+      const batch = await store.get(batchId);
+      if (batch === undefined || batch.state === 'cancelled' || batch.state === 'finished') return;
+      const sum = OUTCOMES.reduce((acc, o) => acc + batch.counts[o], 0);
+      if (sum >= batch.total) await redis.hset(keys.batch(batchId), { state: 'finished', finishedAt: now.toISOString() });
+    },
+  };
+  return store;
+}

@@ -1,0 +1,102 @@
+import { Queue } from 'bullmq';
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Logger } from '../core/logger.js';
+import type { BatchPlan } from '../plan/planned-row.js';
+import { createBatchControl, type BatchControl } from './batch-control.js';
+import { createBatchStore, type BatchStore } from './batch-store.js';
+import type { JobRegistry } from './job-type.js';
+import { createQueueKeys, type QueueKeys } from './queue-keys.js';
+import type { RedisHandle } from './redis/open-redis.js';
+import { createRequestBudget, type RequestBudget, type RequestBudgetOptions } from './request-budget.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { RowJobData } from './row-job.js';
+import { createRowProcessor } from './row-processor.js';
+import { queueNameOf, submitBatch, type SubmitOptions, type SubmitResult } from './submit-batch.js';
+import { createWorkerPool, type WorkerPool } from './worker-pool.js';
+
+export interface BatchSystemOptions {
+  redis: RedisHandle;
+  /** config `redis.queuePrefix`. */
+  prefix: string;
+  /** The API base URL, or `sim:<instance>`; names the queue, so workers only take rows meant for their service. */
+  target: string;
+  sim: boolean;
+  logger: Logger;
+}
+
+export interface StartWorkersOptions {
+  api: SmartsheetApi;
+  registry: JobRegistry;
+  budget: RequestBudget;
+  concurrency: number;
+  policy: RetryPolicy;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export interface BatchSystem {
+  keys: QueueKeys;
+  store: BatchStore;
+  control: BatchControl;
+  /** The queue of this system's target. */
+  queue: Queue<RowJobData>;
+  submit(plan: BatchPlan, options?: Pick<SubmitOptions, 'options'>): Promise<SubmitResult>;
+  budget(options: Pick<RequestBudgetOptions, 'accessToken' | 'rate' | 'burst' | 'pauseWithoutRetryAfterMs'>): RequestBudget;
+  startWorkers(options: StartWorkersOptions): WorkerPool;
+  /** Closes the queues this system opened (not the Redis handle, which the caller owns). */
+  close(): Promise<void>;
+}
+
+/** The queue machinery over one Redis, assembled; the composition roots (CLI, control API) build one of these. */
+export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
+  const keys = createQueueKeys(options.prefix);
+  const store = createBatchStore(options.redis.client, keys);
+  const queues = new Map<string, Queue<RowJobData>>();
+  const queueFor = (name: string): Queue<RowJobData> => {
+    let queue = queues.get(name);
+    if (queue === undefined) {
+      queue = new Queue<RowJobData>(name, { connection: { ...options.redis.connection, maxRetriesPerRequest: null }, prefix: options.prefix });
+      queue.on('error', (error) => options.logger.debug({ err: error }, 'queue connection error'));
+      queues.set(name, queue);
+    }
+    return queue;
+  };
+  const queue = queueFor(queueNameOf(options.target));
+  const control = createBatchControl({ redis: options.redis.client, keys, store, queueFor });
+  return {
+    keys,
+    store,
+    control,
+    queue,
+    submit: (plan, submitOptions) => submitBatch(queue, store, plan, { ...submitOptions, target: options.target, sim: options.sim }),
+    budget: (budgetOptions) => createRequestBudget({ ...budgetOptions, redis: options.redis.client, keys, logger: options.logger }),
+    startWorkers(workerOptions) {
+      const processor = createRowProcessor({
+        redis: options.redis.client,
+        keys,
+        store,
+        queue,
+        registry: workerOptions.registry,
+        api: workerOptions.api,
+        budget: workerOptions.budget,
+        policy: workerOptions.policy,
+        logger: options.logger,
+        sim: options.sim,
+      });
+      return createWorkerPool({
+        connection: options.redis.connection,
+        prefix: options.prefix,
+        queueName: queue.name,
+        concurrency: workerOptions.concurrency,
+        processor,
+        store,
+        logger: options.logger,
+        ...(workerOptions.lockDurationMs !== undefined ? { lockDurationMs: workerOptions.lockDurationMs } : {}),
+        ...(workerOptions.stalledIntervalMs !== undefined ? { stalledIntervalMs: workerOptions.stalledIntervalMs } : {}),
+      });
+    },
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+    },
+  };
+}

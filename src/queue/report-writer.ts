@@ -1,0 +1,64 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { once } from 'node:events';
+import { stringify } from 'csv-stringify';
+import { UsageError } from '../core/seatflow-error.js';
+import type { RowOutcome } from './row-outcome.js';
+
+export const REPORT_COLUMNS = [
+  'row', 'line', 'action', 'email', 'userId', 'outcome', 'category', 'status', 'errorCode', 'refId', 'rule', 'message',
+  'attempts', 'startedAt', 'finishedAt', 'confirmed', 'detail', 'batchId', 'sim',
+] as const;
+
+export type ReportFormat = 'csv' | 'jsonl';
+
+export function reportFormatOf(file: string): ReportFormat {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.csv') return 'csv';
+  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  throw new UsageError(`report file ${file} must end in .csv or .jsonl`, 'Write --out report.csv or --out report.jsonl.');
+}
+
+/**
+ * A spreadsheet runs a cell that starts with =, +, -, @, tab or CR as a formula (CSV injection): such a cell gets a
+ * leading apostrophe, which spreadsheets show as text. Numbers are written as numbers and so never need it.
+ */
+export function neutraliseCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function csvRecord(outcome: RowOutcome): string[] {
+  return REPORT_COLUMNS.map((column) => {
+    const value = outcome[column as keyof RowOutcome];
+    if (value === undefined) return '';
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    const text = typeof value === 'object' ? JSON.stringify(value) : value;
+    return neutraliseCell(text);
+  });
+}
+
+/** Writes a report (CSV or JSON Lines, from the file's extension) from outcomes read one slice at a time. */
+export async function writeReport(outcomes: AsyncIterable<RowOutcome>, file: string): Promise<number> {
+  const format = reportFormatOf(file);
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  const out = createWriteStream(file);
+  let rows = 0;
+  if (format === 'jsonl') {
+    for await (const outcome of outcomes) {
+      rows += 1;
+      if (!out.write(`${JSON.stringify(outcome)}\n`)) await once(out, 'drain');
+    }
+  } else {
+    const csv = stringify({ header: true, columns: [...REPORT_COLUMNS] });
+    csv.pipe(out);
+    for await (const outcome of outcomes) {
+      rows += 1;
+      if (!csv.write(csvRecord(outcome))) await once(csv, 'drain');
+    }
+    csv.end();
+  }
+  if (format === 'jsonl') out.end();
+  await once(out, 'finish');
+  return rows;
+}

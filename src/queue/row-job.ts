@@ -1,0 +1,27 @@
+import type { JobsOptions } from 'bullmq';
+
+/** A job names its row; the row itself (action, resolved ids) is kept once in the batch's rows hash. */
+export interface RowJobData {
+  batchId: string;
+  row: number;
+}
+
+/** BullMQ job id of a row: `<batch>-<row>`, so a row can never be queued twice. */
+export function rowJobId(batchId: string, row: number): string {
+  return `${batchId}-${row}`;
+}
+
+/**
+ * Retries decided by seatflow (backoff, 429) move the job to delayed without spending a BullMQ attempt; BullMQ's own
+ * attempts only cover an unexpected error of the machinery itself (e.g. Redis gone mid-job), which is safe to repeat
+ * because a row with an outcome is never run again and an interrupted row is confirmed first.
+ */
+export function rowJobOptions(batchId: string, row: number): JobsOptions {
+  return {
+    jobId: rowJobId(batchId, row),
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** How a row ended. Every row of a batch gets exactly one. */
+export const OUTCOMES = ['succeeded', 'unchanged', 'skipped', 'failed', 'cancelled'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/**
+ * The durable record of one row's end, as stored in Redis and written to reports. `category` is the client's error
+ * category for service errors, or the pre-flight's: `Refused`, `NotFound`, `Conflict`, `Invalid`.
+ */
+export const rowOutcomeSchema = z.object({
+  batchId: z.string(),
+  row: z.number().int(),
+  line: z.number().int(),
+  action: z.string(),
+  outcome: z.enum(OUTCOMES),
+  email: z.string().optional(),
+  userId: z.number().optional(),
+  category: z.string().optional(),
+  status: z.number().optional(),
+  errorCode: z.number().optional(),
+  refId: z.string().optional(),
+  rule: z.string().optional(),
+  message: z.string().optional(),
+  attempts: z.number().int(),
+  startedAt: z.string().optional(),
+  finishedAt: z.string(),
+  /** True when an earlier attempt's result was unknown and the state was re-read before acting. */
+  confirmed: z.boolean().optional(),
+  detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  sim: z.boolean().optional(),
+});
+export type RowOutcome = z.infer<typeof rowOutcomeSchema>;
+
+export type OutcomeCounts = Record<Outcome, number>;
+
+export function emptyCounts(): OutcomeCounts {
+  return { succeeded: 0, unchanged: 0, skipped: 0, failed: 0, cancelled: 0 };
+}

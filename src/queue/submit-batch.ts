@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { BatchPlan, PlannedRow, Verdict } from '../plan/planned-row.js';
+import type { BatchRecord, BatchStore } from './batch-store.js';
+import type { RowOutcome } from './row-outcome.js';
+import { rowJobOptions, type RowJobData } from './row-job.js';
+
+export interface SubmitOptions {
+  /** Options that change what the batch does are part of its id (e.g. the --action filter, --skip-invalid). */
+  options?: Record<string, string | boolean | undefined>;
+  /** Where it runs: the API base URL, or `sim:<instance>` for an embedded reference server. */
+  target: string;
+  sim: boolean;
+  now?: () => Date;
+}
+
+export interface SubmitResult {
+  batch: BatchRecord;
+  /** False when the same manifest (same content, options and target) had been submitted before. */
+  created: boolean;
+  /** Jobs added by this call. */
+  jobsAdded: number;
+}
+
+/**
+ * The id of a batch: a hash of the manifest's bytes, the options and the target, so that submitting the same file
+ * again finds the batch instead of queuing it anew.
+ */
+export function batchIdOf(sha256: string, target: string, options: SubmitOptions['options'] = {}): string {
+  const canonical = Object.keys(options)
+    .sort()
+    .filter((key) => options[key] !== undefined && options[key] !== false)
+    .map((key) => `${key}=${String(options[key])}`)
+    .join('&');
+  return `b${createHash('sha256').update(`${sha256}\n${target}\n${canonical}`).digest('hex').slice(0, 12)}`;
+}
+
+/** The BullMQ queue of a target: workers for one service never take rows meant for another. */
+export function queueNameOf(target: string): string {
+  return `rows-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * Verdicts that end a row before anything runs, and how. Rows the pre-flight refused, could not find or found in
+ * conflict are `skipped` (seatflow made no call for them; the service would have refused), with the rule and reason in
+ * the outcome, the summary and the report; `failed` is kept for rows that were tried. So exit code 1 means "something
+ * went wrong while executing", and a batch whose only problems were known before it started exits 0 with them listed.
+ */
+const AT_ONCE: Record<Exclude<Verdict, 'change'>, { outcome: RowOutcome['outcome']; category?: string }> = {
+  'no-op': { outcome: 'unchanged' },
+  refused: { outcome: 'skipped', category: 'Refused' },
+  'not-found': { outcome: 'skipped', category: 'NotFound' },
+  conflict: { outcome: 'skipped', category: 'Conflict' },
+  invalid: { outcome: 'skipped', category: 'Invalid' },
+};
+
+/**
+ * Creates the batch record, ends the rows that need no call at once and adds one job per actionable row with the id
+ * `<batch>-<row>`. Safe to call again after a crash: existing outcomes are kept and BullMQ ignores a job id it has.
+ */
+export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, plan: BatchPlan, options: SubmitOptions): Promise<SubmitResult> {
+  const now = options.now ?? (() => new Date());
+  const id = batchIdOf(plan.source.sha256, options.target, options.options);
+  const actionable = plan.rows.filter((row) => row.verdict === 'change');
+  const createdAt = now();
+  const created = await store.create(
+    {
+      id,
+      source: plan.source.path,
+      sha256: plan.source.sha256,
+      createdAt: createdAt.toISOString(),
+      total: plan.rows.length,
+      queued: actionable.length,
+      sim: options.sim,
+      target: options.target,
+      queueName: queue.name,
+    },
+    createdAt.getTime(),
+  );
+  const existing = await store.get(id);
+  if (existing === undefined) throw new Error(`batch ${id} vanished while being submitted`);
+  if (!created && existing.state !== 'submitting') return { batch: existing, created: false, jobsAdded: 0 };
+
+  for (const row of plan.rows) {
+    if (row.verdict === 'change') continue;
+    await store.recordOutcome(immediateOutcome(id, row, options.sim, now()));
+  }
+  await store.saveRows(id, actionable);
+  let jobsAdded = 0;
+  for (let i = 0; i < actionable.length; i += 500) {
+    const slice: PlannedRow[] = [];
+    for (const row of actionable.slice(i, i + 500)) {
+      // Only a resumed submission can meet rows that already ended.
+      if (created || !(await store.hasOutcome(id, row.row))) slice.push(row);
+    }
+    const jobs = await queue.addBulk(slice.map((row) => ({ name: row.actionName, data: { batchId: id, row: row.row }, opts: rowJobOptions(id, row.row) })));
+    jobsAdded += jobs.length;
+  }
+  await store.transition(id, ['submitting'], 'queued');
+  await store.finishIfComplete(id, now());
+  const batch = await store.get(id);
+  return { batch: batch ?? existing, created, jobsAdded };
+}
+
+function immediateOutcome(batchId: string, row: PlannedRow, sim: boolean, at: Date): RowOutcome {
+  const rule = AT_ONCE[row.verdict as Exclude<Verdict, 'change'>];
+  const problems = row.problems?.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ');
+  return {
+    batchId,
+    row: row.row,
+    line: row.line,
+    action: row.actionName,
+    outcome: rule.outcome,
+    ...whoOf(row),
+    ...(rule.category !== undefined ? { category: rule.category } : {}),
+    ...(row.rule !== undefined ? { rule: row.rule } : {}),
+    message: row.reason ?? problems ?? (row.verdict === 'no-op' ? 'already in the requested state' : row.verdict),
+    attempts: 0,
+    finishedAt: at.toISOString(),
+    sim,
+  };
+}
+
+/** The user a row is about, as resolved by the pre-flight or, when it was not found, as the manifest named it. */
+export function whoOf(row: PlannedRow): { email?: string; userId?: number } {
+  const named = row.action !== undefined && 'user' in row.action ? row.action.user : undefined;
+  const email = row.target.email ?? named?.email;
+  const userId = row.target.userId ?? (named !== undefined && 'userId' in named ? named.userId : undefined);
+  return { ...(email !== undefined ? { email } : {}), ...(userId !== undefined ? { userId } : {}) };
+}

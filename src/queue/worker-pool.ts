@@ -1,0 +1,81 @@
+import { Worker, type RedisOptions } from 'bullmq';
+import type { Logger } from '../core/logger.js';
+import type { BatchStore } from './batch-store.js';
+import type { RowJobData } from './row-job.js';
+import type { createRowProcessor } from './row-processor.js';
+
+export interface WorkerPoolOptions {
+  connection: RedisOptions;
+  prefix: string;
+  queueName: string;
+  concurrency: number;
+  processor: ReturnType<typeof createRowProcessor>;
+  store: BatchStore;
+  logger: Logger;
+  /**
+   * How long a worker's lock on a row lasts without renewal (renewed every half of it). A killed worker's rows are
+   * picked up by another worker after about this long plus `stalledIntervalMs`. Default 15 s.
+   */
+  lockDurationMs?: number;
+  /** Default 5 s. */
+  stalledIntervalMs?: number;
+}
+
+export interface WorkerPool {
+  worker: Worker<RowJobData>;
+  /** Stops taking rows and waits up to `graceMs` for active rows; rows still running after that are left to BullMQ
+   * (another worker picks them up as stalled, and confirms them before acting). */
+  close(graceMs: number): Promise<void>;
+}
+
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  const worker = new Worker<RowJobData>(options.queueName, options.processor, {
+    connection: { ...options.connection, maxRetriesPerRequest: null },
+    prefix: options.prefix,
+    concurrency: options.concurrency,
+    lockDuration: options.lockDurationMs ?? 15_000,
+    stalledInterval: options.stalledIntervalMs ?? 5_000,
+    // A row may be interrupted by several crashes or Redis restarts; each time it is confirmed, never repeated blindly.
+    maxStalledCount: 10,
+    // The budget paces calls; this limiter only exists so that queue.rateLimit() can pause fetching after a 429.
+    limiter: { max: 1_000_000, duration: 1000 },
+    autorun: true,
+  });
+  worker.on('error', (error) => options.logger.warn({ err: error }, 'worker connection error'));
+  worker.on('failed', (job, error) => {
+    if (job === undefined) return;
+    const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (!final) {
+      options.logger.warn({ batch: job.data.batchId, row: job.data.row, err: error }, 'row interrupted by an internal error; BullMQ retries it');
+      return;
+    }
+    // BullMQ gave up on its own (internal errors every time): the row still gets its one outcome.
+    void options.store
+      .recordOutcome({
+        batchId: job.data.batchId,
+        row: job.data.row,
+        line: 0,
+        action: job.name,
+        outcome: 'failed',
+        category: 'Other',
+        message: error.message,
+        attempts: job.attemptsMade,
+        finishedAt: new Date().toISOString(),
+      })
+      .catch((recordError: unknown) => options.logger.error({ err: recordError }, 'could not record an outcome'));
+  });
+  return {
+    worker,
+    async close(graceMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = worker.close().then(() => true);
+      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+      const inTime = await Promise.race([graceful, timeout]);
+      clearTimeout(timer);
+      if (!inTime) {
+        options.logger.warn({ graceMs }, 'active rows did not finish in time; they go back to the queue');
+        await worker.close(true);
+      }
+    },
+  };
+}

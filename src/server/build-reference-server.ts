@@ -1,0 +1,135 @@
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createDemoFixture, DEMO } from './demo/demo-organization.js';
+import { loadFixture, parseFixture } from './demo/load-fixture.js';
+import { ApiError, SERVER_ERROR_CODES as CODES } from './http/api-error.js';
+import { registerContentParsers } from './http/content-parsers.js';
+import { registerErrorHandler, sendError } from './http/error-handler.js';
+import { buildPathMatchers, registerApiRoutes } from './http/register-api-routes.js';
+import { DEFAULT_RATE_LIMIT, type ReferenceServerOptions } from './reference-server-options.js';
+import { API_ROUTES } from './routes/api-routes.js';
+import { MAX_ATTACHMENT_BYTES } from './routes/discussion-multipart.js';
+import { MAX_PROFILE_IMAGE_BYTES } from './routes/profile-image.js';
+import { registerSimControls, type SimStateControls } from './routes/sim-controls.js';
+import { createPlanNameCache } from './rules/plan-name-cache.js';
+import { WEBHOOK_LIST_SUNSET } from './rules/webhook-listing.js';
+import type { ServerContext } from './server-context.js';
+import { createFaultInjector, type FaultInjector } from './sim/faults.js';
+import { createMutationLog, type MutationLog } from './sim/mutation-log.js';
+import { createRateLimiter, type RateLimiter } from './sim/rate-limit.js';
+import { createSimClock, type SimClock } from './sim/sim-clock.js';
+import type { ParsedFixture } from './demo/fixture-schema.js';
+
+/** The tokens a newcomer needs; the app token acts for the admin on behalf of the app "Acme HR Sync". */
+export interface ReferenceServerTokens {
+  admin: string;
+  user: string;
+  app: string;
+}
+
+/** An unstarted reference server and the handles tests use to steer it. */
+export interface ReferenceServer {
+  app: FastifyInstance;
+  /** Live context: `context.state` is replaced by reset and load, so read it each time. */
+  context: ServerContext;
+  clock: SimClock;
+  mutations: MutationLog;
+  faults: FaultInjector;
+  rateLimiter: RateLimiter;
+  controls: SimStateControls;
+  tokens: ReferenceServerTokens;
+  /** The demo plan id (or the fixture's first plan). */
+  planId: number;
+}
+
+function toEpoch(value: number | string): number {
+  return typeof value === 'number' ? value : Date.parse(value);
+}
+
+/**
+ * Builds the reference server without listening: test with `app.inject()`, or call `startReferenceServer` to serve
+ * on a port. Default data is the deterministic demo organization.
+ */
+export function buildReferenceServer(options: ReferenceServerOptions = {}): ReferenceServer {
+  const adminToken = options.adminToken ?? DEMO.adminToken;
+  const clock = createSimClock(options.now === undefined ? undefined : toEpoch(options.now));
+  const mutations = createMutationLog(() => clock.now());
+  const seed = options.idSeed ?? 'seatflow';
+  const initialFixture = (): ParsedFixture =>
+    options.data === undefined ? createDemoFixture({ adminToken, generatedUsers: options.users ?? 300 }) : parseFixture(options.data);
+  let refSeq = 0;
+  const refPrefix = Math.floor(clock.now() / 1000).toString(36);
+  const context: ServerContext = {
+    state: loadFixture(initialFixture(), clock.now(), seed),
+    clock,
+    mutations,
+    planNames: createPlanNameCache(() => clock.now(), options.planNameCacheTtlMs ?? 4 * 3_600_000),
+    settings: {
+      reactivationWindowMs: (options.reactivationWindowDays ?? 30) * 86_400_000,
+      webhookSunsetAt: options.webhookSunset === undefined ? WEBHOOK_LIST_SUNSET : toEpoch(options.webhookSunset),
+      allowHttpLoopbackCallbacks: true,
+      verificationTimeoutMs: options.verificationTimeoutMs ?? 5000,
+      adminToken,
+    },
+    nextRefId: () => `sim-${refPrefix}-${(refSeq += 1).toString(36)}`,
+  };
+  const faults = createFaultInjector(options.faults ?? '', options.faultSeed ?? 1);
+  const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, () => clock.now());
+  const controls: SimStateControls = {
+    reset() {
+      context.state = loadFixture(initialFixture(), clock.now(), seed);
+      context.planNames.clear();
+      mutations.clear();
+      rateLimiter.reset();
+    },
+    load(fixture) {
+      context.state = loadFixture(parseFixture(fixture), clock.now(), seed);
+      context.planNames.clear();
+      mutations.clear();
+    },
+    snapshot() {
+      const { state } = context;
+      return {
+        org: state.org,
+        plans: [...state.plans.values()],
+        counts: { users: state.users.size, groups: state.groups.size, sheets: state.sheets.size, webhooks: state.webhooks.size, mutations: mutations.size() },
+        groups: [...state.groups.values()],
+        sheets: [...state.sheets.values()].map((s) => ({ id: s.id, name: s.name, ownerId: s.ownerId, sharing: s.sharing })),
+      };
+    },
+  };
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.jsonBodyLimitBytes ?? 5 * 1024 * 1024,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+  });
+  registerContentParsers(app, { jsonBytes: options.jsonBodyLimitBytes ?? 5 * 1024 * 1024, imageBytes: MAX_PROFILE_IMAGE_BYTES });
+  void app.register(multipart, { limits: { fileSize: MAX_ATTACHMENT_BYTES, parts: 10 } });
+  registerErrorHandler(app, context.nextRefId);
+  registerApiRoutes(app, API_ROUTES, { server: context, rateLimiter, faults });
+  registerSimControls(app, { server: context, faults, rateLimiter, stateControls: controls });
+
+  const matchers = buildPathMatchers(API_ROUTES);
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const known = matchers.some((m) => m.pattern.test(path));
+    const error = known
+      ? new ApiError(405, CODES.urlMethodNotSupported, `The URL does not support the ${request.method} method.`)
+      : ApiError.notFound(`No resource at ${path}.`);
+    return sendError(reply, error, context.nextRefId());
+  });
+
+  const firstPlan = [...context.state.plans.keys()][0] ?? DEMO.planId;
+  return {
+    app,
+    context,
+    clock,
+    mutations,
+    faults,
+    rateLimiter,
+    controls,
+    tokens: { admin: adminToken, user: DEMO.userToken, app: DEMO.appToken },
+    planId: firstPlan,
+  };
+}

@@ -1,0 +1,36 @@
+import type { Fixture } from './demo/fixture-schema.js';
+import type { RateLimitSettings } from './sim/rate-limit.js';
+
+/** Options of `buildReferenceServer` and `startReferenceServer`. Every field is optional. */
+export interface ReferenceServerOptions {
+  /** Token of the System Admin (admin@acme.example in the demo). Default `sim-admin-token`. */
+  adminToken?: string;
+  /** A fixture (see README, "Fixture format") instead of the demo organization. */
+  data?: Fixture;
+  /** Generated users in the demo organization besides the story users. Default 300; 100,000 for benchmarks. */
+  users?: number;
+  /** Per-token rate limit. Default 300 requests per 60 s; `'off'` disables it. */
+  rateLimit?: RateLimitSettings | 'off';
+  /** Fault spec, e.g. `503:0.1,500-after:0.05,delay:250ms:0.05` (README, "Faults"). Default none. */
+  faults?: string;
+  /** Seed of the fault draws, so a run's faults repeat. Default 1. */
+  faultSeed?: number;
+  /** Seed of generated ids. Default `seatflow`. */
+  idSeed?: number | string;
+  /** Start time of the sim clock (epoch ms or ISO); real time when absent. */
+  now?: number | string;
+  /** Reactivation window in days. Default 30 (the real service now documents 7). */
+  reactivationWindowDays?: number;
+  /** How long plan names stay cached for list-user-plans. Default 4 hours; 0 disables the cache. */
+  planNameCacheTtlMs?: number;
+  /** Date from which list webhooks follows the new rules. Default 2026-06-03T00:00:00Z. */
+  webhookSunset?: string | number;
+  /** Timeout of one webhook verification call. Default 5000 ms. */
+  verificationTimeoutMs?: number;
+  /** Largest JSON body. Default 5 MB. */
+  jsonBodyLimitBytes?: number;
+  /** fastify request logging. Default off. */
+  logger?: boolean;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimitSettings = { requests: 300, perSeconds: 60 };

@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
+
+export interface DiscussionUpload {
+  discussion: unknown;
+  file: { name: string; mimeType: string; bytes: number };
+}
+
+export const MAX_ATTACHMENT_BYTES = 30 * 1024 * 1024;
+
+/**
+ * Reads a create-with-attachment body (decisions.md #17): exactly a `discussion` JSON part and a `file` part.
+ * Unnamed part 1125, duplicate 1126, missing 1127, too large 1128, any other name 1147.
+ */
+export async function readDiscussionUpload(request: FastifyRequest): Promise<DiscussionUpload> {
+  let discussionText: string | undefined;
+  let discussionValue: unknown;
+  let file: DiscussionUpload['file'] | undefined;
+  const seen = new Set<string>();
+  for await (const part of request.parts({ limits: { fileSize: MAX_ATTACHMENT_BYTES, parts: 10 } })) {
+    const name = part.fieldname;
+    if (name === undefined || name === '') {
+      if (part.type === 'file') part.file.resume();
+      throw ApiError.badRequest(CODES.multipartUnnamedPart, 'A part of the multipart request has no name.');
+    }
+    if (seen.has(name)) {
+      if (part.type === 'file') part.file.resume();
+      throw ApiError.badRequest(CODES.multipartDuplicatePart, `Duplicate part name: ${name}.`);
+    }
+    seen.add(name);
+    if (name === 'discussion') {
+      if (part.type === 'file') discussionText = (await part.toBuffer()).toString('utf8');
+      // @fastify/multipart already parses fields sent as application/json.
+      else if (typeof part.value === 'object' && part.value !== null) [discussionText, discussionValue] = ['', part.value];
+      else discussionText = String(part.value);
+    } else if (name === 'file') {
+      if (part.type !== 'file') {
+        file = { name: 'file', mimeType: 'text/plain', bytes: Buffer.byteLength(String(part.value)) };
+        continue;
+      }
+      let bytes = 0;
+      for await (const chunk of part.file) bytes += (chunk as Buffer).length;
+      if (part.file.truncated) throw ApiError.badRequest(CODES.multipartTooLarge, 'The file exceeds the 30 MB size limit.');
+      file = { name: part.filename || 'file', mimeType: part.mimetype || 'application/octet-stream', bytes };
+    } else {
+      if (part.type === 'file') part.file.resume();
+      throw ApiError.badRequest(CODES.multipartInvalidPart, `Invalid part name: ${name}.`);
+    }
+  }
+  if (discussionText === undefined || file === undefined) {
+    const missing = discussionText === undefined ? 'discussion' : 'file';
+    throw ApiError.badRequest(CODES.multipartMissingPart, `Required part missing: ${missing}.`);
+  }
+  let discussion: unknown = discussionValue;
+  if (discussion !== undefined) return { discussion, file };
+  try {
+    discussion = JSON.parse(discussionText);
+  } catch {
+    throw ApiError.badRequest(CODES.unparsable, 'Unable to parse the discussion part as JSON.');
+  }
+  return { discussion, file };
+}

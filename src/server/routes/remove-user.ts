@@ -1,0 +1,82 @@
+import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
+import { parseBool, queryInt, queryString } from '../http/query.js';
+import type { RouteContext } from '../server-context.js';
+import { bodyObject, requireUser, success } from './route-helpers.js';
+
+/** Options come as query parameters (every SDK) or as a JSON body (the OpenAPI file); the query wins. */
+function readOptions(ctx: RouteContext): { transferTo?: number; transferSheets: boolean; removeFromSharing: boolean } {
+  const body = bodyObject(ctx);
+  const queryTransfer = queryInt(ctx.query, 'transferTo');
+  const bodyTransfer = body.transferTo;
+  let transferTo = queryTransfer;
+  if (transferTo === undefined && bodyTransfer !== undefined && bodyTransfer !== null) {
+    transferTo = Number(bodyTransfer);
+    if (!Number.isSafeInteger(transferTo)) throw ApiError.badRequest(CODES.invalidParameterValue, 'Invalid transferTo.');
+  }
+  const pick = (name: string): boolean =>
+    parseBool(queryString(ctx.query, name), name) ?? parseBool(body[name], name) ?? false;
+  return { ...(transferTo === undefined ? {} : { transferTo }), transferSheets: pick('transferSheets'), removeFromSharing: pick('removeFromSharing') };
+}
+
+/**
+ * Remove user (decisions.md #12): owned groups need transferTo (1108); sheets move only with transferSheets and
+ * transferTo; removeFromSharing drops the user from every sheet's sharing. The user becomes a free collaborator:
+ * out of the organization, with read-only access to the sheets it kept.
+ */
+export function removeUser(ctx: RouteContext): unknown {
+  const { state, mutations } = ctx.server;
+  const user = requireUser(ctx);
+  const options = readOptions(ctx);
+  if (user.id === ctx.principal.user.id) throw new ApiError(403, CODES.cannotRemoveSelf, 'You cannot remove yourself.');
+  const ownedGroups = [...state.groups.values()].filter((g) => g.ownerId === user.id);
+  if (options.transferTo !== undefined && user.status === 'PENDING') {
+    throw ApiError.badRequest(CODES.attributeNotAllowed, 'transferTo and transferSheets are not allowed for a pending user.');
+  }
+  const target = options.transferTo === undefined ? undefined : state.users.get(options.transferTo);
+  if (options.transferTo !== undefined && (target === undefined || !target.inOrg || target.id === user.id)) {
+    throw ApiError.badRequest(CODES.transferTargetNotFound, `Transfer target ${options.transferTo} not found in the organization.`);
+  }
+  if (ownedGroups.length > 0 && target === undefined) {
+    throw ApiError.badRequest(CODES.transferToRequired, 'transferTo is required because the user owns groups.');
+  }
+  if (ownedGroups.length > 0 && target !== undefined && !target.groupAdmin && !target.admin) {
+    throw ApiError.badRequest(1107, 'The transfer target must be a group admin to receive groups.');
+  }
+  const now = ctx.server.clock.now();
+  for (const group of ownedGroups) {
+    if (target === undefined) break;
+    group.ownerId = target.id;
+    group.modifiedAt = now;
+  }
+  let movedSheets = 0;
+  let unshared = 0;
+  for (const sheet of state.sheets.values()) {
+    if (options.transferSheets && target !== undefined && sheet.ownerId === user.id) {
+      sheet.ownerId = target.id;
+      delete sheet.sharing[String(target.id)];
+      sheet.modifiedAt = now;
+      movedSheets += 1;
+    }
+    if (options.removeFromSharing && sheet.sharing[String(user.id)] !== undefined) {
+      delete sheet.sharing[String(user.id)];
+      unshared += 1;
+    }
+  }
+  for (const group of state.groups.values()) group.memberIds = group.memberIds.filter((id) => id !== user.id);
+  user.inOrg = false;
+  user.admin = false;
+  user.groupAdmin = false;
+  user.resourceViewer = false;
+  user.licensedSheetCreator = false;
+  user.seats = [];
+  mutations.record({
+    operation: 'removeUser',
+    resourceType: 'user',
+    resourceId: user.id,
+    userId: user.id,
+    summary:
+      `removed ${user.email}; groups→${target?.email ?? 'none'} (${ownedGroups.length}); ` +
+      `sheets moved ${movedSheets}; unshared from ${unshared}`,
+  });
+  return success();
+}

@@ -1,0 +1,23 @@
+import { paginate, readPaging } from '../http/paging.js';
+import type { RouteDef } from '../server-context.js';
+import { sheetSummaryView } from '../state/sheet-views.js';
+import { accessLevelOf } from './route-helpers.js';
+
+/** GET /sheets: the sheets the caller owns or that are shared with it, so clients can find sheet ids by name. */
+export const sheetRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/sheets',
+    operation: 'listSheets',
+    handle: (ctx) => {
+      const { state } = ctx.server;
+      const visible = [...state.sheets.values()].flatMap((sheet) => {
+        const level = accessLevelOf(sheet, ctx.principal.user);
+        return level === undefined ? [] : [{ sheet, level }];
+      });
+      return paginate(visible, readPaging(ctx.query), ({ sheet, level }) =>
+        sheetSummaryView(sheet, level, state.users.get(sheet.ownerId), ctx.dates),
+      );
+    },
+  },
+];

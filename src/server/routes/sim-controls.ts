@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
+import { bearerToken } from '../http/authenticate.js';
+import { queryInt, queryString, type Query } from '../http/query.js';
+import type { ServerContext } from '../server-context.js';
+import { FaultSpecError, type FaultInjector } from '../sim/faults.js';
+import { parseRateLimit, type RateLimiter } from '../sim/rate-limit.js';
+import { isLoopbackHost } from '../webhooks/verify-callback.js';
+
+/** What /_sim can change besides the context: swapping the whole state. */
+export interface SimStateControls {
+  reset(): void;
+  load(fixture: unknown): void;
+  snapshot(): unknown;
+}
+
+export interface SimControlDeps {
+  server: ServerContext;
+  faults: FaultInjector;
+  rateLimiter: RateLimiter;
+  stateControls: SimStateControls;
+}
+
+type Handler = (request: FastifyRequest, deps: SimControlDeps) => unknown;
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  const value = request.body;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function parseTime(value: unknown): number {
+  const ms = typeof value === 'number' ? value : Date.parse(String(value));
+  if (!Number.isFinite(ms)) throw ApiError.badRequest(CODES.invalidAttributeValue, `Invalid time: ${String(value)}`);
+  return ms;
+}
+
+function clockView(deps: SimControlDeps): unknown {
+  const now = deps.server.clock.now();
+  return { now: new Date(now).toISOString(), epochMs: now, offsetMs: deps.server.clock.offsetMs() };
+}
+
+const HANDLERS: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; path: string; handle: Handler }[] = [
+  { method: 'GET', path: '/clock', handle: (_r, d) => clockView(d) },
+  {
+    method: 'POST',
+    path: '/clock',
+    handle: (r, d) => {
+      const b = body(r);
+      if (b.reset === true) d.server.clock.reset();
+      if (b.now !== undefined) d.server.clock.set(parseTime(b.now));
+      if (b.advanceMs !== undefined) d.server.clock.advance(Number(b.advanceMs));
+      if (b.advanceDays !== undefined) d.server.clock.advance(Number(b.advanceDays) * 86_400_000);
+      return clockView(d);
+    },
+  },
+  { method: 'GET', path: '/faults', handle: (_r, d) => d.faults.describe() },
+  {
+    method: 'PUT',
+    path: '/faults',
+    handle: (r, d) => {
+      const b = body(r);
+      try {
+        d.faults.configure(String(b.spec ?? ''), b.seed === undefined ? undefined : Number(b.seed));
+      } catch (error) {
+        if (error instanceof FaultSpecError) throw ApiError.badRequest(CODES.invalidAttributeValue, error.message);
+        throw error;
+      }
+      return d.faults.describe();
+    },
+  },
+  { method: 'DELETE', path: '/faults', handle: (_r, d) => (d.faults.configure(''), d.faults.describe()) },
+  { method: 'GET', path: '/rate-limit', handle: (_r, d) => ({ rateLimit: d.rateLimiter.settings() }) },
+  {
+    method: 'PUT',
+    path: '/rate-limit',
+    handle: (r, d) => {
+      const b = body(r);
+      try {
+        const settings = b.off === true || b.rateLimit === 'off' ? 'off' : parseRateLimit(typeof b.rateLimit === 'string' ? b.rateLimit : `${String(b.requests)}/${String(b.perSeconds)}`);
+        d.rateLimiter.configure(settings);
+      } catch (error) {
+        throw ApiError.badRequest(CODES.invalidAttributeValue, (error as Error).message);
+      }
+      return { rateLimit: d.rateLimiter.settings() };
+    },
+  },
+  { method: 'DELETE', path: '/rate-limit/buckets', handle: (_r, d) => (d.rateLimiter.reset(), { rateLimit: d.rateLimiter.settings() }) },
+  {
+    method: 'GET',
+    path: '/mutations',
+    handle: (r, d) => {
+      const q = r.query as Query;
+      const filter = {
+        ...(queryInt(q, 'userId') === undefined ? {} : { userId: queryInt(q, 'userId') }),
+        ...(queryString(q, 'operation') === undefined ? {} : { operation: queryString(q, 'operation') }),
+        ...(queryString(q, 'resourceType') === undefined ? {} : { resourceType: queryString(q, 'resourceType') }),
+        ...(queryInt(q, 'afterSeq') === undefined ? {} : { afterSeq: queryInt(q, 'afterSeq') }),
+      };
+      const data = d.server.mutations.list(filter);
+      return { totalCount: data.length, data };
+    },
+  },
+  { method: 'DELETE', path: '/mutations', handle: (_r, d) => (d.server.mutations.clear(), { totalCount: 0 }) },
+  { method: 'POST', path: '/reset', handle: (_r, d) => (d.stateControls.reset(), { message: 'SUCCESS' }) },
+  { method: 'POST', path: '/load', handle: (r, d) => (d.stateControls.load(r.body), { message: 'SUCCESS' }) },
+  { method: 'GET', path: '/state', handle: (_r, d) => d.stateControls.snapshot() },
+  {
+    method: 'PUT',
+    path: '/plans/:planId',
+    // Renames the organization behind a plan; list-user-plans keeps the old name until its cache entry expires.
+    handle: (r, d) => {
+      const plan = d.server.state.plans.get(Number((r.params as { planId: string }).planId));
+      if (plan === undefined) throw ApiError.notFound('Plan not found.');
+      const name = body(r).name;
+      if (typeof name === 'string' && name !== '') plan.name = name;
+      return plan;
+    },
+  },
+];
+
+function remoteIsLoopback(request: FastifyRequest): boolean {
+  return isLoopbackHost(request.socket?.remoteAddress ?? request.ip ?? '');
+}
+
+/** Test controls under /_sim (decisions.md #24): loopback callers with the admin token only; never faulted or limited. */
+export function registerSimControls(app: FastifyInstance, deps: SimControlDeps): void {
+  for (const def of HANDLERS) {
+    const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+      if (!remoteIsLoopback(request)) throw ApiError.forbidden('/_sim is answered on loopback only.');
+      const token = bearerToken(request);
+      if (token === undefined) throw new ApiError(401, CODES.tokenMissing, 'An Access Token is required.');
+      if (token !== deps.server.settings.adminToken) throw ApiError.forbidden('/_sim needs the admin token.');
+      return reply.header('content-type', 'application/json;charset=UTF-8').send(await def.handle(request, deps));
+    };
+    for (const prefix of ['', '/2.0']) app.route({ method: def.method, url: `${prefix}/_sim${def.path}`, handler });
+  }
+}
+
+export const SIM_PATHS = HANDLERS.map((h) => ({ method: h.method, path: `/_sim${h.path}` }));

@@ -1,0 +1,171 @@
+import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
+import { isSystemAdmin } from '../http/authenticate.js';
+import { paginate, readPaging } from '../http/paging.js';
+import { queryBool, queryInt, queryList, queryString } from '../http/query.js';
+import type { RouteContext, RouteDef } from '../server-context.js';
+import { domainMatches } from '../rules/isp-domains.js';
+import type { UserRecord } from '../state/records.js';
+import { addUser, findUserByEmail } from '../state/server-state.js';
+import { userProfileView, userView } from '../state/user-views.js';
+import { bodyBool, bodyObject, bodyString, requireUser, success } from './route-helpers.js';
+import { removeUser } from './remove-user.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function seatFilter(ctx: RouteContext): string | undefined {
+  const seat = queryString(ctx.query, 'seatType')?.toUpperCase();
+  return seat === 'CONTRIBUTOR' ? 'VIEWER' : seat;
+}
+
+/** List users: `email=` filters are index lookups, so ~100 addresses cost ~100 map reads, not a scan. */
+function listUsers(ctx: RouteContext): unknown {
+  const { state } = ctx.server;
+  const emails = queryList(ctx.query, 'email');
+  const planId = queryInt(ctx.query, 'planId');
+  const seatType = seatFilter(ctx);
+  let users: UserRecord[];
+  if (emails.length > 0) {
+    const seen = new Set<number>();
+    users = [];
+    for (const email of emails) {
+      const user = findUserByEmail(state, email);
+      if (user !== undefined && user.inOrg && !seen.has(user.id)) {
+        seen.add(user.id);
+        users.push(user);
+      }
+    }
+  } else {
+    users = [...state.users.values()].filter((u) => u.inOrg);
+  }
+  if (planId !== undefined || seatType !== undefined) {
+    users = users.filter((u) =>
+      u.seats.some((s) => (planId === undefined || s.planId === planId) && (seatType === undefined || s.seatType === seatType)),
+    );
+  }
+  const viewOptions = {
+    dates: ctx.dates,
+    callerIsAdmin: isSystemAdmin(ctx.principal),
+    displayContributorSeatType: queryBool(ctx.query, 'displayContributorSeatType') ?? false,
+    ...(planId === undefined ? {} : { planId }),
+    includeLastLogin: queryList(ctx.query, 'include').some((i) => i.toLowerCase() === 'lastlogin'),
+  };
+  return paginate(users, readPaging(ctx.query), (u) => userView(u, viewOptions));
+}
+
+function profile(ctx: RouteContext, user: UserRecord, isMe: boolean): unknown {
+  const { state } = ctx.server;
+  const withGroups = queryList(ctx.query, 'include').some((i) => i.toLowerCase() === 'groups');
+  return userProfileView(user, {
+    dates: ctx.dates,
+    callerIsAdmin: isSystemAdmin(ctx.principal),
+    displayContributorSeatType: queryBool(ctx.query, 'displayContributorSeatType') ?? false,
+    org: state.org,
+    isMe,
+    ...(withGroups ? { groups: [...state.groups.values()].filter((g) => g.memberIds.includes(user.id) || g.ownerId === user.id) } : {}),
+    userEmail: (id) => state.users.get(id)?.email,
+  });
+}
+
+function addUserRoute(ctx: RouteContext): unknown {
+  const { state, clock } = ctx.server;
+  const body = bodyObject(ctx);
+  const email = bodyString(body, 'email')?.trim();
+  if (email === undefined || email === '') {
+    throw ApiError.badRequest(CODES.requiredAttributeMissing, 'Required object attribute(s) are missing: email');
+  }
+  if (!EMAIL.test(email)) throw ApiError.badRequest(CODES.invalidEmail, `Invalid email address: ${email}`);
+  const existing = findUserByEmail(state, email);
+  if (existing?.inOrg === true) {
+    throw new ApiError(403, CODES.userAlreadyMember, 'The user specified is already a member of your organization.');
+  }
+  const now = clock.now();
+  const plan = [...state.plans.values()].find((p) => domainMatches(email, p.domains)) ?? [...state.plans.values()][0];
+  if (plan === undefined) throw new ApiError(500, CODES.unexpected, 'The organization has no plan.');
+  const internal = domainMatches(email, plan.domains);
+  const licensed = bodyBool(body, 'licensedSheetCreator') ?? false;
+  const user: UserRecord = existing ?? {
+    id: state.ids.next(),
+    email,
+    firstName: '',
+    lastName: '',
+    admin: false,
+    licensedSheetCreator: false,
+    groupAdmin: false,
+    resourceViewer: false,
+    status: 'PENDING',
+    externallyManaged: false,
+    inOrg: true,
+    deactivatedAt: null,
+    lastLogin: null,
+    createdAt: now,
+    seats: [],
+    alternateEmails: [],
+    profileImage: null,
+    locale: 'en_US',
+    timeZone: 'US/Pacific',
+  };
+  user.inOrg = true;
+  user.firstName = bodyString(body, 'firstName') ?? user.firstName;
+  user.lastName = bodyString(body, 'lastName') ?? user.lastName;
+  user.admin = bodyBool(body, 'admin') ?? false;
+  user.licensedSheetCreator = licensed;
+  user.groupAdmin = bodyBool(body, 'groupAdmin') ?? false;
+  user.resourceViewer = bodyBool(body, 'resourceViewer') ?? false;
+  // Auto-provisioning: a user on a validated domain joins directly; others are invited and stay PENDING.
+  user.status = internal ? 'ACTIVE' : 'PENDING';
+  user.seats = [
+    { planId: plan.id, seatType: licensed ? 'MEMBER' : 'VIEWER', seatTypeLastChangedAt: now, provisionalExpirationDate: null, isInternal: internal },
+  ];
+  addUser(state, user);
+  ctx.server.mutations.record({
+    operation: 'addUser',
+    resourceType: 'user',
+    resourceId: user.id,
+    userId: user.id,
+    summary: `added ${user.email} (${user.status}, ${user.seats[0]?.seatType})`,
+  });
+  return success(userView(user, { dates: ctx.dates, callerIsAdmin: true, displayContributorSeatType: false }));
+}
+
+function updateUser(ctx: RouteContext): unknown {
+  const user = requireUser(ctx);
+  const body = bodyObject(ctx);
+  const next = {
+    firstName: bodyString(body, 'firstName') ?? user.firstName,
+    lastName: bodyString(body, 'lastName') ?? user.lastName,
+    admin: bodyBool(body, 'admin') ?? user.admin,
+    licensedSheetCreator: bodyBool(body, 'licensedSheetCreator') ?? user.licensedSheetCreator,
+    groupAdmin: bodyBool(body, 'groupAdmin') ?? user.groupAdmin,
+    resourceViewer: bodyBool(body, 'resourceViewer') ?? user.resourceViewer,
+  };
+  if (user.id === ctx.principal.user.id && user.admin && !next.admin) {
+    throw new ApiError(403, 1049, 'You cannot remove your own admin rights.');
+  }
+  if (!next.licensedSheetCreator && next.resourceViewer) {
+    throw new ApiError(403, 1097, 'A resource viewer must be a licensed user.');
+  }
+  if (!next.licensedSheetCreator && next.groupAdmin) {
+    throw new ApiError(403, 1102, 'A group admin must be a licensed user.');
+  }
+  const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== user[k]);
+  Object.assign(user, next);
+  if (changed.length > 0) {
+    ctx.server.mutations.record({
+      operation: 'updateUser',
+      resourceType: 'user',
+      resourceId: user.id,
+      userId: user.id,
+      summary: `updated ${changed.join(', ')} of ${user.email}`,
+    });
+  }
+  return success(userView(user, { dates: ctx.dates, callerIsAdmin: true, displayContributorSeatType: false }));
+}
+
+export const userRoutes: RouteDef[] = [
+  { method: 'POST', path: '/users', operation: 'addUser', adminOnly: true, handle: addUserRoute },
+  { method: 'GET', path: '/users', operation: 'listUsers', handle: listUsers },
+  { method: 'GET', path: '/users/me', operation: 'getCurrentUser', handle: (ctx) => profile(ctx, ctx.principal.user, true) },
+  { method: 'GET', path: '/users/:userId', operation: 'getUser', handle: (ctx) => profile(ctx, requireUser(ctx), false) },
+  { method: 'PUT', path: '/users/:userId', operation: 'updateUser', adminOnly: true, handle: updateUser },
+  { method: 'DELETE', path: '/users/:userId', operation: 'removeUser', adminOnly: true, handle: removeUser },
+];

@@ -1,0 +1,64 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import type { WebhookRecord } from '../state/records.js';
+
+export interface VerificationOutcome {
+  ok: boolean;
+  detail: string;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: the only places the reference server ever sends a request to. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || /^::ffff:127\./.test(host);
+}
+
+/** HMAC-SHA256 of the raw body with the shared secret, hex (wire.md §8.2). */
+export function signCallbackBody(sharedSecret: string, body: string): string {
+  return createHmac('sha256', sharedSecret).update(body).digest('hex');
+}
+
+/**
+ * The verification handshake of wire.md §8.1: POST `{challenge, webhookId}` with `Smartsheet-Hook-Challenge`, signed
+ * as callbacks are; the subscriber must answer 200 echoing the challenge in the `Smartsheet-Hook-Response` header or
+ * in `{"smartsheetHookResponse": ...}`. Only loopback URLs are called; any other URL fails without a network call,
+ * so the reference server never reaches out to the internet.
+ */
+export async function verifyCallback(webhook: WebhookRecord, timeoutMs: number): Promise<VerificationOutcome> {
+  let url: URL;
+  try {
+    url = new URL(webhook.callbackUrl);
+  } catch {
+    return { ok: false, detail: 'The callback URL is not a valid URL.' };
+  }
+  if (!isLoopbackHost(url.hostname)) {
+    return { ok: false, detail: 'The reference server only calls loopback callback URLs; verification failed.' };
+  }
+  const challenge = randomUUID();
+  const body = JSON.stringify({ challenge, webhookId: webhook.id });
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        ...(webhook.customHeaders ?? {}),
+        'content-type': 'application/json',
+        'smartsheet-hook-challenge': challenge,
+        'smartsheet-hmac-sha256': signCallbackBody(webhook.sharedSecret, body),
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.text();
+    if (response.status !== 200) return { ok: false, detail: `The callback answered HTTP ${response.status}.` };
+    if (response.headers.get('smartsheet-hook-response') === challenge) return { ok: true, detail: '' };
+    try {
+      const parsed = JSON.parse(text) as { smartsheetHookResponse?: unknown };
+      if (parsed.smartsheetHookResponse === challenge) return { ok: true, detail: '' };
+    } catch {
+      // Not JSON: falls through to the failure below.
+    }
+    return { ok: false, detail: 'The callback did not echo the challenge.' };
+  } catch (error) {
+    return { ok: false, detail: `The callback could not be reached: ${(error as Error).message}` };
+  }
+}

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+
+/** A real redis-server for one test file: random port, its own directory, append-only on, removable. */
+export interface TestRedis {
+  url: string;
+  port: number;
+  dir: string;
+  /** A fresh key prefix for one test. */
+  prefix(): string;
+  /** Stops the server cleanly (it writes its AOF) and starts it again on the same port and data. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'seatflow-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async (): Promise<void> => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    for (let i = 0; i < 200; i += 1) {
+      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.ping();
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      } finally {
+        client.disconnect();
+      }
+    }
+    throw new Error('test redis-server did not start');
+  };
+  const stop = async (): Promise<void> => {
+    const running = child;
+    if (running === undefined || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    dir,
+    prefix: () => `t${randomUUID().slice(0, 8)}`,
+    async restart() {
+      await stop();
+      await start();
+    },
+    async stop() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

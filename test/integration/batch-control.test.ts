@@ -1,0 +1,108 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RowOutcome } from '../../src/queue/row-outcome.js';
+import { createBatchHarness, type BatchHarness } from '../helpers/batch-harness.js';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+
+let redis: TestRedis;
+let harness: BatchHarness | undefined;
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+afterAll(async () => {
+  await redis.stop();
+});
+
+async function deactivations(h: BatchHarness): Promise<Map<number, number>> {
+  const perUser = new Map<number, number>();
+  for (const m of await h.mutations()) if (m.operation === 'deactivateUser' && m.userId !== undefined) perUser.set(m.userId, (perUser.get(m.userId) ?? 0) + 1);
+  return perUser;
+}
+
+async function submitDeactivations(h: BatchHarness, count: number) {
+  const emails = await h.deactivatableEmails(count);
+  return (await h.system.submit(await h.plan(h.writeManifest('m.csv', ['email,action', ...emails.map((e) => `${e},deactivate`)])))).batch;
+}
+
+async function setFaults(h: BatchHarness, spec: string): Promise<void> {
+  await fetch(`${h.server.origin}/_sim/faults`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${h.server.tokens.admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ spec, seed: 3 }),
+  });
+}
+
+describe('batch control', () => {
+  it('pauses the whole fleet on a 429 storm without spending attempts, and changes each user once', async () => {
+    // The service allows 10 calls a second; the budget is told 100, so the service answers 429 again and again.
+    harness = await createBatchHarness(redis, { rateLimit: { requests: 10, perSeconds: 1 } });
+    const h = harness;
+    const batch = await submitDeactivations(h, 30);
+    h.startWorkers({ concurrency: 4 });
+    h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin) });
+    const done = await h.waitForState(batch.id, ['finished'], 90_000);
+    expect(done.counts).toMatchObject({ succeeded: 30, failed: 0 });
+    expect((await h.budget.counters()).rateLimited).toBeGreaterThan(0);
+    const outcomes = await h.outcomes(batch.id);
+    // A 429 spends no attempt: every row took one attempt that reached the service.
+    expect(outcomes.every((o: RowOutcome) => o.attempts === 1)).toBe(true);
+    expect([...(await deactivations(h)).values()]).toEqual(Array(30).fill(1));
+  });
+
+  it('stops the batch on a refused token, keeps the rest queued, and resumes with retry once the token is fixed', async () => {
+    harness = await createBatchHarness(redis, { rateLimit: 'off' });
+    const h = harness;
+    const batch = await submitDeactivations(h, 12);
+    const bad = h.startWorkers({ concurrency: 2, ...h.clientFor('not-a-valid-token') });
+    const stopped = await h.waitForState(batch.id, ['stopped']);
+    expect(stopped.message).toMatch(/fix the token, then run: seatflow retry/);
+    await bad.close(2000);
+    expect(stopped.counts.failed).toBe(0);
+    expect((await deactivations(h)).size).toBe(0);
+
+    const { resumed } = await h.system.control.retry(batch.id);
+    expect(resumed).toBeGreaterThan(0);
+    h.startWorkers({ concurrency: 4 });
+    const done = await h.waitForState(batch.id, ['finished']);
+    expect(done.counts).toMatchObject({ succeeded: 12, failed: 0 });
+    expect([...(await deactivations(h)).values()]).toEqual(Array(12).fill(1));
+  });
+
+  it('cancels the queued rows; running rows finish and nothing cancelled was changed', async () => {
+    harness = await createBatchHarness(redis, { rateLimit: 'off', faults: 'delay:100ms:1' });
+    const h = harness;
+    const batch = await submitDeactivations(h, 40);
+    const pool = h.startWorkers({ concurrency: 2 });
+    while (((await h.system.store.get(batch.id))?.counts.succeeded ?? 0) < 4) await new Promise((r) => setTimeout(r, 50));
+    const { cancelled } = await h.system.control.cancel(batch.id);
+    expect(cancelled).toBeGreaterThan(20);
+    await pool.close(5000);
+    const outcomes = await h.outcomes(batch.id);
+    expect(outcomes).toHaveLength(40);
+    expect((await h.system.store.get(batch.id))?.state).toBe('cancelled');
+    const changed = await deactivations(h);
+    for (const o of outcomes) expect(changed.get(o.userId ?? -1) ?? 0).toBe(o.outcome === 'succeeded' ? 1 : 0);
+  });
+
+  it('retry queues the failed rows again with a fresh budget', async () => {
+    harness = await createBatchHarness(redis, { rateLimit: 'off' });
+    const h = harness;
+    await setFaults(h, '503:1');
+    const batch = await submitDeactivations(h, 6);
+    const pool = h.startWorkers({ policy: { maxAttempts: 2, maxElapsedMs: 10_000, baseDelayMs: 10, maxDelayMs: 20 } });
+    const failed = await h.waitForState(batch.id, ['finished']);
+    expect(failed.counts.failed).toBe(6);
+    expect((await h.outcomes(batch.id))[0]).toMatchObject({ outcome: 'failed', category: 'ServiceUnavailable', status: 503, attempts: 2 });
+    await pool.close(2000);
+
+    await setFaults(h, '');
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 6, resumed: 0 });
+    h.startWorkers();
+    const done = await h.waitForState(batch.id, ['finished']);
+    expect(done.counts).toMatchObject({ succeeded: 6, failed: 0 });
+    expect((await h.outcomes(batch.id)).every((o) => o.attempts === 1)).toBe(true);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { loadManifest } from '../../../src/manifest/load-manifest.js';
+
+const load = (content: string, file = '/data/m.csv', extra: Partial<Parameters<typeof loadManifest>[0]> = {}) =>
+  loadManifest({ path: file, content, ...extra });
+
+describe('readManifest', () => {
+  it('reads CSV with a BOM, CRLF, a quoted newline, header aliases and surrounding spaces', async () => {
+    const csv = '\uFEFF E-mail , ACTION ,first_name\r\n  jordan.lee@acme.example , update ,"Jordan\r\nJ."\r\n\r\nmarcus.chen@acme.example,deactivate,\r\n';
+    const manifest = await load(csv);
+    expect(manifest.invalid).toEqual([]);
+    expect(manifest.rows).toEqual([
+      { row: 1, line: 2, action: { action: 'update', user: { email: 'jordan.lee@acme.example' }, firstName: 'Jordan\r\nJ.' } },
+      { row: 2, line: 5, action: { action: 'deactivate', user: { email: 'marcus.chen@acme.example' } } },
+    ]);
+    expect(manifest.format).toBe('csv');
+    expect(manifest.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('detects semicolon and tab delimiters', async () => {
+    for (const delimiter of [';', '\t']) {
+      const manifest = await load(`email_address${delimiter}action${delimiter}transfer to\njordan.lee@acme.example${delimiter}remove${delimiter}dana.whitfield@acme.example\n`);
+      expect(manifest.rows[0]?.action).toEqual({ action: 'remove', user: { email: 'jordan.lee@acme.example' }, transferTo: { email: 'dana.whitfield@acme.example' } });
+    }
+  });
+
+  it('keeps the source line of a row after a multi-line quoted cell', async () => {
+    const manifest = await load('email,action,firstName\na@acme.example,update,"x\ny\nz"\nbad,deactivate,\n');
+    expect(manifest.invalid[0]).toMatchObject({ row: 2, line: 5 });
+  });
+
+  it('notes columns it does not use instead of refusing them', async () => {
+    const manifest = await load('Email,Department,Action\na@acme.example,Sales,deactivate\n');
+    expect(manifest.warnings).toEqual(['column "Department" is not a manifest field and is ignored']);
+    expect(manifest.rows).toHaveLength(1);
+  });
+
+  it('reads JSON with defaults, nested user and transferTo, and finds each row\'s line', async () => {
+    const json = `{
+  "version": 1,
+  "defaults": { "planId": "5420192837465012" },
+  "rows": [
+    { "action": "downgrade", "user": { "email": "riley.owens@acme.example" } },
+    {
+      "action": "remove",
+      "email": "jordan.lee@acme.example",
+      "transferTo": { "userId": "5010000000000002" }
+    },
+    { "action": "deactivate", "email": "nobody" }
+  ]
+}`;
+    const manifest = await load(json, '/data/m.json');
+    expect(manifest.format).toBe('json');
+    expect(manifest.rows.map((r) => [r.row, r.line, r.action])).toEqual([
+      [1, 5, { action: 'downgrade', user: { email: 'riley.owens@acme.example' }, planId: 5420192837465012, seatType: 'VIEWER' }],
+      [2, 6, { action: 'remove', user: { email: 'jordan.lee@acme.example' }, transferTo: { userId: 5010000000000002 } }],
+    ]);
+    expect(manifest.invalid).toMatchObject([{ row: 3, line: 11, problems: [{ field: 'email', message: '"nobody" is not a valid e-mail address' }] }]);
+  });
+
+  it('refuses unknown JSON fields with a suggestion', async () => {
+    const manifest = await load('{"rows":[{"action":"remove","email":"a@acme.example","transferT":"b@acme.example"}]}', '/data/m.json');
+    expect(manifest.invalid[0]?.problems[0]?.message).toBe('unknown field "transferT": did you mean "transferTo"?');
+  });
+
+  it('reads JSON Lines, skipping blank lines', async () => {
+    const manifest = await load('{"action":"deactivate","email":"a@acme.example"}\n\n{"action":"enable-webhook","webhookId":"77"}\n', '/data/m.jsonl');
+    expect(manifest.rows.map((r) => [r.row, r.line, r.action.action])).toEqual([
+      [1, 1, 'deactivate'],
+      [2, 3, 'enable-webhook'],
+    ]);
+  });
+
+  it('detects the format from the content when the extension says nothing', async () => {
+    expect((await load('{"action":"deactivate","email":"a@acme.example"}\n', '/data/m')).format).toBe('jsonl');
+    expect((await load('{"rows":[{"action":"deactivate","email":"a@acme.example"}]}', '/data/m')).format).toBe('json');
+  });
+});
+
+describe('whole-file checks', () => {
+  it('refuses a row that repeats another', async () => {
+    const manifest = await load('email,action\na@acme.example,deactivate\nA@acme.example,deactivate\n');
+    expect(manifest.invalid).toMatchObject([{ row: 2, problems: [{ message: 'repeats row 1 (duplicate row)' }] }]);
+  });
+
+  it('refuses contradictory actions on one user, and allows unrelated ones', async () => {
+    const manifest = await load(
+      'email,action,alternateEmail,seatType\na@acme.example,deactivate,,\na@acme.example,reactivate,,\na@acme.example,add-alternate-email,x@acme.example,\na@acme.example,add-alternate-email,y@acme.example,\na@acme.example,downgrade,,VIEWER\na@acme.example,upgrade,,MEMBER\n',
+    );
+    expect(manifest.invalid.map((r) => [r.row, r.problems[0]?.message])).toEqual([
+      [2, 'contradicts row 1 (deactivate): rows run in parallel, so put one of them in a later batch'],
+      [6, 'contradicts row 5 (downgrade): rows run in parallel, so put one of them in a later batch'],
+    ]);
+  });
+
+  it('refuses a transfer target that the same file removes or deactivates', async () => {
+    const manifest = await load('email,action,transferTo\njordan.lee@acme.example,remove,dana.whitfield@acme.example\ndana.whitfield@acme.example,deactivate,\n');
+    expect(manifest.invalid).toMatchObject([{ row: 1, problems: [{ field: 'transferTo', message: 'transferTo dana.whitfield@acme.example is deactivated by row 2 of the same file' }] }]);
+  });
+
+  it('refuses protected accounts named by e-mail or id', async () => {
+    const manifest = await load('email,userId,action\nadmin@acme.example,,deactivate\n,42,deactivate\nb@acme.example,,deactivate\n', '/data/m.csv', {
+      protectedAccounts: ['Admin@acme.example', '42'],
+    });
+    expect(manifest.invalid.map((r) => r.row)).toEqual([1, 2]);
+    expect(manifest.invalid[0]?.problems[0]?.message).toMatch(/protected account/);
+  });
+
+  it('refuses a file with more rows than guardrails.maxRows', async () => {
+    await expect(load('email,action\na@acme.example,deactivate\nb@acme.example,deactivate\n', '/data/m.csv', { maxRows: 1 })).rejects.toThrow(/more than 1 rows \(guardrails.maxRows\)/);
+  });
+
+  it('validates without keeping rows when asked', async () => {
+    const manifest = await load('email,action\na@acme.example,deactivate\nb@acme.example,deactivate\n', '/data/m.csv', { keepRows: false });
+    expect(manifest.rows).toEqual([]);
+    expect(manifest.validCount).toBe(2);
+  });
+});

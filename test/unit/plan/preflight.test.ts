@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { loadManifest } from '../../../src/manifest/load-manifest.js';
+import { countCalls } from '../../../src/plan/count-calls.js';
+import { preflight } from '../../../src/plan/preflight.js';
+import type { PlannedRow } from '../../../src/plan/planned-row.js';
+import { createFakeApi, demoOrg } from './fake-api.js';
+
+async function plan(csv: string, options: { extraUsers?: number; protectedAccounts?: string[]; file?: string } = {}) {
+  const manifest = await loadManifest({ path: options.file ?? '/data/m.csv', content: csv });
+  expect(manifest.invalid).toEqual([]);
+  const api = createFakeApi(demoOrg(options.extraUsers ?? 0));
+  return preflight(manifest, { api, fileExists: (file) => file.endsWith('exists.png'), ...(options.protectedAccounts ? { protectedAccounts: options.protectedAccounts } : {}) });
+}
+const brief = (row: PlannedRow | undefined) => [row?.verdict, row?.rule, row?.reason];
+
+describe('preflight', () => {
+  it('classifies lifecycle rows: change, no-op, refused (ISP, status, own account) and not-found', async () => {
+    const result = await plan(
+      'email,action\nmarcus.chen@acme.example,deactivate\ntaylor.brooks@acme.example,deactivate\nsam.taylor@gmail.com,deactivate\npat.quinn@acme.example,deactivate\nadmin@acme.example,deactivate\nghost@acme.example,deactivate\nriley.owens@acme.example,reactivate\njordan.lee@acme.example,reactivate\n',
+    );
+    expect(result.rows.map((r) => [r.verdict, r.rule])).toEqual([
+      ['change', undefined],
+      ['no-op', undefined],
+      ['refused', 'isp-domain'],
+      ['refused', 'status-not-eligible'],
+      ['refused', 'own-account'],
+      ['not-found', undefined],
+      ['no-op', undefined],
+      ['no-op', undefined],
+    ]);
+    expect(result.rows[0]?.target).toMatchObject({ userId: expect.any(Number), email: 'marcus.chen@acme.example' });
+    expect(result.summary).toEqual({ total: 8, change: 1, 'no-op': 3, refused: 3, 'not-found': 1, conflict: 0, invalid: 0 });
+  });
+
+  it('resolves transfer targets and refuses a target that is not active or not found', async () => {
+    const result = await plan(
+      'email,action,transferTo\njordan.lee@acme.example,remove,dana.whitfield@acme.example\npriya.shah@acme.example,remove,taylor.brooks@acme.example\nmarcus.chen@acme.example,remove,nobody@acme.example\n',
+    );
+    expect(result.rows[0]).toMatchObject({ verdict: 'change', target: { transferToUserId: expect.any(Number) } });
+    expect(brief(result.rows[1]).slice(0, 2)).toEqual(['refused', 'transfer-target-invalid']);
+    expect(result.rows[2]?.reason).toBe('transferTo nobody@acme.example is not a user of the organization');
+  });
+
+  it('classifies seat rows: eligibility, admin, no-op, ambiguous plan, explicit plan', async () => {
+    const result = await plan(
+      'email,action,seatType,removeAdminStatus,planId\nriley.owens@acme.example,downgrade,VIEWER,,\nelena.garcia@acme.example,downgrade,VIEWER,,\ncasey.nguyen@acme.example,downgrade,VIEWER,,\nnoah.fischer@acme.example,downgrade,VIEWER,,\njordan.lee@acme.example,downgrade,GUEST,,5420192837465013\ntaylor.brooks@acme.example,downgrade,VIEWER,,\njamie.fox@partner.example,upgrade,MEMBER,,\nchris.morgan@acme.example,upgrade,GUEST,,\ndana.whitfield@acme.example,remove-from-plan,,,5420192837465013\nmarcus.chen@acme.example,downgrade,GUEST,true,\n',
+    );
+    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+      ['change', ''],
+      ['refused', 'admin-without-removeAdminStatus'],
+      ['no-op', ''],
+      ['refused', 'plan-ambiguous'],
+      ['not-found', ''],
+      ['refused', 'status-not-eligible'],
+      ['change', ''],
+      ['refused', 'seat-not-eligible'],
+      ['no-op', ''],
+      ['change', ''],
+    ]);
+    expect(result.rows[0]?.target.planId).toBe(5420192837465012);
+  });
+
+  it('classifies alternate e-mail rows and profile images', async () => {
+    const result = await plan(
+      'email,action,alternateEmail,image\nchris.morgan@acme.example,make-alternate-email-primary,chris.m@acme.example,\nchris.morgan@acme.example,add-alternate-email,new@acme.example,\njordan.lee@acme.example,add-alternate-email,dana.whitfield@acme.example,\nmarcus.chen@acme.example,make-alternate-email-primary,marcus.chen@acme.example,\njordan.lee@acme.example,delete-alternate-email,none@acme.example,\npriya.shah@acme.example,set-profile-image,,exists.png\ndana.whitfield@acme.example,set-profile-image,,missing.png\n',
+    );
+    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+      ['change', ''],
+      ['change', ''],
+      ['conflict', 'already-exists'],
+      ['no-op', ''],
+      ['no-op', ''],
+      ['change', ''],
+      ['refused', 'file-missing'],
+    ]);
+    expect(result.rows[0]?.target.alternateEmailId).toBe(9001);
+  });
+
+  it('classifies add and update rows', async () => {
+    const result = await plan('email,action,firstName\nnew.hire@acme.example,add,New\njordan.lee@acme.example,add,\nmarcus.chen@acme.example,update,Marcus\npriya.shah@acme.example,update,Priya\n');
+    expect(result.rows.map((r) => r.verdict)).toEqual(['change', 'no-op', 'no-op', 'change']);
+  });
+
+  it('classifies column, discussion and webhook rows', async () => {
+    const json = JSON.stringify({
+      version: 1,
+      rows: [
+        { action: 'add-column', sheetId: 2094857361029384, title: 'Assigned On', type: 'DATE', index: 4 },
+        { action: 'add-column', sheetId: 2094857361029384, title: 'status', type: 'TEXT_NUMBER', index: 4 },
+        { action: 'update-column', sheetId: 2094857361029384, columnTitle: 'Asset Tag', type: 'DATE' },
+        { action: 'update-column', sheetId: 2094857361029384, columnTitle: 'Owner', type: 'CONTACT_LIST' },
+        { action: 'update-column', sheetId: 2094857361029384, columnId: 4, type: 'TEXT_NUMBER' },
+        { action: 'delete-column', sheetId: 2094857361029384, columnTitle: 'Gone' },
+        { action: 'create-discussion', sheetId: 1, comment: 'hi' },
+        { action: 'enable-webhook', webhookId: 501 },
+        { action: 'enable-webhook', webhookId: 502 },
+        { action: 'enable-webhook', webhookId: 503 },
+        { action: 'delete-webhook', webhookId: 999 },
+      ],
+    });
+    const result = await plan(json, { file: '/data/m.json' });
+    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+      ['change', ''],
+      ['conflict', 'already-exists'],
+      ['refused', 'primary-column'],
+      ['no-op', ''],
+      ['change', ''],
+      ['no-op', ''],
+      ['not-found', 'sheet-not-found'],
+      ['no-op', ''],
+      ['change', ''],
+      ['refused', 'webhook-terminal-status'],
+      ['not-found', 'webhook-not-visible'],
+    ]);
+    expect(result.rows[4]?.reason).toMatch(/Gantt\/calendar column/);
+  });
+
+  it('marks rows that name one user by e-mail and by id as a conflict once resolved', async () => {
+    const org = demoOrg();
+    const jordan = org.users.find((u) => u.email === 'jordan.lee@acme.example')!;
+    const manifest = await loadManifest({ path: '/data/m.csv', content: `email,userId,action\njordan.lee@acme.example,,deactivate\n,${jordan.id},reactivate\n` });
+    const result = await preflight(manifest, { api: createFakeApi(org) });
+    expect(result.rows[1]).toMatchObject({ verdict: 'conflict', rule: 'contradictory-actions' });
+  });
+
+  it('refuses protected accounts after resolving them', async () => {
+    // Named by e-mail, the validator refuses it (see load-manifest tests); named by id, only the pre-flight can.
+    const org = demoOrg();
+    const dana = org.users.find((u) => u.email.startsWith('dana'))!;
+    const manifest = await loadManifest({ path: '/data/m.csv', content: `userId,action\n${dana.id},deactivate\n` });
+    const planned = await preflight(manifest, { api: createFakeApi(org), protectedAccounts: ['DANA.WHITFIELD@acme.example'] });
+    expect(planned.rows[0]).toMatchObject({ verdict: 'refused', rule: 'protected-account' });
+  });
+
+  it('reports invalid rows as verdict invalid when they are skipped', async () => {
+    const manifest = await loadManifest({ path: '/data/m.csv', content: 'email,action\nmarcus.chen@acme.example,deactivate\nbad,deactivate\n' });
+    const result = await preflight(manifest, { api: createFakeApi(demoOrg()) });
+    expect(result.rows[1]).toMatchObject({ verdict: 'invalid', actionName: 'deactivate', reason: 'email: "bad" is not a valid e-mail address' });
+    expect(result.summary.invalid).toBe(1);
+  });
+
+  it('uses email batches for a few rows and counts every call', async () => {
+    const result = await plan('email,action\nmarcus.chen@acme.example,deactivate\n');
+    // users.me, one email batch, one page for the organization's size (share guardrail)
+    expect(result.apiCalls).toBe(3);
+    expect(result.organizationUsers).toBe(14);
+  });
+
+  it('pre-flights 10,000 rows with a full listing in a handful of calls', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => `user.${i}@acme.example,deactivate`).join('\n');
+    const result = await plan(`email,action\n${rows}\n`, { extraUsers: 12_000 });
+    expect(result.summary.change).toBe(10_000);
+    expect(result.apiCalls).toBeLessThanOrEqual(5);
+  });
+
+  it('counts calls through a wrapper around any SmartsheetApi', async () => {
+    const { api, calls } = countCalls(createFakeApi(demoOrg()));
+    await api.users.getCurrent();
+    await api.users.listPage({ pageSize: 1 });
+    expect(calls()).toBe(2);
+  });
+});

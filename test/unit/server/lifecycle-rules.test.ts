@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestServer, DAY, type TestServer } from './sim-client.js';
+
+describe('deactivate and reactivate rules', () => {
+  let sim: TestServer;
+  afterEach(async () => sim.app.close());
+
+  it('deactivates an eligible user and logs the change once', async () => {
+    sim = createTestServer();
+    const id = sim.userId('marcus.chen@acme.example');
+    const res = await sim.call('POST', `/2.0/users/${id}/deactivate`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'SUCCESS', resultCode: 0 });
+    expect(sim.context.state.users.get(id)?.status).toBe('DEACTIVATED');
+    expect(sim.mutations.list({ userId: id, operation: 'deactivateUser' })).toHaveLength(1);
+  });
+
+  it('refuses an ISP-domain e-mail with 400 1359', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', `/users/${sim.userId('sam.taylor@gmail.com')}/deactivate`);
+    expect([res.status, res.body.errorCode]).toEqual([400, 1359]);
+  });
+
+  it('refuses a user managed by an external source', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', `/users/${sim.userId('alex.kim@acme.example')}/deactivate`);
+    expect([res.status, res.body.errorCode]).toEqual([400, 1355]);
+  });
+
+  it('refuses an e-mail outside the plan domains', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', `/users/${sim.userId('jamie.fox@partner.example')}/deactivate`);
+    expect([res.status, res.body.errorCode]).toEqual([400, 1354]);
+  });
+
+  it('answers 403 1004 to a non-admin token', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', `/users/${sim.userId('marcus.chen@acme.example')}/deactivate`, { token: sim.tokens.user });
+    expect([res.status, res.body.errorCode]).toEqual([403, 1004]);
+    expect(sim.context.state.users.get(sim.userId('marcus.chen@acme.example'))?.status).toBe('ACTIVE');
+  });
+
+  it('treats deactivating a deactivated user as a no-op', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', `/users/${sim.userId('taylor.brooks@acme.example')}/deactivate`);
+    expect(res.status).toBe(200);
+    expect(sim.mutations.size()).toBe(0);
+  });
+
+  it('reactivates within the window and refuses after it', async () => {
+    sim = createTestServer();
+    const ok = await sim.call('POST', `/users/${sim.userId('taylor.brooks@acme.example')}/reactivate`);
+    expect(ok.status).toBe(200);
+    expect(sim.context.state.users.get(sim.userId('taylor.brooks@acme.example'))?.status).toBe('ACTIVE');
+    const late = await sim.call('POST', `/users/${sim.userId('morgan.price@acme.example')}/reactivate`);
+    expect([late.status, late.body.errorCode]).toEqual([400, 1356]);
+  });
+
+  it('measures the window with the sim clock', async () => {
+    sim = createTestServer();
+    const id = sim.userId('marcus.chen@acme.example');
+    await sim.call('POST', `/users/${id}/deactivate`);
+    sim.clock.advance(31 * DAY);
+    const res = await sim.call('POST', `/users/${id}/reactivate`);
+    expect(res.body.errorCode).toBe(1356);
+  });
+
+  it('takes a configurable window', async () => {
+    sim = createTestServer({ reactivationWindowDays: 60 });
+    const res = await sim.call('POST', `/users/${sim.userId('morgan.price@acme.example')}/reactivate`);
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses to reactivate a user no longer in the organization', async () => {
+    sim = createTestServer();
+    const id = sim.userId('taylor.brooks@acme.example');
+    expect((await sim.call('DELETE', `/users/${id}`)).status).toBe(200);
+    const res = await sim.call('POST', `/users/${id}/reactivate`);
+    expect([res.status, res.body.errorCode]).toEqual([400, 1335]);
+  });
+
+  it('answers 404 for an unknown user', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', '/users/1234567890123456/deactivate');
+    expect([res.status, res.body.errorCode]).toEqual([404, 1006]);
+  });
+});
