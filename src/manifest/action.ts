@@ -58,11 +58,12 @@ function upper<T extends z.ZodType<unknown, string>>(inner: T) {
 }
 
 /** A user named by e-mail or by id. When both are given, the id decides and the e-mail is checked against it. */
-export const userRefSchema = z.union([
-  z.object({ userId: manifestIdSchema, email: emailSchema.optional() }),
-  z.object({ email: emailSchema }),
-]);
-export type UserRef = z.infer<typeof userRefSchema>;
+export type UserRef = { email: string } | { userId: number; email?: string | undefined };
+// One object schema rather than a union: a union would try (and fail) one branch per e-mail-only row.
+export const userRefSchema = z
+  .object({ userId: manifestIdSchema.optional(), email: emailSchema.optional() })
+  .refine((ref) => ref.userId !== undefined || ref.email !== undefined, { message: 'name the user with email or userId', path: ['email'] })
+  .transform((ref): UserRef => (ref.userId === undefined ? { email: ref.email! } : ref.email === undefined ? { userId: ref.userId } : { userId: ref.userId, email: ref.email }));
 
 const userRow = { user: userRefSchema };
 const profileFields = {

@@ -102,8 +102,8 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
       rows[index] = row;
       lines[index] = line;
       actions[index] = ACTION_INDEX.get(action.action)!;
-      hashes[index] = fnv1a(JSON.stringify(action));
-      alternates[index] = 'alternateEmail' in action ? fnv1a(action.alternateEmail) : 0;
+      hashes[index] = hashValue(0x811c9dc5, action);
+      alternates[index] = 'alternateEmail' in action ? hashText(0x811c9dc5, action.alternateEmail) : 0;
       const earliest = first.get(key);
       if (earliest === undefined) {
         first.set(key, index);
@@ -161,8 +161,19 @@ function transferLabel(action: Action): string {
   return 'userId' in action.transferTo ? String(action.transferTo.userId) : action.transferTo.email;
 }
 
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
+/** FNV-1a over an action's keys and values, without building a string (this runs once per row of huge files). */
+function hashValue(seed: number, value: unknown): number {
+  if (value === null || typeof value !== 'object') return hashText(seed, `${typeof value}:${String(value)}`);
+  let hash = seed;
+  for (const key in value) {
+    hash = hashText(hash, key);
+    hash = hashValue(hash, (value as Record<string, unknown>)[key]);
+  }
+  return hash;
+}
+
+function hashText(seed: number, text: string): number {
+  let hash = seed;
   for (let i = 0; i < text.length; i += 1) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);

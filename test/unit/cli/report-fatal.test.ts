@@ -1,0 +1,33 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { reportFatal } from '../../../src/cli/report-fatal.js';
+import { SeatflowError, UsageError } from '../../../src/core/seatflow-error.js';
+
+function sink(): { stream: Writable; text: () => string } {
+  let text = '';
+  return {
+    stream: new Writable({ write: (chunk, _e, done) => ((text += String(chunk)), done()) }),
+    text: () => text,
+  };
+}
+
+describe('reportFatal', () => {
+  it('prints a refused input with its hint and exits 2', () => {
+    const out = sink();
+    expect(reportFatal(new UsageError('bad flag', 'use --help'), out.stream)).toBe(2);
+    expect(out.text()).toBe('seatflow: bad flag\n  use --help\n');
+  });
+
+  it('exits 1 for other seatflow errors', () => {
+    const out = sink();
+    expect(reportFatal(new SeatflowError('REDIS_DOWN', 'Redis is not reachable'), out.stream)).toBe(1);
+    expect(out.text()).toContain('Redis is not reachable');
+  });
+
+  it('prints unexpected errors with their stack', () => {
+    const out = sink();
+    expect(reportFatal(new Error('boom'), out.stream)).toBe(1);
+    expect(out.text()).toContain('unexpected error');
+    expect(out.text()).toContain('boom');
+  });
+});

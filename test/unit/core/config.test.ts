@@ -1,0 +1,62 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseRate } from '../../../src/core/config.js';
+import { UsageError } from '../../../src/core/seatflow-error.js';
+
+function tempFile(content: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'seatflow-config-'));
+  const file = path.join(dir, 'config.json');
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('loadConfig', () => {
+  it('uses config/default.json when nothing else is given', () => {
+    const config = loadConfig({ env: {} });
+    expect(config.api.baseUrl).toBe('https://api.smartsheet.com/2.0');
+    expect(config.rateLimit).toEqual({ requests: 300, perSeconds: 60, headroom: 0.05 });
+    expect(config.api.accessToken).toBeUndefined();
+  });
+
+  it('layers file < environment < flags', () => {
+    const file = tempFile(JSON.stringify({ logLevel: 'debug', worker: { concurrency: 3 }, dataDir: '/from-file' }));
+    const config = loadConfig({
+      configFile: file,
+      env: { SEATFLOW_LOG_LEVEL: 'warn', SEATFLOW_CONCURRENCY: '5', SMARTSHEET_ACCESS_TOKEN: 'tok-env' },
+      flags: { worker: { concurrency: 7 } },
+    });
+    expect(config.dataDir).toBe('/from-file');
+    expect(config.logLevel).toBe('warn');
+    expect(config.worker.concurrency).toBe(7);
+    expect(config.worker.shutdownGraceMs).toBe(30_000);
+    expect(config.api.accessToken).toBe('tok-env');
+  });
+
+  it('reads SEATFLOW_CONFIG when no file is given', () => {
+    const file = tempFile(JSON.stringify({ redis: { queuePrefix: 'from-env-file' } }));
+    expect(loadConfig({ env: { SEATFLOW_CONFIG: file } }).redis.queuePrefix).toBe('from-env-file');
+  });
+
+  it('refuses an invalid value and names the field', () => {
+    expect(() => loadConfig({ env: { SMARTSHEET_API_BASE: 'not a url' } })).toThrow(/api\.baseUrl/);
+    expect(() => loadConfig({ env: { SEATFLOW_CONCURRENCY: 'many' } })).toThrow(UsageError);
+  });
+
+  it('refuses a config file that is missing or not JSON', () => {
+    expect(() => loadConfig({ configFile: '/nonexistent/seatflow.json', env: {} })).toThrow(/not found/);
+    expect(() => loadConfig({ configFile: tempFile('{oops'), env: {} })).toThrow(/cannot read config file/);
+  });
+});
+
+describe('parseRate', () => {
+  it('reads N/SECONDS', () => {
+    expect(parseRate('300/60')).toEqual({ requests: 300, perSeconds: 60 });
+    expect(parseRate(' 10 / 1.5s ')).toEqual({ requests: 10, perSeconds: 1.5 });
+  });
+
+  it('refuses anything else with a hint', () => {
+    expect(() => parseRate('fast')).toThrow(UsageError);
+  });
+});
