@@ -6,7 +6,9 @@ import type { RowProblem } from './manifest-row.js';
  * webhook), and a transfer target that the same file removes or deactivates. Rows run in parallel, so any two rows
  * that touch the same thing in the same respect are refused rather than guessed at.
  *
- * Kept compact (typed arrays, hashes instead of copies) so a 1,000,000-row file can be validated in bounded memory.
+ * Kept compact so a 1,000,000-row file can be validated in bounded memory: rows live in typed arrays, and what a row
+ * touches is kept as a 53-bit hash of its key, not as a string. Two different keys sharing a hash would be reported
+ * as a clash; at 1,000,000 distinct keys the chance that any pair does is about 1 in 18,000, at 10,000 about 1 in 10^8.
  */
 export interface ClashChecker {
   /** Problems of `row` against the rows added before it. */
@@ -65,45 +67,48 @@ function writtenTransferKeyOf(action: Action): string | undefined {
 export function createClashChecker(options: ClashCheckerOptions = {}): ClashChecker {
   const keyOf = options.keyOf ?? writtenKeyOf;
   const transferKeyOf = options.transferKeyOf ?? writtenTransferKeyOf;
-  const first = new Map<string, number>();
+  const first = new Map<number, number>();
   let size = 0;
   let rows = new Int32Array(1024);
-  let lines = new Int32Array(1024);
   let actions = new Uint8Array(1024);
   let hashes = new Uint32Array(1024);
-  let alternates = new Uint32Array(1024);
-  /** Later rows of a key that already had one: rare, so plain objects. */
-  const more = new Map<string, number[]>();
-  const transfers: { row: number; line: number; key: string; label: string }[] = [];
+  /** Hash of the alternate address, for the rare alternate-e-mail rows only. */
+  const alternates = new Map<number, number>();
+  /** Later rows of a key that already had one: rare, so plain arrays. */
+  const more = new Map<number, number[]>();
+  const transfers: { row: number; line: number; key: number }[] = [];
+  /** Transfer target key → how the file names it (few distinct targets, many rows). */
+  const transferLabels = new Map<number, string>();
 
   const grow = () => {
-    const next = rows.length * 2;
-    const copy = <T extends Int32Array | Uint8Array | Uint32Array>(from: T, make: (n: number) => T): T => {
-      const to = make(next);
+    const next = Math.ceil(rows.length * 1.5);
+    const copy = <T extends Int32Array | Uint8Array | Uint32Array>(from: T, to: T): T => {
       to.set(from);
       return to;
     };
-    rows = copy(rows, (n) => new Int32Array(n));
-    lines = copy(lines, (n) => new Int32Array(n));
-    actions = copy(actions, (n) => new Uint8Array(n));
-    hashes = copy(hashes, (n) => new Uint32Array(n));
-    alternates = copy(alternates, (n) => new Uint32Array(n));
+    rows = copy(rows, new Int32Array(next));
+    actions = copy(actions, new Uint8Array(next));
+    hashes = copy(hashes, new Uint32Array(next));
   };
 
   return {
     add(row, line, action) {
-      const key = keyOf(action);
+      const written = keyOf(action);
       const transferKey = transferKeyOf(action);
-      if (transferKey !== undefined) transfers.push({ row, line, key: transferKey, label: transferLabel(action) });
-      if (key === undefined) return [];
+      if (transferKey !== undefined) {
+        const hashed = keyHash(transferKey);
+        transfers.push({ row, line, key: hashed });
+        if (!transferLabels.has(hashed)) transferLabels.set(hashed, transferLabel(action));
+      }
+      if (written === undefined) return [];
+      const key = keyHash(written);
       if (size === rows.length) grow();
       const index = size;
       size += 1;
       rows[index] = row;
-      lines[index] = line;
       actions[index] = ACTION_INDEX.get(action.action)!;
       hashes[index] = hashValue(0x811c9dc5, action);
-      alternates[index] = 'alternateEmail' in action ? hashText(0x811c9dc5, action.alternateEmail) : 0;
+      if ('alternateEmail' in action) alternates.set(index, hashText(0x811c9dc5, action.alternateEmail));
       const earliest = first.get(key);
       if (earliest === undefined) {
         first.set(key, index);
@@ -112,7 +117,7 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
       const earlier = [earliest, ...(more.get(key) ?? [])];
       more.set(key, earlier.slice(1).concat(index));
       for (const other of earlier) {
-        const problem = compare(other, index, action);
+        const problem = compare(other, index, row, line, action);
         if (problem !== undefined) return [problem];
       }
       return [];
@@ -129,7 +134,7 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
               row: transfer.row,
               line: transfer.line,
               field: 'transferTo',
-              message: `transferTo ${transfer.label} is ${name === 'remove' ? 'removed' : 'deactivated'} by row ${rows[other]} of the same file`,
+              message: `transferTo ${transferLabels.get(transfer.key) ?? ''} is ${name === 'remove' ? 'removed' : 'deactivated'} by row ${rows[other]} of the same file`,
             });
             break;
           }
@@ -139,10 +144,8 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
     },
   };
 
-  function compare(other: number, index: number, action: Action): RowProblem | undefined {
+  function compare(other: number, index: number, row: number, line: number, action: Action): RowProblem | undefined {
     const otherName = ACTION_NAMES[actions[other]!]!;
-    const row = rows[index]!;
-    const line = lines[index]!;
     if (otherName === action.action && hashes[other] === hashes[index]) {
       return { row, line, message: `repeats row ${rows[other]} (duplicate row)` };
     }
@@ -151,7 +154,7 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
     const shared = mine & theirs;
     if (shared === 0) return undefined;
     // Two rows on different alternate addresses of one user do not clash; on the same address they do.
-    if (shared === SLOT.alternate && alternates[other] !== alternates[index]) return undefined;
+    if (shared === SLOT.alternate && alternates.get(other) !== alternates.get(index)) return undefined;
     return { row, line, message: `contradicts row ${rows[other]} (${otherName}): rows run in parallel, so put one of them in a later batch` };
   }
 }
@@ -159,6 +162,11 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
 function transferLabel(action: Action): string {
   if (action.action !== 'remove' || action.transferTo === undefined) return '';
   return 'userId' in action.transferTo ? String(action.transferTo.userId) : action.transferTo.email;
+}
+
+/** A 53-bit hash of a key: two independent 32-bit FNV-1a hashes, one of them cut to 21 bits. */
+function keyHash(key: string): number {
+  return hashText(0x811c9dc5, key) * 0x200000 + (hashText(0x01000193, key) & 0x1fffff);
 }
 
 /** FNV-1a over an action's keys and values, without building a string (this runs once per row of huge files). */

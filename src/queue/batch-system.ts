@@ -61,21 +61,24 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
     }
     return queue;
   };
-  const queue = queueFor(queueNameOf(options.target));
+  // Opened on first use: status and report never open a BullMQ connection.
+  const ownQueue = (): Queue<RowJobData> => queueFor(queueNameOf(options.target));
   const control = createBatchControl({ redis: options.redis.client, keys, store, queueFor });
   return {
     keys,
     store,
     control,
-    queue,
-    submit: (plan, submitOptions) => submitBatch(queue, store, plan, { ...submitOptions, target: options.target, sim: options.sim }),
+    get queue() {
+      return ownQueue();
+    },
+    submit: (plan, submitOptions) => submitBatch(ownQueue(), store, plan, { ...submitOptions, target: options.target, sim: options.sim }),
     budget: (budgetOptions) => createRequestBudget({ ...budgetOptions, redis: options.redis.client, keys, logger: options.logger }),
     startWorkers(workerOptions) {
       const processor = createRowProcessor({
         redis: options.redis.client,
         keys,
         store,
-        queue,
+        queue: ownQueue(),
         registry: workerOptions.registry,
         api: workerOptions.api,
         budget: workerOptions.budget,
@@ -86,7 +89,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
       return createWorkerPool({
         connection: options.redis.connection,
         prefix: options.prefix,
-        queueName: queue.name,
+        queueName: ownQueue().name,
         concurrency: workerOptions.concurrency,
         processor,
         store,
@@ -96,7 +99,11 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
       });
     },
     async close() {
-      await Promise.all([...queues.values()].map((q) => q.close()));
+      // Closing a queue whose connection is still starting makes BullMQ emit an error nobody can catch: wait first.
+      await Promise.all([...queues.values()].map(async (q) => {
+        await q.waitUntilReady().catch(() => undefined);
+        await q.close();
+      }));
     },
   };
 }

@@ -100,7 +100,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     process.once('SIGTERM', onSignal);
     let batch;
     try {
-      batch = await watchBatch(system.store, batchId, { label: runtime.sim ? `SIMULATION — ${runtime.targetLabel}` : `Running on ${runtime.targetLabel}`, signal: interrupt.signal });
+      batch = await watchBatch(system.store, batchId, { label: `Running on ${runtime.targetLabel}`, signal: interrupt.signal });
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

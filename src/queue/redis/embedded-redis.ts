@@ -138,8 +138,14 @@ async function releaseEmbeddedRedis(connection: RedisOptions, pidFile: string, l
   client.on('error', () => undefined);
   try {
     await client.connect();
-    const list = String(await client.client('LIST'));
-    const others = list.split('\n').filter((line) => line.trim() !== '').length - 1;
+    // Connections this process just closed may still be listed for a moment: look again before deciding.
+    let others = 0;
+    for (let look = 0; look < 10; look += 1) {
+      const list = String(await client.client('LIST'));
+      others = list.split('\n').filter((line) => line.trim() !== '').length - 1;
+      if (others === 0) break;
+      await sleep(100);
+    }
     if (others > 0) {
       logger.debug({ others }, 'embedded redis-server left running for other seatflow processes');
       return;

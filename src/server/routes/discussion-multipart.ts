@@ -41,7 +41,7 @@ export async function readDiscussionUpload(request: FastifyRequest): Promise<Dis
       let bytes = 0;
       for await (const chunk of part.file) bytes += (chunk as Buffer).length;
       if (part.file.truncated) throw ApiError.badRequest(CODES.multipartTooLarge, 'The file exceeds the 30 MB size limit.');
-      file = { name: part.filename || 'file', mimeType: part.mimetype || 'application/octet-stream', bytes };
+      file = { name: decodePartFileName(part.filename), mimeType: part.mimetype || 'application/octet-stream', bytes };
     } else {
       if (part.type === 'file') part.file.resume();
       throw ApiError.badRequest(CODES.multipartInvalidPart, `Invalid part name: ${name}.`);
@@ -59,4 +59,14 @@ export async function readDiscussionUpload(request: FastifyRequest): Promise<Dis
     throw ApiError.badRequest(CODES.unparsable, 'Unable to parse the discussion part as JSON.');
   }
   return { discussion, file };
+}
+
+/** Clients URL-encode values in Content-Disposition (wire.md §6); a name that is not valid encoding is kept as sent. */
+function decodePartFileName(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'file';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
