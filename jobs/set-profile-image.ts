@@ -1,6 +1,5 @@
 import { basename, extname } from 'node:path';
 import type { ActionOf } from '../src/manifest/action.js';
-import type { ResolvedTarget } from '../src/plan/planned-row.js';
 import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolveUserId } from './resolve-target.js';
@@ -8,22 +7,13 @@ import { resolveUserId } from './resolve-target.js';
 const CONTENT_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif' };
 
 /**
- * What the pre-flight may add to the target for this action: the user's `profileImage.imageId` before the batch
- * (`''` when the user had none). Optional: without it, confirm cannot tell an old image from ours.
- */
-export interface ProfileImageTarget extends ResolvedTarget {
-  profileImageId?: string;
-}
-
-/**
  * set-profile-image: upload an image as the user's profile picture (the service scales and pads it, so the stored
  * bytes are not ours and cannot be compared). Confirm: get the user;
  * - no profile image → not-done;
  * - the pre-flight recorded the imageId from before the batch and the current one differs → done (a new image was
  *   stored since; ours, unless someone else uploaded one in between);
- * - otherwise → not-done: the upload is repeated. A second upload of the same file leaves the same picture, but the
- *   user is then changed twice. This is the one user action where "changed once" is not guaranteed without the
- *   pre-flight's imageId.
+ * - otherwise → not-done: the upload is repeated. Without the pre-flight's imageId (a target built by hand) a
+ *   second upload of the same file may happen: the same picture, but the user changed twice.
  */
 export const setProfileImageJob: JobType<ActionOf<'set-profile-image'>> = {
   action: 'set-profile-image',
@@ -44,7 +34,7 @@ export const setProfileImageJob: JobType<ActionOf<'set-profile-image'>> = {
   async confirm(context) {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
     const current = user.profileImage?.imageId;
-    const before = (context.target as ProfileImageTarget).profileImageId;
+    const before = context.target.profileImageId;
     return current !== undefined && before !== undefined && current !== before ? 'done' : 'not-done';
   },
 };

@@ -54,6 +54,13 @@ export const configSchema = z.object({
     protectedAccounts: z.array(z.string()),
     maxRows: z.number().int().positive(),
   }),
+  /** `seatflow serve`: the HTTP control API. */
+  control: z.object({
+    host: z.string().min(1),
+    port: z.number().int().min(0).max(65535),
+    /** Bearer token callers must send; required unless bound to loopback. */
+    token: z.string().min(1).optional(),
+  }),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -127,6 +134,7 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.SEATFLOW_LOG_LEVEL) out.logLevel = env.SEATFLOW_LOG_LEVEL as Config['logLevel'];
   if (env.SEATFLOW_RATE_LIMIT) out.rateLimit = parseRate(env.SEATFLOW_RATE_LIMIT);
   if (env.SEATFLOW_CONCURRENCY) out.worker = { concurrency: Number(env.SEATFLOW_CONCURRENCY) };
+  if (env.SEATFLOW_CONTROL_TOKEN) out.control = { token: env.SEATFLOW_CONTROL_TOKEN };
   return out;
 }
 

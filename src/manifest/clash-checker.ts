@@ -1,4 +1,5 @@
 import { ACTION_NAMES, type Action, type ActionName } from './action.js';
+import { HashIndex } from './hash-index.js';
 import type { RowProblem } from './manifest-row.js';
 
 /**
@@ -67,7 +68,7 @@ function writtenTransferKeyOf(action: Action): string | undefined {
 export function createClashChecker(options: ClashCheckerOptions = {}): ClashChecker {
   const keyOf = options.keyOf ?? writtenKeyOf;
   const transferKeyOf = options.transferKeyOf ?? writtenTransferKeyOf;
-  const first = new Map<number, number>();
+  const first = new HashIndex();
   let size = 0;
   let rows = new Int32Array(1024);
   let actions = new Uint8Array(1024);

@@ -48,7 +48,7 @@ export function classifyUserRow(action: UserAction, facts: PreflightFacts): Clas
       return seat(action, user, facts, target);
     case 'set-profile-image':
       if (!facts.fileExists(action.image)) return { verdict: 'refused', rule: RULES.fileMissing, reason: `image file not found: ${action.image}`, target };
-      return { verdict: 'change', target };
+      return { verdict: 'change', target: { ...target, profileImageId: user.profileImage?.imageId ?? '' } };
     default:
       return alternate(action, user, facts, target);
   }

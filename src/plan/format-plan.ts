@@ -31,7 +31,7 @@ export function formatPlan(plan: BatchPlan, options: { width?: number } = {}): s
     row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict,
     [row.reason, row.rule === undefined || row.verdict === 'invalid' ? undefined : `[${row.rule}]`].filter(Boolean).join(' '),
   ]);
-  const widths = header.slice(0, 4).map((title, i) => Math.min(48, Math.max(title.length, ...cells.map((row) => row[i]!.length))));
+  const widths = header.slice(0, 4).map((title, i) => Math.min(60, Math.max(title.length, ...cells.map((row) => row[i]!.length))));
   const maxReason = Math.max(20, (options.width ?? 160) - widths.reduce((sum, w) => sum + w + 2, 0));
   const line = (row: string[]) =>
     row

@@ -46,6 +46,11 @@ export interface ResolvedTarget {
   sheetId?: number;
   columnId?: number;
   webhookId?: number;
+  /**
+   * set-profile-image: the user's profileImage.imageId before the batch ('' when none), so that the job's confirm can
+   * tell the image it uploaded from the one that was there.
+   */
+  profileImageId?: string;
 }
 
 export interface PlannedRow {

@@ -123,7 +123,7 @@ const ROWS: Record<ActionName, Row> = {
   },
   'set-profile-image': {
     input: { action: 'set-profile-image', user: { email: 'marcus.chen@acme.example' }, image: '/placeholder.png' },
-    // '' = the pre-flight saw no image (set-profile-image.ts ProfileImageTarget).
+    // '' = the pre-flight saw no image (ResolvedTarget.profileImageId).
     target: async () => ({ userId: await s.userId('marcus.chen@acme.example'), profileImageId: '' }) as ResolvedTarget,
   },
   'add-column': {

@@ -8,6 +8,7 @@ import { registerReportCommand } from './report.js';
 import { registerRetryCommand } from './retry.js';
 import { registerCancelCommand } from './cancel.js';
 import { registerSimCommand } from './sim.js';
+import { registerServeCommand } from './serve.js';
 
 /**
  * Every subcommand, each built in its own file. Add one line per command here.
@@ -23,4 +24,5 @@ export function registerCommands(program: Command): void {
   registerRetryCommand(program);
   registerCancelCommand(program);
   registerSimCommand(program);
+  registerServeCommand(program);
 }

@@ -77,7 +77,7 @@ const CASES: Record<ActionName, Case> = {
   },
   'set-profile-image': {
     input: { action: 'set-profile-image', user: { email: 'marcus.chen@acme.example' }, image: '/tmp/marcus.png' },
-    // '' = the pre-flight saw no image before the batch (set-profile-image.ts ProfileImageTarget).
+    // '' = the pre-flight saw no image before the batch (ResolvedTarget.profileImageId).
     target: { userId: IDS.marcus, profileImageId: '' } as ResolvedTarget,
     effect: (s) => u(s, IDS.marcus)?.profileImage !== undefined,
   },

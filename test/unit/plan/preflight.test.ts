@@ -74,6 +74,8 @@ describe('preflight', () => {
       ['refused', 'file-missing'],
     ]);
     expect(result.rows[0]?.target.alternateEmailId).toBe(9001);
+    // The image the user had before the batch ('' = none), so the job's confirm can tell ours from it.
+    expect(result.rows[5]?.target.profileImageId).toBe('');
   });
 
   it('classifies add and update rows', async () => {

@@ -1,0 +1,55 @@
+import { SeatflowError } from '../core/seatflow-error.js';
+
+/** Stable `error.code`s of the control API, for machines; `message` and `hint` are for people. */
+export const CONTROL_ERROR_CODES = {
+  unauthorized: 'UNAUTHORIZED',
+  badRequest: 'BAD_REQUEST',
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  bodyTooLarge: 'BODY_TOO_LARGE',
+  manifestRefused: 'MANIFEST_REFUSED',
+  confirmationRequired: 'CONFIRMATION_REQUIRED',
+  batchNotFound: 'BATCH_NOT_FOUND',
+  conflict: 'CONFLICT',
+  notFound: 'NOT_FOUND',
+  redisUnavailable: 'REDIS_UNAVAILABLE',
+  targetNotConfigured: 'TARGET_NOT_CONFIGURED',
+  targetError: 'TARGET_ERROR',
+  internal: 'INTERNAL',
+} as const;
+export type ControlErrorCode = (typeof CONTROL_ERROR_CODES)[keyof typeof CONTROL_ERROR_CODES];
+
+export interface ControlErrorOptions {
+  hint?: string;
+  /** Extra fields of the error body (e.g. `problems` of a refused manifest). */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** An answer other than success, as the HTTP status and the `{error: {code, message, hint?}}` body it becomes. */
+export class ControlError extends SeatflowError {
+  readonly statusCode: number;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(statusCode: number, code: ControlErrorCode, message: string, options: ControlErrorOptions = {}) {
+    super(code, message, {
+      ...(options.hint === undefined ? {} : { hint: options.hint }),
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+    });
+    this.statusCode = statusCode;
+    this.details = options.details;
+  }
+
+  toBody(): { error: Record<string, unknown> } {
+    return { error: { code: this.code, message: this.message, ...(this.hint === undefined ? {} : { hint: this.hint }), ...this.details } };
+  }
+}
+
+export function batchNotFound(batchId: string): ControlError {
+  return new ControlError(404, CONTROL_ERROR_CODES.batchNotFound, `no batch ${batchId}`, { hint: 'List batches with GET /v1/batches.' });
+}
+
+export function redisUnavailable(why: string): ControlError {
+  return new ControlError(503, CONTROL_ERROR_CODES.redisUnavailable, `Redis is not reachable: ${why}`, {
+    hint: 'Check that Redis (REDIS_URL, or the private redis-server of `seatflow serve`) is running; nothing was queued or changed. Try again once GET /readyz answers 200.',
+  });
+}

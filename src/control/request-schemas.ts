@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { ACTION_NAMES } from '../manifest/action.js';
+import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes' || value === '')
+  .optional();
+
+/** Query of POST /v1/plans: the `seatflow plan` flags. */
+export const planQuerySchema = z.object({
+  action: z.enum(ACTION_NAMES).optional(),
+  skipInvalid: flag,
+  /** Names the manifest in the plan and the batch record. */
+  name: z.string().trim().min(1).max(200).optional(),
+});
+
+/** Query of POST /v1/batches: plan flags plus `confirm`, which plays the role of `--yes`. */
+export const submitQuerySchema = planQuerySchema.extend({ confirm: flag });
+
+export const listQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
+
+export const outcomesQuerySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl') });
+
+/** Batch ids are `b` and 12 hex digits (submit-batch's batchIdOf); anything else names no batch. */
+export const batchParamsSchema = z.object({ id: z.string().regex(/^b[0-9a-f]{12}$/) });
+
+/** Parses a part of a request at the edge, or answers 400 listing every problem. */
+export function parseRequestPart<T extends z.ZodType>(schema: T, value: unknown, part: 'query' | 'params'): z.output<T> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${[part, ...issue.path.map(String)].join('.')}: ${issue.message}`);
+  throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, `bad request: ${problems.join('; ')}`, { details: { problems } });
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { UsageError } from '../../core/seatflow-error.js';
+import { batchIdOf } from '../../queue/submit-batch.js';
+import { batchView } from '../batch-view.js';
+import type { ControlDeps } from '../control-deps.js';
+import { batchNotFound, CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
+import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
+import { outcomeLines } from '../outcome-lines.js';
+import { planRequest } from '../plan-request.js';
+import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, submitQuerySchema } from '../request-schemas.js';
+import { withRedis } from '../with-redis.js';
+import { requireTarget } from './plan-routes.js';
+
+/** The batch endpoints: `seatflow submit`, `status`, `report`, `retry` and `cancel` over HTTP. */
+export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): void {
+  const { system } = deps.batches;
+
+  const requireBatch = async (params: unknown) => {
+    const id = (params as { id?: string }).id ?? '';
+    if (!batchParamsSchema.safeParse({ id }).success) throw batchNotFound(id);
+    const batch = await withRedis(deps, () => system.store.get(id));
+    if (batch === undefined) throw batchNotFound(id);
+    return batch;
+  };
+
+  app.post('/v1/batches', async (request, reply) => {
+    const query = parseRequestPart(submitQuerySchema, request.query, 'query');
+    const bytes = manifestBytesOf(request.body);
+    const format = manifestFormatOf(request.headers['content-type']);
+    requireTarget(deps);
+    // The same options as `seatflow submit`, so that the CLI and the API find the same batch for the same file.
+    const options = { action: query.action, skipInvalid: query.skipInvalid === true };
+    const id = batchIdOf(createHash('sha256').update(bytes).digest('hex'), deps.target.id, options);
+    const known = await withRedis(deps, () => system.store.get(id));
+    if (known !== undefined && known.state !== 'submitting') {
+      // Found before spending a pre-flight on it: the same manifest again is the same batch.
+      return reply.code(200).header('location', `/v1/batches/${id}`).send({ batchId: id, created: false, existing: true, jobsAdded: 0, batch: batchView(known) });
+    }
+    const { plan, guardrails } = await planRequest({
+      bytes,
+      format,
+      api: deps.batches.api,
+      guardrails: deps.guardrails,
+      skipInvalid: query.skipInvalid === true,
+      ...(query.action === undefined ? {} : { defaultAction: query.action }),
+      ...(query.name === undefined ? {} : { name: query.name }),
+    });
+    if (guardrails.needsConfirmation && query.confirm !== true) {
+      throw new ControlError(409, CONTROL_ERROR_CODES.confirmationRequired, `refused: ${guardrails.reasons.join('; ')}`, {
+        hint: 'Check the plan (POST /v1/plans), then send the same manifest again with ?confirm=true. Nothing was queued.',
+        details: { guardrails, summary: plan.summary },
+      });
+    }
+    const result = await withRedis(deps, () => system.submit(plan, { options }), { timeout: false });
+    const batch = batchView(result.batch);
+    return reply
+      .code(result.created ? 202 : 200)
+      .header('location', batch.links.self)
+      .send({ batchId: batch.id, created: result.created, existing: !result.created, jobsAdded: result.jobsAdded, batch });
+  });
+
+  app.get('/v1/batches', async (request) => {
+    const { limit } = parseRequestPart(listQuerySchema, request.query, 'query');
+    const batches = await withRedis(deps, () => system.store.list(limit));
+    return { batches: batches.map(batchView) };
+  });
+
+  app.get('/v1/batches/:id', async (request) => batchView(await requireBatch(request.params)));
+
+  app.get('/v1/batches/:id/outcomes', async (request, reply) => {
+    const { format } = parseRequestPart(outcomesQuerySchema, request.query, 'query');
+    const batch = await requireBatch(request.params);
+    const view = batchView(batch);
+    return reply
+      .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${batch.id}${batch.sim ? '-simulation' : ''}.${format}"`)
+      .header('x-seatflow-rows-pending', String(view.progress.total - view.progress.done))
+      .send(Readable.from(outcomeLines(system.store.outcomes(batch.id), format)));
+  });
+
+  app.post('/v1/batches/:id/retry', async (request) => {
+    const batch = await requireBatch(request.params);
+    try {
+      const result = await withRedis(deps, () => system.control.retry(batch.id), { timeout: false });
+      return { batchId: batch.id, ...result, batch: batchView((await system.store.get(batch.id)) ?? batch) };
+    } catch (error) {
+      if (error instanceof UsageError) throw new ControlError(409, CONTROL_ERROR_CODES.conflict, error.message, error.hint === undefined ? {} : { hint: error.hint });
+      throw error;
+    }
+  });
+
+  app.post('/v1/batches/:id/cancel', async (request) => {
+    const batch = await requireBatch(request.params);
+    const result = await withRedis(deps, () => system.control.cancel(batch.id), { timeout: false });
+    return { batchId: batch.id, ...result, batch: batchView((await system.store.get(batch.id)) ?? batch) };
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { ControlDeps } from '../control-deps.js';
+
+/** Liveness and readiness, without auth so that orchestrators can probe them; they reveal no batch data. */
+export function registerHealthRoutes(app: FastifyInstance, deps: ControlDeps): void {
+  app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
+    const checks = { redis: await redisCheck(deps), target: targetCheck(deps) };
+    const ready = checks.redis.ok && checks.target.ok;
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+  });
+}
+
+async function redisCheck(deps: ControlDeps): Promise<{ ok: boolean; message?: string }> {
+  const { redis } = deps.batches;
+  if (redis.status !== 'ready') return { ok: false, message: `Redis connection is ${redis.status}` };
+  let timer: NodeJS.Timeout | undefined;
+  const timeoutMs = Math.min(deps.redisTimeoutMs ?? 5000, 2000);
+  try {
+    await Promise.race([redis.ping(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no PONG within ${timeoutMs} ms`)), timeoutMs)))]);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function targetCheck(deps: ControlDeps): { ok: boolean; message?: string } {
+  if (deps.target.configured) return { ok: true };
+  return { ok: false, message: 'no access token: set SMARTSHEET_ACCESS_TOKEN (or start with --sim)' };
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import type { ControlDeps } from '../control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
+import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
+import { planRequest } from '../plan-request.js';
+import { parseRequestPart, planQuerySchema } from '../request-schemas.js';
+
+/** POST /v1/plans: `seatflow plan --json` over HTTP. Validates and pre-flights the body; changes nothing. */
+export function registerPlanRoutes(app: FastifyInstance, deps: ControlDeps): void {
+  app.post('/v1/plans', async (request) => {
+    const query = parseRequestPart(planQuerySchema, request.query, 'query');
+    const bytes = manifestBytesOf(request.body);
+    const format = manifestFormatOf(request.headers['content-type']);
+    requireTarget(deps);
+    const { plan, guardrails, manifest } = await planRequest({
+      bytes,
+      format,
+      api: deps.api,
+      guardrails: deps.guardrails,
+      skipInvalid: query.skipInvalid === true,
+      ...(query.action === undefined ? {} : { defaultAction: query.action }),
+      ...(query.name === undefined ? {} : { name: query.name }),
+    });
+    return { target: deps.target.label, ...plan, guardrails, warnings: manifest.warnings };
+  });
+}
+
+/** Plans and submissions read live state: without a token there is nothing to read it with. */
+export function requireTarget(deps: ControlDeps): void {
+  if (deps.target.configured) return;
+  throw new ControlError(503, CONTROL_ERROR_CODES.targetNotConfigured, 'no access token is configured for the target service', {
+    hint: 'Set SMARTSHEET_ACCESS_TOKEN to a System Admin API token and restart `seatflow serve` (or start it with --sim).',
+  });
+}

@@ -1,0 +1,27 @@
+import type { ControlDeps } from './control-deps.js';
+import { redisUnavailable } from './control-error.js';
+
+export interface WithRedisOptions {
+  /** False for work that must not be abandoned half-way (queuing a batch); it then only checks the connection. */
+  timeout?: boolean;
+}
+
+/**
+ * Runs Redis work for a request, or answers 503 at once: the shared connection waits through a Redis restart rather
+ * than failing (what workers need), but an HTTP caller should hear "Redis is down" instead of hanging.
+ */
+export async function withRedis<T>(deps: ControlDeps, work: () => Promise<T>, options: WithRedisOptions = {}): Promise<T> {
+  const { redis } = deps.batches;
+  if (redis.status !== 'ready') throw redisUnavailable(`the connection is ${redis.status}`);
+  if (options.timeout === false) return work();
+  const timeoutMs = deps.redisTimeoutMs ?? 5000;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(redisUnavailable(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
