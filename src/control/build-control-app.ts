@@ -7,6 +7,7 @@ import { registerBatchRoutes } from './routes/batch-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerPlanRoutes } from './routes/plan-routes.js';
 import { toControlError } from './to-control-error.js';
+import { isRedisDown } from './with-redis.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,11 +23,10 @@ const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
  * endpoint calls the same plan and queue functions as the CLI command of the same name.
  */
 export function buildControlApp(deps: ControlDeps): FastifyInstance {
+  // Request logs carry method, URL and remote address only (fastify's default serializers): never a header.
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
-    // Default request logs carry method, URL and remote address only: never the Authorization header.
-    disableRequestLogging: false,
   });
   registerManifestBodyParsers(app);
 
@@ -41,7 +41,7 @@ export function buildControlApp(deps: ControlDeps): FastifyInstance {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const answer = toControlError(error, deps.batches.redis.status !== 'ready');
+    const answer = toControlError(error, isRedisDown(deps.batches.redis.status));
     if (answer.statusCode >= 500) request.log.error({ err: error, code: answer.code }, 'request failed');
     return reply.code(answer.statusCode).header('content-type', 'application/json; charset=utf-8').send(answer.toBody());
   });

@@ -45,7 +45,7 @@ function fromApiError(error: ApiError): ControlError {
 function fromFastifyError(error: Partial<FastifyError>): ControlError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ControlError(415, CODES.unsupportedMediaType, `a manifest cannot be sent as this Content-Type: ${error.message ?? ''}`, {
+      return new ControlError(415, CODES.unsupportedMediaType, 'the Content-Type of the request is not a manifest format', {
         hint: 'Send the manifest as the body with Content-Type text/csv, application/json or application/x-ndjson.',
       });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

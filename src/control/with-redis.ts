@@ -6,13 +6,20 @@ export interface WithRedisOptions {
   timeout?: boolean;
 }
 
+/** ioredis states of a connection that was lost or refused; 'connecting' and 'connect' are a start, not an outage. */
+const DOWN_STATES: ReadonlySet<string> = new Set(['close', 'reconnecting', 'end']);
+
+export function isRedisDown(status: string): boolean {
+  return DOWN_STATES.has(status);
+}
+
 /**
  * Runs Redis work for a request, or answers 503 at once: the shared connection waits through a Redis restart rather
  * than failing (what workers need), but an HTTP caller should hear "Redis is down" instead of hanging.
  */
 export async function withRedis<T>(deps: ControlDeps, work: () => Promise<T>, options: WithRedisOptions = {}): Promise<T> {
   const { redis } = deps.batches;
-  if (redis.status !== 'ready') throw redisUnavailable(`the connection is ${redis.status}`);
+  if (isRedisDown(redis.status)) throw redisUnavailable(`the connection is ${redis.status}`);
   if (options.timeout === false) return work();
   const timeoutMs = deps.redisTimeoutMs ?? 5000;
   let timer: NodeJS.Timeout | undefined;

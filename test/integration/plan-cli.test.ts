@@ -18,7 +18,7 @@ describe('seatflow plan (CLI)', () => {
     const { code, stdout } = await seatflow(['plan', 'jobs/examples/hr-offboarding.csv', '--sim', '--json']);
     expect(code).toBe(0);
     const plan = JSON.parse(stdout);
-    expect(plan.summary).toEqual({ total: 8, change: 4, 'no-op': 1, refused: 2, 'not-found': 1, conflict: 0, invalid: 0 });
+    expect(plan.summary).toEqual({ total: 7, change: 3, 'no-op': 1, refused: 2, 'not-found': 1, conflict: 0, invalid: 0 });
     expect(plan.target).toMatch(/^SIMULATION/);
   });
 
