@@ -3,7 +3,8 @@ import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
 import { openRedis, type RedisHandle } from '../queue/redis/open-redis.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
-import type { CliRuntime } from './cli-runtime.js';
+import { withCliRuntime, type CliRuntime } from './cli-runtime.js';
+import type { CommonFlags } from './common-options.js';
 
 /** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
 export interface BatchRuntime {
@@ -41,4 +42,10 @@ export function createBudgetedApi(runtime: CliRuntime, batch: BatchRuntime): { a
 
 export function retryPolicyOf(runtime: CliRuntime): RetryPolicy {
   return runtime.config.retry;
+}
+
+/** For commands that only read or steer batches in Redis (status, report, retry, cancel): no token needed. */
+export function withBatchRuntime<T>(flags: CommonFlags, body: (runtime: CliRuntime, batch: BatchRuntime) => Promise<T>): Promise<T> {
+  // --sim means nothing here: batches are read from Redis, not from a service.
+  return withCliRuntime({ ...flags, sim: false }, { requireToken: false }, async (runtime) => body(runtime, await openBatchRuntime(runtime)));
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../core/seatflow-error.js';
 import { createSmartsheetClient, type SmartsheetClient } from '../client/create-smartsheet-client.js';
 import type { SmartsheetClientOptions } from '../client/smartsheet-client-options.js';
 import { startEmbeddedSim, type EmbeddedSim } from './embedded-sim.js';
+import { overridesFromFlags, type CommonFlags } from './common-options.js';
 
 export interface CliRuntimeOptions {
   /** Start the reference server in-process with demo data and act on it. */
@@ -86,4 +87,26 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
       }
     },
   };
+}
+
+/**
+ * Builds the runtime from a command's flags, runs `body`, and closes everything it opened whatever happens.
+ * `requireToken: false` for commands that only read Redis (status, report, retry, cancel).
+ */
+export async function withCliRuntime<T>(
+  flags: CommonFlags,
+  options: Pick<CliRuntimeOptions, 'requireToken'>,
+  body: (runtime: CliRuntime) => Promise<T>,
+): Promise<T> {
+  const runtime = await createCliRuntime({
+    ...options,
+    sim: flags.sim === true,
+    ...(flags.config === undefined ? {} : { configFile: flags.config }),
+    flags: overridesFromFlags(flags),
+  });
+  try {
+    return await body(runtime);
+  } finally {
+    await runtime.close();
+  }
 }

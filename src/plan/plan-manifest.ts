@@ -8,15 +8,23 @@ import { checkGuardrails, type GuardrailCheck } from './guardrails.js';
 import { ManifestRefusedError } from './manifest-refused-error.js';
 import type { BatchPlan } from './planned-row.js';
 import { preflight } from './preflight.js';
+import { refuseLocalFiles } from './refuse-local-files.js';
 
 export interface PlanManifestOptions {
+  /** The manifest file; with `content`, only its name (relative paths in rows resolve against its folder). */
   path: string;
+  /** The manifest's bytes when they do not come from `path`, e.g. a request body of the control API. */
+  content?: Buffer;
   api: SmartsheetApi;
   guardrails: Config['guardrails'];
   defaultAction?: ActionName;
   format?: ManifestFormat;
   /** Go on with the valid rows; invalid ones get verdict 'invalid'. Default false: any invalid row refuses the file. */
   skipInvalid?: boolean;
+  /** Refuse rows that name local files (image, file): for manifests that arrive over HTTP. Default false. */
+  refuseLocalFiles?: boolean;
+  /** What to do about invalid rows, printed under a refusal. */
+  refusalHint?: string;
 }
 
 export interface PlannedManifest {
@@ -35,6 +43,7 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
   try {
     manifest = await loadManifest({
       path: options.path,
+      ...(options.content === undefined ? {} : { content: options.content }),
       maxRows: options.guardrails.maxRows,
       protectedAccounts: options.guardrails.protectedAccounts,
       ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
@@ -44,8 +53,9 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
     if (error instanceof ManifestFileError) throw new ManifestRefusedError([{ row: 0, line: error.line, message: error.message }], 0, error.hint);
     throw error;
   }
+  if (options.refuseLocalFiles === true) manifest = refuseLocalFiles(manifest);
   if (manifest.invalid.length > 0 && options.skipInvalid !== true) {
-    throw new ManifestRefusedError(manifest.invalid.flatMap((row) => row.problems), manifest.invalid.length);
+    throw new ManifestRefusedError(manifest.invalid.flatMap((row) => row.problems), manifest.invalid.length, options.refusalHint);
   }
   const plan = await preflight(manifest, { api: options.api, protectedAccounts: options.guardrails.protectedAccounts });
   return { manifest, plan, guardrails: checkGuardrails(plan, options.guardrails) };

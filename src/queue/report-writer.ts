@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../core/seatflow-error.js';
 import type { RowOutcome } from './row-outcome.js';
 
@@ -38,27 +38,28 @@ function csvRecord(outcome: RowOutcome): string[] {
   });
 }
 
-/** Writes a report (CSV or JSON Lines, from the file's extension) from outcomes read one slice at a time. */
+/**
+ * The report as text chunks, one row at a time (CSV with a header, or JSON Lines), so that a large batch streams to a
+ * file or an HTTP response without being held in memory. The one definition of the report's shape.
+ */
+export async function* reportLines(outcomes: AsyncIterable<RowOutcome>, format: ReportFormat): AsyncGenerator<string> {
+  if (format === 'csv') yield stringify([[...REPORT_COLUMNS]]);
+  for await (const outcome of outcomes) {
+    yield format === 'jsonl' ? `${JSON.stringify(outcome)}\n` : stringify([csvRecord(outcome)]);
+  }
+}
+
+/** Writes a report (CSV or JSON Lines, from the file's extension) and returns how many rows it holds. */
 export async function writeReport(outcomes: AsyncIterable<RowOutcome>, file: string): Promise<number> {
   const format = reportFormatOf(file);
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
   const out = createWriteStream(file);
-  let rows = 0;
-  if (format === 'jsonl') {
-    for await (const outcome of outcomes) {
-      rows += 1;
-      if (!out.write(`${JSON.stringify(outcome)}\n`)) await once(out, 'drain');
-    }
-  } else {
-    const csv = stringify({ header: true, columns: [...REPORT_COLUMNS] });
-    csv.pipe(out);
-    for await (const outcome of outcomes) {
-      rows += 1;
-      if (!csv.write(csvRecord(outcome))) await once(csv, 'drain');
-    }
-    csv.end();
+  let chunks = 0;
+  for await (const chunk of reportLines(outcomes, format)) {
+    chunks += 1;
+    if (!out.write(chunk)) await once(out, 'drain');
   }
-  if (format === 'jsonl') out.end();
+  out.end();
   await once(out, 'finish');
-  return rows;
+  return format === 'csv' ? chunks - 1 : chunks;
 }

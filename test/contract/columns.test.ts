@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/client/api-error.js';
-import { startContractServer, type ContractServer } from '../helpers/contract-server.js';
+import { collect } from '../helpers/collect.js';
+import { useContractServer } from '../helpers/contract-server.js';
 
 const IT_ASSETS = 2094857361029384;
 const APOLLO = 2094857361029385;
 
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-let s: ContractServer;
-beforeAll(async () => {
-  s = await startContractServer();
-});
-afterAll(async () => {
-  await s.close();
-});
-beforeEach(() => {
-  s.sim.controls.reset();
-});
+const server = useContractServer();
 
 describe('columns (contract)', () => {
   it('adds a list of columns', async () => {
-    const added = await s.admin.columns.add(IT_ASSETS, [
+    const added = await server().admin.columns.add(IT_ASSETS, [
       { title: 'Serial', type: 'TEXT_NUMBER', index: 5 },
       { title: 'Returned', type: 'CHECKBOX', index: 5 },
     ]);
@@ -32,37 +18,37 @@ describe('columns (contract)', () => {
   });
 
   it('lists columns over pages of two', async () => {
-    const all = await collect(s.admin.columns.list(IT_ASSETS, { pageSize: 2 }));
+    const all = await collect(server().admin.columns.list(IT_ASSETS, { pageSize: 2 }));
     expect(all.map((column) => column.title)).toEqual(['Asset Tag', 'Owner', 'Status', 'Purchased', 'Notes']);
   });
 
   it('reports MULTI_* columns as TEXT_NUMBER without level, and as themselves with level 2', async () => {
-    const plain = (await s.admin.columns.listPage(APOLLO, { includeAll: true })).data.find((column) => column.title === 'Labels');
+    const plain = (await server().admin.columns.listPage(APOLLO, { includeAll: true })).data.find((column) => column.title === 'Labels');
     expect(plain?.type).toBe('TEXT_NUMBER');
-    const leveled = (await s.admin.columns.listPage(APOLLO, { includeAll: true, level: 2 })).data.find((column) => column.title === 'Labels');
+    const leveled = (await server().admin.columns.listPage(APOLLO, { includeAll: true, level: 2 })).data.find((column) => column.title === 'Labels');
     expect(leveled?.type).toBe('MULTI_PICKLIST');
-    expect((await s.admin.columns.get(APOLLO, leveled!.id, { level: 2 })).type).toBe('MULTI_PICKLIST');
+    expect((await server().admin.columns.get(APOLLO, leveled!.id, { level: 2 })).type).toBe('MULTI_PICKLIST');
   });
 
   it('gets a column with include=format', async () => {
-    const [first] = (await s.admin.columns.listPage(IT_ASSETS)).data;
-    expect(await s.admin.columns.get(IT_ASSETS, first!.id, { include: ['format'] })).toMatchObject({ id: first!.id, title: 'Asset Tag', primary: true });
+    const [first] = (await server().admin.columns.listPage(IT_ASSETS)).data;
+    expect(await server().admin.columns.get(IT_ASSETS, first!.id, { include: ['format'] })).toMatchObject({ id: first!.id, title: 'Asset Tag', primary: true });
   });
 
   it('updates a column with PUT: rename, move and change type', async () => {
-    const notes = (await s.admin.columns.listPage(IT_ASSETS)).data.find((column) => column.title === 'Notes')!;
-    const updated = await s.admin.columns.update(IT_ASSETS, notes.id, { title: 'Remarks', index: 1, type: 'PICKLIST', options: ['Laptop', 'Monitor'] });
+    const notes = (await server().admin.columns.listPage(IT_ASSETS)).data.find((column) => column.title === 'Notes')!;
+    const updated = await server().admin.columns.update(IT_ASSETS, notes.id, { title: 'Remarks', index: 1, type: 'PICKLIST', options: ['Laptop', 'Monitor'] });
     expect(updated).toMatchObject({ id: notes.id, title: 'Remarks', index: 1, type: 'PICKLIST' });
   });
 
   it('refuses to change the type of the primary column', async () => {
-    const primary = (await s.admin.columns.listPage(IT_ASSETS)).data.find((column) => column.primary === true)!;
-    await expect(s.admin.columns.update(IT_ASSETS, primary.id, { type: 'DATE' })).rejects.toBeInstanceOf(InvalidRequestError);
+    const primary = (await server().admin.columns.listPage(IT_ASSETS)).data.find((column) => column.primary === true)!;
+    await expect(server().admin.columns.update(IT_ASSETS, primary.id, { type: 'DATE' })).rejects.toBeInstanceOf(InvalidRequestError);
   });
 
   it('deletes a column', async () => {
-    const notes = (await s.admin.columns.listPage(IT_ASSETS)).data.find((column) => column.title === 'Notes')!;
-    await s.admin.columns.delete(IT_ASSETS, notes.id);
-    expect((await s.admin.columns.listPage(IT_ASSETS)).data.map((column) => column.title)).not.toContain('Notes');
+    const notes = (await server().admin.columns.listPage(IT_ASSETS)).data.find((column) => column.title === 'Notes')!;
+    await server().admin.columns.delete(IT_ASSETS, notes.id);
+    expect((await server().admin.columns.listPage(IT_ASSETS)).data.map((column) => column.title)).not.toContain('Notes');
   });
 });

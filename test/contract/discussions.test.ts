@@ -3,16 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ResourceNotFoundError } from '../../src/client/api-error.js';
+import { collect } from '../helpers/collect.js';
 import { startContractServer, type ContractServer } from '../helpers/contract-server.js';
 
 const IT_ASSETS = 2094857361029384;
 const APOLLO = 2094857361029385;
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
 
 let s: ContractServer;
 let dir: string;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
   AuthorizationError,
@@ -8,7 +8,7 @@ import {
   ResourceNotFoundError,
   ServiceUnavailableError,
 } from '../../src/client/api-error.js';
-import { startContractServer, type ContractServer } from '../helpers/contract-server.js';
+import { useContractServer } from '../helpers/contract-server.js';
 
 const PLAN = 5420192837465012;
 const MISSING_ID = 1234567890123456;
@@ -22,25 +22,16 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   return error;
 }
 
-let s: ContractServer;
-beforeAll(async () => {
-  s = await startContractServer();
-});
-afterAll(async () => {
-  await s.close();
-});
-beforeEach(() => {
-  s.sim.controls.reset();
-});
+const server = useContractServer();
 afterEach(() => {
-  s.sim.faults.configure('');
-  s.sim.rateLimiter.configure('off');
+  server().sim.faults.configure('');
+  server().sim.rateLimiter.configure('off');
 });
 
 describe('error categories (contract)', () => {
   it('raises InvalidArgument before sending anything', async () => {
     let sent = 0;
-    const counted = s.client(s.sim.tokens.admin, { beforeRequest: async () => void (sent += 1) });
+    const counted = server().client(server().sim.tokens.admin, { beforeRequest: async () => void (sent += 1) });
     for (const call of [
       counted.users.get(null as unknown as number),
       counted.users.add({ email: '' }),
@@ -53,47 +44,47 @@ describe('error categories (contract)', () => {
       expect(await failure(call)).toBeInstanceOf(InvalidArgumentError);
     }
     expect(sent).toBe(0);
-    expect(s.sim.mutations.list()).toEqual([]);
+    expect(server().sim.mutations.list()).toEqual([]);
   });
 
   it('raises InvalidRequest for eligibility refusals, with the errorCode', async () => {
-    const sam = await s.userId('sam.taylor@gmail.com');
-    const isp = await failure(s.admin.users.deactivate(sam));
+    const sam = await server().userId('sam.taylor@gmail.com');
+    const isp = await failure(server().admin.users.deactivate(sam));
     expect(isp).toBeInstanceOf(InvalidRequestError);
     expect(isp).toMatchObject({ status: 400, errorCode: 1359, operation: 'users.deactivate', retryable: false, mayHaveApplied: false });
     expect(isp.refId).toBeTruthy();
 
-    const morgan = await s.userId('morgan.price@acme.example');
-    expect(await failure(s.admin.users.reactivate(morgan))).toBeInstanceOf(InvalidRequestError);
-    const alex = await s.userId('alex.kim@acme.example');
-    expect(await failure(s.admin.users.deactivate(alex))).toBeInstanceOf(InvalidRequestError);
+    const morgan = await server().userId('morgan.price@acme.example');
+    expect(await failure(server().admin.users.reactivate(morgan))).toBeInstanceOf(InvalidRequestError);
+    const alex = await server().userId('alex.kim@acme.example');
+    expect(await failure(server().admin.users.deactivate(alex))).toBeInstanceOf(InvalidRequestError);
   });
 
   it('raises Authorization for a bad token and for a non-admin, and never shows the token', async () => {
     const token = 'not-a-real-token-0123456789';
-    const bad = await failure(s.client(token).users.getCurrent());
+    const bad = await failure(server().client(token).users.getCurrent());
     expect(bad).toBeInstanceOf(AuthorizationError);
     expect(bad).toMatchObject({ status: 401, errorCode: 1002 });
     expect(bad.message).not.toContain(token);
     expect(JSON.stringify(bad)).not.toContain(token);
 
-    const marcus = await s.userId('marcus.chen@acme.example');
-    const forbidden = await failure(s.user.users.deactivate(marcus));
+    const marcus = await server().userId('marcus.chen@acme.example');
+    const forbidden = await failure(server().user.users.deactivate(marcus));
     expect(forbidden).toBeInstanceOf(AuthorizationError);
     expect(forbidden).toMatchObject({ status: 403, errorCode: 1004 });
-    expect(forbidden.message).not.toContain(s.sim.tokens.user);
+    expect(forbidden.message).not.toContain(server().sim.tokens.user);
   });
 
   it('raises ResourceNotFound for a user that does not exist', async () => {
-    const missing = await failure(s.admin.users.deactivate(MISSING_ID));
+    const missing = await failure(server().admin.users.deactivate(MISSING_ID));
     expect(missing).toBeInstanceOf(ResourceNotFoundError);
     expect(missing).toMatchObject({ status: 404, errorCode: 1006 });
   });
 
   it('raises ServiceUnavailable with Retry-After when rate limited', async () => {
-    s.sim.rateLimiter.configure({ requests: 1, perSeconds: 60 });
-    await s.admin.users.getCurrent();
-    const limited = await failure(s.admin.users.getCurrent());
+    server().sim.rateLimiter.configure({ requests: 1, perSeconds: 60 });
+    await server().admin.users.getCurrent();
+    const limited = await failure(server().admin.users.getCurrent());
     expect(limited).toBeInstanceOf(ServiceUnavailableError);
     expect((limited as ServiceUnavailableError).rateLimited).toBe(true);
     expect(limited).toMatchObject({ status: 429, errorCode: 4003, retryable: true, mayHaveApplied: false });
@@ -101,46 +92,46 @@ describe('error categories (contract)', () => {
   });
 
   it('raises ServiceUnavailable for a 503 and for a cut connection', async () => {
-    s.sim.faults.configure('503:1');
-    expect(await failure(s.admin.users.getCurrent())).toMatchObject({ category: 'ServiceUnavailable', status: 503, retryable: true });
-    s.sim.faults.configure('reset:1');
-    const cut = await failure(s.admin.users.getCurrent());
+    server().sim.faults.configure('503:1');
+    expect(await failure(server().admin.users.getCurrent())).toMatchObject({ category: 'ServiceUnavailable', status: 503, retryable: true });
+    server().sim.faults.configure('reset:1');
+    const cut = await failure(server().admin.users.getCurrent());
     expect(cut).toBeInstanceOf(ServiceUnavailableError);
     expect(cut.status).toBeUndefined();
   });
 
   it('says a write answered 500 after it was applied may have applied, and it did', async () => {
-    const marcus = await s.userId('marcus.chen@acme.example');
-    s.sim.faults.configure('500-after:1');
-    const ambiguous = await failure(s.admin.users.deactivate(marcus));
+    const marcus = await server().userId('marcus.chen@acme.example');
+    server().sim.faults.configure('500-after:1');
+    const ambiguous = await failure(server().admin.users.deactivate(marcus));
     expect(ambiguous).toBeInstanceOf(ServiceUnavailableError);
     expect(ambiguous.mayHaveApplied).toBe(true);
-    s.sim.faults.configure('');
-    expect((await s.admin.users.get(marcus)).status).toBe('DEACTIVATED');
+    server().sim.faults.configure('');
+    expect((await server().admin.users.get(marcus)).status).toBe('DEACTIVATED');
   });
 
   it('raises Other for a status outside the categories', async () => {
-    s.sim.faults.configure('501:1');
-    const other = await failure(s.admin.users.getCurrent());
+    server().sim.faults.configure('501:1');
+    const other = await failure(server().admin.users.getCurrent());
     expect(other).toBeInstanceOf(OtherApiError);
     expect(other.status).toBe(501);
   });
 
   it('retries an idempotent call with the opt-in policy, and not a POST', async () => {
-    const retrying = s.client(s.sim.tokens.admin, {
+    const retrying = server().client(server().sim.tokens.admin, {
       retry: { maxAttempts: 3, baseDelayMs: 1 },
       // The fault clears after the first answer, so the retry meets a healthy server.
       onResponse: (info) => {
-        if (info.status === 503) s.sim.faults.configure('');
+        if (info.status === 503) server().sim.faults.configure('');
       },
     });
-    s.sim.faults.configure('503:1');
+    server().sim.faults.configure('503:1');
     expect((await retrying.users.getCurrent()).email).toBe('admin@acme.example');
 
-    const marcus = await s.userId('marcus.chen@acme.example');
-    s.sim.faults.configure('503:1');
+    const marcus = await server().userId('marcus.chen@acme.example');
+    server().sim.faults.configure('503:1');
     expect(await failure(retrying.users.deactivate(marcus))).toBeInstanceOf(ServiceUnavailableError);
     // A retry would have met the healthy server and deactivated Marcus.
-    expect((await s.admin.users.get(marcus)).status).toBe('ACTIVE');
+    expect((await server().admin.users.get(marcus)).status).toBe('ACTIVE');
   });
 });

@@ -1,120 +1,106 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/client/api-error.js';
-import { startContractServer, type ContractServer } from '../helpers/contract-server.js';
+import { collect } from '../helpers/collect.js';
+import { useContractServer } from '../helpers/contract-server.js';
 
 const PLAN = 5420192837465012;
 const LABS_PLAN = 5420192837465013;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-let s: ContractServer;
-beforeAll(async () => {
-  s = await startContractServer();
-});
-afterAll(async () => {
-  await s.close();
-});
-beforeEach(() => {
-  s.sim.controls.reset();
-});
+const server = useContractServer();
 
 describe('users (contract)', () => {
   it('adds a user with sendEmail and allowInviteAccountAdmin', async () => {
-    const added = await s.admin.users.add(
+    const added = await server().admin.users.add(
       { email: 'new.hire@acme.example', firstName: 'New', lastName: 'Hire' },
       { sendEmail: true, allowInviteAccountAdmin: true },
     );
     expect(added).toMatchObject({ email: 'new.hire@acme.example', firstName: 'New', lastName: 'Hire' });
     expect(Number.isSafeInteger(added.id)).toBe(true);
-    expect((await s.admin.users.get(added.id)).email).toBe('new.hire@acme.example');
+    expect((await server().admin.users.get(added.id)).email).toBe('new.hire@acme.example');
   });
 
   it('lists users filtered by e-mail, with lastLogin', async () => {
-    const page = await s.admin.users.listPage({ email: ['dana.whitfield@acme.example', 'jordan.lee@acme.example'], include: ['lastLogin'] });
+    const page = await server().admin.users.listPage({ email: ['dana.whitfield@acme.example', 'jordan.lee@acme.example'], include: ['lastLogin'] });
     expect(page.data.map((user) => user.email).sort()).toEqual(['dana.whitfield@acme.example', 'jordan.lee@acme.example']);
     expect(page.data.every((user) => user.lastLogin !== undefined)).toBe(true);
   });
 
   it('iterates every user over several small pages', async () => {
-    const first = await s.admin.users.listPage({ pageSize: 7 });
+    const first = await server().admin.users.listPage({ pageSize: 7 });
     expect(first.totalPages).toBeGreaterThan(1);
-    const all = await collect(s.admin.users.list({ pageSize: 7 }));
+    const all = await collect(server().admin.users.list({ pageSize: 7 }));
     expect(all).toHaveLength(first.totalCount);
     expect(new Set(all.map((user) => user.id)).size).toBe(first.totalCount);
-    const everything = await s.admin.users.listPage({ includeAll: true });
+    const everything = await server().admin.users.listPage({ includeAll: true });
     expect(everything.data).toHaveLength(first.totalCount);
   });
 
   it('lists users by plan and seat type, VIEWER reported as CONTRIBUTOR on request', async () => {
-    const viewers = await collect(s.admin.users.list({ planId: PLAN, seatType: 'VIEWER' }));
+    const viewers = await collect(server().admin.users.list({ planId: PLAN, seatType: 'VIEWER' }));
     expect(viewers.map((user) => user.email)).toContain('casey.nguyen@acme.example');
     expect(viewers.every((user) => user.seatType === 'VIEWER')).toBe(true);
-    const asContributor = await s.admin.users.listPage({ email: ['casey.nguyen@acme.example'], planId: PLAN, displayContributorSeatType: true });
+    const asContributor = await server().admin.users.listPage({ email: ['casey.nguyen@acme.example'], planId: PLAN, displayContributorSeatType: true });
     expect(asContributor.data[0]?.seatType).toBe('CONTRIBUTOR');
   });
 
   it('gets the current user with groups, and a user by id', async () => {
-    const me = await s.admin.users.getCurrent({ include: ['groups'] });
+    const me = await server().admin.users.getCurrent({ include: ['groups'] });
     expect(me.email).toBe('admin@acme.example');
     expect(me.groups?.length).toBeGreaterThan(0);
-    const danaId = await s.userId('dana.whitfield@acme.example');
-    expect(await s.admin.users.get(danaId)).toMatchObject({ id: danaId, email: 'dana.whitfield@acme.example', status: 'ACTIVE' });
+    const danaId = await server().userId('dana.whitfield@acme.example');
+    expect(await server().admin.users.get(danaId)).toMatchObject({ id: danaId, email: 'dana.whitfield@acme.example', status: 'ACTIVE' });
   });
 
   it('updates a user', async () => {
-    const id = await s.userId('marcus.chen@acme.example');
-    const updated = await s.admin.users.update(id, { firstName: 'Marc', licensedSheetCreator: false });
+    const id = await server().userId('marcus.chen@acme.example');
+    const updated = await server().admin.users.update(id, { firstName: 'Marc', licensedSheetCreator: false });
     expect(updated).toMatchObject({ id, firstName: 'Marc' });
-    expect((await s.admin.users.get(id)).firstName).toBe('Marc');
+    expect((await server().admin.users.get(id)).firstName).toBe('Marc');
   });
 
   it('removes a user who owns groups with transferTo, transferSheets and removeFromSharing', async () => {
-    const priya = await s.userId('priya.shah@acme.example');
-    const dana = await s.userId('dana.whitfield@acme.example');
-    const refused = await s.admin.users.remove(priya).catch((error: unknown) => error);
+    const priya = await server().userId('priya.shah@acme.example');
+    const dana = await server().userId('dana.whitfield@acme.example');
+    const refused = await server().admin.users.remove(priya).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(InvalidRequestError);
     expect((refused as InvalidRequestError).errorCode).toBe(1108);
-    await s.admin.users.remove(priya, { transferTo: dana, transferSheets: true, removeFromSharing: true });
-    const mutation = s.sim.mutations.list().find((entry) => entry.userId === priya);
+    await server().admin.users.remove(priya, { transferTo: dana, transferSheets: true, removeFromSharing: true });
+    const mutation = server().sim.mutations.list().find((entry) => entry.userId === priya);
     expect(mutation?.operation).toBe('removeUser');
   });
 
   it('deactivates and reactivates a user', async () => {
-    const marcus = await s.userId('marcus.chen@acme.example');
-    await s.admin.users.deactivate(marcus);
-    expect((await s.admin.users.get(marcus)).status).toBe('DEACTIVATED');
-    await s.admin.users.reactivate(marcus);
-    expect((await s.admin.users.get(marcus)).status).toBe('ACTIVE');
+    const marcus = await server().userId('marcus.chen@acme.example');
+    await server().admin.users.deactivate(marcus);
+    expect((await server().admin.users.get(marcus)).status).toBe('DEACTIVATED');
+    await server().admin.users.reactivate(marcus);
+    expect((await server().admin.users.get(marcus)).status).toBe('ACTIVE');
   });
 
   it('downgrades an admin only with removeAdminStatus, and upgrades back', async () => {
-    const elena = await s.userId('elena.garcia@acme.example');
-    await expect(s.admin.users.downgrade(elena, PLAN, { seatType: 'VIEWER' })).rejects.toBeInstanceOf(InvalidRequestError);
-    await s.admin.users.downgrade(elena, PLAN, { seatType: 'VIEWER', removeAdminStatus: true });
-    const after = await s.admin.users.get(elena);
+    const elena = await server().userId('elena.garcia@acme.example');
+    await expect(server().admin.users.downgrade(elena, PLAN, { seatType: 'VIEWER' })).rejects.toBeInstanceOf(InvalidRequestError);
+    await server().admin.users.downgrade(elena, PLAN, { seatType: 'VIEWER', removeAdminStatus: true });
+    const after = await server().admin.users.get(elena);
     expect(after.admin).toBe(false);
-    expect((await s.admin.users.listPlansPage(elena)).data[0]?.seatType).toBe('VIEWER');
-    await s.admin.users.upgrade(elena, PLAN);
-    expect((await s.admin.users.listPlansPage(elena)).data[0]?.seatType).toBe('MEMBER');
+    expect((await server().admin.users.listPlansPage(elena)).data[0]?.seatType).toBe('VIEWER');
+    await server().admin.users.upgrade(elena, PLAN);
+    expect((await server().admin.users.listPlansPage(elena)).data[0]?.seatType).toBe('MEMBER');
   });
 
   it('upgrades a VIEWER to GUEST with an explicit seat type', async () => {
-    const casey = await s.userId('casey.nguyen@acme.example');
-    await s.admin.users.upgrade(casey, PLAN, { seatType: 'GUEST' });
-    expect((await s.admin.users.listPlansPage(casey)).data[0]?.seatType).toBe('GUEST');
+    const casey = await server().userId('casey.nguyen@acme.example');
+    await server().admin.users.upgrade(casey, PLAN, { seatType: 'GUEST' });
+    expect((await server().admin.users.listPlansPage(casey)).data[0]?.seatType).toBe('GUEST');
   });
 
   it('iterates a user\'s plans over token pages, with plan names', async () => {
-    const noah = await s.userId('noah.fischer@acme.example');
-    const first = await s.admin.users.listPlansPage(noah, { maxItems: 1, includePlanName: true });
+    const noah = await server().userId('noah.fischer@acme.example');
+    const first = await server().admin.users.listPlansPage(noah, { maxItems: 1, includePlanName: true });
     expect(first.data).toHaveLength(1);
     expect(first.lastKey).toBeDefined();
-    const plans = await collect(s.admin.users.listPlans(noah, { maxItems: 1, includePlanName: true }));
+    const plans = await collect(server().admin.users.listPlans(noah, { maxItems: 1, includePlanName: true }));
     expect(plans.map((plan) => [plan.planId, plan.planName])).toEqual([
       [PLAN, 'Acme Corp'],
       [LABS_PLAN, 'Acme Labs'],
@@ -122,14 +108,14 @@ describe('users (contract)', () => {
   });
 
   it('removes a user from a plan', async () => {
-    const noah = await s.userId('noah.fischer@acme.example');
-    await s.admin.users.removeFromPlan(noah, LABS_PLAN);
-    expect((await collect(s.admin.users.listPlans(noah))).map((plan) => plan.planId)).toEqual([PLAN]);
+    const noah = await server().userId('noah.fischer@acme.example');
+    await server().admin.users.removeFromPlan(noah, LABS_PLAN);
+    expect((await collect(server().admin.users.listPlans(noah))).map((plan) => plan.planId)).toEqual([PLAN]);
   });
 
   it('uploads a profile image as raw bytes', async () => {
-    const dana = await s.userId('dana.whitfield@acme.example');
-    const updated = await s.admin.users.uploadProfileImage(dana, { data: PNG, fileName: 'dana.png' });
+    const dana = await server().userId('dana.whitfield@acme.example');
+    const updated = await server().admin.users.uploadProfileImage(dana, { data: PNG, fileName: 'dana.png' });
     expect(updated.id).toBe(dana);
     expect(updated.profileImage?.imageId).toBeTruthy();
   });

@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ResourceNotFoundError } from '../../src/client/api-error.js';
 import type { SmartsheetClient } from '../../src/client/create-smartsheet-client.js';
+import { collect } from '../helpers/collect.js';
 import { startContractServer, type ContractServer } from '../helpers/contract-server.js';
 
 const IT_ASSETS = 2094857361029384;
 const APOLLO = 2094857361029385;
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
 
 async function createHooks(client: SmartsheetClient, count: number): Promise<number[]> {
   const ids: number[] = [];

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createSmartsheetClient, type SmartsheetClient } from '../../src/client/create-smartsheet-client.js';
 import type { SmartsheetClientOptions } from '../../src/client/smartsheet-client-options.js';
 import { startReferenceServer, type RunningReferenceServer, type StartReferenceServerOptions } from '../../src/server/index.js';
@@ -42,5 +43,26 @@ export async function startContractServer(options: StartReferenceServerOptions =
       await Promise.all(clients.map((made) => made.close()));
       await sim.close();
     },
+  };
+}
+
+/**
+ * Starts one contract server for the test file and resets its data before each test. Returns a getter, because the
+ * server exists only once `beforeAll` has run.
+ */
+export function useContractServer(options: StartReferenceServerOptions = {}): () => ContractServer {
+  let server: ContractServer | undefined;
+  beforeAll(async () => {
+    server = await startContractServer(options);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    server?.sim.controls.reset();
+  });
+  return () => {
+    if (server === undefined) throw new Error('the contract server is not started yet');
+    return server;
   };
 }

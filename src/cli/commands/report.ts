@@ -2,9 +2,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
-import { openBatchRuntime } from '../batch-runtime.js';
-import { createCliRuntime } from '../cli-runtime.js';
-import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { withBatchRuntime } from '../batch-runtime.js';
+import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
 interface ReportFlags extends CommonFlags {
   out?: string;
@@ -19,13 +18,7 @@ export function registerReportCommand(program: Command): void {
     .option('--out <file>', 'FILE.csv or FILE.jsonl (default: <dataDir>/reports/<batch>.csv)');
   addCommonOptions(command).action(async (batchId: string, flags: ReportFlags) => {
     if (flags.out !== undefined) reportFormatOf(flags.out);
-    const runtime = await createCliRuntime({
-      requireToken: false,
-      ...(flags.config === undefined ? {} : { configFile: flags.config }),
-      flags: overridesFromFlags(flags),
-    });
-    try {
-      const { system } = await openBatchRuntime(runtime);
+    await withBatchRuntime(flags, async (runtime, { system }) => {
       const batch = await system.store.get(batchId);
       if (batch === undefined) throw new UsageError(`no batch ${batchId}`, 'List batches with: seatflow status');
       const file = flags.out ?? path.join(runtime.config.dataDir, 'reports', `${batchId}${batch.sim ? '-simulation' : ''}.csv`);
@@ -34,8 +27,6 @@ export function registerReportCommand(program: Command): void {
       process.stdout.write(
         `Report of ${batchId}${batch.sim ? ' (SIMULATION)' : ''}: ${rows} rows${pending > 0 ? `, ${pending} still pending (not in the report)` : ''}: ${path.resolve(file)}\n`,
       );
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 }

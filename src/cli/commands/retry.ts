@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { openBatchRuntime } from '../batch-runtime.js';
-import { createCliRuntime } from '../cli-runtime.js';
-import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { withBatchRuntime } from '../batch-runtime.js';
+import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
 /** `seatflow retry BATCH`: queue the failed rows again and resume a batch stopped by a refused token. */
 export function registerRetryCommand(program: Command): void {
@@ -10,17 +9,9 @@ export function registerRetryCommand(program: Command): void {
     .description('queue the failed rows of a batch again, and resume a batch stopped by a refused token')
     .argument('<batch>', 'batch id');
   addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
-    const runtime = await createCliRuntime({
-      requireToken: false,
-      ...(flags.config === undefined ? {} : { configFile: flags.config }),
-      flags: overridesFromFlags(flags),
-    });
-    try {
-      const { system } = await openBatchRuntime(runtime);
+    await withBatchRuntime(flags, async (runtime, { system }) => {
       const { requeued, resumed } = await system.control.retry(batchId);
       process.stdout.write(`Batch ${batchId}: ${requeued} failed rows queued again, ${resumed} stopped rows resumed. Process them with: seatflow worker\n`);
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 }

@@ -1,22 +1,16 @@
 import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
-import { ACTION_NAMES, type ActionName } from '../../manifest/action.js';
-import { confirmGuardrails } from '../../plan/guardrails.js';
-import { planManifest } from '../../plan/plan-manifest.js';
 import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
 import { createBudgetedApi, openBatchRuntime, retryPolicyOf } from '../batch-runtime.js';
 import { watchBatch } from '../batch-progress.js';
 import { exitCodeOf, formatBatchSummary } from '../batch-summary.js';
-import { createCliRuntime } from '../cli-runtime.js';
-import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { withCliRuntime } from '../cli-runtime.js';
+import { addCommonOptions } from '../common-options.js';
+import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 
-interface RunFlags extends CommonFlags {
-  action?: ActionName;
+interface RunFlags extends ManifestFlags {
   report?: string;
-  skipInvalid?: boolean;
-  yes?: boolean;
 }
 
 /**
@@ -28,58 +22,32 @@ export function registerRunCommand(program: Command): void {
   const command = program
     .command('run')
     .description('plan a manifest, execute it to the end with progress, print the summary and write the report')
-    .argument('<manifest>', 'CSV, JSON or JSON Lines file')
-    .addOption(new Option('--action <action>', 'the action of rows that name none').choices(ACTION_NAMES))
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<batch>.csv)')
-    .option('--concurrency <n>', 'rows processed at once by this process')
-    .option('--skip-invalid', 'go on with the valid rows; invalid rows are reported as skipped')
-    .option('--yes', 'confirm destructive changes above the guardrails without a prompt');
-  addCommonOptions(command).action(async (manifest: string, flags: RunFlags) => {
+    .option('--concurrency <n>', 'rows processed at once by this process');
+  addCommonOptions(addManifestOptions(command)).action(async (manifest: string, flags: RunFlags) => {
     process.exitCode = await runManifest(manifest, flags);
   });
 }
 
 async function runManifest(manifestPath: string, flags: RunFlags): Promise<number> {
   if (flags.report !== undefined) reportFormatOf(flags.report);
-  const runtime = await createCliRuntime({
-    sim: flags.sim === true,
-    ...(flags.config === undefined ? {} : { configFile: flags.config }),
-    flags: overridesFromFlags(flags),
-  });
   const out = process.stdout;
-  try {
+  return withCliRuntime(flags, {}, async (runtime) => {
     const batchRuntime = await openBatchRuntime(runtime);
     const { system } = batchRuntime;
     const { api, budget } = createBudgetedApi(runtime, batchRuntime);
     out.write(`Target: ${runtime.targetLabel}\n`);
 
-    const { plan, guardrails, manifest } = await planManifest({
-      path: manifestPath,
-      api,
-      guardrails: runtime.config.guardrails,
-      skipInvalid: flags.skipInvalid === true,
-      ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
-    });
+    const { plan, guardrails, manifest } = await planFromFlags(manifestPath, flags, api, runtime.config);
     for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
     const s = plan.summary;
     out.write(
       `Plan: ${s.total} rows: ${s.change} to change, ${s['no-op']} already done, ${s.refused} refused, ${s['not-found']} not found, ` +
         `${s.conflict} conflicting, ${s.invalid} invalid (pre-flight used ${plan.apiCalls} calls)\n`,
     );
-    await confirmGuardrails(guardrails, {
-      yes: flags.yes === true,
-      interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
-      ask: async (question) => {
-        const prompt = createInterface({ input: process.stdin, output: process.stderr });
-        try {
-          return await prompt.question(question);
-        } finally {
-          prompt.close();
-        }
-      },
-    });
+    await confirmOnTerminal(guardrails, flags);
 
-    const submitted = await system.submit(plan, { options: { action: flags.action, skipInvalid: flags.skipInvalid === true } });
+    const submitted = await system.submit(plan, { options: batchOptionsOf(flags) });
     const batchId = submitted.batch.id;
     out.write(
       submitted.created
@@ -121,7 +89,5 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     const rows = await writeReport(system.store.outcomes(batchId), reportFile);
     out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
     return interrupt.signal.aborted && batch.state !== 'finished' ? 130 : exitCodeOf(batch);
-  } finally {
-    await runtime.close();
-  }
+  });
 }

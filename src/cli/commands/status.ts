@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { openBatchRuntime } from '../batch-runtime.js';
+import { withBatchRuntime } from '../batch-runtime.js';
 import { countsLine, formatBatchSummary } from '../batch-summary.js';
-import { createCliRuntime } from '../cli-runtime.js';
-import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { watchBatch } from '../batch-progress.js';
 
 interface StatusFlags extends CommonFlags {
@@ -19,13 +18,7 @@ export function registerStatusCommand(program: Command): void {
     .option('--watch', 'follow the batch until it ends')
     .option('--json', 'print JSON');
   addCommonOptions(command).action(async (batchId: string | undefined, flags: StatusFlags) => {
-    const runtime = await createCliRuntime({
-      requireToken: false,
-      ...(flags.config === undefined ? {} : { configFile: flags.config }),
-      flags: overridesFromFlags(flags),
-    });
-    try {
-      const { system } = await openBatchRuntime(runtime);
+    await withBatchRuntime(flags, async (runtime, { system }) => {
       if (batchId === undefined) {
         const batches = await system.store.list(50);
         if (flags.json === true) {
@@ -48,8 +41,6 @@ export function registerStatusCommand(program: Command): void {
       if (flags.watch === true) batch = await watchBatch(system.store, batchId, { label: `Watching ${batchId}` });
       if (flags.json === true) process.stdout.write(`${JSON.stringify(batch)}\n`);
       else process.stdout.write(await formatBatchSummary(batch, system.store));
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 }

@@ -2,8 +2,8 @@ import closeWithGrace from 'close-with-grace';
 import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
 import { createBudgetedApi, openBatchRuntime, retryPolicyOf } from '../batch-runtime.js';
-import { createCliRuntime } from '../cli-runtime.js';
-import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { withCliRuntime } from '../cli-runtime.js';
+import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
 /**
  * `seatflow worker`: processes the rows of every open batch of its target (SMARTSHEET_API_BASE) until SIGINT or
@@ -16,12 +16,7 @@ export function registerWorkerCommand(program: Command): void {
     .description('process queued batches until stopped (SIGINT/SIGTERM finish active rows, the rest stays queued)')
     .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
   addCommonOptions(command).action(async (flags: CommonFlags) => {
-    const runtime = await createCliRuntime({
-      sim: flags.sim === true,
-      ...(flags.config === undefined ? {} : { configFile: flags.config }),
-      flags: overridesFromFlags(flags),
-    });
-    try {
+    await withCliRuntime(flags, {}, async (runtime) => {
       const batchRuntime = await openBatchRuntime(runtime);
       const { api, budget } = createBudgetedApi(runtime, batchRuntime);
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
@@ -36,13 +31,11 @@ export function registerWorkerCommand(program: Command): void {
           if (err) runtime.logger.error({ err }, 'worker failed');
           runtime.logger.info({ signal, graceMs: shutdownGraceMs }, 'stopping: active rows finish, the rest stays queued');
           await pool.close(shutdownGraceMs);
+          // close-with-grace exits the process when this callback returns, so close Redis and the clients here.
           await runtime.close();
           resolve();
         });
       });
-    } catch (error) {
-      await runtime.close();
-      throw error;
-    }
+    });
   });
 }

@@ -7,7 +7,7 @@ import { batchView } from '../batch-view.js';
 import type { ControlDeps } from '../control-deps.js';
 import { batchNotFound, CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
-import { outcomeLines } from '../outcome-lines.js';
+import { reportLines } from '../../queue/report-writer.js';
 import { planRequest } from '../plan-request.js';
 import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, submitQuerySchema } from '../request-schemas.js';
 import { withRedis } from '../with-redis.js';
@@ -77,7 +77,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="${batch.id}${batch.sim ? '-simulation' : ''}.${format}"`)
       .header('x-seatflow-rows-pending', String(view.progress.total - view.progress.done))
-      .send(Readable.from(outcomeLines(system.store.outcomes(batch.id), format)));
+      .send(Readable.from(reportLines(system.store.outcomes(batch.id), format)));
   });
 
   app.post('/v1/batches/:id/retry', async (request) => {

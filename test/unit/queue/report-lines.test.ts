@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { outcomeLines } from '../../../src/control/outcome-lines.js';
+import { reportLines } from '../../../src/queue/report-writer.js';
 import { REPORT_COLUMNS } from '../../../src/queue/report-writer.js';
 import type { RowOutcome } from '../../../src/queue/row-outcome.js';
 
@@ -16,9 +16,9 @@ async function text(lines: AsyncIterable<string>): Promise<string> {
 
 const base: RowOutcome = { batchId: 'b1', row: 1, line: 2, action: 'deactivate', outcome: 'failed', attempts: 1, finishedAt: '2025-01-01T00:00:00.000Z' };
 
-describe('outcomeLines', () => {
+describe('reportLines', () => {
   it('writes the report columns as CSV and neutralises cells a spreadsheet would run', async () => {
-    const csv = await text(outcomeLines(rows({ ...base, message: '=HYPERLINK("http://x")', email: '+1@acme.example', errorCode: 1355 }), 'csv'));
+    const csv = await text(reportLines(rows({ ...base, message: '=HYPERLINK("http://x")', email: '+1@acme.example', errorCode: 1355 }), 'csv'));
     const [header, record] = parse(csv) as string[][];
     expect(header).toEqual([...REPORT_COLUMNS]);
     const cell = (name: string) => record?.[REPORT_COLUMNS.indexOf(name as (typeof REPORT_COLUMNS)[number])];
@@ -28,11 +28,11 @@ describe('outcomeLines', () => {
   });
 
   it('writes one JSON object per line as JSON Lines, unchanged', async () => {
-    const jsonl = await text(outcomeLines(rows(base, { ...base, row: 2, message: '=x' }), 'jsonl'));
+    const jsonl = await text(reportLines(rows(base, { ...base, row: 2, message: '=x' }), 'jsonl'));
     expect(jsonl.trimEnd().split('\n').map((line) => JSON.parse(line) as RowOutcome)).toEqual([base, { ...base, row: 2, message: '=x' }]);
   });
 
   it('writes only the header for a batch without outcomes yet', async () => {
-    expect(await text(outcomeLines(rows(), 'csv'))).toBe(`${REPORT_COLUMNS.join(',')}\n`);
+    expect(await text(reportLines(rows(), 'csv'))).toBe(`${REPORT_COLUMNS.join(',')}\n`);
   });
 });

@@ -1,0 +1,62 @@
+import { createInterface } from 'node:readline/promises';
+import { Option, type Command } from 'commander';
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Config } from '../core/config.js';
+import { ACTION_NAMES, type ActionName } from '../manifest/action.js';
+import { MANIFEST_FORMATS, type ManifestFormat } from '../manifest/manifest-format.js';
+import { confirmGuardrails, type GuardrailCheck } from '../plan/guardrails.js';
+import { planManifest } from '../plan/plan-manifest.js';
+import type { CommonFlags } from './common-options.js';
+
+/** Flags of the commands that read a manifest: plan, run, submit. */
+export interface ManifestFlags extends CommonFlags {
+  action?: ActionName;
+  format?: ManifestFormat;
+  skipInvalid?: boolean;
+  yes?: boolean;
+}
+
+export function addManifestOptions(command: Command): Command {
+  return command
+    .argument('<manifest>', 'CSV, JSON or JSON Lines file')
+    .addOption(new Option('--action <action>', 'the action of rows that name none (a file that is only a list of e-mails)').choices(ACTION_NAMES))
+    .addOption(new Option('--format <format>', 'the manifest format (default: by extension or content)').choices(MANIFEST_FORMATS))
+    .option('--skip-invalid', 'go on with the valid rows; invalid rows are reported as skipped')
+    .option('--yes', 'confirm destructive changes above the guardrails without a prompt');
+}
+
+/** Reads, validates and pre-flights the manifest as the flags say. */
+export function planFromFlags(manifestPath: string, flags: ManifestFlags, api: SmartsheetApi, config: Config): ReturnType<typeof planManifest> {
+  return planManifest({
+    path: manifestPath,
+    api,
+    guardrails: config.guardrails,
+    skipInvalid: flags.skipInvalid === true,
+    ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
+    ...(flags.format === undefined ? {} : { format: flags.format }),
+  });
+}
+
+/** The options that make a batch distinct besides the manifest's bytes (same file, other options: another batch). */
+export function batchOptionsOf(flags: ManifestFlags): { action: ActionName | undefined; skipInvalid: boolean } {
+  return { action: flags.action, skipInvalid: flags.skipInvalid === true };
+}
+
+/**
+ * Asks on the terminal when destructive rows exceed the guardrails; --yes confirms; without a terminal (or with
+ * `quiet`, e.g. --json) it refuses with a hint.
+ */
+export async function confirmOnTerminal(check: GuardrailCheck, flags: ManifestFlags, quiet = false): Promise<void> {
+  await confirmGuardrails(check, {
+    yes: flags.yes === true,
+    interactive: !quiet && process.stdin.isTTY === true && process.stderr.isTTY === true,
+    ask: async (question) => {
+      const prompt = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await prompt.question(question);
+      } finally {
+        prompt.close();
+      }
+    },
+  });
+}
