@@ -3,7 +3,7 @@ import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
 import { openRedis, type RedisHandle } from '../queue/redis/open-redis.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
-import { withCliRuntime, type CliRuntime } from './cli-runtime.js';
+import { readRetryPolicy, withCliRuntime, type CliRuntime } from './cli-runtime.js';
 import type { CommonFlags } from './common-options.js';
 
 /** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
@@ -28,10 +28,14 @@ export async function openBatchRuntime(runtime: CliRuntime): Promise<BatchRuntim
   return { redis, system, target };
 }
 
-/** A client whose every call takes from the fleet-wide budget of its token and reports 429s to it. */
-export function createBudgetedApi(runtime: CliRuntime, batch: BatchRuntime): { api: SmartsheetApi; budget: RequestBudget } {
+/**
+ * A client whose every call takes from the fleet-wide budget of its token and reports 429s to it. `retryReads` is for
+ * the pre-flight only (GETs, outside the queue); workers' clients never retry, because the queue owns their retries.
+ */
+export function createBudgetedApi(runtime: CliRuntime, batch: BatchRuntime, options: { retryReads?: boolean } = {}): { api: SmartsheetApi; budget: RequestBudget } {
   const budget = batch.system.budget({ accessToken: runtime.config.api.accessToken ?? 'no-token', rate: runtime.config.rateLimit });
   const api = runtime.createApi({
+    ...(options.retryReads === true ? { retry: readRetryPolicy(runtime.config) } : {}),
     beforeRequest: (info) => budget.beforeRequest(info),
     onResponse: (info) => {
       budget.onResponse(info).catch((error: unknown) => runtime.logger.warn({ err: error }, 'could not record a 429 in Redis'));

@@ -15,8 +15,17 @@ export interface CliRuntimeOptions {
   requireToken?: boolean;
 }
 
-/** Hooks the queue plugs into every client it builds (the shared request budget, 429 pauses). */
-export type ClientHooks = Pick<SmartsheetClientOptions, 'beforeRequest' | 'onResponse'>;
+/** Hooks the queue plugs into every client it builds (the shared request budget, 429 pauses), and read retries. */
+export type ClientHooks = Pick<SmartsheetClientOptions, 'beforeRequest' | 'onResponse' | 'retry'>;
+
+/**
+ * Reads made outside the queue (the pre-flight, which only GETs) retry service-unavailable answers in the client,
+ * within the configured retry budget. Clients used by workers never get this: there the queue owns retries.
+ */
+export function readRetryPolicy(config: Config): NonNullable<SmartsheetClientOptions['retry']> {
+  const { maxAttempts, maxElapsedMs, baseDelayMs, maxDelayMs } = config.retry;
+  return { maxAttempts, maxElapsedMs, baseDelayMs, maxDelayMs };
+}
 
 /** Everything a command needs, built once by the composition root and closed on exit. */
 export interface CliRuntime {
@@ -26,7 +35,7 @@ export interface CliRuntime {
   sim: EmbeddedSim | undefined;
   /** Says which service seatflow acts on; printed on every screen and written into reports. */
   targetLabel: string;
-  /** A client without hooks, for reads such as the pre-flight. */
+  /** A client without the queue's hooks, retrying its reads: for the pre-flight of `seatflow plan`. */
   api: SmartsheetClient;
   /** A further client with hooks; closed with the runtime. */
   createApi(hooks: ClientHooks): SmartsheetClient;
@@ -74,7 +83,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     logger,
     sim,
     targetLabel,
-    api: buildClient(),
+    api: buildClient({ retry: readRetryPolicy(config) }),
     createApi: buildClient,
     onClose: (cleanup) => void cleanups.push(cleanup),
     close: async () => {

@@ -38,7 +38,8 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     const { api, budget } = createBudgetedApi(runtime, batchRuntime);
     out.write(`Target: ${runtime.targetLabel}\n`);
 
-    const { plan, guardrails, manifest } = await planFromFlags(manifestPath, flags, api, runtime.config);
+    const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api;
+    const { plan, guardrails, manifest } = await planFromFlags(manifestPath, flags, preflightApi, runtime.config);
     for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
     const s = plan.summary;
     out.write(

@@ -50,7 +50,7 @@ export function registerServeCommand(program: Command): void {
         target: { label: runtime.targetLabel, id: batchRuntime.target, configured, sim: runtime.sim !== undefined },
         guardrails: config.guardrails,
         api: runtime.api,
-        batches: { system: batchRuntime.system, api: budgetedApi, redis: batchRuntime.redis.client },
+        batches: { system: batchRuntime.system, api: createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api, redis: batchRuntime.redis.client },
       };
       if (flags.workers > 0 && configured) {
         for (let i = 0; i < flags.workers; i += 1) {

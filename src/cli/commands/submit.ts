@@ -18,7 +18,7 @@ export function registerSubmitCommand(program: Command): void {
   addCommonOptions(addManifestOptions(command)).action(async (manifest: string, flags: SubmitFlags) => {
     await withCliRuntime(flags, {}, async (runtime) => {
       const batchRuntime = await openBatchRuntime(runtime);
-      const { api } = createBudgetedApi(runtime, batchRuntime);
+      const { api } = createBudgetedApi(runtime, batchRuntime, { retryReads: true });
       const { plan, guardrails } = await planFromFlags(manifest, flags, api, runtime.config);
       await confirmOnTerminal(guardrails, flags, flags.json === true);
       const result = await batchRuntime.system.submit(plan, { options: batchOptionsOf(flags) });

@@ -31,3 +31,21 @@ describe('reportFatal', () => {
     expect(out.text()).toContain('boom');
   });
 });
+
+describe('reportFatal with API errors', () => {
+  it('treats a refused token as refused configuration: exit 2 and what to check', async () => {
+    const { AuthorizationError } = await import('../../../src/client/api-error.js');
+    const out = sink();
+    const error = new AuthorizationError({ operation: 'users.getCurrent', message: 'Your Access Token is invalid.', status: 401, errorCode: 1002 });
+    expect(reportFatal(error, out.stream)).toBe(2);
+    expect(out.text()).toContain('SMARTSHEET_ACCESS_TOKEN');
+  });
+
+  it('says nothing was changed when the service is unavailable, and exits 1', async () => {
+    const { ServiceUnavailableError } = await import('../../../src/client/api-error.js');
+    const out = sink();
+    const error = new ServiceUnavailableError({ operation: 'users.list', message: 'Internal Server Error', status: 500, errorCode: 4000 });
+    expect(reportFatal(error, out.stream)).toBe(1);
+    expect(out.text()).toContain('nothing was changed');
+  });
+});
