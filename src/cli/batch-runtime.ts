@@ -44,8 +44,10 @@ export function createBudgetedApi(runtime: CliRuntime, batch: BatchRuntime, opti
   return { api, budget };
 }
 
-export function retryPolicyOf(runtime: CliRuntime): RetryPolicy {
-  return runtime.config.retry;
+/** The configured way of working rows: how many at once, the retry budget, and how soon a dead worker's rows move. */
+export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; lockDurationMs: number; stalledIntervalMs: number } {
+  const { concurrency, lockDurationMs, stalledIntervalMs } = runtime.config.worker;
+  return { concurrency, policy: runtime.config.retry, lockDurationMs, stalledIntervalMs };
 }
 
 /** For commands that only read or steer batches in Redis (status, report, retry, cancel): no token needed. */

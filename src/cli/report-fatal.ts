@@ -1,4 +1,4 @@
-import { isApiError, type ApiError } from '../client/api-error.js';
+import { isApiError, ServiceUnavailableError, type ApiError } from '../client/api-error.js';
 import { SeatflowError, UsageError } from '../core/seatflow-error.js';
 
 /**
@@ -24,7 +24,7 @@ function apiErrorHint(error: ApiError): string | undefined {
     case 'Authorization':
       return 'The service refused the access token: check SMARTSHEET_ACCESS_TOKEN (a System Admin API token) and that SMARTSHEET_API_BASE is your region (EU, Gov and AU have their own).';
     case 'ServiceUnavailable':
-      return error.rateLimited
+      return error instanceof ServiceUnavailableError && error.rateLimited
         ? 'The service is rate limiting this token; nothing was changed. Wait a minute and run the command again.'
         : 'The service is unavailable (retried within retry.maxAttempts and retry.maxElapsedMs); nothing was changed. Try again later.';
     case 'Other':

@@ -44,6 +44,10 @@ export const configSchema = z.object({
     concurrency: z.number().int().min(1).max(256),
     /** How long SIGINT/SIGTERM waits for active rows before leaving them to another worker. */
     shutdownGraceMs: z.number().int().positive(),
+    /** A row's lock; a killed worker's rows go to another worker after about this plus stalledIntervalMs. */
+    lockDurationMs: z.number().int().min(1000),
+    /** How often workers look for rows whose worker died. */
+    stalledIntervalMs: z.number().int().min(500),
   }),
   guardrails: z.object({
     /** Destructive rows above this count need --yes or a confirmation. */

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RowOutcome } from '../../src/queue/row-outcome.js';
-import { createBatchHarness, type BatchHarness } from '../helpers/batch-harness.js';
+import { createBatchHarness, FAST_RETRY, type BatchHarness } from '../helpers/batch-harness.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 
 let redis: TestRedis;
@@ -44,7 +44,14 @@ describe('a batch interrupted', () => {
     const h = harness;
     const emails = await h.deactivatableEmails(40);
     const { batch } = await h.system.submit(await h.plan(h.writeManifest('m.csv', ['email,action', ...emails.map((e) => `${e},deactivate`)])));
-    const child = spawn(process.execPath, [path.resolve('bin/seatflow-dev'), 'test/helpers/worker-child.ts', redis.url, h.prefix, h.server.url, h.server.tokens.admin, '6'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The real `seatflow worker` command, configured as an operator would, with short locks so its rows return fast.
+    const config = h.writeManifest('worker-config.json', [
+      JSON.stringify({ worker: { concurrency: 6, lockDurationMs: 4000, stalledIntervalMs: 1000 }, retry: FAST_RETRY, rateLimit: { requests: 6000, perSeconds: 60, headroom: 0 } }),
+    ]);
+    const child = spawn(process.execPath, [path.resolve('bin/seatflow'), 'worker', '--config', config], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, REDIS_URL: redis.url, SEATFLOW_QUEUE_PREFIX: h.prefix, SMARTSHEET_API_BASE: h.server.url, SMARTSHEET_ACCESS_TOKEN: h.server.tokens.admin, SEATFLOW_LOG_LEVEL: 'info' },
+    });
     try {
       await waitUntil(async () => {
         const current = await h.system.store.get(batch.id);

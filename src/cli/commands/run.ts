@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
 import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
-import { createBudgetedApi, openBatchRuntime, retryPolicyOf } from '../batch-runtime.js';
+import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { watchBatch } from '../batch-progress.js';
 import { exitCodeOf, formatBatchSummary } from '../batch-summary.js';
 import { withCliRuntime } from '../cli-runtime.js';
@@ -56,13 +56,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
         : `Batch ${batchId} already exists (same manifest and options, state ${submitted.batch.state}): nothing queued twice\n`,
     );
 
-    const pool = system.startWorkers({
-      api,
-      budget,
-      registry: createJobRegistry(),
-      concurrency: runtime.config.worker.concurrency,
-      policy: retryPolicyOf(runtime),
-    });
+    const pool = system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     process.once('SIGINT', onSignal);

@@ -4,7 +4,7 @@ import { createJobRegistry } from '../../../jobs/registry.js';
 import type { ControlDeps } from '../../control/control-deps.js';
 import { assertSafeBinding, startControlServer } from '../../control/start-control-server.js';
 import type { WorkerPool } from '../../queue/worker-pool.js';
-import { createBudgetedApi, openBatchRuntime, retryPolicyOf } from '../batch-runtime.js';
+import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { createCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
 
@@ -54,7 +54,7 @@ export function registerServeCommand(program: Command): void {
       };
       if (flags.workers > 0 && configured) {
         for (let i = 0; i < flags.workers; i += 1) {
-          pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), concurrency: config.worker.concurrency, policy: retryPolicyOf(runtime) }));
+          pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));
         }
       } else if (flags.workers > 0) {
         logger.warn('no access token (SMARTSHEET_ACCESS_TOKEN): --workers ignored, no rows will be executed by this process');

@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
-import { createBudgetedApi, openBatchRuntime, retryPolicyOf } from '../batch-runtime.js';
+import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
@@ -20,7 +20,7 @@ export function registerWorkerCommand(program: Command): void {
       const batchRuntime = await openBatchRuntime(runtime);
       const { api, budget } = createBudgetedApi(runtime, batchRuntime);
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
-      const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), concurrency, policy: retryPolicyOf(runtime) });
+      const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
       runtime.logger.info(
         { target: runtime.targetLabel, redis: batchRuntime.redis.description, concurrency, queue: batchRuntime.system.queue.name },
         'worker started; SIGINT or SIGTERM stops it',
