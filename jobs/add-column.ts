@@ -1,6 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import type { JobType } from '../src/queue/job-type.js';
-import { callOptions, definedOnly, succeeded } from './job-support.js';
+import { callOptions, succeeded } from './job-support.js';
+import { columnFields } from './writable-fields.js';
 import { listColumns } from './resolve-target.js';
 
 type AddColumnAction = ActionOf<'add-column'>;
@@ -23,22 +24,7 @@ export const addColumnJob: JobType<AddColumnAction> = {
     const [column] = await context.api.columns.add(
       sheetId,
       [
-        {
-          title: action.title,
-          type: action.type,
-          index: action.index,
-          ...definedOnly({
-            options: action.options,
-            symbol: action.symbol,
-            systemColumnType: action.systemColumnType,
-            width: action.width,
-            hidden: action.hidden,
-            locked: action.locked,
-            validation: action.validation,
-            description: action.description,
-            formula: action.formula,
-          }),
-        },
+        { ...columnFields(action), title: action.title, type: action.type, index: action.index },
       ],
       callOptions(context),
     );

@@ -1,6 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, definedOnly, succeeded } from './job-support.js';
+import { userProfileFields } from './writable-fields.js';
 import { findUserByEmail } from './resolve-target.js';
 
 /**
@@ -14,17 +15,7 @@ export const addUserJob: JobType<ActionOf<'add'>> = {
   async run(context) {
     const { action } = context;
     const user = await context.api.users.add(
-      {
-        email: action.user.email,
-        ...definedOnly({
-          firstName: action.firstName,
-          lastName: action.lastName,
-          admin: action.admin,
-          licensedSheetCreator: action.licensedSheetCreator,
-          groupAdmin: action.groupAdmin,
-          resourceViewer: action.resourceViewer,
-        }),
-      },
+      { email: action.user.email, ...userProfileFields(action) },
       { ...callOptions(context), ...definedOnly({ sendEmail: action.sendEmail, allowInviteAccountAdmin: action.allowInviteAccountAdmin }) },
     );
     return succeeded({ userId: user.id, ...(user.status === undefined ? {} : { status: user.status }) });

@@ -1,7 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import type { JobType } from '../src/queue/job-type.js';
-import { callOptions, deleteOrConfirmGone, notFound } from './job-support.js';
-import { findAlternateEmail, resolveUserId } from './resolve-target.js';
+import { callOptions, deleteOrConfirmGone } from './job-support.js';
+import { findAlternateEmail, resolveAlternateEmailId, resolveUserId } from './resolve-target.js';
 
 /**
  * delete-alternate-email: detach an address from a user. Confirm: list the user's alternate addresses; the address is
@@ -13,18 +13,12 @@ export const deleteAlternateEmailJob: JobType<ActionOf<'delete-alternate-email'>
 
   async run(context) {
     const userId = await resolveUserId(context);
-    let alternateEmailId = context.target.alternateEmailId;
-    if (alternateEmailId === undefined) {
-      const found = await findAlternateEmail(context.api, userId, context.action.alternateEmail, context);
-      if (found === undefined) throw notFound('alternateEmails.list', `${context.action.alternateEmail} is not an alternate e-mail of user ${userId}`);
-      alternateEmailId = found.id;
-    }
-    const id = alternateEmailId;
+    const alternateEmailId = await resolveAlternateEmailId(context, userId);
     return deleteOrConfirmGone(
       deleteAlternateEmailJob,
       context,
-      () => context.api.alternateEmails.delete(userId, id, callOptions(context)),
-      { userId, alternateEmailId: id },
+      () => context.api.alternateEmails.delete(userId, alternateEmailId, callOptions(context)),
+      { userId, alternateEmailId },
     );
   },
 

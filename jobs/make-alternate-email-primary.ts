@@ -1,7 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import type { JobType } from '../src/queue/job-type.js';
-import { callOptions, notFound, succeeded } from './job-support.js';
-import { findAlternateEmail, resolveUserId } from './resolve-target.js';
+import { callOptions, succeeded } from './job-support.js';
+import { resolveAlternateEmailId, resolveUserId } from './resolve-target.js';
 
 /**
  * make-alternate-email-primary: promote an alternate address to the user's primary one (the old primary becomes an
@@ -14,12 +14,7 @@ export const makeAlternateEmailPrimaryJob: JobType<ActionOf<'make-alternate-emai
 
   async run(context) {
     const userId = await resolveUserId(context);
-    let alternateEmailId = context.target.alternateEmailId;
-    if (alternateEmailId === undefined) {
-      const found = await findAlternateEmail(context.api, userId, context.action.alternateEmail, context);
-      if (found === undefined) throw notFound('alternateEmails.list', `${context.action.alternateEmail} is not an alternate e-mail of user ${userId}`);
-      alternateEmailId = found.id;
-    }
+    const alternateEmailId = await resolveAlternateEmailId(context, userId);
     await context.api.alternateEmails.makePrimary(userId, alternateEmailId, callOptions(context));
     return succeeded({ userId, primaryEmail: context.action.alternateEmail });
   },

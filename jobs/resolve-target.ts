@@ -113,3 +113,14 @@ export async function resolveColumnId(
   if (column === undefined) throw notFound('columns.list', `sheet ${sheetId} has no column titled "${title}"`);
   return column.id;
 }
+
+/** The alternate e-mail a row names: the pre-flight's id, or one listing of the user's alternate addresses. */
+export async function resolveAlternateEmailId(
+  context: JobContext & { action: { alternateEmail: string } },
+  userId: number,
+): Promise<number> {
+  if (context.target.alternateEmailId !== undefined) return context.target.alternateEmailId;
+  const found = await findAlternateEmail(context.api, userId, context.action.alternateEmail, context);
+  if (found === undefined) throw notFound('alternateEmails.list', `${context.action.alternateEmail} is not an alternate e-mail of user ${userId}`);
+  return found.id;
+}

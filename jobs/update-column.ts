@@ -1,28 +1,11 @@
 import type { Column, ColumnUpdate } from '../src/contract/index.js';
 import type { ActionOf } from '../src/manifest/action.js';
 import type { JobType } from '../src/queue/job-type.js';
-import { callOptions, definedOnly, succeeded } from './job-support.js';
+import { callOptions, succeeded } from './job-support.js';
+import { columnFields } from './writable-fields.js';
 import { resolveColumnId } from './resolve-target.js';
 
 type UpdateColumnAction = ActionOf<'update-column'>;
-
-/** The fields the row changes (columnId/columnTitle only name the column; `title` renames it). */
-export function columnChanges(action: UpdateColumnAction): ColumnUpdate {
-  return definedOnly({
-    title: action.title,
-    type: action.type,
-    index: action.index,
-    options: action.options,
-    symbol: action.symbol,
-    systemColumnType: action.systemColumnType,
-    width: action.width,
-    hidden: action.hidden,
-    locked: action.locked,
-    validation: action.validation,
-    description: action.description,
-    formula: action.formula,
-  });
-}
 
 /** Flags the service leaves out when false. */
 const FALSE_WHEN_ABSENT = new Set<keyof ColumnUpdate>(['hidden', 'locked', 'validation']);
@@ -51,7 +34,7 @@ export const updateColumnJob: JobType<UpdateColumnAction> = {
   async run(context) {
     const sheetId = context.target.sheetId ?? context.action.sheetId;
     const columnId = await resolveColumnId(context, context.action.title);
-    await context.api.columns.update(sheetId, columnId, columnChanges(context.action), callOptions(context));
+    await context.api.columns.update(sheetId, columnId, columnFields(context.action), callOptions(context));
     return succeeded({ sheetId, columnId });
   },
 
@@ -59,6 +42,6 @@ export const updateColumnJob: JobType<UpdateColumnAction> = {
     const sheetId = context.target.sheetId ?? context.action.sheetId;
     const columnId = await resolveColumnId(context, context.action.title);
     const column = await context.api.columns.get(sheetId, columnId, { ...callOptions(context), level: 2 });
-    return columnHas(column, columnChanges(context.action)) ? 'done' : 'not-done';
+    return columnHas(column, columnFields(context.action)) ? 'done' : 'not-done';
   },
 };

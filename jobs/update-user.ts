@@ -1,21 +1,11 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import type { JobType } from '../src/queue/job-type.js';
-import { callOptions, definedOnly, succeeded } from './job-support.js';
+import { callOptions, succeeded } from './job-support.js';
+import { userProfileFields } from './writable-fields.js';
 import { resolveUserId } from './resolve-target.js';
 
 type UpdateAction = ActionOf<'update'>;
 
-/** The profile fields the row sets; the rest stay as they are. */
-function requestedChanges(action: UpdateAction) {
-  return definedOnly({
-    firstName: action.firstName,
-    lastName: action.lastName,
-    admin: action.admin,
-    licensedSheetCreator: action.licensedSheetCreator,
-    groupAdmin: action.groupAdmin,
-    resourceViewer: action.resourceViewer,
-  });
-}
 
 /**
  * update: set names and flags. Confirm: get the user and compare every field the row sets; all equal → done.
@@ -26,14 +16,14 @@ export const updateUserJob: JobType<UpdateAction> = {
 
   async run(context) {
     const userId = await resolveUserId(context);
-    await context.api.users.update(userId, requestedChanges(context.action), callOptions(context));
+    await context.api.users.update(userId, userProfileFields(context.action), callOptions(context));
     return succeeded({ userId });
   },
 
   async confirm(context) {
     const userId = await resolveUserId(context);
     const user = await context.api.users.get(userId, callOptions(context));
-    const changes = requestedChanges(context.action);
+    const changes = userProfileFields(context.action);
     const flagsMatch = (['admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const).every(
       (flag) => changes[flag] === undefined || (user[flag] ?? false) === changes[flag],
     );

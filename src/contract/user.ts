@@ -11,17 +11,22 @@ export const profileImageSchema = z.object({
 });
 export type ProfileImage = z.infer<typeof profileImageSchema>;
 
-/** A user as list users, add user and update user return it (wire.md §9.1). Unknown fields are dropped. */
-export const userSchema = z.object({
-  id: idSchema,
-  email: z.string(),
-  name: z.string().optional(),
+/** The fields a caller may set on a user: add user and update user take them, every user carries them. */
+const writableUserFields = {
   firstName: z.string().optional(),
   lastName: z.string().optional(),
   admin: z.boolean().optional(),
   licensedSheetCreator: z.boolean().optional(),
   groupAdmin: z.boolean().optional(),
   resourceViewer: z.boolean().optional(),
+};
+
+/** A user as list users, add user and update user return it (wire.md §9.1). Unknown fields are dropped. */
+export const userSchema = z.object({
+  id: idSchema,
+  email: z.string(),
+  name: z.string().optional(),
+  ...writableUserFields,
   status: z.enum(USER_STATUSES).optional(),
   sheetCount: z.number().optional(),
   lastLogin: timestampSchema.optional(),
@@ -66,24 +71,9 @@ export const userProfileSchema = userSchema.extend({
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
 /** The body of add user. */
-export const userCreateSchema = z.object({
-  email: z.string().min(1),
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  admin: z.boolean().optional(),
-  licensedSheetCreator: z.boolean().optional(),
-  groupAdmin: z.boolean().optional(),
-  resourceViewer: z.boolean().optional(),
-});
+export const userCreateSchema = z.object({ email: z.string().min(1), ...writableUserFields });
 export type UserCreate = z.infer<typeof userCreateSchema>;
 
 /** The body of update user: every field optional. */
-export const userUpdateSchema = z.object({
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  admin: z.boolean().optional(),
-  licensedSheetCreator: z.boolean().optional(),
-  groupAdmin: z.boolean().optional(),
-  resourceViewer: z.boolean().optional(),
-});
+export const userUpdateSchema = z.object(writableUserFields);
 export type UserUpdate = z.infer<typeof userUpdateSchema>;

@@ -1,35 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RowOutcome } from '../../src/queue/row-outcome.js';
-import { createBatchHarness, type BatchHarness } from '../helpers/batch-harness.js';
-import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { expectEachUserChangedOnce, useBatchHarnesses } from '../helpers/batch-fixtures.js';
 
-let redis: TestRedis;
-let harness: BatchHarness | undefined;
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-afterAll(async () => {
-  await redis.stop();
-});
-
-/** Each user the batch was meant to change shows exactly one change in the server's mutation log. */
-async function expectEachUserChangedOnce(h: BatchHarness, outcomes: RowOutcome[], operation: string): Promise<void> {
-  // Changed by this batch: succeeded, or found done after an uncertain attempt (that attempt made the change).
-  const changed = outcomes.filter((o) => o.outcome === 'succeeded' || (o.outcome === 'unchanged' && o.confirmed === true));
-  const mutations = (await h.mutations()).filter((m) => m.operation.toLowerCase() === operation.toLowerCase());
-  const perUser = new Map<number, number>();
-  for (const m of mutations) if (m.userId !== undefined) perUser.set(m.userId, (perUser.get(m.userId) ?? 0) + 1);
-  for (const outcome of changed) expect(perUser.get(outcome.userId ?? -1), `user ${outcome.email}`).toBe(1);
-  expect(mutations.length).toBe(changed.length);
-}
+const batches = useBatchHarnesses();
 
 describe('a batch', () => {
   it('ends every row with one outcome, and submitting the same file again queues nothing', async () => {
-    harness = await createBatchHarness(redis, { rateLimit: 'off' });
+    const harness = await batches.open({ rateLimit: 'off' });
     const emails = await harness.deactivatableEmails(10);
     const file = harness.writeManifest('m.csv', ['email,action', ...emails.map((e) => `${e},deactivate`), 'taylor.brooks@acme.example,deactivate', 'sam.taylor@gmail.com,deactivate', 'nobody.here@acme.example,deactivate']);
     const plan = await harness.plan(file);
@@ -58,7 +34,7 @@ describe('a batch', () => {
   });
 
   it('changes each user once through 30% injected 500/503/resets, including ones applied before the error', async () => {
-    harness = await createBatchHarness(redis, { rateLimit: 'off' });
+    const harness = await batches.open({ rateLimit: 'off' });
     const emails = await harness.deactivatableEmails(40);
     const file = harness.writeManifest('m.csv', ['email,action', ...emails.map((e) => `${e},deactivate`)]);
     const plan = await harness.plan(file);

@@ -1,20 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import type { RowOutcome } from '../../src/queue/row-outcome.js';
-import { createBatchHarness, type BatchHarness } from '../helpers/batch-harness.js';
-import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import type { BatchHarness } from '../helpers/batch-harness.js';
 
-let redis: TestRedis;
-let harness: BatchHarness | undefined;
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const batches = useBatchHarnesses();
 
 async function deactivations(h: BatchHarness): Promise<Map<number, number>> {
   const perUser = new Map<number, number>();
@@ -38,8 +27,7 @@ async function setFaults(h: BatchHarness, spec: string): Promise<void> {
 describe('batch control', () => {
   it('pauses the whole fleet on a 429 storm without spending attempts, and changes each user once', async () => {
     // The service allows 10 calls a second; the budget is told 100, so the service answers 429 again and again.
-    harness = await createBatchHarness(redis, { rateLimit: { requests: 10, perSeconds: 1 } });
-    const h = harness;
+    const h = await batches.open({ rateLimit: { requests: 10, perSeconds: 1 } });
     const batch = await submitDeactivations(h, 30);
     h.startWorkers({ concurrency: 4 });
     h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin) });
@@ -53,8 +41,7 @@ describe('batch control', () => {
   });
 
   it('stops the batch on a refused token, keeps the rest queued, and resumes with retry once the token is fixed', async () => {
-    harness = await createBatchHarness(redis, { rateLimit: 'off' });
-    const h = harness;
+    const h = await batches.open({ rateLimit: 'off' });
     const batch = await submitDeactivations(h, 12);
     const bad = h.startWorkers({ concurrency: 2, ...h.clientFor('not-a-valid-token') });
     const stopped = await h.waitForState(batch.id, ['stopped']);
@@ -72,8 +59,7 @@ describe('batch control', () => {
   });
 
   it('cancels the queued rows; running rows finish and nothing cancelled was changed', async () => {
-    harness = await createBatchHarness(redis, { rateLimit: 'off', faults: 'delay:100ms:1' });
-    const h = harness;
+    const h = await batches.open({ rateLimit: 'off', faults: 'delay:100ms:1' });
     const batch = await submitDeactivations(h, 40);
     const pool = h.startWorkers({ concurrency: 2 });
     while (((await h.system.store.get(batch.id))?.counts.succeeded ?? 0) < 4) await new Promise((r) => setTimeout(r, 50));
@@ -91,8 +77,7 @@ describe('batch control', () => {
   });
 
   it('retry queues the failed rows again with a fresh budget', async () => {
-    harness = await createBatchHarness(redis, { rateLimit: 'off' });
-    const h = harness;
+    const h = await batches.open({ rateLimit: 'off' });
     const emails = await h.deactivatableEmails(6);
     const plan = await h.plan(h.writeManifest('m.csv', ['email,action', ...emails.map((e) => `${e},deactivate`)]));
     await setFaults(h, '503:1');

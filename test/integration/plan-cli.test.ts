@@ -1,17 +1,5 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function seatflow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'bin/seatflow'), ...args], { cwd: root, env: { ...process.env, SMARTSHEET_ACCESS_TOKEN: '' } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code ?? 1), stdout, stderr });
-    });
-  });
-}
+import { runSeatflow as seatflow } from '../helpers/run-seatflow.js';
 
 describe('seatflow plan (CLI)', () => {
   it('prints the plan of the HR offboarding example as JSON and exits 0', async () => {

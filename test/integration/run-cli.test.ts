@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rowOutcomeSchema, type RowOutcome } from '../../src/queue/row-outcome.js';
+import { runSeatflow } from '../helpers/run-seatflow.js';
+
+// `seatflow run --sim` exactly as the README's demo runs it: its own private redis-server under a data directory,
+// the reference server in-process, the report on disk.
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'seatflow-run-'));
+});
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function jsonl(file: string): Promise<RowOutcome[]> {
+  const text = await readFile(file, 'utf8');
+  return text.trim().split('\n').map((line) => rowOutcomeSchema.parse(JSON.parse(line)));
+}
+
+describe('seatflow run (CLI)', () => {
+  it('runs the HR offboarding demo to the end: summary, report, exit 0, private Redis stopped', async () => {
+    const report = path.join(dataDir, 'report.jsonl');
+    const { code, stdout } = await runSeatflow(['run', 'jobs/examples/hr-offboarding.csv', '--sim', '--report', report], { SEATFLOW_DATA_DIR: dataDir });
+    expect(code).toBe(0);
+    expect(stdout).toContain('SIMULATION');
+    expect(stdout).toContain('7 rows: 3 succeeded, 1 unchanged, 3 skipped');
+    const outcomes = await jsonl(report);
+    expect(outcomes.map((o) => [o.row, o.outcome])).toEqual([
+      [1, 'succeeded'],
+      [2, 'succeeded'],
+      [3, 'succeeded'],
+      [4, 'unchanged'],
+      [5, 'skipped'],
+      [6, 'skipped'],
+      [7, 'skipped'],
+    ]);
+    expect(outcomes.every((o) => o.sim === true)).toBe(true);
+    // The last seatflow process out stops the private Redis, which removes its socket.
+    expect(existsSync(path.join(dataDir, 'redis', 'redis.sock'))).toBe(false);
+  });
+
+  it('exits 1 when the service refuses a row the plan could not judge, and reports why', async () => {
+    // alex.kim is managed by an identity provider: nothing on the wire shows it, so only the service can refuse.
+    const manifest = path.join(dataDir, 'managed.csv');
+    await writeFile(manifest, 'email,action\nalex.kim@acme.example,deactivate\nmarcus.chen@acme.example,deactivate\n');
+    const report = path.join(dataDir, 'report.jsonl');
+    const { code, stdout } = await runSeatflow(['run', manifest, '--sim', '--report', report], { SEATFLOW_DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(stdout).toContain('1 succeeded, 1 failed');
+    const [managed, plain] = await jsonl(report);
+    expect(managed).toMatchObject({ outcome: 'failed', category: 'InvalidRequest', status: 400, errorCode: 1355, attempts: 1 });
+    expect(managed?.refId).toBeTruthy();
+    expect(plain).toMatchObject({ outcome: 'succeeded' });
+  });
+
+  it('refuses a broken manifest with exit 2 and queues nothing', async () => {
+    const manifest = path.join(dataDir, 'broken.csv');
+    await writeFile(manifest, 'email,action\n"jordan.lee@acme.example,deactivate\n');
+    const { code, stderr, stdout } = await runSeatflow(['run', manifest, '--sim'], { SEATFLOW_DATA_DIR: dataDir });
+    expect(code).toBe(2);
+    expect(stderr).toContain('manifest refused');
+    expect(stdout).not.toContain('queued');
+  });
+});
