@@ -28,7 +28,7 @@ export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, 
       if (outcome.outcome !== 'failed' && outcome.outcome !== 'skipped') continue;
       const list = outcome.outcome === 'failed' ? failed : skipped;
       if (list.length > limit) continue;
-      const who = outcome.email ?? (outcome.userId !== undefined ? String(outcome.userId) : '');
+      const who = outcome.email ?? (outcome.userId !== undefined ? String(outcome.userId) : (outcome.subject ?? ''));
       const code = [outcome.category, outcome.status, outcome.errorCode, outcome.rule].filter((v) => v !== undefined).join(' ');
       list.push(`    row ${outcome.row} (line ${outcome.line}) ${outcome.action} ${who}: ${outcome.message ?? ''}${code ? ` [${code}]` : ''}`);
     }
@@ -47,4 +47,14 @@ export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, 
 export function exitCodeOf(batch: BatchRecord): number {
   if (batch.state === 'stopped') return 1;
   return batch.counts.failed > 0 || batch.counts.cancelled > 0 ? 1 : 0;
+}
+
+/** What to say when a manifest finds its existing batch: nothing is queued twice, and how to take it up again. */
+export function existingBatchLine(batch: BatchRecord): string {
+  const again = batch.state === 'cancelled' || batch.state === 'stopped' || batch.counts.failed > 0 || batch.counts.cancelled > 0;
+  return (
+    `Batch ${batch.id} already exists (same manifest, options and target; state ${batch.state}): nothing queued twice` +
+    (again ? `. To run its failed or cancelled rows again: seatflow retry ${batch.id}` : '') +
+    '\n'
+  );
 }

@@ -62,6 +62,16 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
   }
 
   const buildClient = (hooks: ClientHooks = {}): SmartsheetClient => {
+    // A read that will be retried says so, so a person watching a slow pre-flight knows why it waits.
+    const onResponse: ClientHooks['onResponse'] =
+      hooks.retry === undefined
+        ? hooks.onResponse
+        : (info) => {
+            hooks.onResponse?.(info);
+            if (info.status === 429 || info.status >= 500) {
+              logger.warn({ operation: info.operation, status: info.status, errorCode: info.errorCode }, 'the service answered an error; retrying the read');
+            }
+          };
     const client = createSmartsheetClient({
       baseUrl: config.api.baseUrl,
       accessToken: config.api.accessToken ?? 'no-token-configured',
@@ -69,6 +79,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
       timeouts: config.api.timeouts,
       ...(config.api.changeAgent === undefined ? {} : { changeAgent: config.api.changeAgent }),
       ...hooks,
+      ...(onResponse === undefined ? {} : { onResponse }),
     });
     cleanups.push(() => client.close());
     return client;

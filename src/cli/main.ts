@@ -13,7 +13,16 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** `seatflow status | head`: the reader went away; stop quietly instead of dying on EPIPE. */
+function exitQuietlyWhenTheReaderLeaves(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 async function main(argv: string[]): Promise<void> {
+  exitQuietlyWhenTheReaderLeaves(process.stdout);
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

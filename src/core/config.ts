@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './seatflow-error.js';
 
@@ -8,7 +9,7 @@ import { UsageError } from './seatflow-error.js';
  * The one configuration schema. Values come from `config/default.json` < the file named by `SEATFLOW_CONFIG`
  * (or `--config`) < environment variables < command-line flags. Nothing else in seatflow reads `process.env`.
  */
-const rateSchema = z.object({
+const rateSchema = z.strictObject({
   /** Calls allowed per window, per access token. The real service documents 300 per minute. */
   requests: z.number().int().positive(),
   perSeconds: z.number().positive(),
@@ -16,17 +17,17 @@ const rateSchema = z.object({
   headroom: z.number().min(0).max(0.5),
 });
 
-export const configSchema = z.object({
-  api: z.object({
+export const configSchema = z.strictObject({
+  api: z.strictObject({
     baseUrl: z.url(),
     accessToken: z.string().min(1).optional(),
     /** Sent as Smartsheet-Change-Agent when set. */
     changeAgent: z.string().max(512).optional(),
     /** Organization named in the smartsheet-integration-source header. */
     integrationOrg: z.string().default(''),
-    timeouts: z.object({ connectMs: z.number().int().positive(), headersMs: z.number().int().positive(), bodyMs: z.number().int().positive() }),
+    timeouts: z.strictObject({ connectMs: z.number().int().positive(), headersMs: z.number().int().positive(), bodyMs: z.number().int().positive() }),
   }),
-  redis: z.object({
+  redis: z.strictObject({
     /** When absent, seatflow starts a private redis-server. */
     url: z.string().optional(),
     queuePrefix: z.string().min(1),
@@ -34,13 +35,13 @@ export const configSchema = z.object({
   dataDir: z.string().min(1),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   rateLimit: rateSchema,
-  retry: z.object({
+  retry: z.strictObject({
     maxAttempts: z.number().int().min(1),
     maxElapsedMs: z.number().int().positive(),
     baseDelayMs: z.number().int().positive(),
     maxDelayMs: z.number().int().positive(),
   }),
-  worker: z.object({
+  worker: z.strictObject({
     concurrency: z.number().int().min(1).max(256),
     /** How long SIGINT/SIGTERM waits for active rows before leaving them to another worker. */
     shutdownGraceMs: z.number().int().positive(),
@@ -49,7 +50,7 @@ export const configSchema = z.object({
     /** How often workers look for rows whose worker died. */
     stalledIntervalMs: z.number().int().min(500),
   }),
-  guardrails: z.object({
+  guardrails: z.strictObject({
     /** Destructive rows above this count need --yes or a confirmation. */
     destructiveMaxCount: z.number().int().min(0),
     /** ...or above this share of the organization's users. */
@@ -59,7 +60,7 @@ export const configSchema = z.object({
     maxRows: z.number().int().positive(),
   }),
   /** `seatflow serve`: the HTTP control API. */
-  control: z.object({
+  control: z.strictObject({
     host: z.string().min(1),
     port: z.number().int().min(0).max(65535),
     /** Bearer token callers must send; required unless bound to loopback. */
@@ -77,7 +78,10 @@ export interface LoadConfigOptions {
   flags?: ConfigOverrides;
   /** A config file given with --config; else SEATFLOW_CONFIG. */
   configFile?: string;
+  /** The environment; default process.env over the variables of a `.env` file in `cwd`, if there is one. */
   env?: NodeJS.ProcessEnv;
+  /** Where a `.env` file is looked for when `env` is not given. Default the working directory. */
+  cwd?: string;
   /** Where config/default.json lives; the package root by default. */
   rootDir?: string;
 }
@@ -96,7 +100,7 @@ function findPackageRoot(from: string): string {
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
-  const env = options.env ?? process.env;
+  const env = options.env ?? { ...readDotEnv(options.cwd ?? process.cwd()), ...process.env };
   const root = options.rootDir ?? PACKAGE_ROOT;
   const layers: unknown[] = [readJson(path.join(root, 'config', 'default.json'))];
   const file = options.configFile ?? env.SEATFLOW_CONFIG;
@@ -109,7 +113,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const merged = layers.reduce((acc, layer) => deepMerge(acc, layer), {});
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(top level)'}: ${i.message}`);
     throw new UsageError(`configuration refused:\n${lines.join('\n')}`, 'Fix the value in your config file, environment or flags.');
   }
   return parsed.data;
@@ -140,6 +144,17 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.SEATFLOW_CONCURRENCY) out.worker = { concurrency: Number(env.SEATFLOW_CONCURRENCY) };
   if (env.SEATFLOW_CONTROL_TOKEN) out.control = { token: env.SEATFLOW_CONTROL_TOKEN };
   return out;
+}
+
+/** `.env` in the working directory (config/env.example shows its lines); variables already set win over it. */
+function readDotEnv(dir: string): NodeJS.ProcessEnv {
+  const file = path.join(dir, '.env');
+  if (!existsSync(file)) return {};
+  try {
+    return parseEnv(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, 'Each line of .env is NAME=value, as in config/env.example.');
+  }
 }
 
 function readJson(file: string): unknown {

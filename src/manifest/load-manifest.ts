@@ -20,6 +20,8 @@ export interface InvalidRow {
   line: number;
   actionName: string;
   problems: RowProblem[];
+  /** The e-mail the row gave, as written (maybe the very value that is wrong), so reports still name whom it was about. */
+  rawEmail?: string;
 }
 
 export interface LoadedManifest {
@@ -51,10 +53,10 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
   const invalid = new Map<number, InvalidRow>();
   let rowCount = 0;
 
-  const refuse = (problem: RowProblem, actionName: string) => {
+  const refuse = (problem: RowProblem, actionName: string, rawEmail: string | undefined) => {
     const existing = invalid.get(problem.row);
     if (existing !== undefined) existing.problems.push(problem);
-    else invalid.set(problem.row, { row: problem.row, line: problem.line, actionName, problems: [problem] });
+    else invalid.set(problem.row, { row: problem.row, line: problem.line, actionName, problems: [problem], ...(rawEmail === undefined ? {} : { rawEmail }) });
   };
 
   for await (const entry of reader) {
@@ -63,17 +65,17 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
       throw new ManifestFileError(`the file has more than ${maxRows.toLocaleString('en-US')} rows (guardrails.maxRows)`, 0, 'Split it, or raise guardrails.maxRows.');
     }
     if (entry.kind === 'invalid') {
-      for (const problem of entry.problems) refuse(problem, entry.actionName);
+      for (const problem of entry.problems) refuse(problem, entry.actionName, entry.rawEmail);
       continue;
     }
     const { row, line, action } = entry.row;
-    for (const problem of [...protectedProblems(action, protectedAccounts, row, line), ...checker.add(row, line, action)]) refuse(problem, action.action);
+    for (const problem of [...protectedProblems(action, protectedAccounts, row, line), ...checker.add(row, line, action)]) refuse(problem, action.action, emailOf(action));
     if (keepRows) rows.push(entry.row);
   }
   if (rowCount === 0) throw new ManifestFileError('the file has no data rows', 0, 'Add one row per action under the header.');
   for (const problem of checker.finish()) {
     const row = rows.find((candidate) => candidate.row === problem.row);
-    refuse(problem, row?.action.action ?? '');
+    refuse(problem, row?.action.action ?? '', row === undefined ? undefined : emailOf(row.action));
   }
 
   const invalidRows = [...invalid.values()].sort((a, b) => a.row - b.row);
@@ -87,6 +89,10 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
     validCount: rowCount - invalidRows.length,
     warnings: reader.notes.warnings,
   };
+}
+
+function emailOf(action: Action): string | undefined {
+  return 'user' in action && 'email' in action.user ? action.user.email : undefined;
 }
 
 function protectedProblems(action: Action, accounts: ReadonlySet<string>, row: number, line: number): RowProblem[] {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { parse, type CsvError, type Parser } from 'csv-parse';
+import { emailSchema } from './action.js';
 import { canonicalField } from './field-names.js';
 import { ManifestFileError } from './manifest-file-error.js';
 import type { RawRecord, ReaderNotes } from './raw-record.js';
@@ -15,7 +16,8 @@ const DELIMITERS = [',', ';', '\t'] as const;
 
 /**
  * Reads CSV text into raw records with csv-parse, streaming: BOM, CRLF or LF, quoted fields with newlines, `,` `;`
- * or tab (detected on the header line), header cells in any spelling (see field-names.ts), values trimmed.
+ * or tab (detected on the header line), header cells in any spelling (see field-names.ts), values trimmed. With
+ * `--action`, a file whose first line is one e-mail is a header-less list of e-mails (the common HR export).
  */
 export async function* readCsv(text: AsyncIterable<string>, notes: ReaderNotes, options: ReadCsvOptions): AsyncGenerator<RawRecord> {
   const iterator = text[Symbol.asyncIterator]();
@@ -42,6 +44,7 @@ export async function* readCsv(text: AsyncIterable<string>, notes: ReaderNotes, 
 
   let line = 1;
   let header: (string | undefined)[] | undefined;
+  let headerless = false;
   let row = 0;
   try {
     for await (const cells of recordsOf(parser)) {
@@ -49,19 +52,20 @@ export async function* readCsv(text: AsyncIterable<string>, notes: ReaderNotes, 
       line += 1 + newlinesIn(cells);
       if (cells.every((cell) => cell === '')) continue;
       if (header === undefined) {
-        header = readHeader(cells, start, delimiter, notes, options);
-        continue;
+        headerless = options.hasDefaultAction && isLoneEmail(cells);
+        if (!headerless) {
+          header = readHeader(cells, start, delimiter, notes, options);
+          continue;
+        }
+        // No header to skip: this line is row 1, read as the one column `email`.
+        header = ['email'];
       }
       row += 1;
       if (cells.length > header.length && cells.slice(header.length).some((cell) => cell !== '')) {
-        yield {
-          kind: 'unreadable',
-          problem: {
-            row,
-            line: start,
-            message: `this row has ${cells.length} cells but the header has ${header.length}; quote values that contain "${printable(delimiter)}"`,
-          },
-        };
+        const message = headerless
+          ? `this row has ${cells.length} cells, but the file has no header and is read as a list of e-mails (its first line is one e-mail); add a header row naming the columns`
+          : `this row has ${cells.length} cells but the header has ${header.length}; quote values that contain "${printable(delimiter)}"`;
+        yield { kind: 'unreadable', problem: { row, line: start, message } };
         continue;
       }
       const fields: Record<string, unknown> = {};
@@ -80,12 +84,19 @@ export async function* readCsv(text: AsyncIterable<string>, notes: ReaderNotes, 
   if (header === undefined) throw new ManifestFileError('the file is empty', 0, 'A CSV manifest starts with a header row, e.g. "email,action".');
 }
 
+/** A first line that is one valid e-mail (a single-column file may still end its lines with a delimiter). */
+function isLoneEmail(cells: readonly string[]): boolean {
+  return cells.length > 0 && emailSchema.safeParse(cells[0]).success && cells.slice(1).every((cell) => cell === '');
+}
+
 function readHeader(cells: string[], line: number, delimiter: string, notes: ReaderNotes, options: ReadCsvOptions): (string | undefined)[] {
   if (cells.some((cell) => /@|^\d{6,}$/.test(cell))) {
     throw new ManifestFileError(
       `line ${line} looks like data, not a header ("${cells.join(printable(delimiter))}")`,
       line,
-      'Add a header row naming the columns, e.g. "email,action" (or just "email" with --action).',
+      isLoneEmail(cells)
+        ? 'A file that is only a list of e-mails needs --action ACTION; otherwise add a header row, e.g. "email,action".'
+        : 'Add a header row naming the columns, e.g. "email,action" (or just "email" with --action).',
     );
   }
   const header = cells.map((cell) => canonicalField(cell));

@@ -26,7 +26,7 @@ export interface ReadManifestOptions {
 /** One row as read and validated: a typed action, or everything wrong with it. */
 export type ManifestEntry =
   | { kind: 'row'; row: ManifestRow }
-  | { kind: 'invalid'; row: number; line: number; actionName: string; problems: RowProblem[] };
+  | { kind: 'invalid'; row: number; line: number; actionName: string; problems: RowProblem[]; rawEmail?: string };
 
 export interface ManifestReader extends AsyncIterable<ManifestEntry> {
   readonly path: string;
@@ -68,7 +68,8 @@ export function readManifest(options: ReadManifestOptions): ManifestReader {
       if (result.ok) yield { kind: 'row', row: { row: record.row, line: record.line, action: result.action } };
       else {
         const problems = result.problems.map((problem) => ({ row: record.row, line: record.line, ...problem }));
-        yield { kind: 'invalid', row: record.row, line: record.line, actionName: result.actionName, problems };
+        const rawEmail = rawEmailOf(record.fields);
+        yield { kind: 'invalid', row: record.row, line: record.line, actionName: result.actionName, problems, ...(rawEmail === undefined ? {} : { rawEmail }) };
       }
     }
     digest = hash.digest('hex');
@@ -81,6 +82,15 @@ export function readManifest(options: ReadManifestOptions): ManifestReader {
     sha256: () => digest ?? '',
     [Symbol.asyncIterator]: () => entries(),
   };
+}
+
+/** The e-mail a row gives (flat or as `user.email`), as written: an invalid row is still reported by whom it names. */
+function rawEmailOf(fields: Record<string, unknown>): string | undefined {
+  const nested = typeof fields.user === 'object' && fields.user !== null ? (fields.user as Record<string, unknown>).email : undefined;
+  const value = fields.email ?? nested;
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value).trim();
+  return text === '' ? undefined : text;
 }
 
 async function readHead(file: string): Promise<string> {

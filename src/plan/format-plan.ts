@@ -2,10 +2,13 @@ import type { Action } from '../manifest/action.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
 import type { BatchPlan, PlannedRow } from './planned-row.js';
 
-/** What a row is about, in a few words: the user's e-mail, a sheet's column, a webhook. */
-export function describeSubject(row: Pick<PlannedRow, 'action' | 'target'>): string {
+/**
+ * What a row is about, in a few words: the user's e-mail, a sheet's column, a webhook. An invalid row names the
+ * e-mail it was given, as written, when it gave one.
+ */
+export function describeSubject(row: Pick<PlannedRow, 'action' | 'target' | 'rawEmail'>): string {
   const action: Action | undefined = row.action;
-  if (action === undefined) return '';
+  if (action === undefined) return row.rawEmail ?? '';
   if ('user' in action) {
     const who = row.target.email ?? ('email' in action.user && action.user.email !== undefined ? action.user.email : `user ${'userId' in action.user ? action.user.userId : ''}`);
     if (action.action === 'remove' && action.transferTo !== undefined) {
@@ -17,28 +20,42 @@ export function describeSubject(row: Pick<PlannedRow, 'action' | 'target'>): str
   }
   if ('webhookId' in action) return `webhook ${action.webhookId}`;
   if (action.action === 'create-discussion') return `sheet ${action.sheetId}`;
-  if (action.action === 'add-column') return `sheet ${action.sheetId} "${action.title}"`;
-  return `sheet ${action.sheetId} ${action.columnId !== undefined ? `column ${action.columnId}` : `"${action.columnTitle}"`}`;
+  if (action.action === 'add-column') return `sheet ${action.sheetId} column "${action.title}"`;
+  return `sheet ${action.sheetId} column ${action.columnId !== undefined ? action.columnId : `"${action.columnTitle}"`}`;
+}
+
+export interface FormatPlanOptions {
+  /**
+   * The terminal's width: the reason is cut to fit it (its rule tag never is). Undefined when stdout is not a
+   * terminal, and then nothing is cut, so a piped or redirected plan keeps every word.
+   */
+  width?: number | undefined;
 }
 
 /** The plan as a table a person reads, a summary line and the API calls spent. */
-export function formatPlan(plan: BatchPlan, options: { width?: number } = {}): string {
-  const header = ['row', 'action', 'subject', 'verdict', 'reason'];
-  const cells = plan.rows.map((row) => [
-    String(row.row),
-    row.actionName || '?',
-    describeSubject(row),
-    row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict,
-    [row.reason, row.rule === undefined || row.verdict === 'invalid' ? undefined : `[${row.rule}]`].filter(Boolean).join(' '),
-  ]);
-  const widths = header.slice(0, 4).map((title, i) => Math.min(60, Math.max(title.length, ...cells.map((row) => row[i]!.length))));
-  const maxReason = Math.max(20, (options.width ?? 160) - widths.reduce((sum, w) => sum + w + 2, 0));
-  const line = (row: string[]) =>
-    row
-      .map((cell, i) => (i < 4 ? clip(cell, widths[i]!).padEnd(widths[i]!) : clip(cell, maxReason)))
-      .join('  ')
-      .trimEnd();
-  const out = [line(header), line(widths.map((w) => '-'.repeat(w)).concat('------')), ...cells.map(line), '', summaryLine(plan)];
+export function formatPlan(plan: BatchPlan, options: FormatPlanOptions = {}): string {
+  const header = ['row', 'action', 'subject', 'verdict'];
+  const cells = plan.rows.map((row) => [String(row.row), row.actionName || '?', describeSubject(row), row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict]);
+  // The rule tag leads the reason, so that cutting a long reason to the terminal's width never drops it.
+  const reasons = plan.rows.map((row) => ({ tag: row.rule === undefined || row.verdict === 'invalid' ? '' : `[${row.rule}]`, text: row.reason ?? '' }));
+  const width = options.width;
+  const widths = header.map((title, i) => {
+    const widest = Math.max(title.length, ...cells.map((row) => row[i]!.length));
+    return width === undefined ? widest : Math.min(60, widest);
+  });
+  const maxReason = width === undefined ? Number.POSITIVE_INFINITY : Math.max(20, width - widths.reduce((sum, w) => sum + w + 2, 0));
+  const reasonCell = ({ tag, text }: { tag: string; text: string }) => {
+    if (tag === '') return clip(text, maxReason);
+    return text === '' ? tag : `${tag} ${clip(text, Math.max(10, maxReason - tag.length - 1))}`;
+  };
+  const line = (row: string[], reason: string) => [...row.map((cell, i) => clip(cell, widths[i]!).padEnd(widths[i]!)), reason].join('  ').trimEnd();
+  const out = [
+    line(header, 'reason'),
+    line(widths.map((w) => '-'.repeat(w)), '------'),
+    ...cells.map((row, i) => line(row, reasonCell(reasons[i]!))),
+    '',
+    summaryLine(plan),
+  ];
   return `${out.join('\n')}\n`;
 }
 

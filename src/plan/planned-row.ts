@@ -67,6 +67,11 @@ export interface PlannedRow {
   target: ResolvedTarget;
   /** For verdict 'invalid': every problem of the row. */
   problems?: RowProblem[];
+  /**
+   * For verdict 'invalid': the e-mail the row gave, as written (it may be what made the row invalid), so that the
+   * plan, summaries and reports still say whom the row was about.
+   */
+  rawEmail?: string;
 }
 
 export interface BatchPlanSummary {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { UsageError } from '../core/seatflow-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { AlternateEmail, Column, User, Webhook } from '../contract/index.js';
 import { DESTRUCTIVE_ACTIONS, USER_ACTIONS, type Action, type ActionName } from '../manifest/action.js';
@@ -36,6 +37,7 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
   const { api, calls } = countCalls(options.api);
   const rows = manifest.rows;
   const me = await api.users.getCurrent();
+  refuseNonAdminForUserActions(me, rows);
 
   const emails = new Set<string>();
   const ids = new Set<number>();
@@ -73,6 +75,7 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
       actionName: invalid.actionName,
       verdict: 'invalid',
       rule: RULES.invalidRow,
+      ...(invalid.rawEmail === undefined ? {} : { rawEmail: invalid.rawEmail }),
       reason: invalid.problems.map((problem) => (problem.field === undefined ? problem.message : `${problem.field}: ${problem.message}`)).join('; '),
       target: {},
       problems: invalid.problems,
@@ -215,4 +218,18 @@ function summarize(rows: readonly PlannedRow[]): BatchPlanSummary {
   const summary = Object.fromEntries(VERDICTS.map((verdict) => [verdict, 0])) as Omit<BatchPlanSummary, 'total'>;
   for (const row of rows) summary[row.verdict] += 1;
   return { total: rows.length, ...summary };
+}
+
+/**
+ * User administration needs a System Admin. Without one the service hides status and admin flags, so every
+ * classification would be wrong, and every row would then fail with 403: refuse before anything else.
+ */
+function refuseNonAdminForUserActions(me: { email: string; admin?: boolean | undefined }, rows: LoadedManifest['rows']): void {
+  if (me.admin !== false) return;
+  const userRows = rows.filter(({ action }) => USER_ACTIONS.has(action.action));
+  if (userRows.length === 0) return;
+  throw new UsageError(
+    `the access token belongs to ${me.email}, who is not a System Admin; ${userRows.length} rows are user administration (${[...new Set(userRows.map(({ action }) => action.action))].join(', ')}), which needs one`,
+    "Set SMARTSHEET_ACCESS_TOKEN to a System Admin's API token. Column, discussion and webhook rows need only access to their sheet or webhook.",
+  );
 }

@@ -71,12 +71,12 @@ export function createBatchControl(options: BatchControlOptions) {
     },
 
     /**
-     * Queues the failed rows again (with a fresh retry budget) and resumes a batch stopped by a refused token. Rows
-     * the pre-flight refused are not retried: nothing changed about them (plan the manifest again instead).
+     * Queues the failed and cancelled rows again (with a fresh retry budget) and resumes a batch stopped by a refused
+     * token, so a cancelled batch can be taken up again where it stopped. Rows the pre-flight refused are not retried:
+     * nothing changed about them (plan the manifest again instead).
      */
     async retry(batchId: string): Promise<{ requeued: number; resumed: number }> {
       const batch = await requireBatch(batchId);
-      if (batch.state === 'cancelled') throw new UsageError(`batch ${batchId} was cancelled`, 'Submit the manifest again as a new batch.');
       const queue = options.queueFor(batch.queueName);
       const wasStopped = batch.state === 'stopped';
       await store.setState(batchId, 'queued');
@@ -84,7 +84,7 @@ export function createBatchControl(options: BatchControlOptions) {
       let resumed = 0;
       for (const row of await store.rowNumbers(batchId)) {
         const jobId = rowJobId(batchId, row);
-        if (await store.forgetOutcome(batchId, row, 'failed')) {
+        if ((await store.forgetOutcome(batchId, row, 'failed')) || (await store.forgetOutcome(batchId, row, 'cancelled'))) {
           await queue.remove(jobId);
           await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
           await queue.add(batch.queueName, { batchId, row }, rowJobOptions(batchId, row));

@@ -7,7 +7,7 @@ import { UsageError } from '../core/seatflow-error.js';
 import type { RowOutcome } from './row-outcome.js';
 
 export const REPORT_COLUMNS = [
-  'row', 'line', 'action', 'email', 'userId', 'outcome', 'category', 'status', 'errorCode', 'refId', 'rule', 'message',
+  'row', 'line', 'action', 'email', 'userId', 'subject', 'outcome', 'category', 'status', 'errorCode', 'refId', 'rule', 'message',
   'attempts', 'startedAt', 'finishedAt', 'confirmed', 'detail', 'batchId', 'sim',
 ] as const;
 

@@ -16,6 +16,8 @@ export const rowOutcomeSchema = z.object({
   outcome: z.enum(OUTCOMES),
   email: z.string().optional(),
   userId: z.number().optional(),
+  /** What a row that names no user is about, e.g. `sheet 2094857361029384 column "Status"`. */
+  subject: z.string().optional(),
   category: z.string().optional(),
   status: z.number().optional(),
   errorCode: z.number().optional(),

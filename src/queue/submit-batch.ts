@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
+import { describeSubject } from '../plan/format-plan.js';
 import type { BatchPlan, PlannedRow, Verdict } from '../plan/planned-row.js';
 import type { BatchRecord, BatchStore } from './batch-store.js';
 import type { RowOutcome } from './row-outcome.js';
@@ -121,10 +122,15 @@ function immediateOutcome(batchId: string, row: PlannedRow, sim: boolean, at: Da
   };
 }
 
-/** The user a row is about, as resolved by the pre-flight or, when it was not found, as the manifest named it. */
-export function whoOf(row: PlannedRow): { email?: string; userId?: number } {
+/**
+ * Whom or what a row is about, for outcomes: the user as resolved by the pre-flight or, when it was not found, as the
+ * manifest named it; for an invalid row, the e-mail it gave as written; for a row that names no user (column,
+ * discussion, webhook), `subject` says what it names, e.g. `sheet 2094857361029384 column "Status"` or `webhook 123`.
+ */
+export function whoOf(row: PlannedRow): { email?: string; userId?: number; subject?: string } {
   const named = row.action !== undefined && 'user' in row.action ? row.action.user : undefined;
-  const email = row.target.email ?? named?.email;
+  const email = row.target.email ?? named?.email ?? row.rawEmail;
   const userId = row.target.userId ?? (named !== undefined && 'userId' in named ? named.userId : undefined);
-  return { ...(email !== undefined ? { email } : {}), ...(userId !== undefined ? { userId } : {}) };
+  const subject = row.action !== undefined && named === undefined ? describeSubject(row) : undefined;
+  return { ...(email !== undefined ? { email } : {}), ...(userId !== undefined ? { userId } : {}), ...(subject !== undefined ? { subject } : {}) };
 }

@@ -58,7 +58,7 @@ describe('batch control', () => {
     expect([...(await deactivations(h)).values()]).toEqual(Array(12).fill(1));
   });
 
-  it('cancels the queued rows; running rows finish and nothing cancelled was changed', async () => {
+  it('cancels the queued rows; running rows finish, nothing cancelled was changed, and retry takes the batch up again', async () => {
     const h = await batches.open({ rateLimit: 'off', faults: 'delay:100ms:1' });
     const batch = await submitDeactivations(h, 40);
     const pool = h.startWorkers({ concurrency: 2 });
@@ -74,6 +74,14 @@ describe('batch control', () => {
     expect((after?.counts.cancelled ?? 0) + (after?.counts.succeeded ?? 0)).toBe(40);
     const changed = await deactivations(h);
     for (const o of outcomes) expect(changed.get(o.userId ?? -1) ?? 0).toBe(o.outcome === 'succeeded' ? 1 : 0);
+
+    // A cancelled batch is taken up again where it stopped: the cancelled rows run, the done ones are not repeated.
+    const { requeued } = await h.system.control.retry(batch.id);
+    expect(requeued).toBe(after?.counts.cancelled);
+    h.startWorkers({ concurrency: 4 });
+    const resumed = await h.waitForState(batch.id, ['finished'], 60_000);
+    expect(resumed.counts).toMatchObject({ succeeded: 40, cancelled: 0 });
+    expect([...(await deactivations(h)).values()]).toEqual(Array(40).fill(1));
   });
 
   it('retry queues the failed rows again with a fresh budget', async () => {

@@ -57,4 +57,18 @@ describe('seatflow plan against the reference server', () => {
     const { list } = await verdicts('column-migration.json');
     expect(list).toEqual(['change', 'no-op', 'change', 'change', 'no-op', 'not-found', 'change']);
   });
+
+  it('refuses user rows planned with a token that is not a System Admin, before reading anything else', async () => {
+    const asDana = createSmartsheetClient({ baseUrl: sim.url, accessToken: sim.tokens.user });
+    try {
+      await expect(planManifest({ path: path.join(examples, 'hr-offboarding.csv'), api: asDana, guardrails })).rejects.toThrow(
+        /dana\.whitfield@acme\.example, who is not a System Admin; 7 rows are user administration \(remove, deactivate\)/,
+      );
+      // Sheet-side rows need no System Admin: the same token plans them.
+      const { plan } = await planManifest({ path: path.join(examples, 'column-migration.json'), api: asDana, guardrails });
+      expect(plan.summary.total).toBe(7);
+    } finally {
+      await asDana.close();
+    }
+  });
 });

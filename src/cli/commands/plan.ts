@@ -31,7 +31,7 @@ async function runPlan(manifestPath: string, flags: PlanFlags): Promise<number> 
       } else {
         out.write(`Target: ${runtime.targetLabel}\nManifest: ${plan.source.path} (${plan.source.format}, sha256 ${plan.source.sha256.slice(0, 12)})\n`);
         for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
-        out.write(`\n${formatPlan(plan, { width: out.columns ?? 160 })}`);
+        out.write(`\n${formatPlan(plan, { width: out.columns })}`);
         out.write('Nothing was changed.\n');
         if (guardrails.needsConfirmation) out.write(`guardrail: ${guardrails.reasons.join('; ')}\n`);
       }

@@ -6,12 +6,12 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 export function registerRetryCommand(program: Command): void {
   const command = program
     .command('retry')
-    .description('queue the failed rows of a batch again, and resume a batch stopped by a refused token')
+    .description('queue the failed and cancelled rows of a batch again, and resume a batch stopped by a refused token')
     .argument('<batch>', 'batch id');
   addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
     await withBatchRuntime(flags, async (runtime, { system }) => {
       const { requeued, resumed } = await system.control.retry(batchId);
-      process.stdout.write(`Batch ${batchId}: ${requeued} failed rows queued again, ${resumed} stopped rows resumed. Process them with: seatflow worker\n`);
+      process.stdout.write(`Batch ${batchId}: ${requeued} failed or cancelled rows queued again, ${resumed} stopped rows resumed. Process them with: seatflow worker\n`);
     });
   });
 }

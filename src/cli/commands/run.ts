@@ -4,7 +4,7 @@ import { createJobRegistry } from '../../../jobs/registry.js';
 import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { watchBatch } from '../batch-progress.js';
-import { exitCodeOf, formatBatchSummary } from '../batch-summary.js';
+import { existingBatchLine, exitCodeOf, formatBatchSummary } from '../batch-summary.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
@@ -53,7 +53,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     out.write(
       submitted.created
         ? `Batch ${batchId}: ${submitted.jobsAdded} rows queued\n`
-        : `Batch ${batchId} already exists (same manifest and options, state ${submitted.batch.state}): nothing queued twice\n`,
+        : existingBatchLine(submitted.batch),
     );
 
     const pool = system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });

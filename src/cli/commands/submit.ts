@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
-import { countsLine } from '../batch-summary.js';
+import { countsLine, existingBatchLine } from '../batch-summary.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
@@ -31,7 +31,7 @@ export function registerSubmitCommand(program: Command): void {
       out.write(
         result.created
           ? `Batch ${result.batch.id} submitted: ${result.jobsAdded} rows queued (${countsLine(result.batch)})\n`
-          : `Batch ${result.batch.id} already exists (state ${result.batch.state}): nothing queued twice\n`,
+          : existingBatchLine(result.batch),
       );
       if (runtime.sim) {
         out.write('SIMULATION: this embedded reference server stops when submit exits; use `seatflow run --sim`, or `seatflow sim` with SMARTSHEET_API_BASE, for split commands.\n');

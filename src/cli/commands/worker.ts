@@ -17,6 +17,8 @@ export function registerWorkerCommand(program: Command): void {
     .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
   addCommonOptions(command).action(async (flags: CommonFlags) => {
     await withCliRuntime(flags, {}, async (runtime) => {
+      // A refused token is found now, not when the first batch arrives (and stops on it).
+      await runtime.api.users.getCurrent();
       const batchRuntime = await openBatchRuntime(runtime);
       const { api, budget } = createBudgetedApi(runtime, batchRuntime);
       const { concurrency, shutdownGraceMs } = runtime.config.worker;

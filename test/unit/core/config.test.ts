@@ -39,9 +39,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { SEATFLOW_CONFIG: file } }).redis.queuePrefix).toBe('from-env-file');
   });
 
+  it('reads a .env file in the working directory, under the real environment', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'seatflow-dotenv-'));
+    writeFileSync(path.join(dir, '.env'), '# seatflow\nSEATFLOW_QUEUE_PREFIX=from-dotenv\nSEATFLOW_LOG_LEVEL=debug\n');
+    const before = process.env.SEATFLOW_LOG_LEVEL;
+    process.env.SEATFLOW_LOG_LEVEL = 'warn';
+    try {
+      const config = loadConfig({ cwd: dir });
+      expect(config.redis.queuePrefix).toBe('from-dotenv');
+      expect(config.logLevel).toBe('warn');
+    } finally {
+      if (before === undefined) delete process.env.SEATFLOW_LOG_LEVEL;
+      else process.env.SEATFLOW_LOG_LEVEL = before;
+    }
+  });
+
   it('refuses an invalid value and names the field', () => {
     expect(() => loadConfig({ env: { SMARTSHEET_API_BASE: 'not a url' } })).toThrow(/api\.baseUrl/);
     expect(() => loadConfig({ env: { SEATFLOW_CONCURRENCY: 'many' } })).toThrow(UsageError);
+  });
+
+  it('refuses a misspelled key instead of ignoring it', () => {
+    const file = tempFile(JSON.stringify({ guardrail: { destructiveMaxCount: 1 } }));
+    expect(() => loadConfig({ configFile: file, env: {} })).toThrow(/guardrail/);
   });
 
   it('refuses a config file that is missing or not JSON', () => {

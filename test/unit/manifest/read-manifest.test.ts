@@ -77,6 +77,47 @@ describe('readManifest', () => {
   });
 });
 
+describe('a CSV that is only a list of e-mails', () => {
+  it('reads it without a header when --action is given, row 1 being line 1', async () => {
+    const manifest = await load('a@acme.example\n\nB@acme.example\nnobody\n', '/data/leavers.csv', { defaultAction: 'deactivate' });
+    expect(manifest.rows).toEqual([
+      { row: 1, line: 1, action: { action: 'deactivate', user: { email: 'a@acme.example' } } },
+      { row: 2, line: 3, action: { action: 'deactivate', user: { email: 'b@acme.example' } } },
+    ]);
+    expect(manifest.invalid).toMatchObject([{ row: 3, line: 4, problems: [{ field: 'email', message: '"nobody" is not a valid e-mail address' }] }]);
+  });
+
+  it('reads a single-column file whose lines end with a delimiter, with a BOM and CRLF', async () => {
+    const manifest = await load('\uFEFFa@acme.example,\r\nb@acme.example,\r\n', '/data/leavers.csv', { defaultAction: 'reactivate' });
+    expect(manifest.rows.map((r) => [r.row, r.line, r.action])).toEqual([
+      [1, 1, { action: 'reactivate', user: { email: 'a@acme.example' } }],
+      [2, 2, { action: 'reactivate', user: { email: 'b@acme.example' } }],
+    ]);
+  });
+
+  it('refuses a row with more cells in a header-less list', async () => {
+    const manifest = await load('a@acme.example\nb@acme.example,remove\n', '/data/leavers.csv', { defaultAction: 'deactivate' });
+    expect(manifest.invalid).toMatchObject([{ row: 2, line: 2, problems: [{ message: expect.stringMatching(/no header and is read as a list of e-mails/) }] }]);
+  });
+
+  it('still refuses it without --action, and a header-less file with more columns even with --action', async () => {
+    await expect(load('a@acme.example\nb@acme.example\n')).rejects.toThrow(/line 1 looks like data, not a header/);
+    await expect(load('a@acme.example,deactivate\n', '/data/m.csv', { defaultAction: 'deactivate' })).rejects.toThrow(/line 1 looks like data, not a header/);
+  });
+});
+
+describe('invalid rows', () => {
+  it('keep the e-mail the row gave, as written', async () => {
+    const manifest = await load('email,action\n=3@acme.example,deactivate\na@acme.example,offboard\n,deactivate\nc@acme.example,deactivate\nC@acme.example,deactivate\n');
+    expect(manifest.invalid.map((r) => [r.row, r.rawEmail])).toEqual([
+      [1, '=3@acme.example'],
+      [2, 'a@acme.example'],
+      [3, undefined],
+      [5, 'c@acme.example'],
+    ]);
+  });
+});
+
 describe('whole-file checks', () => {
   it('refuses a row that repeats another', async () => {
     const manifest = await load('email,action\na@acme.example,deactivate\nA@acme.example,deactivate\n');

@@ -45,7 +45,7 @@ describe('formatPlan', () => {
     };
     const text = formatPlan(plan);
     expect(text).toContain('row  action      subject          verdict  reason');
-    expect(text).toContain('2    deactivate  u2@acme.example  refused  consumer mail domain [isp-domain]');
+    expect(text).toContain('2    deactivate  u2@acme.example  refused  [isp-domain] consumer mail domain');
     expect(summaryLine(plan)).toBe('2 rows: 1 change, 0 no-op, 1 refused, 0 not-found, 0 conflict · 3 API calls');
   });
 });
