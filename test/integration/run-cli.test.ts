@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rowOutcomeSchema, type RowOutcome } from '../../src/queue/row-outcome.js';
+import { startReferenceServer } from '../../src/server/start-reference-server.js';
 import { runSeatflow } from '../helpers/run-seatflow.js';
 
 // `seatflow run --sim` exactly as the README's demo runs it: its own private redis-server under a data directory,
@@ -64,5 +65,20 @@ describe('seatflow run (CLI)', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('manifest refused');
     expect(stdout).not.toContain('queued');
+  });
+});
+
+describe('seatflow worker (CLI)', () => {
+  it('refuses a token the service refuses at start, with exit 2, instead of waiting for a batch to stop on it', async () => {
+    const sim = await startReferenceServer({ rateLimit: 'off' });
+    try {
+      const { code, stderr } = await runSeatflow(['worker'], { SMARTSHEET_API_BASE: sim.url, SMARTSHEET_ACCESS_TOKEN: 'not-a-token', SEATFLOW_DATA_DIR: dataDir });
+      expect(code).toBe(2);
+      expect(stderr).toContain('Your Access Token is invalid');
+      expect(stderr).toContain('SMARTSHEET_ACCESS_TOKEN');
+      expect(stderr).not.toContain('not-a-token');
+    } finally {
+      await sim.close();
+    }
   });
 });
