@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
 import { OUTCOMES } from '../queue/row-outcome.js';
-import { countsLine } from './batch-summary.js';
+import { countsLine, rowsDone } from './batch-summary.js';
 
 export interface WatchOptions {
   /** Banner shown with the bar (the target; SIMULATION with --sim). */
@@ -33,7 +33,7 @@ export async function watchBatch(store: BatchStore, batchId: string, options: Wa
   for (;;) {
     const batch = await store.get(batchId);
     if (batch === undefined) throw new Error(`batch ${batchId} disappeared from Redis`);
-    const done = OUTCOMES.reduce((sum, o) => sum + batch.counts[o], 0);
+    const done = rowsDone(batch);
     const counts = OUTCOMES.filter((o) => batch.counts[o] > 0).map((o) => `${o} ${batch.counts[o]}`).join(' ') || 'starting';
     if (bar) {
       if (!started) bar.start(batch.total, done, { counts });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
 import { openRedis, type RedisHandle } from '../queue/redis/open-redis.js';
@@ -48,6 +49,11 @@ export function createBudgetedApi(runtime: CliRuntime, batch: BatchRuntime, opti
 export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; lockDurationMs: number; stalledIntervalMs: number } {
   const { concurrency, lockDurationMs, stalledIntervalMs } = runtime.config.worker;
   return { concurrency, policy: runtime.config.retry, lockDurationMs, stalledIntervalMs };
+}
+
+/** Where `run` and `report` write a batch's report when no file is named; a simulation's report says so in its name. */
+export function defaultReportFile(runtime: CliRuntime, batchId: string, sim: boolean): string {
+  return path.join(runtime.config.dataDir, 'reports', `${batchId}${sim ? '-simulation' : ''}.csv`);
 }
 
 /** For commands that only read or steer batches in Redis (status, report, retry, cancel): no token needed. */

@@ -1,11 +1,15 @@
 import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
 import { OUTCOMES } from '../queue/row-outcome.js';
 
+/** Rows that have their outcome, whichever it is. */
+export function rowsDone(batch: BatchRecord): number {
+  return OUTCOMES.reduce((sum, o) => sum + batch.counts[o], 0);
+}
+
 /** One line of counts, e.g. `12 rows: 9 succeeded, 1 unchanged, 2 failed`. */
 export function countsLine(batch: BatchRecord): string {
   const parts = OUTCOMES.filter((o) => batch.counts[o] > 0).map((o) => `${batch.counts[o]} ${o}`);
-  const done = OUTCOMES.reduce((sum, o) => sum + batch.counts[o], 0);
-  const pending = batch.total - done;
+  const pending = batch.total - rowsDone(batch);
   if (pending > 0) parts.push(`${pending} pending`);
   return `${batch.total} rows: ${parts.join(', ') || 'none yet'}`;
 }

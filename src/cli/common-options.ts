@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseRate, type ConfigOverrides } from '../core/config.js';
-import { UsageError } from '../core/seatflow-error.js';
+import { wholeNumber } from './whole-number.js';
 
 /** Flags every command that talks to the service shares. */
 export interface CommonFlags {
@@ -23,12 +23,6 @@ export function overridesFromFlags(flags: CommonFlags): ConfigOverrides {
   const out: ConfigOverrides = {};
   if (flags.logLevel !== undefined) out.logLevel = flags.logLevel as ConfigOverrides['logLevel'];
   if (flags.rateLimit !== undefined) out.rateLimit = parseRate(flags.rateLimit);
-  if (flags.concurrency !== undefined) out.worker = { concurrency: positiveWhole('--concurrency', flags.concurrency) };
+  if (flags.concurrency !== undefined) out.worker = { concurrency: wholeNumber('--concurrency', flags.concurrency, 1) };
   return out;
-}
-
-function positiveWhole(flag: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number of 1 or more, got "${text}"`);
-  return value;
 }

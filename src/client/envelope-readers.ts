@@ -33,6 +33,10 @@ export function readDone(body: unknown): void {
   if (body !== undefined) writeEnvelopeSchema.parse(body);
 }
 
+/**
+ * Build page readers (this and readTokenPage) once, at module level: each builds a new envelope schema, which zod
+ * compiles on its first parse (about 0.15 ms against 4 µs per page), and jobs and the pre-flight list once per row.
+ */
 export function readIndexResult<S extends z.ZodType>(schema: S) {
   const envelope = indexResultSchema(schema);
   return (body: unknown): IndexResult<z.output<S>> => envelope.parse(body) as IndexResult<z.output<S>>;

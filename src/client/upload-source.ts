@@ -37,17 +37,12 @@ export async function prepareUpload(operation: string, what: string, source: Upl
   if ('path' in source) {
     if (typeof source.path !== 'string' || source.path === '') throw invalidArgument(operation, `${what}.path is required`);
     const path = source.path;
-    let size: number;
-    try {
-      const info = await stat(path);
-      if (!info.isFile()) throw invalidArgument(operation, `${what} ${path} is not a file`);
-      size = info.size;
-    } catch (error) {
-      if (error instanceof Error && 'category' in error) throw error;
+    const info = await stat(path).catch((error: unknown) => {
       throw invalidArgument(operation, `${what} ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
+    });
+    if (!info.isFile()) throw invalidArgument(operation, `${what} ${path} is not a file`);
     prepared = {
-      size,
+      size: info.size,
       fileName: source.fileName ?? basename(path),
       contentType: source.contentType ?? TYPES_BY_EXTENSION[extname(path).toLowerCase()] ?? (await sniffFile(path)),
       open: () => lazyStream(path),

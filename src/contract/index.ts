@@ -10,3 +10,4 @@ export * from './webhook.js';
 export * from './sheet.js';
 export * from './envelopes.js';
 export * from './error-codes.js';
+export * from './isp-domains.js';

@@ -22,12 +22,17 @@ export async function withRedis<T>(deps: ControlDeps, work: () => Promise<T>, op
   if (isRedisDown(redis.status)) throw redisUnavailable(`the connection is ${redis.status}`);
   if (options.timeout === false) return work();
   const timeoutMs = deps.redisTimeoutMs ?? 5000;
+  return withTimeout(work(), timeoutMs, () => redisUnavailable(`no answer within ${timeoutMs} ms`));
+}
+
+/** `work`, or the error of `onTimeout` once `timeoutMs` passed; the timer never outlives the race. */
+export async function withTimeout<T>(work: Promise<T>, timeoutMs: number, onTimeout: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(redisUnavailable(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(onTimeout()), timeoutMs);
   });
   try {
-    return await Promise.race([work(), timeout]);
+    return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }

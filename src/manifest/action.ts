@@ -3,7 +3,7 @@ import { COLUMN_TYPES, SYSTEM_COLUMN_TYPES } from '../contract/enums.js';
 
 /**
  * The typed actions a manifest row can ask for: one zod object per action, joined on `action`. Rows from CSV, JSON
- * and JSON Lines are normalised into this shape (see normalize-record.ts) and parsed here once; jobs receive the
+ * and JSON Lines are normalised into this shape (see validate-row.ts) and parsed here once; jobs receive the
  * parsed value and may re-parse it (every transform is idempotent on its own output).
  */
 
@@ -59,6 +59,11 @@ function upper<T extends z.ZodType<unknown, string>>(inner: T) {
 
 /** A user named by e-mail or by id. When both are given, the id decides and the e-mail is checked against it. */
 export type UserRef = { email: string } | { userId: number; email?: string | undefined };
+
+/** How messages name the user a row gives: its e-mail when the row has one, else `idPrefix` and its id. */
+export function userRefLabel(ref: UserRef, idPrefix = ''): string {
+  return ref.email ?? `${idPrefix}${'userId' in ref ? ref.userId : ''}`;
+}
 // One object schema rather than a union: a union would try (and fail) one branch per e-mail-only row.
 export const userRefSchema = z
   .object({ userId: manifestIdSchema.optional(), email: emailSchema.optional() })
@@ -74,7 +79,7 @@ const profileFields = {
   groupAdmin: flagSchema.optional(),
   resourceViewer: flagSchema.optional(),
 };
-const PROFILE_FIELD_NAMES = Object.keys(profileFields) as (keyof typeof profileFields)[];
+export const PROFILE_FIELD_NAMES = Object.keys(profileFields) as (keyof typeof profileFields)[];
 const columnFields = {
   type: upper(z.enum(COLUMN_TYPES, { message: `type is one of ${COLUMN_TYPES.join(', ')}` })).optional(),
   index: intSchema.optional(),

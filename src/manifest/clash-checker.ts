@@ -1,4 +1,4 @@
-import { ACTION_NAMES, type Action, type ActionName } from './action.js';
+import { ACTION_NAMES, userRefLabel, type Action, type ActionName, type UserRef } from './action.js';
 import { HashIndex } from './hash-index.js';
 import type { RowProblem } from './manifest-row.js';
 
@@ -53,7 +53,7 @@ const ACTION_INDEX = new Map<ActionName, number>(ACTION_NAMES.map((name, i) => [
 
 /** The thing a row touches, as written in the file: a user, a column of a sheet, a webhook, a sheet's discussions. */
 export function writtenKeyOf(action: Action): string | undefined {
-  if ('user' in action) return 'userId' in action.user ? `u:${action.user.userId}` : `e:${action.user.email}`;
+  if ('user' in action) return refKey(action.user);
   if ('webhookId' in action) return `w:${action.webhookId}`;
   if (action.action === 'create-discussion') return `d:${action.sheetId}`;
   if (action.action === 'add-column') return `c:${action.sheetId}:t:${action.title.toLowerCase()}`;
@@ -61,8 +61,12 @@ export function writtenKeyOf(action: Action): string | undefined {
 }
 
 function writtenTransferKeyOf(action: Action): string | undefined {
-  if (action.action !== 'remove' || action.transferTo === undefined) return undefined;
-  return 'userId' in action.transferTo ? `u:${action.transferTo.userId}` : `e:${action.transferTo.email}`;
+  return action.action === 'remove' && action.transferTo !== undefined ? refKey(action.transferTo) : undefined;
+}
+
+/** A user as written: by id when the row gives one (the id decides), else by e-mail. */
+function refKey(ref: UserRef): string {
+  return 'userId' in ref ? `u:${ref.userId}` : `e:${ref.email}`;
 }
 
 export function createClashChecker(options: ClashCheckerOptions = {}): ClashChecker {
@@ -96,10 +100,11 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
     add(row, line, action) {
       const written = keyOf(action);
       const transferKey = transferKeyOf(action);
-      if (transferKey !== undefined) {
+      // Only a remove row hands anything over (ClashCheckerOptions.transferKeyOf names its target).
+      if (transferKey !== undefined && action.action === 'remove' && action.transferTo !== undefined) {
         const hashed = keyHash(transferKey);
         transfers.push({ row, line, key: hashed });
-        if (!transferLabels.has(hashed)) transferLabels.set(hashed, transferLabel(action));
+        if (!transferLabels.has(hashed)) transferLabels.set(hashed, userRefLabel(action.transferTo));
       }
       if (written === undefined) return [];
       const key = keyHash(written);
@@ -158,11 +163,6 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
     if (shared === SLOT.alternate && alternates.get(other) !== alternates.get(index)) return undefined;
     return { row, line, message: `contradicts row ${rows[other]} (${otherName}): rows run in parallel, so put one of them in a later batch` };
   }
-}
-
-function transferLabel(action: Action): string {
-  if (action.action !== 'remove' || action.transferTo === undefined) return '';
-  return 'userId' in action.transferTo ? String(action.transferTo.userId) : action.transferTo.email;
 }
 
 /** A 53-bit hash of a key: two independent 32-bit FNV-1a hashes, one of them cut to 21 bits. */

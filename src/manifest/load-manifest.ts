@@ -73,8 +73,11 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
     if (keepRows) rows.push(entry.row);
   }
   if (rowCount === 0) throw new ManifestFileError('the file has no data rows', 0, 'Add one row per action under the header.');
-  for (const problem of checker.finish()) {
-    const row = rows.find((candidate) => candidate.row === problem.row);
+  const late = checker.finish();
+  // One lookup per problem: a file whose remove rows all hand over to a user it also deactivates has one per row.
+  const byRow = late.length === 0 ? undefined : new Map(rows.map((row) => [row.row, row]));
+  for (const problem of late) {
+    const row = byRow?.get(problem.row);
     refuse(problem, row?.action.action ?? '', row === undefined ? undefined : emailOf(row.action));
   }
 
@@ -92,7 +95,7 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
 }
 
 function emailOf(action: Action): string | undefined {
-  return 'user' in action && 'email' in action.user ? action.user.email : undefined;
+  return 'user' in action ? action.user.email : undefined;
 }
 
 function protectedProblems(action: Action, accounts: ReadonlySet<string>, row: number, line: number): RowProblem[] {

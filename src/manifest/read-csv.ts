@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { parse, type CsvError, type Parser } from 'csv-parse';
 import { emailSchema } from './action.js';
+import { countNewlines } from './decode-utf8.js';
 import { canonicalField } from './field-names.js';
 import { ManifestFileError } from './manifest-file-error.js';
 import type { RawRecord, ReaderNotes } from './raw-record.js';
@@ -49,7 +50,7 @@ export async function* readCsv(text: AsyncIterable<string>, notes: ReaderNotes, 
   try {
     for await (const cells of recordsOf(parser)) {
       const start = line;
-      line += 1 + newlinesIn(cells);
+      line += 1 + cells.reduce((sum, cell) => sum + countNewlines(cell), 0);
       if (cells.every((cell) => cell === '')) continue;
       if (header === undefined) {
         headerless = options.hasDefaultAction && isLoneEmail(cells);
@@ -162,15 +163,6 @@ function detectDelimiter(head: string): string {
     }
   }
   return best;
-}
-
-function newlinesIn(cells: string[]): number {
-  let count = 0;
-  for (const cell of cells) {
-    if (cell.length === 0 || !cell.includes('\n')) continue;
-    count += cell.split('\n').length - 1;
-  }
-  return count;
 }
 
 function printable(delimiter: string): string {

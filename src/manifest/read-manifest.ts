@@ -49,9 +49,11 @@ export function readManifest(options: ReadManifestOptions): ManifestReader {
   let digest: string | undefined;
 
   async function* entries(): AsyncGenerator<ManifestEntry> {
-    const head = options.content !== undefined ? String(options.content).slice(0, 4096) : await readHead(file);
+    const { content } = options;
+    // Only the first 4 KiB decide the format: a request body of up to 100 MiB is neither decoded nor copied whole here.
+    const head = content === undefined ? await readHead(file) : typeof content === 'string' ? content.slice(0, 4096) : content.subarray(0, 4096).toString('utf8');
     format ??= detectManifestFormat(file, head);
-    const bytes = options.content !== undefined ? [Buffer.from(options.content)] : createReadStream(file, { highWaterMark: 256 * 1024 });
+    const bytes = content === undefined ? createReadStream(file, { highWaterMark: 256 * 1024 }) : [typeof content === 'string' ? Buffer.from(content, 'utf8') : content];
     const text = decodeUtf8(bytes, (chunk) => hash.update(chunk));
     const records: AsyncGenerator<RawRecord> =
       format === 'csv' ? readCsv(text, notes, { hasDefaultAction: options.defaultAction !== undefined })

@@ -132,6 +132,5 @@ function describeIssue(issue: z.core.$ZodIssue, actionName: string): Omit<RowPro
   if (issue.code === 'invalid_value' || issue.code === 'custom' || issue.code === 'invalid_format') {
     return { field, message: issue.message.startsWith('Invalid') ? `${field}: ${issue.message}` : issue.message };
   }
-  if (issue.code === 'too_big' || issue.code === 'too_small') return { field, message: `${field}: ${issue.message}` };
   return { field, message: `${field}: ${issue.message}` };
 }

@@ -50,9 +50,9 @@ function column(action: ColumnAction, columns: readonly Column[], target: { shee
   if (changesType && found.primary === true) {
     return { verdict: 'refused', rule: RULES.primaryColumn, reason: 'the type of the primary column cannot change', target: located };
   }
-  const changing = (['title', 'type', 'index', 'symbol', 'systemColumnType', 'width', 'hidden', 'locked', 'validation', 'description', 'formula'] as const)
+  const changing: string[] = (['title', 'type', 'index', 'symbol', 'systemColumnType', 'width', 'hidden', 'locked', 'validation', 'description', 'formula'] as const)
     .filter((field) => action[field] !== undefined && action[field] !== found[field]);
-  if (action.options !== undefined && action.options.join('\u0000') !== (found.options ?? []).join('\u0000')) changing.push('options' as never);
+  if (action.options !== undefined && action.options.join('\u0000') !== (found.options ?? []).join('\u0000')) changing.push('options');
   if (changing.length === 0) return { verdict: 'no-op', reason: 'the column already looks like that', target: located };
   const caution = changesType && (found.tags ?? []).some((tag) => SPECIAL_TAGS.test(tag))
     ? '; a Gantt/calendar column: the service refuses the type change while dependencies are on'

@@ -1,8 +1,8 @@
 import type { User } from '../contract/index.js';
-import type { Action, ActionOf } from '../manifest/action.js';
+import { PROFILE_FIELD_NAMES, userRefLabel, type Action, type ActionOf } from '../manifest/action.js';
 import { findUser, type PreflightFacts } from './preflight-facts.js';
 import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
-import { isIspEmail } from './isp-domains.js';
+import { isIspEmail } from '../contract/isp-domains.js';
 
 export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule'> & { target: ResolvedTarget };
 
@@ -17,7 +17,7 @@ const NOT_ON_SELF = new Set(['deactivate', 'remove', 'downgrade', 'remove-from-p
 /** Classifies a row that names a user, from facts already read. */
 export function classifyUserRow(action: UserAction, facts: PreflightFacts): Classification {
   const user = findUser(facts, action.user);
-  const named = 'email' in action.user && action.user.email !== undefined ? action.user.email : `user ${'userId' in action.user ? action.user.userId : ''}`;
+  const named = userRefLabel(action.user, 'user ');
   if (action.action === 'add') {
     if (user !== undefined) return { verdict: 'no-op', reason: `${named} is already in the organization (${user.status ?? 'status hidden'})`, target: { userId: user.id, email: user.email } };
     return { verdict: 'change', target: { email: action.user.email } };
@@ -75,8 +75,7 @@ function lifecycle(action: ActionOf<'deactivate' | 'reactivate'>, user: User, ta
 function remove(action: ActionOf<'remove'>, facts: PreflightFacts, target: ResolvedTarget): Classification {
   if (action.transferTo === undefined) return { verdict: 'change', target };
   const heir = findUser(facts, action.transferTo);
-  const label = 'email' in action.transferTo && action.transferTo.email !== undefined ? action.transferTo.email : String('userId' in action.transferTo ? action.transferTo.userId : '');
-  if (heir === undefined) return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: `transferTo ${label} is not a user of the organization`, target };
+  if (heir === undefined) return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: `transferTo ${userRefLabel(action.transferTo)} is not a user of the organization`, target };
   if (heir.id === target.userId) return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: 'transferTo is the user being removed', target };
   if (heir.status !== undefined && heir.status !== 'ACTIVE') {
     return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: `transferTo ${heir.email} is ${heir.status}, not ACTIVE`, target: { ...target, transferToUserId: heir.id } };
@@ -85,8 +84,7 @@ function remove(action: ActionOf<'remove'>, facts: PreflightFacts, target: Resol
 }
 
 function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget): Classification {
-  const fields = ['firstName', 'lastName', 'admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const;
-  const changing = fields.filter((field) => action[field] !== undefined && action[field] !== user[field]);
+  const changing = PROFILE_FIELD_NAMES.filter((field) => action[field] !== undefined && action[field] !== user[field]);
   if (changing.length === 0) return { verdict: 'no-op', reason: 'every field already has that value', target };
   return { verdict: 'change', reason: `sets ${changing.join(', ')}`, target };
 }

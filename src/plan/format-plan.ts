@@ -1,4 +1,4 @@
-import type { Action } from '../manifest/action.js';
+import { userRefLabel, type Action } from '../manifest/action.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
 import type { BatchPlan, PlannedRow } from './planned-row.js';
 
@@ -10,11 +10,8 @@ export function describeSubject(row: Pick<PlannedRow, 'action' | 'target' | 'raw
   const action: Action | undefined = row.action;
   if (action === undefined) return row.rawEmail ?? '';
   if ('user' in action) {
-    const who = row.target.email ?? ('email' in action.user && action.user.email !== undefined ? action.user.email : `user ${'userId' in action.user ? action.user.userId : ''}`);
-    if (action.action === 'remove' && action.transferTo !== undefined) {
-      const heir = 'email' in action.transferTo && action.transferTo.email !== undefined ? action.transferTo.email : String('userId' in action.transferTo ? action.transferTo.userId : '');
-      return `${who} → ${heir}`;
-    }
+    const who = row.target.email ?? userRefLabel(action.user, 'user ');
+    if (action.action === 'remove' && action.transferTo !== undefined) return `${who} → ${userRefLabel(action.transferTo)}`;
     if ('alternateEmail' in action) return `${who} (${action.alternateEmail})`;
     return who;
   }

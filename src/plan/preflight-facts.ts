@@ -20,6 +20,9 @@ export interface PreflightFacts {
   fileExists: (file: string) => boolean;
 }
 
-export function findUser(facts: PreflightFacts, ref: UserRef): User | undefined {
-  return 'userId' in ref ? facts.usersById.get(ref.userId) : facts.usersByEmail.get(ref.email);
+/** The users the pre-flight resolved, by e-mail (lower-case) and by id. */
+export type KnownUsers = Pick<PreflightFacts, 'usersByEmail' | 'usersById'>;
+
+export function findUser(users: KnownUsers, ref: UserRef): User | undefined {
+  return 'userId' in ref ? users.usersById.get(ref.userId) : users.usersByEmail.get(ref.email);
 }

@@ -8,7 +8,7 @@ import type { LoadedManifest } from '../manifest/load-manifest.js';
 import { classifyResourceRow } from './classify-resource-row.js';
 import { classifyUserRow, type Classification } from './classify-user-row.js';
 import { countCalls, isNotFound } from './count-calls.js';
-import { findUser, type PreflightFacts } from './preflight-facts.js';
+import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
 import { RULES, VERDICTS, type BatchPlan, type BatchPlanSummary, type PlannedRow } from './planned-row.js';
 import { resolveUsers } from './resolve-users.js';
 
@@ -52,13 +52,13 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
     if (action.action === 'add-alternate-email') emails.add(action.alternateEmail);
   }
   const users = await resolveUsers(api, emails, ids, { emailBatchSize: options.emailBatchSize, fullPageSize: options.fullPageSize });
+  const known: KnownUsers = { usersByEmail: users.byEmail, usersById: users.byId };
 
   const facts: PreflightFacts = {
     caller: { id: me.id, email: me.email.toLowerCase() },
-    usersByEmail: users.byEmail,
-    usersById: users.byId,
-    seats: await readSeats(api, rows, users.byEmail, users.byId, options),
-    alternates: await readAlternates(api, rows, users.byEmail, users.byId),
+    ...known,
+    seats: await readSeats(api, rows, known, options),
+    alternates: await readAlternates(api, rows, known),
     columns: await readColumns(api, rows),
     webhooks: rows.some(({ action }) => 'webhookId' in action) ? await readWebhooks(api) : undefined,
     protectedAccounts: new Set((options.protectedAccounts ?? []).map((entry) => entry.trim().toLowerCase())),
@@ -135,8 +135,7 @@ function markResolvedClashes(planned: PlannedRow[], facts: PreflightFacts): void
 async function readSeats(
   api: SmartsheetApi,
   rows: LoadedManifest['rows'],
-  byEmail: ReadonlyMap<string, User>,
-  byId: ReadonlyMap<number, User>,
+  known: KnownUsers,
   options: PreflightOptions,
 ): Promise<Map<number, Map<number, User>>> {
   const seats = new Map<number, Map<number, User>>();
@@ -146,7 +145,7 @@ async function readSeats(
   const planless = new Map<number, User>();
   for (const { action } of rows) {
     if (!SEAT_ACTIONS.has(action.action) || !('user' in action)) continue;
-    const user = findUser({ usersByEmail: byEmail, usersById: byId } as PreflightFacts, action.user);
+    const user = findUser(known, action.user);
     if (user === undefined) continue;
     emails.add(user.email.toLowerCase());
     if ('planId' in action && action.planId !== undefined) plans.add(action.planId);
@@ -163,7 +162,7 @@ async function readSeats(
       emails.delete(user.email.toLowerCase());
     }
   } else if (planless.size > 0) {
-    for (const user of byId.values()) if (user.planId !== undefined) plans.add(user.planId);
+    for (const user of known.usersById.values()) if (user.planId !== undefined) plans.add(user.planId);
   }
   if (emails.size === 0) return seats;
   for (const planId of plans) {
@@ -173,11 +172,11 @@ async function readSeats(
   return seats;
 }
 
-async function readAlternates(api: SmartsheetApi, rows: LoadedManifest['rows'], byEmail: ReadonlyMap<string, User>, byId: ReadonlyMap<number, User>) {
+async function readAlternates(api: SmartsheetApi, rows: LoadedManifest['rows'], known: KnownUsers) {
   const alternates = new Map<number, AlternateEmail[]>();
   for (const { action } of rows) {
     if (!ALTERNATE_ACTIONS.has(action.action) || !('user' in action)) continue;
-    const user = findUser({ usersByEmail: byEmail, usersById: byId } as PreflightFacts, action.user);
+    const user = findUser(known, action.user);
     if (user === undefined || alternates.has(user.id)) continue;
     try {
       alternates.set(user.id, (await api.alternateEmails.listPage(user.id, { includeAll: true })).data);

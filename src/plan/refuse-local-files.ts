@@ -13,7 +13,7 @@ export function refuseLocalFiles(manifest: LoadedManifest): LoadedManifest {
       row,
       line,
       actionName: action.action,
-      ...('user' in action && 'email' in action.user && action.user.email !== undefined ? { rawEmail: action.user.email } : {}),
+      ...('user' in action && action.user.email !== undefined ? { rawEmail: action.user.email } : {}),
       problems: [{ row, line, field, message: `${field} names a file on the server's disk, which the control API does not read; run this manifest with the seatflow CLI` }],
     });
     return false;

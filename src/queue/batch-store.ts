@@ -35,11 +35,13 @@ export interface BatchRecord extends z.infer<typeof recordSchema> {
 export type NewBatch = Omit<BatchRecord, 'counts' | 'state' | 'finishedAt' | 'message'>;
 
 // KEYS: outcomes, batch, inflight. ARGV: row, json, outcome, finishedAt (ISO).
-// Keeps the first outcome of a row only; counts it; marks the batch finished when every row has one.
+// Keeps the first outcome of a row only; counts it; marks the batch finished when every row has one. Only a row that
+// ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a change an earlier attempt
+// made unseen, and `retry` can run it again, which must then confirm before acting.
 const RECORD = `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[3], 1)
-redis.call('HDEL', KEYS[3], ARGV[1])
+if ARGV[3] == 'succeeded' or ARGV[3] == 'unchanged' then redis.call('HDEL', KEYS[3], ARGV[1]) end
 local c = redis.call('HMGET', KEYS[2], 'n:succeeded', 'n:unchanged', 'n:skipped', 'n:failed', 'n:cancelled', 'total', 'state')
 local sum = 0
 for i = 1, 5 do sum = sum + tonumber(c[i] or '0') end
@@ -48,13 +50,15 @@ if sum >= tonumber(c[6] or '0') and c[7] ~= 'cancelled' and c[7] ~= 'submitting'
 end
 return 1`;
 
-// KEYS: outcomes, batch. ARGV: row, expected outcome. Forgets an outcome so the row can run again (retry).
+// KEYS: outcomes, batch. ARGV: row, expected outcome. Forgets an outcome so the row can run again (retry). A batch
+// with a row to run is not finished, even if another row's outcome marked it finished since retry set it queued.
 const FORGET = `
 local json = redis.call('HGET', KEYS[1], ARGV[1])
 if not json then return 0 end
 if cjson.decode(json)['outcome'] ~= ARGV[2] then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[2], -1)
+if redis.call('HGET', KEYS[2], 'state') == 'finished' then redis.call('HSET', KEYS[2], 'state', 'queued') end
 return 1`;
 
 export interface BatchStore {

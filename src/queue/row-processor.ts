@@ -48,8 +48,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
   return async function processRow(job: Job<RowJobData>, token?: string, signal?: AbortSignal): Promise<RowOutcome['outcome']> {
     const { batchId, row } = job.data;
     const logger = options.logger.child({ batch: batchId, row });
-    const [batch, planned, done] = await Promise.all([store.get(batchId), store.getRow(batchId, row), store.hasOutcome(batchId, row)]);
-    if (done) return (await store.getOutcome(batchId, row))?.outcome ?? 'skipped';
+    const [batch, planned, previous] = await Promise.all([store.get(batchId), store.getRow(batchId, row), store.getOutcome(batchId, row)]);
+    if (previous !== undefined) return previous.outcome;
     const base = {
       batchId,
       row,

@@ -8,7 +8,7 @@ import { registerErrorHandler, sendError } from './http/error-handler.js';
 import { buildPathMatchers, registerApiRoutes } from './http/register-api-routes.js';
 import { DEFAULT_RATE_LIMIT, type ReferenceServerOptions } from './reference-server-options.js';
 import { API_ROUTES } from './routes/api-routes.js';
-import { MAX_ATTACHMENT_BYTES } from './routes/discussion-multipart.js';
+import { MULTIPART_LIMITS } from './routes/discussion-multipart.js';
 import { MAX_PROFILE_IMAGE_BYTES } from './routes/profile-image.js';
 import { registerSimControls, type SimStateControls } from './routes/sim-controls.js';
 import { createPlanNameCache } from './rules/plan-name-cache.js';
@@ -67,7 +67,6 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
     settings: {
       reactivationWindowMs: (options.reactivationWindowDays ?? 30) * 86_400_000,
       webhookSunsetAt: options.webhookSunset === undefined ? WEBHOOK_LIST_SUNSET : toEpoch(options.webhookSunset),
-      allowHttpLoopbackCallbacks: true,
       verificationTimeoutMs: options.verificationTimeoutMs ?? 5000,
       adminToken,
     },
@@ -99,13 +98,14 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
     },
   };
 
+  const jsonBytes = options.jsonBodyLimitBytes ?? 5 * 1024 * 1024;
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: options.jsonBodyLimitBytes ?? 5 * 1024 * 1024,
+    bodyLimit: jsonBytes,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
   });
-  registerContentParsers(app, { jsonBytes: options.jsonBodyLimitBytes ?? 5 * 1024 * 1024, imageBytes: MAX_PROFILE_IMAGE_BYTES });
-  void app.register(multipart, { limits: { fileSize: MAX_ATTACHMENT_BYTES, parts: 10 } });
+  registerContentParsers(app, { jsonBytes, imageBytes: MAX_PROFILE_IMAGE_BYTES });
+  void app.register(multipart, { limits: MULTIPART_LIMITS });
   registerErrorHandler(app, context.nextRefId);
   registerApiRoutes(app, API_ROUTES, { server: context, rateLimiter, faults });
   registerSimControls(app, { server: context, faults, rateLimiter, stateControls: controls });

@@ -11,8 +11,6 @@ import type { PlanNameCache } from './rules/plan-name-cache.js';
 export interface RuleSettings {
   reactivationWindowMs: number;
   webhookSunsetAt: number;
-  /** Hosts that count as loopback for webhook verification and /_sim. */
-  allowHttpLoopbackCallbacks: boolean;
   /** Timeout of one verification call to a callback URL. */
   verificationTimeoutMs: number;
   adminToken: string;

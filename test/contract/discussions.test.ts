@@ -1,42 +1,37 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResourceNotFoundError } from '../../src/client/api-error.js';
 import { collect } from '../helpers/collect.js';
-import { startContractServer, type ContractServer } from '../helpers/contract-server.js';
+import { useContractServer } from '../helpers/contract-server.js';
 
 const IT_ASSETS = 2094857361029384;
 const APOLLO = 2094857361029385;
 
-let s: ContractServer;
+const server = useContractServer();
 let dir: string;
 beforeAll(async () => {
-  s = await startContractServer();
   dir = await mkdtemp(join(tmpdir(), 'seatflow-contract-'));
 });
 afterAll(async () => {
-  await s.close();
   await rm(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  s.sim.controls.reset();
 });
 
 describe('discussions (contract)', () => {
   it('creates a discussion and gets it back with its comment', async () => {
-    const created = await s.admin.discussions.create(IT_ASSETS, { comment: { text: 'Laptop IT-1004 returned by Jordan.' } });
+    const created = await server().admin.discussions.create(IT_ASSETS, { comment: { text: 'Laptop IT-1004 returned by Jordan.' } });
     expect(created.title).toBe('Laptop IT-1004 returned by Jordan.');
-    const fetched = await s.admin.discussions.get(IT_ASSETS, created.id);
+    const fetched = await server().admin.discussions.get(IT_ASSETS, created.id);
     expect(fetched.comments?.[0]?.text).toBe('Laptop IT-1004 returned by Jordan.');
   });
 
   it('creates a discussion with an attachment streamed from a path (multipart)', async () => {
     const path = join(dir, 'handover note.txt');
     await writeFile(path, 'Handed over to Dana.');
-    const created = await s.admin.discussions.createWithAttachment(IT_ASSETS, { comment: { text: 'Handover' } }, { path });
+    const created = await server().admin.discussions.createWithAttachment(IT_ASSETS, { comment: { text: 'Handover' } }, { path });
     expect(created.title).toBe('Handover');
-    const [withFiles] = (await s.admin.discussions.listPage(IT_ASSETS, { include: ['comments', 'attachments'] })).data.filter(
+    const [withFiles] = (await server().admin.discussions.listPage(IT_ASSETS, { include: ['comments', 'attachments'] })).data.filter(
       (discussion) => discussion.id === created.id,
     );
     const attachment = withFiles?.commentAttachments?.[0] ?? withFiles?.comments?.[0]?.attachments?.[0];
@@ -45,7 +40,7 @@ describe('discussions (contract)', () => {
   });
 
   it('creates a discussion with an attachment from a Buffer (multipart)', async () => {
-    const created = await s.admin.discussions.createWithAttachment(
+    const created = await server().admin.discussions.createWithAttachment(
       IT_ASSETS,
       { comment: { text: 'Receipt attached' } },
       { data: Buffer.from('%PDF-1.4 fake'), fileName: 'receipt.pdf' },
@@ -54,16 +49,16 @@ describe('discussions (contract)', () => {
   });
 
   it('lists sheet-level and row-level discussions over pages of one', async () => {
-    const first = await s.admin.discussions.listPage(APOLLO, { pageSize: 1 });
+    const first = await server().admin.discussions.listPage(APOLLO, { pageSize: 1 });
     expect(first.totalPages).toBe(2);
-    const all = await collect(s.admin.discussions.list(APOLLO, { pageSize: 1, include: ['comments'] }));
+    const all = await collect(server().admin.discussions.list(APOLLO, { pageSize: 1, include: ['comments'] }));
     expect(all.map((discussion) => discussion.parentType).sort()).toEqual(['ROW', 'SHEET']);
     expect(all.every((discussion) => (discussion.comments?.length ?? 0) > 0)).toBe(true);
   });
 
   it('deletes a discussion', async () => {
-    const created = await s.admin.discussions.create(IT_ASSETS, { comment: { text: 'temporary' } });
-    await s.admin.discussions.delete(IT_ASSETS, created.id);
-    await expect(s.admin.discussions.get(IT_ASSETS, created.id)).rejects.toBeInstanceOf(ResourceNotFoundError);
+    const created = await server().admin.discussions.create(IT_ASSETS, { comment: { text: 'temporary' } });
+    await server().admin.discussions.delete(IT_ASSETS, created.id);
+    await expect(server().admin.discussions.get(IT_ASSETS, created.id)).rejects.toBeInstanceOf(ResourceNotFoundError);
   });
 });

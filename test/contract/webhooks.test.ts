@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResourceNotFoundError } from '../../src/client/api-error.js';
 import type { SmartsheetClient } from '../../src/client/create-smartsheet-client.js';
 import { collect } from '../helpers/collect.js';
-import { startContractServer, type ContractServer } from '../helpers/contract-server.js';
+import { useContractServer } from '../helpers/contract-server.js';
 
 const IT_ASSETS = 2094857361029384;
 const APOLLO = 2094857361029385;
@@ -24,19 +24,10 @@ async function createHooks(client: SmartsheetClient, count: number): Promise<num
 }
 
 describe('webhooks before the list sunset (contract)', () => {
-  let s: ContractServer;
-  beforeAll(async () => {
-    s = await startContractServer({ webhookSunset: '2100-01-01T00:00:00Z' });
-  });
-  afterAll(async () => {
-    await s.close();
-  });
-  beforeEach(() => {
-    s.sim.controls.reset();
-  });
+  const server = useContractServer({ webhookSunset: '2100-01-01T00:00:00Z' });
 
   it('creates, gets, updates, resets the secret of, and deletes a webhook', async () => {
-    const created = await s.admin.webhooks.create({
+    const created = await server().admin.webhooks.create({
       name: 'Asset changes',
       callbackUrl: 'https://hooks.acme.example/assets',
       scope: 'sheet',
@@ -46,67 +37,55 @@ describe('webhooks before the list sunset (contract)', () => {
       subscope: { columnIds: [] },
     });
     expect(created).toMatchObject({ name: 'Asset changes', scope: 'sheet', scopeObjectId: IT_ASSETS, enabled: false, status: 'NEW_NOT_VERIFIED' });
-    expect(await s.admin.webhooks.get(created.id)).toMatchObject({ id: created.id, callbackUrl: 'https://hooks.acme.example/assets' });
+    expect(await server().admin.webhooks.get(created.id)).toMatchObject({ id: created.id, callbackUrl: 'https://hooks.acme.example/assets' });
 
-    const renamed = await s.admin.webhooks.update(created.id, { name: 'Asset register changes' });
+    const renamed = await server().admin.webhooks.update(created.id, { name: 'Asset register changes' });
     expect(renamed.name).toBe('Asset register changes');
 
-    const before = (await s.admin.webhooks.get(created.id)).sharedSecret;
-    const { sharedSecret } = await s.admin.webhooks.resetSharedSecret(created.id);
+    const before = (await server().admin.webhooks.get(created.id)).sharedSecret;
+    const { sharedSecret } = await server().admin.webhooks.resetSharedSecret(created.id);
     expect(sharedSecret).toMatch(/\S+/);
     expect(sharedSecret).not.toBe(before);
 
-    await s.admin.webhooks.delete(created.id);
-    await expect(s.admin.webhooks.get(created.id)).rejects.toBeInstanceOf(ResourceNotFoundError);
+    await server().admin.webhooks.delete(created.id);
+    await expect(server().admin.webhooks.get(created.id)).rejects.toBeInstanceOf(ResourceNotFoundError);
   });
 
   it('iterates the offset-paged list over pages of two, and lists only the token owner\'s hooks', async () => {
-    const ids = await createHooks(s.admin, 4);
-    const first = await s.admin.webhooks.listPage({ pageSize: 2 });
+    const ids = await createHooks(server().admin, 4);
+    const first = await server().admin.webhooks.listPage({ pageSize: 2 });
     expect(first.totalPages).toBeGreaterThan(1);
-    const all = await collect(s.admin.webhooks.list({ pageSize: 2 }));
+    const all = await collect(server().admin.webhooks.list({ pageSize: 2 }));
     expect(all).toHaveLength(first.totalCount);
     expect(all.map((hook) => hook.id)).toEqual(expect.arrayContaining(ids));
-    const appHooks = await collect(s.app.webhooks.list());
+    const appHooks = await collect(server().app.webhooks.list());
     expect(appHooks.some((hook) => ids.includes(hook.id))).toBe(false);
     expect(appHooks.length).toBeGreaterThan(0);
   });
 });
 
 describe('webhooks after the list sunset (contract)', () => {
-  let s: ContractServer;
-  beforeAll(async () => {
-    s = await startContractServer({ webhookSunset: '2020-01-01T00:00:00Z' });
-  });
-  afterAll(async () => {
-    await s.close();
-  });
+  const server = useContractServer({ webhookSunset: '2020-01-01T00:00:00Z' });
 
   it('reads every page although totals are -1 and includeAll is ignored', async () => {
-    const ids = await createHooks(s.admin, 5);
-    const first = await s.admin.webhooks.listPage({ pageSize: 2 });
+    const ids = await createHooks(server().admin, 5);
+    const first = await server().admin.webhooks.listPage({ pageSize: 2 });
     expect(first).toMatchObject({ totalPages: -1, totalCount: -1 });
-    const all = await collect(s.admin.webhooks.list({ pageSize: 2 }));
+    const all = await collect(server().admin.webhooks.list({ pageSize: 2 }));
     expect(all.map((hook) => hook.id)).toEqual(expect.arrayContaining(ids));
     expect(new Set(all.map((hook) => hook.id)).size).toBe(all.length);
     // Newest first after the sunset.
     expect(all[0]?.id).toBe(ids[ids.length - 1]);
-    const despiteIncludeAll = await collect(s.admin.webhooks.list({ includeAll: true, pageSize: 2 }));
+    const despiteIncludeAll = await collect(server().admin.webhooks.list({ includeAll: true, pageSize: 2 }));
     expect(despiteIncludeAll).toHaveLength(all.length);
   });
 });
 
 describe('sheets (contract)', () => {
-  let s: ContractServer;
-  beforeAll(async () => {
-    s = await startContractServer();
-  });
-  afterAll(async () => {
-    await s.close();
-  });
+  const server = useContractServer();
 
   it('lists the sheets over pages of one', async () => {
-    const all = await collect(s.admin.sheets.list({ pageSize: 1 }));
+    const all = await collect(server().admin.sheets.list({ pageSize: 1 }));
     expect(all.map((sheet) => sheet.name)).toEqual(expect.arrayContaining(['IT Asset Register', 'Project Apollo']));
     expect(all.find((sheet) => sheet.name === 'IT Asset Register')?.id).toBe(IT_ASSETS);
   });

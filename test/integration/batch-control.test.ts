@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import { createBatchControl } from '../../src/queue/batch-control.js';
 import type { RowOutcome } from '../../src/queue/row-outcome.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 
@@ -59,7 +60,8 @@ describe('batch control', () => {
   });
 
   it('cancels the queued rows; running rows finish, nothing cancelled was changed, and retry takes the batch up again', async () => {
-    const h = await batches.open({ rateLimit: 'off', faults: 'delay:100ms:1' });
+    // 300 ms a call, 2 at a time: the 40 rows take 6 s, so cancel lands mid-batch even on a loaded machine.
+    const h = await batches.open({ rateLimit: 'off', faults: 'delay:300ms:1' });
     const batch = await submitDeactivations(h, 40);
     const pool = h.startWorkers({ concurrency: 2 });
     while (((await h.system.store.get(batch.id))?.counts.succeeded ?? 0) < 4) await new Promise((r) => setTimeout(r, 50));
@@ -102,5 +104,82 @@ describe('batch control', () => {
     const done = await h.waitForState(batch.id, ['finished']);
     expect(done.counts).toMatchObject({ succeeded: 6, failed: 0 });
     expect((await h.outcomes(batch.id)).every((o) => o.attempts === 1)).toBe(true);
+  });
+
+  it('does not leave a retried batch finished when a running row ends before retry forgets the first outcome', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const batch = await submitDeactivations(h, 3);
+    const { store } = h.system;
+    const ended = (row: number, outcome: RowOutcome['outcome']): RowOutcome => ({ batchId: batch.id, row, line: row + 1, action: 'deactivate', outcome, attempts: 1, finishedAt: new Date().toISOString() });
+    await store.recordOutcome(ended(1, 'failed'));
+    await store.recordOutcome(ended(2, 'succeeded'));
+    await store.setState(batch.id, 'cancelled');
+    // Row 3 was still running when the batch was cancelled; it ends while retry is on its way to row 1.
+    let rowThreeEnded = false;
+    const control = createBatchControl({
+      redis: h.redisHandle.client,
+      keys: h.system.keys,
+      queueFor: () => h.system.queue,
+      store: {
+        ...store,
+        async forgetOutcome(batchId, row, expected) {
+          if (!rowThreeEnded) rowThreeEnded = await store.recordOutcome(ended(3, 'succeeded'));
+          return store.forgetOutcome(batchId, row, expected);
+        },
+      },
+    });
+    expect(await control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0 });
+    expect((await store.get(batch.id))?.state).toBe('queued');
+  });
+});
+
+describe('a row whose last attempt may have applied', () => {
+  async function discussionBatch(h: BatchHarness) {
+    const file = h.writeManifest('d.json', [JSON.stringify({ version: 1, rows: [{ action: 'create-discussion', sheetId: '2094857361029384', comment: 'Laptops go back to IT.' }] })]);
+    const plan = await h.plan(file);
+    // Every write is applied, then answered 500: the row cannot know it posted the discussion.
+    await setFaults(h, '500-after:1');
+    return (await h.system.submit(plan)).batch;
+  }
+  const posted = async (h: BatchHarness) => (await h.mutations()).filter((m) => m.operation === 'createDiscussion').length;
+
+  it('is confirmed before a retry of its failed row runs it again: the discussion is posted once', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const batch = await discussionBatch(h);
+    const pool = h.startWorkers({ policy: { maxAttempts: 1, maxElapsedMs: 10_000, baseDelayMs: 10, maxDelayMs: 20 } });
+    const failed = await h.waitForState(batch.id, ['finished']);
+    expect(failed.counts.failed).toBe(1);
+    expect((await h.outcomes(batch.id))[0]?.message).toMatch(/may have been applied/);
+    await pool.close(2000);
+    expect(await posted(h)).toBe(1);
+
+    await setFaults(h, '');
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0 });
+    h.startWorkers();
+    const done = await h.waitForState(batch.id, ['finished']);
+    expect(done.counts).toMatchObject({ unchanged: 1, failed: 0 });
+    expect((await h.outcomes(batch.id))[0]).toMatchObject({ outcome: 'unchanged', confirmed: true });
+    expect(await posted(h)).toBe(1);
+  });
+
+  it('is confirmed before a retry of its cancelled row runs it again: the discussion is posted once', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const batch = await discussionBatch(h);
+    // The first attempt's answer is lost; its retry waits long enough for the batch to be cancelled meanwhile.
+    const pool = h.startWorkers({ policy: { maxAttempts: 5, maxElapsedMs: 3_600_000, baseDelayMs: 600_000, maxDelayMs: 600_000 } });
+    const job = await h.system.queue.getJob(`${batch.id}-1`);
+    for (let i = 0; i < 200 && (await posted(h)) === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && (await job?.getState()) !== 'delayed'; i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(await job?.getState()).toBe('delayed');
+    expect(await h.system.control.cancel(batch.id)).toEqual({ cancelled: 1, running: 0 });
+    await pool.close(2000);
+
+    await setFaults(h, '');
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0 });
+    h.startWorkers();
+    const done = await h.waitForState(batch.id, ['finished']);
+    expect((await h.outcomes(batch.id))[0]).toMatchObject({ outcome: 'unchanged', confirmed: true });
+    expect(done.counts.unchanged).toBe(1);
+    expect(await posted(h)).toBe(1);
   });
 });

@@ -14,7 +14,6 @@ import { registerServeCommand } from './serve.js';
  * Every subcommand, each built in its own file. Add one line per command here.
  */
 export function registerCommands(program: Command): void {
-  void program;
   registerPlanCommand(program);
   registerRunCommand(program);
   registerSubmitCommand(program);

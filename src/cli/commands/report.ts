@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
-import { withBatchRuntime } from '../batch-runtime.js';
+import { defaultReportFile, withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
 interface ReportFlags extends CommonFlags {
@@ -21,7 +21,7 @@ export function registerReportCommand(program: Command): void {
     await withBatchRuntime(flags, async (runtime, { system }) => {
       const batch = await system.store.get(batchId);
       if (batch === undefined) throw new UsageError(`no batch ${batchId}`, 'List batches with: seatflow status');
-      const file = flags.out ?? path.join(runtime.config.dataDir, 'reports', `${batchId}${batch.sim ? '-simulation' : ''}.csv`);
+      const file = flags.out ?? defaultReportFile(runtime, batchId, batch.sim);
       const rows = await writeReport(system.store.outcomes(batchId), file);
       const pending = batch.total - rows;
       process.stdout.write(

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
 import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
-import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
+import { createBudgetedApi, defaultReportFile, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { watchBatch } from '../batch-progress.js';
 import { existingBatchLine, exitCodeOf, formatBatchSummary } from '../batch-summary.js';
 import { withCliRuntime } from '../cli-runtime.js';
@@ -80,7 +80,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
       );
     }
     if (batch.state === 'stopped') out.write(`Stopped: ${batch.message ?? 'the access token was refused'}\n`);
-    const reportFile = flags.report ?? path.join(runtime.config.dataDir, 'reports', `${batchId}${runtime.sim ? '-simulation' : ''}.csv`);
+    const reportFile = flags.report ?? defaultReportFile(runtime, batchId, runtime.sim !== undefined);
     const rows = await writeReport(system.store.outcomes(batchId), reportFile);
     out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
     return interrupt.signal.aborted && batch.state !== 'finished' ? 130 : exitCodeOf(batch);

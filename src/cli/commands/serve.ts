@@ -1,11 +1,12 @@
 import closeWithGrace from 'close-with-grace';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
 import type { ControlDeps } from '../../control/control-deps.js';
 import { assertSafeBinding, startControlServer } from '../../control/start-control-server.js';
 import type { WorkerPool } from '../../queue/worker-pool.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { createCliRuntime } from '../cli-runtime.js';
+import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
 
 interface ServeFlags extends CommonFlags {
@@ -23,9 +24,9 @@ export function registerServeCommand(program: Command): void {
   const command = program
     .command('serve')
     .description('serve the HTTP control API (token: SEATFLOW_CONTROL_TOKEN); --workers N also executes batches')
-    .option('--port <n>', 'port to listen on (config control.port, default 8080; 0 picks a free one)', integerFlag('--port', 0, 65535))
+    .option('--port <n>', 'port to listen on (config control.port, default 8080; 0 picks a free one)', (text: string) => wholeNumber('--port', text, 0, 65535))
     .option('--host <host>', 'address to bind (config control.host, default 127.0.0.1; other addresses need a token)')
-    .option('--workers <n>', 'in-process workers, each running worker.concurrency rows at once', integerFlag('--workers', 0, 64), 0);
+    .option('--workers <n>', 'in-process workers, each running worker.concurrency rows at once', (text: string) => wholeNumber('--workers', text, 0, 64), 0);
   addCommonOptions(command).action(async (flags: ServeFlags) => {
     const runtime = await createCliRuntime({
       sim: flags.sim === true,
@@ -84,12 +85,4 @@ export function registerServeCommand(program: Command): void {
       throw error;
     }
   });
-}
-
-function integerFlag(name: string, min: number, max: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`);
-    return n;
-  };
 }

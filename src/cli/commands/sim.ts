@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { wholeNumber } from '../whole-number.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import { parseFaultSpec, parseRateLimit, startReferenceServer, type Fixture } from '../../server/index.js';
 
@@ -12,12 +13,6 @@ interface SimFlags {
   rateLimit: string;
   faults?: string;
   faultSeed?: string;
-}
-
-function positiveInt(text: string, flag: string, min = 0): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min) throw new UsageError(`${flag} must be a whole number ≥ ${min}, got "${text}"`);
-  return value;
 }
 
 function readFixture(file: string): Fixture {
@@ -50,13 +45,13 @@ export function registerSimCommand(program: Command): void {
         throw new UsageError((error as Error).message, 'Examples: --rate-limit 300/60, --rate-limit off, --faults 503:0.1');
       }
       const sim = await startReferenceServer({
-        port: positiveInt(flags.port, '--port'),
+        port: wholeNumber('--port', flags.port, 0, 65535),
         host: flags.host,
         rateLimit,
-        faultSeed: positiveInt(flags.faultSeed ?? '1', '--fault-seed'),
+        faultSeed: wholeNumber('--fault-seed', flags.faultSeed ?? '1'),
         ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
         ...(flags.data === undefined ? {} : { data: readFixture(flags.data) }),
-        ...(flags.users === undefined ? {} : { users: positiveInt(flags.users, '--users') }),
+        ...(flags.users === undefined ? {} : { users: wholeNumber('--users', flags.users) }),
         ...(flags.faults === undefined ? {} : { faults: flags.faults }),
       });
       const out = process.stdout;

@@ -6,6 +6,8 @@ import { iterateOffsetPages } from '../paging.js';
 import type { Transport } from '../transport.js';
 import type { AlternateEmailsApi } from '../smartsheet-api.js';
 
+const readAlternateEmailPage = readIndexResult(alternateEmailSchema);
+
 export function createAlternateEmailsApi(transport: Transport): AlternateEmailsApi {
   const api: AlternateEmailsApi = {
     async add(userId, emails, options = {}) {
@@ -35,7 +37,7 @@ export function createAlternateEmailsApi(transport: Transport): AlternateEmailsA
           },
           signal: options.signal,
         },
-        readIndexResult(alternateEmailSchema),
+        readAlternateEmailPage,
       );
     },
 

@@ -7,6 +7,8 @@ import { iterateOffsetPages } from '../paging.js';
 import type { Transport } from '../transport.js';
 import type { ColumnsApi } from '../smartsheet-api.js';
 
+const readColumnPage = readIndexResult(columnSchema);
+
 function checkLevel(operation: string, level: number | undefined): number | undefined {
   if (level !== undefined && (!Number.isInteger(level) || level < 0)) throw invalidArgument(operation, `level must be 0, 1 or 2, got ${String(level)}`);
   return level;
@@ -50,7 +52,7 @@ export function createColumnsApi(transport: Transport): ColumnsApi {
           },
           signal: options.signal,
         },
-        readIndexResult(columnSchema),
+        readColumnPage,
       );
     },
 

@@ -10,6 +10,8 @@ import type { DiscussionsApi } from '../smartsheet-api.js';
 /** Attaching a file is one of the "resource-intensive" calls (wire.md §3.4). */
 const UPLOAD_COST = 10;
 
+const readDiscussionPage = readIndexResult(discussionSchema);
+
 export function createDiscussionsApi(transport: Transport): DiscussionsApi {
   const api: DiscussionsApi = {
     async create(sheetId, discussion, options = {}) {
@@ -62,7 +64,7 @@ export function createDiscussionsApi(transport: Transport): DiscussionsApi {
           },
           signal: options.signal,
         },
-        readIndexResult(discussionSchema),
+        readDiscussionPage,
       );
     },
 

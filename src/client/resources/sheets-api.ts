@@ -5,6 +5,8 @@ import { iterateOffsetPages } from '../paging.js';
 import type { Transport } from '../transport.js';
 import type { SheetsApi } from '../smartsheet-api.js';
 
+const readSheetPage = readIndexResult(sheetSummarySchema);
+
 /** GET /sheets: only to find a sheet's id by name (the sheet endpoints are outside interface.md). */
 export function createSheetsApi(transport: Transport): SheetsApi {
   const api: SheetsApi = {
@@ -22,7 +24,7 @@ export function createSheetsApi(transport: Transport): SheetsApi {
           },
           signal: options.signal,
         },
-        readIndexResult(sheetSummarySchema),
+        readSheetPage,
       );
     },
 

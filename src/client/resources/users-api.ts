@@ -32,6 +32,9 @@ const readProfile = readBare(
   }, userProfileSchema),
 );
 
+const readUserPage = readIndexResult(userSchema);
+const readUserPlanPage = readTokenPage(userPlanSchema);
+
 export function createUsersApi(transport: Transport): UsersApi {
   const api: UsersApi = {
     async add(user, options = {}) {
@@ -70,7 +73,7 @@ export function createUsersApi(transport: Transport): UsersApi {
           },
           signal: options.signal,
         },
-        readIndexResult(userSchema),
+        readUserPage,
       );
     },
 
@@ -170,7 +173,7 @@ export function createUsersApi(transport: Transport): UsersApi {
           },
           signal: options.signal,
         },
-        readTokenPage(userPlanSchema),
+        readUserPlanPage,
       );
     },
 

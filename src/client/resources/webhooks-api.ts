@@ -6,6 +6,8 @@ import { iterateOffsetPages } from '../paging.js';
 import type { Transport } from '../transport.js';
 import type { WebhooksApi } from '../smartsheet-api.js';
 
+const readWebhookPage = readIndexResult(webhookSchema);
+
 export function createWebhooksApi(transport: Transport): WebhooksApi {
   const api: WebhooksApi = {
     async listPage(options = {}) {
@@ -22,7 +24,7 @@ export function createWebhooksApi(transport: Transport): WebhooksApi {
           },
           signal: options.signal,
         },
-        readIndexResult(webhookSchema),
+        readWebhookPage,
       );
     },
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ControlDeps } from '../control-deps.js';
+import { withTimeout } from '../with-redis.js';
 
 /** Liveness and readiness, without auth so that orchestrators can probe them; they reveal no batch data. */
 export function registerHealthRoutes(app: FastifyInstance, deps: ControlDeps): void {
@@ -15,15 +16,12 @@ export function registerHealthRoutes(app: FastifyInstance, deps: ControlDeps): v
 async function redisCheck(deps: ControlDeps): Promise<{ ok: boolean; message?: string }> {
   const { redis } = deps.batches;
   if (redis.status !== 'ready') return { ok: false, message: `Redis connection is ${redis.status}` };
-  let timer: NodeJS.Timeout | undefined;
   const timeoutMs = Math.min(deps.redisTimeoutMs ?? 5000, 2000);
   try {
-    await Promise.race([redis.ping(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no PONG within ${timeoutMs} ms`)), timeoutMs)))]);
+    await withTimeout(redis.ping(), timeoutMs, () => new Error(`no PONG within ${timeoutMs} ms`));
     return { ok: true };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -101,5 +101,3 @@ export const fixtureSchema = z.object({
 
 export type Fixture = z.input<typeof fixtureSchema>;
 export type ParsedFixture = z.output<typeof fixtureSchema>;
-export type FixtureUser = z.input<typeof fixtureUserSchema>;
-export type FixtureSheet = z.input<typeof fixtureSheetSchema>;

@@ -1,6 +1,6 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { newSharedSecret } from '../routes/webhooks.js';
-import { domainMatches } from '../rules/isp-domains.js';
+import { domainMatches } from '../rules/email-domains.js';
 import type { CellValue, ColumnRecord, SheetRecord, UserRecord } from '../state/records.js';
 import { addUser, createServerState, findUserByEmail, type ServerState } from '../state/server-state.js';
 import { fixtureSchema, type ParsedFixture } from './fixture-schema.js';

@@ -30,6 +30,11 @@ export function queryList(query: Query, name: string): string[] {
   return parts.map((p) => p.trim()).filter((p) => p !== '');
 }
 
+/** The `include` values, lower-cased: the SDKs and the docs spell them in different cases. */
+export function queryIncludes(query: Query): Set<string> {
+  return new Set(queryList(query, 'include').map((i) => i.toLowerCase()));
+}
+
 export function queryInt(query: Query, name: string): number | undefined {
   const text = first(query[name]);
   if (text === undefined || text === '') return undefined;

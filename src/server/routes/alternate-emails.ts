@@ -2,13 +2,12 @@ import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { paginate, readPaging } from '../http/paging.js';
 import { pathId } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
-import { domainMatches } from '../rules/isp-domains.js';
+import { domainMatches, EMAIL_ADDRESS } from '../rules/email-domains.js';
 import type { AlternateEmailRecord, UserRecord } from '../state/records.js';
-import { emailInUse, normalizeEmail, setPrimaryEmail } from '../state/server-state.js';
+import { emailInUse, normalizeEmail, setPrimaryEmail, userPlanDomains } from '../state/server-state.js';
 import { alternateEmailView } from '../state/user-views.js';
 import { requireUser, success } from './route-helpers.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** An alternate address of the user, or 404: never an empty value (decisions.md #16). */
 function requireAlternate(ctx: RouteContext, user: UserRecord): AlternateEmailRecord {
@@ -36,14 +35,14 @@ function add(ctx: RouteContext): unknown {
   const emails = readEmails(ctx.body);
   const seen = new Set<string>();
   for (const email of emails) {
-    if (!EMAIL.test(email)) throw ApiError.badRequest(CODES.invalidEmail, `Invalid email address: ${email}`);
+    if (!EMAIL_ADDRESS.test(email)) throw ApiError.badRequest(CODES.invalidEmail, `Invalid email address: ${email}`);
     const key = normalizeEmail(email);
     if (seen.has(key) || emailInUse(state, email)) {
       throw ApiError.badRequest(CODES.alternateEmailConflict, `The address ${email} is already in use.`, { alternateEmailAddress: email });
     }
     seen.add(key);
   }
-  const domains = user.seats.flatMap((s) => state.plans.get(s.planId)?.domains ?? []);
+  const domains = userPlanDomains(state, user);
   const created = emails.map((email) => {
     // Addresses on a validated domain of the plan count as confirmed; others wait for the user to confirm.
     const record: AlternateEmailRecord = { id: state.ids.next(), email, confirmed: domainMatches(email, domains) };

@@ -1,8 +1,8 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { paginate, readPaging } from '../http/paging.js';
-import { pathId, queryInt, queryList } from '../http/query.js';
+import { pathId, queryIncludes, queryInt } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
-import { parseColumnType, updateColumn } from '../rules/column-update.js';
+import { parseColumnType, readColumnAttributes, updateColumn } from '../rules/column-update.js';
 import type { ColumnRecord, SheetRecord } from '../state/records.js';
 import { columnView } from '../state/sheet-views.js';
 import { bodyObject, requireSheet, success } from './route-helpers.js';
@@ -12,7 +12,7 @@ function level(ctx: RouteContext): number {
 }
 
 function includeFormat(ctx: RouteContext): boolean {
-  return queryList(ctx.query, 'include').some((i) => i.toLowerCase() === 'format');
+  return queryIncludes(ctx.query).has('format');
 }
 
 function requireColumn(ctx: RouteContext, sheet: SheetRecord): ColumnRecord {
@@ -43,10 +43,7 @@ function addColumns(ctx: RouteContext): unknown {
       throw ApiError.badRequest(CODES.invalidAttributeValue, `Invalid column index: ${String(body.index)}`);
     }
     const type = parseColumnType(body.type);
-    if (body.options !== undefined && type !== 'PICKLIST' && type !== 'MULTI_PICKLIST') {
-      throw ApiError.badRequest(1060, `Options are not allowed for columns of type ${type}.`);
-    }
-    return { body, title: body.title, type, index };
+    return { title: body.title, type, index, attributes: readColumnAttributes(body, type) };
   });
   if (new Set(inputs.map((i) => i.index)).size > 1) throw ApiError.badRequest(1135, 'All columns must have the same index.');
   const titles = inputs.map((i) => i.title.toLowerCase());
@@ -54,22 +51,17 @@ function addColumns(ctx: RouteContext): unknown {
   if (sheet.columns.some((c) => titles.includes(c.title.toLowerCase()))) {
     throw ApiError.badRequest(CODES.duplicateTitle, 'Column titles must be unique.');
   }
-  const created = inputs.map(({ body, title, type }) => {
-    const column: ColumnRecord = {
-      id: ctx.server.state.ids.next(),
-      title,
-      type,
-      primary: false,
-      width: typeof body.width === 'number' ? body.width : 150,
-      hidden: body.hidden === true,
-      locked: body.locked === true,
-      validation: body.validation === true,
-    };
-    for (const key of ['options', 'contactOptions', 'symbol', 'systemColumnType', 'autoNumberFormat', 'description', 'formula', 'format'] as const) {
-      if (body[key] !== undefined) (column as unknown as Record<string, unknown>)[key] = body[key];
-    }
-    return column;
-  });
+  const created = inputs.map(({ title, type, attributes }): ColumnRecord => ({
+    id: ctx.server.state.ids.next(),
+    title,
+    type,
+    primary: false,
+    width: 150,
+    hidden: false,
+    locked: false,
+    validation: false,
+    ...attributes,
+  }));
   sheet.columns.splice(inputs[0]?.index ?? sheet.columns.length, 0, ...created);
   touch(ctx, sheet);
   for (const column of created) {

@@ -8,6 +8,13 @@ export interface DiscussionUpload {
 
 export const MAX_ATTACHMENT_BYTES = 30 * 1024 * 1024;
 
+/** @fastify/multipart limits, given once at registration; every `request.parts()` call takes them. */
+export const MULTIPART_LIMITS = { fileSize: MAX_ATTACHMENT_BYTES, parts: 10 } as const;
+
+export function isMultipart(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
+}
+
 /**
  * Reads a create-with-attachment body (decisions.md #17): exactly a `discussion` JSON part and a `file` part.
  * Unnamed part 1125, duplicate 1126, missing 1127, too large 1128, any other name 1147.
@@ -17,7 +24,7 @@ export async function readDiscussionUpload(request: FastifyRequest): Promise<Dis
   let discussionValue: unknown;
   let file: DiscussionUpload['file'] | undefined;
   const seen = new Set<string>();
-  for await (const part of request.parts({ limits: { fileSize: MAX_ATTACHMENT_BYTES, parts: 10 } })) {
+  for await (const part of request.parts()) {
     const name = part.fieldname;
     if (name === undefined || name === '') {
       if (part.type === 'file') part.file.resume();

@@ -1,10 +1,10 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { paginate, readPaging } from '../http/paging.js';
-import { pathId, queryList } from '../http/query.js';
+import { pathId, queryIncludes } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import type { AttachmentRecord, DiscussionRecord, SheetRecord } from '../state/records.js';
 import { discussionView } from '../state/sheet-views.js';
-import { readDiscussionUpload } from './discussion-multipart.js';
+import { isMultipart, readDiscussionUpload } from './discussion-multipart.js';
 import { requireSheet, success } from './route-helpers.js';
 
 function requireDiscussion(ctx: RouteContext, sheet: SheetRecord): DiscussionRecord {
@@ -14,14 +14,10 @@ function requireDiscussion(ctx: RouteContext, sheet: SheetRecord): DiscussionRec
   return discussion;
 }
 
-function isMultipart(ctx: RouteContext): boolean {
-  return (ctx.request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
-}
-
 /** Create discussion, with or without an attachment; the title is the first 100 characters of the comment. */
 async function create(ctx: RouteContext): Promise<unknown> {
   const { sheet, level } = requireSheet(ctx, 'COMMENTER');
-  const upload = isMultipart(ctx) ? await readDiscussionUpload(ctx.request) : undefined;
+  const upload = isMultipart(ctx.request) ? await readDiscussionUpload(ctx.request) : undefined;
   const body = upload === undefined ? ctx.body : upload.discussion;
   const text = (body as { comment?: { text?: unknown } } | null | undefined)?.comment?.text;
   if (typeof text !== 'string' || text.trim() === '') {
@@ -58,14 +54,14 @@ async function create(ctx: RouteContext): Promise<unknown> {
 }
 
 function viewOptions(ctx: RouteContext, level: Parameters<typeof discussionView>[1]['accessLevel'], forceComments: boolean) {
-  const include = queryList(ctx.query, 'include').map((i) => i.toLowerCase());
-  const withComments = forceComments || include.includes('comments');
+  const include = queryIncludes(ctx.query);
+  const withComments = forceComments || include.has('comments');
   return {
     lookup: (id: number) => ctx.server.state.users.get(id),
     dates: ctx.dates,
     accessLevel: level,
     withComments,
-    withAttachments: include.includes('attachments'),
+    withAttachments: include.has('attachments'),
   };
 }
 
@@ -86,7 +82,7 @@ export const discussionRoutes: RouteDef[] = [
     path: '/sheets/:sheetId/discussions',
     operation: 'createDiscussion',
     // With an attachment it is an upload, which costs 10 (decisions.md #21).
-    cost: (request) => ((request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/') ? 10 : 1),
+    cost: (request) => (isMultipart(request) ? 10 : 1),
     handle: create,
   },
   {

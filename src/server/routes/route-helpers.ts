@@ -63,7 +63,3 @@ export function requireSheet(ctx: RouteContext, needed: AccessLevel): { sheet: S
   if (LEVEL_RANK[level] < LEVEL_RANK[needed]) throw ApiError.forbidden();
   return { sheet, level };
 }
-
-export function fullName(user: UserRecord): string {
-  return `${user.firstName} ${user.lastName}`.trim();
-}

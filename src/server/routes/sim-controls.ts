@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { bearerToken } from '../http/authenticate.js';
-import { queryInt, queryString, type Query } from '../http/query.js';
+import { pathId, queryInt, queryString, type Query } from '../http/query.js';
+import { PREFIXES } from '../http/register-api-routes.js';
 import type { ServerContext } from '../server-context.js';
 import { FaultSpecError, type FaultInjector } from '../sim/faults.js';
 import { parseRateLimit, type RateLimiter } from '../sim/rate-limit.js';
@@ -34,6 +35,28 @@ function parseTime(value: unknown): number {
   return ms;
 }
 
+function parseMs(value: unknown, name: string): number {
+  const ms = Number(value);
+  if (!Number.isFinite(ms)) throw ApiError.badRequest(CODES.invalidAttributeValue, `Invalid ${name}: ${String(value)}`);
+  return ms;
+}
+
+/**
+ * Moves the sim clock as a POST /_sim/clock body says (`reset`, then `now`, then `advanceMs`/`advanceDays`). Checked
+ * first: a clock outside the range of dates would make every later answer that writes a date fail.
+ */
+function moveClock(clock: ServerContext['clock'], b: Record<string, unknown>): void {
+  const now = b.now === undefined ? undefined : parseTime(b.now);
+  const advance = parseMs(b.advanceMs ?? 0, 'advanceMs') + parseMs(b.advanceDays ?? 0, 'advanceDays') * 86_400_000;
+  const from = now ?? (b.reset === true ? clock.now() - clock.offsetMs() : clock.now());
+  if (Number.isNaN(new Date(from + advance).getTime())) {
+    throw ApiError.badRequest(CODES.invalidAttributeValue, 'The clock cannot move outside the range of dates.');
+  }
+  if (b.reset === true) clock.reset();
+  if (now !== undefined) clock.set(now);
+  clock.advance(advance);
+}
+
 function clockView(deps: SimControlDeps): unknown {
   const now = deps.server.clock.now();
   return { now: new Date(now).toISOString(), epochMs: now, offsetMs: deps.server.clock.offsetMs() };
@@ -45,11 +68,7 @@ const HANDLERS: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; path: string; handl
     method: 'POST',
     path: '/clock',
     handle: (r, d) => {
-      const b = body(r);
-      if (b.reset === true) d.server.clock.reset();
-      if (b.now !== undefined) d.server.clock.set(parseTime(b.now));
-      if (b.advanceMs !== undefined) d.server.clock.advance(Number(b.advanceMs));
-      if (b.advanceDays !== undefined) d.server.clock.advance(Number(b.advanceDays) * 86_400_000);
+      moveClock(d.server.clock, body(r));
       return clockView(d);
     },
   },
@@ -109,7 +128,7 @@ const HANDLERS: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; path: string; handl
     path: '/plans/:planId',
     // Renames the organization behind a plan; list-user-plans keeps the old name until its cache entry expires.
     handle: (r, d) => {
-      const plan = d.server.state.plans.get(Number((r.params as { planId: string }).planId));
+      const plan = d.server.state.plans.get(pathId((r.params as { planId: string }).planId));
       if (plan === undefined) throw ApiError.notFound('Plan not found.');
       const name = body(r).name;
       if (typeof name === 'string' && name !== '') plan.name = name;
@@ -132,8 +151,6 @@ export function registerSimControls(app: FastifyInstance, deps: SimControlDeps):
       if (token !== deps.server.settings.adminToken) throw ApiError.forbidden('/_sim needs the admin token.');
       return reply.header('content-type', 'application/json;charset=UTF-8').send(await def.handle(request, deps));
     };
-    for (const prefix of ['', '/2.0']) app.route({ method: def.method, url: `${prefix}/_sim${def.path}`, handler });
+    for (const prefix of PREFIXES) app.route({ method: def.method, url: `${prefix}/_sim${def.path}`, handler });
   }
 }
-
-export const SIM_PATHS = HANDLERS.map((h) => ({ method: h.method, path: `/_sim${h.path}` }));

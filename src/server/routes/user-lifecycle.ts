@@ -1,3 +1,4 @@
+import { pathId } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import { checkDeactivate, checkReactivate } from '../rules/lifecycle-eligibility.js';
 import { requireUser, success } from './route-helpers.js';
@@ -16,7 +17,7 @@ function deactivate(ctx: RouteContext): unknown {
 function reactivate(ctx: RouteContext): unknown {
   const { state, clock, mutations, settings } = ctx.server;
   // A removed user is "not in the organization": 400, not 404 (interface.md, reactivate).
-  const user = state.users.get(Number(ctx.params.userId));
+  const user = state.users.get(pathId(ctx.params.userId));
   const target = user !== undefined && !user.inOrg ? user : requireUser(ctx);
   if (checkReactivate(state, target, ctx.principal.user.id, clock.now(), settings.reactivationWindowMs)) {
     target.status = 'ACTIVE';

@@ -1,5 +1,5 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
-import { pathId, queryBool, queryInt, queryList, queryString } from '../http/query.js';
+import { pathId, queryBool, queryIncludes, queryInt, queryString } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import { checkDowngrade, checkUpgrade, type SeatChange } from '../rules/seat-change.js';
 import type { PlanSeat, UserRecord } from '../state/records.js';
@@ -7,7 +7,7 @@ import { userPlanView } from '../state/user-views.js';
 import { bodyBool, bodyObject, requireUser, success } from './route-helpers.js';
 
 /** `PLAN_NAME`, `planName` and `planNames`, any case (decisions.md #14). */
-const PLAN_NAME_INCLUDES = new Set(['plan_name', 'planname', 'plannames']);
+const PLAN_NAME_INCLUDES = ['plan_name', 'planname', 'plannames'];
 
 function requireSeat(ctx: RouteContext): { user: UserRecord; seat: PlanSeat } {
   const user = requireUser(ctx);
@@ -21,7 +21,8 @@ function requireSeat(ctx: RouteContext): { user: UserRecord; seat: PlanSeat } {
 function listPlans(ctx: RouteContext): unknown {
   const { state, planNames } = ctx.server;
   const user = requireUser(ctx);
-  const withNames = queryList(ctx.query, 'include').some((i) => PLAN_NAME_INCLUDES.has(i.toLowerCase()));
+  const includes = queryIncludes(ctx.query);
+  const withNames = PLAN_NAME_INCLUDES.some((name) => includes.has(name));
   const contributor = queryBool(ctx.query, 'displayContributorSeatType') ?? false;
   const maxItems = Math.max(1, queryInt(ctx.query, 'maxItems') ?? 100);
   const lastKey = queryString(ctx.query, 'lastKey');

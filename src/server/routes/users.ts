@@ -1,16 +1,15 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { isSystemAdmin } from '../http/authenticate.js';
 import { paginate, readPaging } from '../http/paging.js';
-import { queryBool, queryInt, queryList, queryString } from '../http/query.js';
+import { queryBool, queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
-import { domainMatches } from '../rules/isp-domains.js';
+import { domainMatches, EMAIL_ADDRESS } from '../rules/email-domains.js';
 import type { UserRecord } from '../state/records.js';
 import { addUser, findUserByEmail } from '../state/server-state.js';
 import { userProfileView, userView } from '../state/user-views.js';
 import { bodyBool, bodyObject, bodyString, requireUser, success } from './route-helpers.js';
 import { removeUser } from './remove-user.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function seatFilter(ctx: RouteContext): string | undefined {
   const seat = queryString(ctx.query, 'seatType')?.toUpperCase();
@@ -47,14 +46,14 @@ function listUsers(ctx: RouteContext): unknown {
     callerIsAdmin: isSystemAdmin(ctx.principal),
     displayContributorSeatType: queryBool(ctx.query, 'displayContributorSeatType') ?? false,
     ...(planId === undefined ? {} : { planId }),
-    includeLastLogin: queryList(ctx.query, 'include').some((i) => i.toLowerCase() === 'lastlogin'),
+    includeLastLogin: queryIncludes(ctx.query).has('lastlogin'),
   };
   return paginate(users, readPaging(ctx.query), (u) => userView(u, viewOptions));
 }
 
 function profile(ctx: RouteContext, user: UserRecord, isMe: boolean): unknown {
   const { state } = ctx.server;
-  const withGroups = queryList(ctx.query, 'include').some((i) => i.toLowerCase() === 'groups');
+  const withGroups = queryIncludes(ctx.query).has('groups');
   return userProfileView(user, {
     dates: ctx.dates,
     callerIsAdmin: isSystemAdmin(ctx.principal),
@@ -73,7 +72,7 @@ function addUserRoute(ctx: RouteContext): unknown {
   if (email === undefined || email === '') {
     throw ApiError.badRequest(CODES.requiredAttributeMissing, 'Required object attribute(s) are missing: email');
   }
-  if (!EMAIL.test(email)) throw ApiError.badRequest(CODES.invalidEmail, `Invalid email address: ${email}`);
+  if (!EMAIL_ADDRESS.test(email)) throw ApiError.badRequest(CODES.invalidEmail, `Invalid email address: ${email}`);
   const existing = findUserByEmail(state, email);
   if (existing?.inOrg === true) {
     throw new ApiError(403, CODES.userAlreadyMember, 'The user specified is already a member of your organization.');

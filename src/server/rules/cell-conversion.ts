@@ -1,5 +1,6 @@
 import type { ColumnType } from '../../contract/index.js';
 import type { CellValue } from '../state/records.js';
+import { EMAIL_ADDRESS } from './email-domains.js';
 
 /**
  * What a cell becomes when its column changes type (interface.md update-column rule 4). Values that fit the new
@@ -16,7 +17,6 @@ function asText(value: CellValue): string {
 const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(?:T.*)?$/;
 const TRUE_TEXT = new Set(['true', 'yes', '1', 'checked', 'x']);
 const FALSE_TEXT = new Set(['false', 'no', '0', 'unchecked', '']);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function convertCell(value: CellValue, to: ColumnType): CellValue {
   if (value === null || value === undefined) return null;
@@ -43,12 +43,12 @@ export function convertCell(value: CellValue, to: ColumnType): CellValue {
       if (typeof value === 'object' && !Array.isArray(value)) return value;
       const first = Array.isArray(value) ? (value[0] as CellValue) : value;
       const firstText = asText(first ?? null).trim();
-      return EMAIL.test(firstText) ? { email: firstText } : text;
+      return EMAIL_ADDRESS.test(firstText) ? { email: firstText } : text;
     }
     case 'MULTI_CONTACT_LIST': {
       const parts = Array.isArray(value) ? value.map((v) => asText(v as CellValue)) : text.split(/[,;]/);
       const emails = parts.map((p) => p.trim()).filter((p) => p !== '');
-      return emails.every((e) => EMAIL.test(e)) && emails.length > 0 ? emails.map((email) => ({ email })) : text;
+      return emails.every((e) => EMAIL_ADDRESS.test(e)) && emails.length > 0 ? emails.map((email) => ({ email })) : text;
     }
     case 'MULTI_PICKLIST': {
       const parts = Array.isArray(value) ? value.map((v) => asText(v as CellValue)) : text.split(',');

@@ -1,12 +1,57 @@
-import { COLUMN_TYPES, type ColumnType } from '../../contract/index.js';
+import { z } from 'zod';
+import {
+  autoNumberFormatSchema,
+  COLUMN_TYPES,
+  contactOptionSchema,
+  SYSTEM_COLUMN_TYPES,
+  type ColumnType,
+} from '../../contract/index.js';
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import type { ColumnRecord, SheetRecord } from '../state/records.js';
 import { convertCell } from './cell-conversion.js';
 
 /** Attributes that need `type` in the same call (interface.md rule 5; wire.md §7 C4, error 1090). */
 const NEEDS_TYPE = ['options', 'symbol', 'systemColumnType', 'contactOptions', 'autoNumberFormat'] as const;
-const SIMPLE = ['width', 'hidden', 'locked', 'validation', 'description', 'formula', 'format'] as const;
 const PICKLISTS: readonly ColumnType[] = ['PICKLIST', 'MULTI_PICKLIST'];
+
+/**
+ * The value each settable attribute must have. Checked before storing, because the views copy these values
+ * (`[...options]`): one stored wrong value would make every later read of the sheet's columns fail.
+ */
+const ATTRIBUTE_SCHEMAS = {
+  options: z.array(z.string()),
+  symbol: z.string(),
+  systemColumnType: z.enum(SYSTEM_COLUMN_TYPES),
+  contactOptions: z.array(contactOptionSchema),
+  autoNumberFormat: autoNumberFormatSchema,
+  width: z.number(),
+  hidden: z.boolean(),
+  locked: z.boolean(),
+  validation: z.boolean(),
+  description: z.string(),
+  formula: z.string(),
+  format: z.string(),
+} as const;
+type ColumnAttributes = Partial<Pick<ColumnRecord, keyof typeof ATTRIBUTE_SCHEMAS>>;
+
+/**
+ * The attributes of an add or update body, in a fixed order; absent and null values are left out. Options only for
+ * dropdown types (1060); any other wrong value is 400 1031.
+ */
+export function readColumnAttributes(body: Record<string, unknown>, type: ColumnType): ColumnAttributes {
+  if (body.options !== undefined && !PICKLISTS.includes(type)) {
+    throw ApiError.badRequest(1060, `Options are not allowed for columns of type ${type}.`);
+  }
+  const attributes: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(ATTRIBUTE_SCHEMAS)) {
+    const value = body[key];
+    if (value === undefined || value === null) continue;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw ApiError.badRequest(CODES.invalidAttributeValue, `Invalid value for attribute ${key}.`);
+    attributes[key] = parsed.data;
+  }
+  return attributes as ColumnAttributes;
+}
 
 /** Columns whose type is frozen while dependencies are on (interface.md rule 3). */
 export function isScheduleColumn(column: ColumnRecord): boolean {
@@ -51,9 +96,7 @@ export function updateColumn(sheet: SheetRecord, column: ColumnRecord, body: Rec
       'The type of a calendar/Gantt column cannot be changed while dependencies are enabled on the sheet.',
     );
   }
-  if (body.options !== undefined && !PICKLISTS.includes(newType)) {
-    throw ApiError.badRequest(1060, `Options are not allowed for columns of type ${newType}.`);
-  }
+  const attributes = readColumnAttributes(body, newType);
   let title: string | undefined;
   if (body.title !== undefined) {
     if (typeof body.title !== 'string' || body.title.trim() === '') throw ApiError.badRequest(CODES.invalidAttributeValue, 'Invalid title.');
@@ -87,18 +130,8 @@ export function updateColumn(sheet: SheetRecord, column: ColumnRecord, body: Rec
     if (!PICKLISTS.includes(newType)) delete column.options;
     changed.push('type');
   }
-  for (const key of NEEDS_TYPE) {
-    if (body[key] !== undefined) {
-      (column as unknown as Record<string, unknown>)[key] = body[key];
-      changed.push(key);
-    }
-  }
-  for (const key of SIMPLE) {
-    if (body[key] !== undefined && body[key] !== null) {
-      (column as unknown as Record<string, unknown>)[key] = body[key];
-      changed.push(key);
-    }
-  }
+  Object.assign(column, attributes);
+  changed.push(...Object.keys(attributes));
   if (index !== undefined && sheet.columns.indexOf(column) !== index) {
     sheet.columns.splice(sheet.columns.indexOf(column), 1);
     sheet.columns.splice(index, 0, column);

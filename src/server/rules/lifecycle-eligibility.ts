@@ -1,16 +1,13 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
-import type { ServerState } from '../state/server-state.js';
+import { userPlanDomains, type ServerState } from '../state/server-state.js';
 import type { UserRecord } from '../state/records.js';
-import { domainMatches, isIspEmail } from './isp-domains.js';
+import { isIspEmail } from '../../contract/isp-domains.js';
+import { domainMatches } from './email-domains.js';
 
 /**
  * Who may be deactivated or reactivated (interface.md Errors, decisions.md #11). Each check throws the 400 the
  * reference server answers; a caller that passes every check may change the user.
  */
-function planDomains(state: ServerState, user: UserRecord): string[] {
-  return user.seats.flatMap((seat) => state.plans.get(seat.planId)?.domains ?? []);
-}
-
 function commonChecks(state: ServerState, user: UserRecord, callerId: number, verb: string): void {
   if (!user.inOrg || user.seats.length === 0) {
     throw ApiError.badRequest(CODES.notAMember, `User ${user.id} is not a member of the organization.`);
@@ -19,7 +16,7 @@ function commonChecks(state: ServerState, user: UserRecord, callerId: number, ve
   if (isIspEmail(user.email)) {
     throw ApiError.badRequest(CODES.ispDomain, `Cannot ${verb} a user whose e-mail belongs to an ISP domain.`);
   }
-  if (!domainMatches(user.email, planDomains(state, user))) {
+  if (!domainMatches(user.email, userPlanDomains(state, user))) {
     throw ApiError.badRequest(CODES.notPlanDomain, `Cannot ${verb}: the user's e-mail is not on a domain of the plan.`);
   }
   if (user.externallyManaged) {

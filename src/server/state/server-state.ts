@@ -71,6 +71,11 @@ export function findUserByEmail(state: ServerState, email: string): UserRecord |
   return id === undefined ? undefined : state.users.get(id);
 }
 
+/** The validated domains of every plan the user holds a seat in. */
+export function userPlanDomains(state: ServerState, user: UserRecord): string[] {
+  return user.seats.flatMap((seat) => state.plans.get(seat.planId)?.domains ?? []);
+}
+
 /** True when some user (in the org or not) already uses this address, as primary or alternate. */
 export function emailInUse(state: ServerState, email: string): boolean {
   const key = normalizeEmail(email);

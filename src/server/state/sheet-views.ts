@@ -1,5 +1,6 @@
 import type { Attachment, Column, Comment, Discussion, MiniUser, SheetSummary } from '../../contract/index.js';
 import type { DateFormat } from '../http/date-format.js';
+import { fullName } from './user-views.js';
 import type { AccessLevel, AttachmentRecord, ColumnRecord, CommentRecord, DiscussionRecord, SheetRecord, UserRecord } from './records.js';
 
 /** `version` of a column: 0 text-compatible, 1 multi-contact, 2 multi-picklist (wire.md §9.6). */
@@ -43,7 +44,7 @@ export type UserLookup = (id: number) => UserRecord | undefined;
 
 export function miniUser(lookup: UserLookup, id: number): MiniUser {
   const user = lookup(id);
-  return user === undefined ? {} : { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email };
+  return user === undefined ? {} : { name: fullName(user), email: user.email };
 }
 
 function attachmentView(record: AttachmentRecord, commentId: number, lookup: UserLookup, dates: DateFormat): Attachment {

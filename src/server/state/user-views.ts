@@ -17,6 +17,21 @@ export function wireSeatType(seat: PlanSeat['seatType'], displayContributor: boo
   return seat === 'VIEWER' && displayContributor ? 'CONTRIBUTOR' : seat;
 }
 
+/** The seat fields a user and a user plan report alike. */
+function seatView(seat: PlanSeat, dates: DateFormat, displayContributor: boolean): UserPlan {
+  return {
+    planId: seat.planId,
+    seatType: wireSeatType(seat.seatType, displayContributor),
+    seatTypeLastChangedAt: isoWithFraction(dates, seat.seatTypeLastChangedAt),
+    provisionalExpirationDate: seat.provisionalExpirationDate === null ? null : isoWithFraction(dates, seat.provisionalExpirationDate),
+    isInternal: seat.isInternal,
+  };
+}
+
+export function fullName(user: UserRecord): string {
+  return `${user.firstName} ${user.lastName}`.trim();
+}
+
 export function alternateEmailView(record: AlternateEmailRecord): AlternateEmail {
   return { id: record.id, email: record.email, confirmed: record.confirmed };
 }
@@ -25,7 +40,7 @@ export function userView(user: UserRecord, options: UserViewOptions): User {
   const view: User = {
     id: user.id,
     email: user.email,
-    name: `${user.firstName} ${user.lastName}`.trim(),
+    name: fullName(user),
     firstName: user.firstName,
     lastName: user.lastName,
   };
@@ -38,14 +53,7 @@ export function userView(user: UserRecord, options: UserViewOptions): User {
     if (user.status === 'ACTIVE') view.sheetCount = -1;
   }
   const seat = options.planId === undefined ? user.seats[0] : user.seats.find((s) => s.planId === options.planId);
-  if (seat !== undefined) {
-    view.seatType = wireSeatType(seat.seatType, options.displayContributorSeatType);
-    view.seatTypeLastChangedAt = isoWithFraction(options.dates, seat.seatTypeLastChangedAt);
-    view.provisionalExpirationDate =
-      seat.provisionalExpirationDate === null ? null : isoWithFraction(options.dates, seat.provisionalExpirationDate);
-    view.isInternal = seat.isInternal;
-    view.planId = seat.planId;
-  }
+  if (seat !== undefined) Object.assign(view, seatView(seat, options.dates, options.displayContributorSeatType));
   if (options.includeLastLogin === true && user.lastLogin !== null) view.lastLogin = options.dates(user.lastLogin);
   if (user.profileImage !== null) view.profileImage = { ...user.profileImage };
   return view;
@@ -94,14 +102,7 @@ export function userProfileView(user: UserRecord, options: ProfileViewOptions): 
 }
 
 export function userPlanView(seat: PlanSeat, planName: string | undefined, dates: DateFormat, displayContributor: boolean): UserPlan {
-  const view: UserPlan = {
-    planId: seat.planId,
-    seatType: wireSeatType(seat.seatType, displayContributor),
-    seatTypeLastChangedAt: isoWithFraction(dates, seat.seatTypeLastChangedAt),
-    provisionalExpirationDate:
-      seat.provisionalExpirationDate === null ? null : isoWithFraction(dates, seat.provisionalExpirationDate),
-    isInternal: seat.isInternal,
-  };
+  const view: UserPlan = seatView(seat, dates, displayContributor);
   if (planName !== undefined) view.planName = planName;
   return view;
 }

@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IndexResult } from '../../../src/contract/index.js';
 import { iterateOffsetPages, iterateTokenPages } from '../../../src/client/paging.js';
 import { OtherApiError } from '../../../src/client/api-error.js';
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
+import { collect } from '../../helpers/collect.js';
 
 /** A server-side list of `count` numbers, paged like decisions.md #5 (or with -1 totals when `unknownTotals`). */
 function pager(count: number, pageSize: number, unknownTotals = false) {

@@ -8,6 +8,7 @@ import {
   ServiceUnavailableError,
 } from '../../../src/client/api-error.js';
 import type { BeforeRequestInfo, ResponseInfo, SmartsheetClientOptions } from '../../../src/client/smartsheet-client-options.js';
+import { collect } from '../../helpers/collect.js';
 import { startStubHttpServer, type StubAnswer, type StubHttpServer } from '../../helpers/stub-http-server.js';
 
 const TOKEN = 'secret-token-0123456789abcdef';
@@ -111,8 +112,7 @@ describe('transport', () => {
       },
       onResponse: (info) => answers.push(info),
     });
-    const all = [];
-    for await (const item of client.users.list({ pageSize: 2 })) all.push(item);
+    const all = await collect(client.users.list({ pageSize: 2 }));
     expect(all).toHaveLength(5);
     expect(before.map((call) => [call.operation, call.method, call.cost])).toEqual([
       ['users.list', 'GET', 1],

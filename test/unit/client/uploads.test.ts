@@ -71,6 +71,14 @@ describe('uploadProfileImage', () => {
     await expect(client.users.uploadProfileImage(1, { data: Buffer.alloc(0), fileName: 'empty.png' })).rejects.toThrow(/is empty/);
     expect(server.requests).toHaveLength(0);
   });
+
+  it('refuses a path that is a folder as an invalid argument, before sending', async () => {
+    await start(user);
+    const error = await client.users.uploadProfileImage(1, { path: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toContain(`image ${dir} is not a file`);
+    expect(server.requests).toHaveLength(0);
+  });
 });
 
 describe('createWithAttachment', () => {

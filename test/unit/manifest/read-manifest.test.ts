@@ -74,6 +74,9 @@ describe('readManifest', () => {
   it('detects the format from the content when the extension says nothing', async () => {
     expect((await load('{"action":"deactivate","email":"a@acme.example"}\n', '/data/m')).format).toBe('jsonl');
     expect((await load('{"rows":[{"action":"deactivate","email":"a@acme.example"}]}', '/data/m')).format).toBe('json');
+    const bytes = Buffer.from('{"action":"deactivate","email":"a@acme.example"}\n');
+    const fromBytes = await loadManifest({ path: '/data/m', content: bytes });
+    expect([fromBytes.format, fromBytes.validCount]).toEqual(['jsonl', 1]);
   });
 });
 
@@ -137,6 +140,15 @@ describe('whole-file checks', () => {
   it('refuses a transfer target that the same file removes or deactivates', async () => {
     const manifest = await load('email,action,transferTo\njordan.lee@acme.example,remove,dana.whitfield@acme.example\ndana.whitfield@acme.example,deactivate,\n');
     expect(manifest.invalid).toMatchObject([{ row: 1, problems: [{ field: 'transferTo', message: 'transferTo dana.whitfield@acme.example is deactivated by row 2 of the same file' }] }]);
+  });
+
+  it('names the action and e-mail of each row whose transfer target the file removes', async () => {
+    const manifest = await load('email,action,transferTo\na@acme.example,remove,boss@acme.example\nboss@acme.example,remove,\nb@acme.example,remove,boss@acme.example\nc@acme.example,deactivate,\n');
+    expect(manifest.invalid).toMatchObject([
+      { row: 1, actionName: 'remove', rawEmail: 'a@acme.example', problems: [{ message: 'transferTo boss@acme.example is removed by row 2 of the same file' }] },
+      { row: 3, actionName: 'remove', rawEmail: 'b@acme.example' },
+    ]);
+    expect(manifest.rows.map((r) => r.row)).toEqual([2, 4]);
   });
 
   it('refuses protected accounts named by e-mail or id', async () => {

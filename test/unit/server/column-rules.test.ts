@@ -60,6 +60,17 @@ describe('column rules', () => {
     expect(ok.body.result).toMatchObject({ options: ['A', 'B'] });
   });
 
+  it('refuses attribute values of the wrong type (1031) and keeps serving the columns', async () => {
+    sim = createTestServer();
+    const listUrl = `/2.0/sheets/${DEMO.itAssetSheetId}/columns`;
+    const bad = await sim.call('PUT', url(DEMO.itAssetSheetId, 'Status'), { body: { type: 'PICKLIST', options: 5 } });
+    expect([bad.status, bad.body.errorCode]).toEqual([400, 1031]);
+    const added = await sim.call('POST', listUrl, { body: { title: 'Approver', type: 'CONTACT_LIST', index: 1, contactOptions: 'x' } });
+    expect([added.status, added.body.errorCode]).toEqual([400, 1031]);
+    expect((await sim.call('GET', listUrl)).status).toBe(200);
+    expect(column(DEMO.itAssetSheetId, 'Status').options).toEqual(['In use', 'Spare', 'Retired']);
+  });
+
   it('reports MULTI_* columns as TEXT_NUMBER below their level', async () => {
     sim = createTestServer();
     const types = async (query: string) => {

@@ -61,6 +61,15 @@ describe('sim controls, rate limit and faults', () => {
     expect(String(clock.body.now)).toMatch(/^2030-01-01/);
   });
 
+  it('refuses a clock move to no valid time and keeps the clock', async () => {
+    sim = createTestServer({ now: '2030-01-01T00:00:00Z' });
+    expect((await sim.call('POST', '/_sim/clock', { body: { advanceMs: 'soon' } })).status).toBe(400);
+    expect((await sim.call('POST', '/_sim/clock', { body: { advanceDays: 1e12 } })).status).toBe(400);
+    const clock = await sim.call('GET', '/_sim/clock');
+    expect([clock.status, String(clock.body.now).slice(0, 10)]).toEqual([200, '2030-01-01']);
+    expect((await sim.call('POST', '/_sim/clock', { body: { advanceDays: 2 } })).body.now).toMatch(/^2030-01-03/);
+  });
+
   it('filters the mutation log and resets the state', async () => {
     sim = createTestServer();
     const id = sim.userId('marcus.chen@acme.example');
