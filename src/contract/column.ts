@@ -12,7 +12,7 @@ export const autoNumberFormatSchema = z.object({
 export const contactOptionSchema = z.object({ name: z.string().optional(), email: z.string() });
 
 /** Fields a caller may set on a column (add and update share them; update also takes index to move). */
-const columnWritable = {
+export const columnWritableFields = {
   title: z.string(),
   type: z.enum(COLUMN_TYPES),
   index: z.number().int().min(0),
@@ -57,11 +57,11 @@ export type Column = z.infer<typeof columnSchema>;
 
 /** One column of an add-columns call: title, type and index are required by the service. */
 export const columnCreateSchema = z
-  .object(columnWritable)
+  .object(columnWritableFields)
   .partial()
   .required({ title: true, type: true, index: true });
 export type ColumnCreate = z.infer<typeof columnCreateSchema>;
 
 /** An update-column body: every field optional; `type` required when changing type or options (rule 5). */
-export const columnUpdateSchema = z.object(columnWritable).partial();
+export const columnUpdateSchema = z.object(columnWritableFields).partial();
 export type ColumnUpdate = z.infer<typeof columnUpdateSchema>;

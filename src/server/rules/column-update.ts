@@ -1,11 +1,4 @@
-import { z } from 'zod';
-import {
-  autoNumberFormatSchema,
-  COLUMN_TYPES,
-  contactOptionSchema,
-  SYSTEM_COLUMN_TYPES,
-  type ColumnType,
-} from '../../contract/index.js';
+import { COLUMN_TYPES, columnWritableFields, type ColumnType } from '../../contract/index.js';
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import type { ColumnRecord, SheetRecord } from '../state/records.js';
 import { convertCell } from './cell-conversion.js';
@@ -18,20 +11,7 @@ const PICKLISTS: readonly ColumnType[] = ['PICKLIST', 'MULTI_PICKLIST'];
  * The value each settable attribute must have. Checked before storing, because the views copy these values
  * (`[...options]`): one stored wrong value would make every later read of the sheet's columns fail.
  */
-const ATTRIBUTE_SCHEMAS = {
-  options: z.array(z.string()),
-  symbol: z.string(),
-  systemColumnType: z.enum(SYSTEM_COLUMN_TYPES),
-  contactOptions: z.array(contactOptionSchema),
-  autoNumberFormat: autoNumberFormatSchema,
-  width: z.number(),
-  hidden: z.boolean(),
-  locked: z.boolean(),
-  validation: z.boolean(),
-  description: z.string(),
-  formula: z.string(),
-  format: z.string(),
-} as const;
+const { title: _title, type: _type, index: _index, ...ATTRIBUTE_SCHEMAS } = columnWritableFields;
 type ColumnAttributes = Partial<Pick<ColumnRecord, keyof typeof ATTRIBUTE_SCHEMAS>>;
 
 /**
