@@ -1,9 +1,9 @@
 import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
-import { OUTCOMES } from '../queue/row-outcome.js';
+import { OUTCOMES, rowsWithOutcome } from '../queue/row-outcome.js';
 
 /** Rows that have their outcome, whichever it is. */
 export function rowsDone(batch: BatchRecord): number {
-  return OUTCOMES.reduce((sum, o) => sum + batch.counts[o], 0);
+  return rowsWithOutcome(batch.counts);
 }
 
 /** One line of counts, e.g. `12 rows: 9 succeeded, 1 unchanged, 2 failed`. */

@@ -1,5 +1,5 @@
 import type { BatchRecord } from '../queue/batch-store.js';
-import { OUTCOMES } from '../queue/row-outcome.js';
+import { rowsWithOutcome } from '../queue/row-outcome.js';
 
 /** A batch as the API shows it: the stored record, its outcome counts, and how far it got. */
 export interface BatchView extends BatchRecord {
@@ -8,7 +8,7 @@ export interface BatchView extends BatchRecord {
 }
 
 export function batchView(batch: BatchRecord): BatchView {
-  const done = OUTCOMES.reduce((sum, outcome) => sum + batch.counts[outcome], 0);
+  const done = rowsWithOutcome(batch.counts);
   return {
     ...batch,
     progress: { done, total: batch.total, ratio: batch.total === 0 ? 1 : Math.min(1, done / batch.total) },

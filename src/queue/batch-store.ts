@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { QueueKeys } from './queue-keys.js';
-import { OUTCOMES, emptyCounts, rowOutcomeSchema, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
+import { OUTCOMES, emptyCounts, rowOutcomeSchema, rowsWithOutcome, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
 
 /**
  * submitting: rows are being queued; queued: every row is queued or has an outcome; stopped: the token was refused,
@@ -171,8 +171,7 @@ return 0`;
     async finishIfComplete(batchId, now) {
       const batch = await store.get(batchId);
       if (batch === undefined || batch.state === 'cancelled' || batch.state === 'finished') return;
-      const sum = OUTCOMES.reduce((acc, o) => acc + batch.counts[o], 0);
-      if (sum >= batch.total) await redis.hset(keys.batch(batchId), { state: 'finished', finishedAt: now.toISOString() });
+      if (rowsWithOutcome(batch.counts) >= batch.total) await redis.hset(keys.batch(batchId), { state: 'finished', finishedAt: now.toISOString() });
     },
   };
   return store;

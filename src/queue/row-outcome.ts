@@ -39,3 +39,8 @@ export type OutcomeCounts = Record<Outcome, number>;
 export function emptyCounts(): OutcomeCounts {
   return { succeeded: 0, unchanged: 0, skipped: 0, failed: 0, cancelled: 0 };
 }
+
+/** Rows that have their outcome, whichever it is. */
+export function rowsWithOutcome(counts: OutcomeCounts): number {
+  return OUTCOMES.reduce((sum, outcome) => sum + counts[outcome], 0);
+}
