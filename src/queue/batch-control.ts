@@ -4,7 +4,7 @@ import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from './batch-store.js';
 import type { QueueKeys } from './queue-keys.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
-import { whoOf } from './submit-batch.js';
+import { rowIdentity } from './submit-batch.js';
 
 export interface BatchControlOptions {
   redis: Redis;
@@ -54,16 +54,11 @@ export function createBatchControl(options: BatchControlOptions) {
         }
         const planned = await store.getRow(batchId, row);
         const recorded = await store.recordOutcome({
-          batchId,
-          row,
-          line: planned?.line ?? 0,
-          action: planned?.actionName ?? 'unknown',
+          ...rowIdentity(batchId, row, planned, 'unknown', batch.sim),
           outcome: 'cancelled',
-          ...(planned !== undefined ? whoOf(planned) : {}),
           message: 'cancelled before it ran',
           attempts: 0,
           finishedAt: new Date().toISOString(),
-          sim: batch.sim,
         });
         if (recorded) cancelled += 1;
       }

@@ -10,7 +10,7 @@ import type { RequestBudget } from './request-budget.js';
 import { decideRetry, type RetryPolicy } from './retry-policy.js';
 import type { RowJobData } from './row-job.js';
 import type { RowOutcome } from './row-outcome.js';
-import { whoOf } from './submit-batch.js';
+import { rowIdentity } from './submit-batch.js';
 
 export interface RowProcessorOptions {
   redis: Redis;
@@ -50,14 +50,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
     const logger = options.logger.child({ batch: batchId, row });
     const [batch, planned, previous] = await Promise.all([store.get(batchId), store.getRow(batchId, row), store.getOutcome(batchId, row)]);
     if (previous !== undefined) return previous.outcome;
-    const base = {
-      batchId,
-      row,
-      line: planned?.line ?? 0,
-      action: planned?.actionName ?? job.name,
-      ...(planned !== undefined ? whoOf(planned) : {}),
-      sim: options.sim,
-    };
+    const base = rowIdentity(batchId, row, planned, job.name, options.sim);
     const finish = async (fields: Partial<RowOutcome> & Pick<RowOutcome, 'outcome' | 'attempts'>): Promise<RowOutcome['outcome']> => {
       await store.recordOutcome({ ...base, ...fields, finishedAt: new Date().toISOString() });
       const level = fields.outcome === 'failed' ? 'warn' : 'debug';

@@ -134,3 +134,18 @@ export function whoOf(row: PlannedRow): { email?: string; userId?: number; subje
   const subject = row.action !== undefined && named === undefined ? describeSubject(row) : undefined;
   return { ...(email !== undefined ? { email } : {}), ...(userId !== undefined ? { userId } : {}), ...(subject !== undefined ? { subject } : {}) };
 }
+
+/**
+ * What every outcome of a row says about the row itself, from its planned row; `fallbackAction` names the action when
+ * the planned row is missing from Redis.
+ */
+export function rowIdentity(batchId: string, row: number, planned: PlannedRow | undefined, fallbackAction: string, sim: boolean) {
+  return {
+    batchId,
+    row,
+    line: planned?.line ?? 0,
+    action: planned?.actionName ?? fallbackAction,
+    ...(planned !== undefined ? whoOf(planned) : {}),
+    sim,
+  };
+}
