@@ -174,7 +174,12 @@ export interface WebhooksApi {
   resetSharedSecret(webhookId: Id, options?: CallOptions): Promise<WebhookSharedSecret>;
 }
 
+export interface SheetListOptions extends PageOptions {
+  /** Ask for `owner` and `ownerId` (include=ownerInfo); the service leaves them out otherwise. */
+  includeOwnerInfo?: boolean;
+}
+
 export interface SheetsApi {
-  listPage(options?: PageOptions): Promise<IndexResult<SheetSummary>>;
-  list(options?: Omit<PageOptions, 'page'>): AsyncIterable<SheetSummary>;
+  listPage(options?: SheetListOptions): Promise<IndexResult<SheetSummary>>;
+  list(options?: Omit<SheetListOptions, 'page'>): AsyncIterable<SheetSummary>;
 }

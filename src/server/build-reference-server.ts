@@ -13,6 +13,7 @@ import { MAX_PROFILE_IMAGE_BYTES } from './routes/profile-image.js';
 import { registerSimControls, type SimStateControls } from './routes/sim-controls.js';
 import { createPlanNameCache } from './rules/plan-name-cache.js';
 import { WEBHOOK_LIST_SUNSET } from './rules/webhook-listing.js';
+import { VIEWER_SUNSET_AT } from '../contract/index.js';
 import type { ServerContext } from './server-context.js';
 import { createFaultInjector, type FaultInjector } from './sim/faults.js';
 import { createMutationLog, type MutationLog } from './sim/mutation-log.js';
@@ -67,6 +68,7 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
     settings: {
       reactivationWindowMs: (options.reactivationWindowDays ?? 30) * 86_400_000,
       webhookSunsetAt: options.webhookSunset === undefined ? WEBHOOK_LIST_SUNSET : toEpoch(options.webhookSunset),
+      viewerSunsetAt: options.viewerSunset === undefined ? VIEWER_SUNSET_AT : toEpoch(options.viewerSunset),
       verificationTimeoutMs: options.verificationTimeoutMs ?? 5000,
       adminToken,
     },

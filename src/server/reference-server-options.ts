@@ -25,6 +25,11 @@ export interface ReferenceServerOptions {
   planNameCacheTtlMs?: number;
   /** Date from which list webhooks follows the new rules. Default 2026-06-03T00:00:00Z. */
   webhookSunset?: string | number;
+  /**
+   * Date from which the VIEWER seat type is retired (CONTRIBUTOR in downgrade bodies, the seatType filter and answers).
+   * Default 2026-10-30T00:00:00Z; set a later date to test the earlier behaviour.
+   */
+  viewerSunset?: string | number;
   /** Timeout of one webhook verification call. Default 5000 ms. */
   verificationTimeoutMs?: number;
   /** Largest JSON body. Default 5 MB. */

@@ -11,6 +11,8 @@ import type { PlanNameCache } from './rules/plan-name-cache.js';
 export interface RuleSettings {
   reactivationWindowMs: number;
   webhookSunsetAt: number;
+  /** From this time (server clock) VIEWER is retired: CONTRIBUTOR in bodies, filters and answers (decisions.md #13). */
+  viewerSunsetAt: number;
   /** Timeout of one verification call to a callback URL. */
   verificationTimeoutMs: number;
   adminToken: string;

@@ -48,7 +48,7 @@ describe('official Smartsheet SDK against the reference server', () => {
   });
 
   it('reports the service error codes through the SDK', async () => {
-    await expect(sdk.users!.deactivateUser!({ userId: idOf('sam.taylor@gmail.com') })).rejects.toMatchObject({ statusCode: 400, errorCode: 1359 });
+    await expect(sdk.users!.deactivateUser!({ userId: idOf('sam.taylor@gmail.com') })).rejects.toMatchObject({ statusCode: 403, errorCode: 1359 });
     await expect(userSdk.users!.deactivateUser!({ userId: idOf('marcus.chen@acme.example') })).rejects.toMatchObject({ statusCode: 403, errorCode: 1004 });
     await expect(sdk.users!.getUser!({ userId: 1234567890123456 })).rejects.toMatchObject({ statusCode: 404, errorCode: 1006 });
   });
@@ -69,6 +69,9 @@ describe('official Smartsheet SDK against the reference server', () => {
     const noah = idOf('noah.fischer@acme.example');
     const plans = await sdk.users!.listUserPlans!({ userId: noah, queryParameters: { include: ['planNames'] } });
     expect((plans.data as { planName: string }[]).map((p) => p.planName)).toEqual(['Acme Corp', 'Acme Labs']);
+    // The SDK's own spelling (ListUserPlansInclusion.PLAN_NAME = 'planName') and a maxItems below the minimum of 100.
+    const named = await sdk.users!.listUserPlans!({ userId: noah, queryParameters: { include: 'planName', maxItems: 1 } });
+    expect((named.data as { planName: string }[]).map((p) => p.planName)).toEqual(['Acme Corp', 'Acme Labs']);
     const casey = idOf('casey.nguyen@acme.example');
     expect(await sdk.users!.upgradeUser!({ userId: casey, planId: DEMO.planId, body: { seatType: 'MEMBER' } })).toMatchObject({ resultCode: 0 });
     expect(await sdk.users!.downgradeUser!({ userId: casey, planId: DEMO.planId, body: { seatType: 'CONTRIBUTOR' } })).toMatchObject({ resultCode: 0 });

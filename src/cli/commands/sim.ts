@@ -13,6 +13,15 @@ interface SimFlags {
   rateLimit: string;
   faults?: string;
   faultSeed?: string;
+  viewerSunset?: string;
+}
+
+/** An ISO date or date-time for --viewer-sunset; anything else is a usage error. */
+function sunsetDate(text: string): string {
+  if (Number.isNaN(Date.parse(text))) {
+    throw new UsageError(`--viewer-sunset: not a date: ${text}`, 'Give an ISO date, e.g. --viewer-sunset 2027-01-01 to serve VIEWER as before the sunset.');
+  }
+  return text;
 }
 
 function readFixture(file: string): Fixture {
@@ -36,6 +45,7 @@ export function registerSimCommand(program: Command): void {
     .option('--rate-limit <n/seconds|off>', 'per-token rate limit', '300/60')
     .option('--faults <spec>', 'fault injection, e.g. 503:0.1,500-after:0.02,reset:0.01,delay:250ms:0.05')
     .option('--fault-seed <n>', 'seed of the fault draws', '1')
+    .option('--viewer-sunset <date>', 'date the VIEWER seat type is retired (default 2026-10-30; a later date serves VIEWER as before)')
     .action(async (flags: SimFlags) => {
       let rateLimit;
       try {
@@ -53,6 +63,7 @@ export function registerSimCommand(program: Command): void {
         ...(flags.data === undefined ? {} : { data: readFixture(flags.data) }),
         ...(flags.users === undefined ? {} : { users: wholeNumber('--users', flags.users) }),
         ...(flags.faults === undefined ? {} : { faults: flags.faults }),
+        ...(flags.viewerSunset === undefined ? {} : { viewerSunset: sunsetDate(flags.viewerSunset) }),
       });
       const out = process.stdout;
       out.write(`seatflow reference server (simulated service, not the real one)\n`);
@@ -66,6 +77,9 @@ export function registerSimCommand(program: Command): void {
       out.write(`  users        ${sim.context.state.users.size}\n`);
       out.write(`  rate limit   ${rateLimit === 'off' ? 'off' : `${rateLimit.requests}/${rateLimit.perSeconds}s per token`}\n`);
       if (flags.faults !== undefined) out.write(`  faults       ${flags.faults}\n`);
+      const sunset = new Date(sim.context.settings.viewerSunsetAt).toISOString().slice(0, 10);
+      const retired = sim.context.clock.now() >= sim.context.settings.viewerSunsetAt;
+      out.write(`  VIEWER seat  ${retired ? `retired on ${sunset} (CONTRIBUTOR in its place)` : `served until ${sunset}`}\n`);
       out.write(`  controls     ${sim.origin}/_sim/... (admin token, loopback only)\n`);
       out.write(`Try: SMARTSHEET_API_BASE=${sim.url} SMARTSHEET_ACCESS_TOKEN=${sim.tokens.admin} seatflow plan <manifest>\n`);
       out.write('Press Ctrl-C to stop.\n');

@@ -21,6 +21,7 @@ export function createSheetsApi(transport: Transport): SheetsApi {
             page: optionalPositiveInt(operation, 'page', options.page),
             pageSize: optionalPositiveInt(operation, 'pageSize', options.pageSize),
             includeAll: options.includeAll,
+            include: options.includeOwnerInfo === true ? ['ownerInfo'] : undefined,
           },
           signal: options.signal,
         },

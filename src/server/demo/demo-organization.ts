@@ -40,6 +40,8 @@ function storyUsers(): User[] {
     person('casey.nguyen@acme.example', 'Casey', 'Nguyen', { seatType: 'VIEWER', licensedSheetCreator: false }),
     person('riley.owens@acme.example', 'Riley', 'Owens', { seatType: 'PROVISIONAL_MEMBER', seats: [{ planId: main, seatType: 'PROVISIONAL_MEMBER', provisionalExpiresInDays: 14 }] }),
     person('jamie.fox@partner.example', 'Jamie', 'Fox', { seatType: 'GUEST', licensedSheetCreator: false }),
+    // External (isInternal: false) with a CONTRIBUTOR seat: the one kind of user GUEST is an upgrade target for.
+    person('lee.park@partner.example', 'Lee', 'Park', { seatType: 'CONTRIBUTOR', licensedSheetCreator: false }),
     person('pat.quinn@acme.example', 'Pat', 'Quinn', { status: 'PENDING', licensedSheetCreator: false, seatType: 'VIEWER' }),
     person('chris.morgan@acme.example', 'Chris', 'Morgan', { alternateEmails: [{ email: 'chris.m@acme.example', confirmed: true }] }),
     person('noah.fischer@acme.example', 'Noah', 'Fischer', { seats: [{ planId: main, seatType: 'MEMBER' }, { planId: DEMO.labsPlanId, seatType: 'MEMBER' }] }),

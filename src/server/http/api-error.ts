@@ -1,27 +1,33 @@
 import { ERROR_CODES } from '../../contract/index.js';
 
 /**
- * Codes the reference server uses beyond the contract's list. The real service's eligibility codes are only partly
- * documented (wire.md §3.1: 1335/1336/1354/1355/1359); these fill the gaps and are listed in the README.
+ * Refusals the real service makes whose code it does not document (decisions.md #10a). The reference server answers
+ * them with 403 and a code of its own from 9001–9099, never a documented code with another meaning; the README's
+ * reference-server section lists them.
  */
+export const SIM_REFUSAL_CODES = {
+  /** The e-mail is not on one of the plan's validated domains. */
+  notPlanDomain: 9001,
+  /** Managed by an identity provider or directory integration. */
+  externallyManaged: 9002,
+  /** Deactivated longer ago than the reactivation window. */
+  reactivationWindowPassed: 9003,
+  /** Downgrade/upgrade refused: status, current seat or admin status. */
+  seatChangeNotAllowed: 9004,
+  /** GUEST is an upgrade target for external users only (isInternal: false). */
+  guestOnlyForExternal: 9005,
+} as const;
+
+/** Codes the reference server uses beyond the contract's list. */
 export const SERVER_ERROR_CODES = {
   ...ERROR_CODES,
-  /** The e-mail is not on one of the plan's validated domains. */
-  notPlanDomain: 1354,
-  /** Managed by an identity provider or directory integration. */
-  externallyManaged: 1355,
-  /** Deactivated longer ago than the reactivation window. */
-  reactivationWindowPassed: 1356,
-  /** Downgrade/upgrade refused: status, current seat or admin status. */
-  seatChangeNotAllowed: 1357,
+  ...SIM_REFUSAL_CODES,
   transferTargetNotFound: 1019,
-  cannotRemoveSelf: 1047,
   cannotEditOthersDiscussion: 1081,
   duplicateTitle: 1056,
   badSystemColumnChange: 1089,
   alternateEmailNotConfirmed: 1158,
   alternateEmailOfOtherUser: 1159,
-  userAlreadyMember: 1016,
 } as const;
 
 /** An error answer of the API: thrown by handlers, written by the error handler as `{errorCode, message, refId}`. */
@@ -48,5 +54,10 @@ export class ApiError extends Error {
 
   static badRequest(errorCode: number, message: string, detail?: unknown): ApiError {
     return new ApiError(400, errorCode, message, detail);
+  }
+
+  /** A refusal of this request (wire.md §3.1: the service answers most one-row refusals with 403). */
+  static refused(errorCode: number, message: string): ApiError {
+    return new ApiError(403, errorCode, message);
   }
 }

@@ -1,6 +1,7 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { parseBool, queryInt, queryString } from '../http/query.js';
 import type { RouteContext } from '../server-context.js';
+import { pathId } from '../http/query.js';
 import { bodyObject, requireUser, success } from './route-helpers.js';
 
 /** Options come as query parameters (every SDK) or as a JSON body (the OpenAPI file); the query wins. */
@@ -25,16 +26,22 @@ function readOptions(ctx: RouteContext): { transferTo?: number; transferSheets: 
  */
 export function removeUser(ctx: RouteContext): unknown {
   const { state, mutations } = ctx.server;
+  // A known user who is no longer in the organization is a refusal (403 1022), not a 404 (decisions.md #10a).
+  const known = state.users.get(pathId(ctx.params.userId));
+  if (known !== undefined && !known.inOrg) throw ApiError.refused(CODES.removeNotMember, `User ${known.id} is not a member of the organization.`);
   const user = requireUser(ctx);
   const options = readOptions(ctx);
-  if (user.id === ctx.principal.user.id) throw new ApiError(403, CODES.cannotRemoveSelf, 'You cannot remove yourself.');
+  if (user.id === ctx.principal.user.id) throw ApiError.refused(CODES.cannotRemoveSelf, 'You cannot remove yourself.');
   const ownedGroups = [...state.groups.values()].filter((g) => g.ownerId === user.id);
   if (options.transferTo !== undefined && user.status === 'PENDING') {
     throw ApiError.badRequest(CODES.attributeNotAllowed, 'transferTo and transferSheets are not allowed for a pending user.');
   }
   const target = options.transferTo === undefined ? undefined : state.users.get(options.transferTo);
-  if (options.transferTo !== undefined && (target === undefined || !target.inOrg || target.id === user.id)) {
-    throw ApiError.badRequest(CODES.transferTargetNotFound, `Transfer target ${options.transferTo} not found in the organization.`);
+  if (options.transferTo !== undefined && (target === undefined || target.id === user.id)) {
+    throw ApiError.badRequest(CODES.transferTargetNotFound, `Transfer target ${options.transferTo} not found.`);
+  }
+  if (target !== undefined && !target.inOrg) {
+    throw ApiError.refused(CODES.transferTargetNotMember, `Transfer target ${target.id} is not a member of the organization.`);
   }
   if (ownedGroups.length > 0 && target === undefined) {
     throw ApiError.badRequest(CODES.transferToRequired, 'transferTo is required because the user owns groups.');

@@ -1,5 +1,6 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
-import { pathId } from '../http/query.js';
+import { pathId, queryBool } from '../http/query.js';
+import { isPastViewerSunset } from '../../contract/index.js';
 import type { RouteContext } from '../server-context.js';
 import type { AccessLevel, SheetRecord, UserRecord } from '../state/records.js';
 
@@ -35,6 +36,19 @@ export function bodyString(body: Record<string, unknown>, name: string): string 
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw ApiError.badRequest(CODES.invalidAttributeValue, `Attribute ${name} must be a string.`);
   return value;
+}
+
+/** Whether the VIEWER seat is retired by the server's clock (decisions.md #13). */
+export function pastViewerSunset(ctx: RouteContext): boolean {
+  return isPastViewerSunset(ctx.server.clock.now(), ctx.server.settings.viewerSunsetAt);
+}
+
+/**
+ * Whether answers name the VIEWER seat CONTRIBUTOR: always past the sunset, before it only with
+ * `displayContributorSeatType=true` (decisions.md #13, #15).
+ */
+export function reportsContributor(ctx: RouteContext): boolean {
+  return pastViewerSunset(ctx) || (queryBool(ctx.query, 'displayContributorSeatType') ?? false);
 }
 
 /** A user of the organization named by a path parameter, or 404. */

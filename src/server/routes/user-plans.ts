@@ -4,10 +4,11 @@ import type { RouteContext, RouteDef } from '../server-context.js';
 import { checkDowngrade, checkUpgrade, type SeatChange } from '../rules/seat-change.js';
 import type { PlanSeat, UserRecord } from '../state/records.js';
 import { userPlanView } from '../state/user-views.js';
-import { bodyBool, bodyObject, requireUser, success } from './route-helpers.js';
+import { bodyBool, bodyObject, pastViewerSunset, reportsContributor, requireUser, success } from './route-helpers.js';
 
 /** `PLAN_NAME`, `planName` and `planNames`, any case (decisions.md #14). */
 const PLAN_NAME_INCLUDES = ['plan_name', 'planname', 'plannames'];
+const MIN_MAX_ITEMS = 100;
 
 function requireSeat(ctx: RouteContext): { user: UserRecord; seat: PlanSeat } {
   const user = requireUser(ctx);
@@ -23,8 +24,9 @@ function listPlans(ctx: RouteContext): unknown {
   const user = requireUser(ctx);
   const includes = queryIncludes(ctx.query);
   const withNames = PLAN_NAME_INCLUDES.some((name) => includes.has(name));
-  const contributor = queryBool(ctx.query, 'displayContributorSeatType') ?? false;
-  const maxItems = Math.max(1, queryInt(ctx.query, 'maxItems') ?? 100);
+  const contributor = reportsContributor(ctx);
+  // "default and minimum are 100" (developer docs, list-user-plans): a smaller maxItems counts as 100.
+  const maxItems = Math.max(MIN_MAX_ITEMS, queryInt(ctx.query, 'maxItems') ?? MIN_MAX_ITEMS);
   const lastKey = queryString(ctx.query, 'lastKey');
   let start = 0;
   if (lastKey !== undefined) {
@@ -62,7 +64,7 @@ function downgrade(ctx: RouteContext): unknown {
   const { user, seat } = requireSeat(ctx);
   const body = bodyObject(ctx);
   const removeAdmin = queryBool(ctx.query, 'removeAdminStatus') ?? bodyBool(body, 'removeAdminStatus') ?? false;
-  return applySeatChange(ctx, user, seat, checkDowngrade(user, seat, body.seatType ?? queryString(ctx.query, 'seatType'), removeAdmin), 'downgradeUser');
+  return applySeatChange(ctx, user, seat, checkDowngrade(user, seat, body.seatType ?? queryString(ctx.query, 'seatType'), removeAdmin, pastViewerSunset(ctx)), 'downgradeUser');
 }
 
 function upgrade(ctx: RouteContext): unknown {

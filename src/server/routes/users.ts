@@ -1,18 +1,22 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { isSystemAdmin } from '../http/authenticate.js';
 import { paginate, readPaging } from '../http/paging.js';
-import { queryBool, queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
+import { queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import { domainMatches, EMAIL_ADDRESS } from '../rules/email-domains.js';
 import type { UserRecord } from '../state/records.js';
 import { addUser, findUserByEmail } from '../state/server-state.js';
 import { userProfileView, userView } from '../state/user-views.js';
-import { bodyBool, bodyObject, bodyString, requireUser, success } from './route-helpers.js';
+import { bodyBool, bodyObject, bodyString, pastViewerSunset, reportsContributor, requireUser, success } from './route-helpers.js';
 import { removeUser } from './remove-user.js';
 
 
+/** The seatType filter; VIEWER is refused past its sunset (decisions.md #13), CONTRIBUTOR always means that seat. */
 function seatFilter(ctx: RouteContext): string | undefined {
   const seat = queryString(ctx.query, 'seatType')?.toUpperCase();
+  if (seat === 'VIEWER' && pastViewerSunset(ctx)) {
+    throw ApiError.badRequest(CODES.invalidParameterValue, 'Invalid value for parameter seatType: VIEWER was retired; use CONTRIBUTOR.');
+  }
   return seat === 'CONTRIBUTOR' ? 'VIEWER' : seat;
 }
 
@@ -44,7 +48,7 @@ function listUsers(ctx: RouteContext): unknown {
   const viewOptions = {
     dates: ctx.dates,
     callerIsAdmin: isSystemAdmin(ctx.principal),
-    displayContributorSeatType: queryBool(ctx.query, 'displayContributorSeatType') ?? false,
+    displayContributorSeatType: reportsContributor(ctx),
     ...(planId === undefined ? {} : { planId }),
     includeLastLogin: queryIncludes(ctx.query).has('lastlogin'),
   };
@@ -57,7 +61,7 @@ function profile(ctx: RouteContext, user: UserRecord, isMe: boolean): unknown {
   return userProfileView(user, {
     dates: ctx.dates,
     callerIsAdmin: isSystemAdmin(ctx.principal),
-    displayContributorSeatType: queryBool(ctx.query, 'displayContributorSeatType') ?? false,
+    displayContributorSeatType: reportsContributor(ctx),
     org: state.org,
     isMe,
     ...(withGroups ? { groups: [...state.groups.values()].filter((g) => g.memberIds.includes(user.id) || g.ownerId === user.id) } : {}),
@@ -75,7 +79,7 @@ function addUserRoute(ctx: RouteContext): unknown {
   if (!EMAIL_ADDRESS.test(email)) throw ApiError.badRequest(CODES.invalidEmail, `Invalid email address: ${email}`);
   const existing = findUserByEmail(state, email);
   if (existing?.inOrg === true) {
-    throw new ApiError(403, CODES.userAlreadyMember, 'The user specified is already a member of your organization.');
+    throw ApiError.refused(CODES.userAlreadyMember, 'The user specified is already a member of your organization.');
   }
   const now = clock.now();
   const plan = [...state.plans.values()].find((p) => domainMatches(email, p.domains)) ?? [...state.plans.values()][0];
@@ -123,7 +127,7 @@ function addUserRoute(ctx: RouteContext): unknown {
     userId: user.id,
     summary: `added ${user.email} (${user.status}, ${user.seats[0]?.seatType})`,
   });
-  return success(userView(user, { dates: ctx.dates, callerIsAdmin: true, displayContributorSeatType: false }));
+  return success(userView(user, { dates: ctx.dates, callerIsAdmin: true, displayContributorSeatType: reportsContributor(ctx) }));
 }
 
 function updateUser(ctx: RouteContext): unknown {
@@ -157,7 +161,7 @@ function updateUser(ctx: RouteContext): unknown {
       summary: `updated ${changed.join(', ')} of ${user.email}`,
     });
   }
-  return success(userView(user, { dates: ctx.dates, callerIsAdmin: true, displayContributorSeatType: false }));
+  return success(userView(user, { dates: ctx.dates, callerIsAdmin: true, displayContributorSeatType: reportsContributor(ctx) }));
 }
 
 export const userRoutes: RouteDef[] = [

@@ -26,6 +26,8 @@ export function readColumnAttributes(body: Record<string, unknown>, type: Column
   for (const [key, schema] of Object.entries(ATTRIBUTE_SCHEMAS)) {
     const value = body[key];
     if (value === undefined || value === null) continue;
+    // An empty formula clears the column formula: the field is then absent, never `""` (issue 8, point 4).
+    if (key === 'formula' && value === '') continue;
     const parsed = schema.safeParse(value);
     if (!parsed.success) throw ApiError.badRequest(CODES.invalidAttributeValue, `Invalid value for attribute ${key}.`);
     attributes[key] = parsed.data;
@@ -112,6 +114,10 @@ export function updateColumn(sheet: SheetRecord, column: ColumnRecord, body: Rec
   }
   Object.assign(column, attributes);
   changed.push(...Object.keys(attributes));
+  if (body.formula === '' && column.formula !== undefined) {
+    delete column.formula;
+    changed.push('formula');
+  }
   if (index !== undefined && sheet.columns.indexOf(column) !== index) {
     sheet.columns.splice(sheet.columns.indexOf(column), 1);
     sheet.columns.splice(index, 0, column);

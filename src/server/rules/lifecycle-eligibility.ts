@@ -4,23 +4,33 @@ import type { UserRecord } from '../state/records.js';
 import { isIspEmail } from '../../contract/isp-domains.js';
 import { domainMatches } from './email-domains.js';
 
+type Verb = 'deactivate' | 'reactivate';
+
+/** The documented codes differ by verb (wire.md §3.1): 1335/1336 for deactivate, 1354/1355 for reactivate. */
+const VERB_CODES: Record<Verb, { notMember: number; self: number }> = {
+  deactivate: { notMember: CODES.notAMember, self: CODES.cannotDeactivateSelf },
+  reactivate: { notMember: CODES.reactivateNotMember, self: CODES.cannotReactivateSelf },
+};
+
 /**
- * Who may be deactivated or reactivated (interface.md Errors, decisions.md #11). Each check throws the 400 the
- * reference server answers; a caller that passes every check may change the user.
+ * Who may be deactivated or reactivated (interface.md Errors, decisions.md #11, #10a). Each check throws the 403 the
+ * real service answers (documented codes where they exist, the server's own 9001–9099 elsewhere); a caller that
+ * passes every check may change the user.
  */
-function commonChecks(state: ServerState, user: UserRecord, callerId: number, verb: string): void {
+function commonChecks(state: ServerState, user: UserRecord, callerId: number, verb: Verb): void {
+  const codes = VERB_CODES[verb];
   if (!user.inOrg || user.seats.length === 0) {
-    throw ApiError.badRequest(CODES.notAMember, `User ${user.id} is not a member of the organization.`);
+    throw ApiError.refused(codes.notMember, `User ${user.id} is not a member of the organization.`);
   }
-  if (user.id === callerId) throw ApiError.badRequest(CODES.cannotDeactivateSelf, `You cannot ${verb} yourself.`);
+  if (user.id === callerId) throw ApiError.refused(codes.self, `You cannot ${verb} yourself.`);
   if (isIspEmail(user.email)) {
-    throw ApiError.badRequest(CODES.ispDomain, `Cannot ${verb} a user whose e-mail belongs to an ISP domain.`);
+    throw ApiError.refused(CODES.ispDomain, `Cannot ${verb} a user whose e-mail belongs to an ISP domain.`);
   }
   if (!domainMatches(user.email, userPlanDomains(state, user))) {
-    throw ApiError.badRequest(CODES.notPlanDomain, `Cannot ${verb}: the user's e-mail is not on a domain of the plan.`);
+    throw ApiError.refused(CODES.notPlanDomain, `Cannot ${verb}: the user's e-mail is not on a domain of the plan.`);
   }
   if (user.externallyManaged) {
-    throw ApiError.badRequest(
+    throw ApiError.refused(
       CODES.externallyManaged,
       `Cannot ${verb}: the user is managed by an external source (identity provider or directory integration).`,
     );
@@ -32,7 +42,7 @@ export function checkDeactivate(state: ServerState, user: UserRecord, callerId: 
   commonChecks(state, user, callerId, 'deactivate');
   if (user.status === 'DEACTIVATED') return false;
   if (user.status !== 'ACTIVE') {
-    throw ApiError.badRequest(CODES.notAMember, `User ${user.id} is ${user.status} and cannot be deactivated.`);
+    throw ApiError.refused(CODES.notAMember, `User ${user.id} is ${user.status} and cannot be deactivated.`);
   }
   return true;
 }
@@ -48,11 +58,11 @@ export function checkReactivate(
   commonChecks(state, user, callerId, 'reactivate');
   if (user.status === 'ACTIVE') return false;
   if (user.status !== 'DEACTIVATED') {
-    throw ApiError.badRequest(CODES.notAMember, `User ${user.id} is ${user.status}, not deactivated.`);
+    throw ApiError.refused(CODES.reactivateNotMember, `User ${user.id} is ${user.status}, not deactivated.`);
   }
   if (user.deactivatedAt !== null && now - user.deactivatedAt > windowMs) {
     const days = Math.round(windowMs / 86_400_000);
-    throw ApiError.badRequest(
+    throw ApiError.refused(
       CODES.reactivationWindowPassed,
       `User ${user.id} was deactivated more than ${days} days ago and can no longer be reactivated.`,
     );

@@ -19,31 +19,42 @@ function parseTarget(value: unknown, allowed: readonly string[], fallback?: Stor
   if (!allowed.includes(text)) {
     throw ApiError.badRequest(CODES.invalidAttributeValue, `Invalid seatType ${String(value)}; expected one of ${allowed.join(', ')}.`);
   }
-  // CONTRIBUTOR is VIEWER's newer name (decisions.md #13).
+  // CONTRIBUTOR is VIEWER's newer name (decisions.md #13); the seat is stored under one name.
   return (text === 'CONTRIBUTOR' ? 'VIEWER' : text) as StoredSeat;
+}
+
+/** Downgrade targets: VIEWER only before the sunset (decisions.md #13), CONTRIBUTOR always. */
+function downgradeTargets(pastViewerSunset: boolean): readonly string[] {
+  return pastViewerSunset ? ['CONTRIBUTOR', 'GUEST'] : ['VIEWER', 'GUEST', 'CONTRIBUTOR'];
 }
 
 const DOWNGRADABLE: readonly StoredSeat[] = ['MEMBER', 'PROVISIONAL_MEMBER', 'GUEST'];
 
 /**
- * Downgrade (decisions.md #13): to VIEWER (or CONTRIBUTOR) or GUEST; the user must be Active and hold MEMBER,
- * PROVISIONAL_MEMBER or GUEST; an admin only with removeAdminStatus=true, which also clears admin. The current seat
- * answers 200 without a change.
+ * Downgrade (decisions.md #13): to CONTRIBUTOR (VIEWER before the sunset) or GUEST; the user must be Active and hold
+ * MEMBER, PROVISIONAL_MEMBER or GUEST; an admin only with removeAdminStatus=true, which also clears admin. The current
+ * seat answers 200 without a change. Refusals are 403 with the server's own code (decisions.md #10a).
  */
-export function checkDowngrade(user: UserRecord, seat: PlanSeat, seatType: unknown, removeAdminStatus: boolean): SeatChange {
-  const target = parseTarget(seatType, ['VIEWER', 'GUEST', 'CONTRIBUTOR']);
+export function checkDowngrade(
+  user: UserRecord,
+  seat: PlanSeat,
+  seatType: unknown,
+  removeAdminStatus: boolean,
+  pastViewerSunset = false,
+): SeatChange {
+  const target = parseTarget(seatType, downgradeTargets(pastViewerSunset));
   if (seat.seatType === target) return { target, changed: false, clearAdmin: false };
   if (user.status !== 'ACTIVE') {
-    throw ApiError.badRequest(CODES.seatChangeNotAllowed, `User ${user.id} is ${user.status}; only Active users can be downgraded.`);
+    throw ApiError.refused(CODES.seatChangeNotAllowed, `User ${user.id} is ${user.status}; only Active users can be downgraded.`);
   }
   if (!DOWNGRADABLE.includes(seat.seatType)) {
-    throw ApiError.badRequest(
+    throw ApiError.refused(
       CODES.seatChangeNotAllowed,
       `User ${user.id} holds a ${seat.seatType} seat; only Member, Provisional Member or Guest seats can be downgraded.`,
     );
   }
   if (user.admin && !removeAdminStatus) {
-    throw ApiError.badRequest(
+    throw ApiError.refused(
       CODES.seatChangeNotAllowed,
       `User ${user.id} is an admin; set removeAdminStatus=true to downgrade and remove admin status.`,
     );
@@ -59,12 +70,18 @@ const UPGRADES: Record<StoredSeat, readonly StoredSeat[]> = {
   MEMBER: [],
 };
 
-/** Upgrade (decisions.md #13): to MEMBER or GUEST, MEMBER when none given; the current seat answers 200. */
+/**
+ * Upgrade (decisions.md #13): to MEMBER or GUEST, MEMBER when none given; the current seat answers 200. GUEST is a
+ * target for external users only (isInternal: false; developer docs, upgrade-user).
+ */
 export function checkUpgrade(user: UserRecord, seat: PlanSeat, seatType: unknown): SeatChange {
   const target = parseTarget(seatType, ['MEMBER', 'GUEST'], 'MEMBER');
   if (seat.seatType === target) return { target, changed: false, clearAdmin: false };
+  if (target === 'GUEST' && seat.isInternal) {
+    throw ApiError.refused(CODES.guestOnlyForExternal, `User ${user.id} is an internal user; GUEST seats are for external users only.`);
+  }
   if (!UPGRADES[seat.seatType].includes(target)) {
-    throw ApiError.badRequest(CODES.seatChangeNotAllowed, `User ${user.id} cannot be upgraded from ${seat.seatType} to ${target}.`);
+    throw ApiError.refused(CODES.seatChangeNotAllowed, `User ${user.id} cannot be upgraded from ${seat.seatType} to ${target}.`);
   }
   return { target, changed: true, clearAdmin: false };
 }

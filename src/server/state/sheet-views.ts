@@ -108,16 +108,24 @@ export function discussionView(record: DiscussionRecord, options: DiscussionView
   return view;
 }
 
-export function sheetSummaryView(sheet: SheetRecord, accessLevel: AccessLevel, owner: UserRecord | undefined, dates: DateFormat): SheetSummary {
+/** `ownerInfo` given (include=ownerInfo): the summary carries `ownerId` and, when the owner is known, `owner`. */
+export function sheetSummaryView(
+  sheet: SheetRecord,
+  accessLevel: AccessLevel,
+  ownerInfo: { owner: UserRecord | undefined } | undefined,
+  dates: DateFormat,
+): SheetSummary {
   const view: SheetSummary = {
     id: sheet.id,
     name: sheet.name,
     accessLevel,
     permalink: `https://app.smartsheet.com/sheets/${sheet.id.toString(36)}`,
-    ownerId: sheet.ownerId,
     createdAt: dates(sheet.createdAt),
     modifiedAt: dates(sheet.modifiedAt),
   };
-  if (owner !== undefined) view.owner = owner.email;
+  if (ownerInfo !== undefined) {
+    view.ownerId = sheet.ownerId;
+    if (ownerInfo.owner !== undefined) view.owner = ownerInfo.owner.email;
+  }
   return view;
 }

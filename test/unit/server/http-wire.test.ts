@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../../../src/server/index.js';
 import { createTestServer, type TestServer } from './sim-client.js';
 
 describe('reference server wire', () => {
@@ -45,6 +46,11 @@ describe('reference server wire', () => {
     const id = sim.userId('marcus.chen@acme.example');
     expect((await sim.call('GET', `/users/${id}`, { headers: { 'content-type': 'application/json' } })).status).toBe(200);
     expect((await sim.call('POST', `/users/${id}/deactivate`, { headers: { 'content-type': 'application/json' }, payload: '' })).status).toBe(200);
+    const json = { 'content-type': 'application/json' };
+    const plan = `/users/${sim.userId('noah.fischer@acme.example')}/plans/${DEMO.labsPlanId}`;
+    expect((await sim.call('DELETE', plan, { headers: json, payload: '' })).status).toBe(200);
+    expect((await sim.call('DELETE', `/users/${id}/alternateemails/1`, { headers: json })).status).toBe(404);
+    expect((await sim.call('PUT', `/users/${id}`, { headers: json, payload: '' })).status).toBe(200);
     const put = await sim.call('PUT', `/users/${id}`, { body: { id: 42, firstName: 'Marc' } });
     expect(put.body.result).toMatchObject({ id, firstName: 'Marc' });
   });

@@ -15,22 +15,22 @@ describe('deactivate and reactivate rules', () => {
     expect(sim.mutations.list({ userId: id, operation: 'deactivateUser' })).toHaveLength(1);
   });
 
-  it('refuses an ISP-domain e-mail with 400 1359', async () => {
+  it('refuses an ISP-domain e-mail with 403 1359', async () => {
     sim = createTestServer();
     const res = await sim.call('POST', `/users/${sim.userId('sam.taylor@gmail.com')}/deactivate`);
-    expect([res.status, res.body.errorCode]).toEqual([400, 1359]);
+    expect([res.status, res.body.errorCode]).toEqual([403, 1359]);
   });
 
-  it('refuses a user managed by an external source', async () => {
+  it('refuses a user managed by an external source with 403 and the server\'s own 9002', async () => {
     sim = createTestServer();
     const res = await sim.call('POST', `/users/${sim.userId('alex.kim@acme.example')}/deactivate`);
-    expect([res.status, res.body.errorCode]).toEqual([400, 1355]);
+    expect([res.status, res.body.errorCode]).toEqual([403, 9002]);
   });
 
-  it('refuses an e-mail outside the plan domains', async () => {
+  it('refuses an e-mail outside the plan domains with 403 9001', async () => {
     sim = createTestServer();
     const res = await sim.call('POST', `/users/${sim.userId('jamie.fox@partner.example')}/deactivate`);
-    expect([res.status, res.body.errorCode]).toEqual([400, 1354]);
+    expect([res.status, res.body.errorCode]).toEqual([403, 9001]);
   });
 
   it('answers 403 1004 to a non-admin token', async () => {
@@ -53,7 +53,7 @@ describe('deactivate and reactivate rules', () => {
     expect(ok.status).toBe(200);
     expect(sim.context.state.users.get(sim.userId('taylor.brooks@acme.example'))?.status).toBe('ACTIVE');
     const late = await sim.call('POST', `/users/${sim.userId('morgan.price@acme.example')}/reactivate`);
-    expect([late.status, late.body.errorCode]).toEqual([400, 1356]);
+    expect([late.status, late.body.errorCode]).toEqual([403, 9003]);
   });
 
   it('measures the window with the sim clock', async () => {
@@ -62,7 +62,7 @@ describe('deactivate and reactivate rules', () => {
     await sim.call('POST', `/users/${id}/deactivate`);
     sim.clock.advance(31 * DAY);
     const res = await sim.call('POST', `/users/${id}/reactivate`);
-    expect(res.body.errorCode).toBe(1356);
+    expect(res.body.errorCode).toBe(9003);
   });
 
   it('takes a configurable window', async () => {
@@ -71,12 +71,27 @@ describe('deactivate and reactivate rules', () => {
     expect(res.status).toBe(200);
   });
 
-  it('refuses to reactivate a user no longer in the organization', async () => {
+  it('refuses to reactivate a user no longer in the organization with 403 1354', async () => {
     sim = createTestServer();
     const id = sim.userId('taylor.brooks@acme.example');
     expect((await sim.call('DELETE', `/users/${id}`)).status).toBe(200);
     const res = await sim.call('POST', `/users/${id}/reactivate`);
-    expect([res.status, res.body.errorCode]).toEqual([400, 1335]);
+    expect([res.status, res.body.errorCode]).toEqual([403, 1354]);
+  });
+
+  it('refuses deactivating and reactivating yourself with 403 1336 and 1355', async () => {
+    sim = createTestServer();
+    const me = sim.userId('admin@acme.example');
+    const deactivate = await sim.call('POST', `/users/${me}/deactivate`);
+    expect([deactivate.status, deactivate.body.errorCode]).toEqual([403, 1336]);
+    const reactivate = await sim.call('POST', `/users/${me}/reactivate`);
+    expect([reactivate.status, reactivate.body.errorCode]).toEqual([403, 1355]);
+  });
+
+  it('refuses to deactivate a user who is not an active member (pending) with 403 1335', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', `/users/${sim.userId('pat.quinn@acme.example')}/deactivate`);
+    expect([res.status, res.body.errorCode]).toEqual([403, 1335]);
   });
 
   it('answers 404 for an unknown user', async () => {

@@ -75,7 +75,7 @@ describe('ids and demo data', () => {
     const emails = [...sim.context.state.users.values()].slice(1000, 1100).map((u) => u.email);
     const res = await sim.call('GET', `/users?email=${emails.join(',')}`);
     expect(res.body.totalCount).toBe(100);
-    expect(sim.context.state.users.size).toBe(100_016);
+    expect(sim.context.state.users.size).toBe(100_017);
     await sim.app.close();
   });
 });

@@ -32,21 +32,49 @@ describe('list user plans', () => {
     expect((fresh.body.data as { planName: string }[])[0]?.planName).toBe('Acme Holdings');
   });
 
-  it('reports VIEWER as CONTRIBUTOR with displayContributorSeatType', async () => {
-    sim = createTestServer();
+  it('before the VIEWER sunset reports VIEWER, and CONTRIBUTOR with displayContributorSeatType', async () => {
+    sim = createTestServer({ viewerSunset: '2099-01-01' });
     const plain = await plans('casey.nguyen@acme.example');
     const contributor = await plans('casey.nguyen@acme.example', '?displayContributorSeatType=TRUE');
     expect((plain.body.data as { seatType: string }[])[0]?.seatType).toBe('VIEWER');
     expect((contributor.body.data as { seatType: string }[])[0]?.seatType).toBe('CONTRIBUTOR');
   });
 
-  it('pages by lastKey', async () => {
+  it('past the VIEWER sunset reports the seat as CONTRIBUTOR whatever displayContributorSeatType says', async () => {
+    sim = createTestServer({ now: '2026-11-02T00:00:00Z' });
+    for (const query of ['', '?displayContributorSeatType=false', '?displayContributorSeatType=true']) {
+      const res = await plans('casey.nguyen@acme.example', query);
+      expect((res.body.data as { seatType: string }[])[0]?.seatType).toBe('CONTRIBUTOR');
+    }
+  });
+
+  it('takes maxItems below 100 as 100 (its documented minimum)', async () => {
     sim = createTestServer();
-    const first = await plans('noah.fischer@acme.example', '?maxItems=1');
-    expect(first.body.data).toHaveLength(1);
+    const res = await plans('noah.fischer@acme.example', '?maxItems=1');
+    expect(res.body.data).toHaveLength(2);
+    expect(res.body).not.toHaveProperty('lastKey');
+  });
+
+  it('pages by lastKey', async () => {
+    const planIds = Array.from({ length: 130 }, (_, i) => 7000000000000001 + i);
+    sim = createTestServer({
+      data: {
+        organization: { name: 'Many Plans' },
+        plans: planIds.map((id, i) => ({ id, name: `Plan ${i}`, domains: ['many.example'] })),
+        users: [
+          { email: 'admin@many.example', admin: true },
+          { email: 'wide@many.example', seats: planIds.map((planId) => ({ planId, seatType: 'MEMBER' })) },
+        ],
+        tokens: [{ token: 'many-admin', userEmail: 'admin@many.example' }],
+      },
+    });
+    const wide = sim.userId('wide@many.example');
+    const call = (query: string) => sim.call('GET', `/users/${wide}/plans${query}`, { token: 'many-admin' });
+    const first = await call('?maxItems=100');
+    expect(first.body.data).toHaveLength(100);
     expect(typeof first.body.lastKey).toBe('string');
-    const second = await plans('noah.fischer@acme.example', `?maxItems=1&lastKey=${String(first.body.lastKey)}`);
-    expect((second.body.data as { planId: number }[])[0]?.planId).toBe(DEMO.labsPlanId);
+    const second = await call(`?maxItems=100&lastKey=${String(first.body.lastKey)}`);
+    expect((second.body.data as { planId: number }[]).map((p) => p.planId)).toEqual(planIds.slice(100));
     expect(second.body).not.toHaveProperty('lastKey');
   });
 
