@@ -1,4 +1,5 @@
-import { InvalidArgumentError, ResourceNotFoundError } from '../src/client/api-error.js';
+import { InvalidArgumentError, isApiError, ResourceNotFoundError } from '../src/client/api-error.js';
+import { ERROR_CODES } from '../src/contract/index.js';
 import type { CallOptions } from '../src/client/smartsheet-api.js';
 import type { Action } from '../src/manifest/action.js';
 import type { JobContext, JobResult, JobType } from '../src/queue/job-type.js';
@@ -31,8 +32,13 @@ export function isNotFound(error: unknown): error is ResourceNotFoundError {
   return error instanceof ResourceNotFoundError;
 }
 
+/** 403 1022: the service's "not a member of the organization" to a remove, e.g. a user someone removed already. */
+export function isNoLongerMember(error: unknown): boolean {
+  return isApiError(error) && error.status === 403 && error.errorCode === ERROR_CODES.removeNotMember;
+}
+
 /**
- * Runs a delete. A 404 alone does not prove the goal is met (the parent, e.g. the user or sheet, may be the thing
+ * Runs a delete. A 404 (or a remove's 403 1022) alone does not prove the goal is met (the parent, e.g. the user or sheet, may be the thing
  * missing), so on 404 the job's own read-only `confirm` decides: gone → `unchanged`; anything else → the 404 stands.
  */
 export async function deleteOrConfirmGone<A extends Action>(
@@ -45,7 +51,7 @@ export async function deleteOrConfirmGone<A extends Action>(
     await remove();
     return succeeded(detail);
   } catch (error) {
-    if (!isNotFound(error)) throw error;
+    if (!isNotFound(error) && !isNoLongerMember(error)) throw error;
     const state = await job.confirm(context);
     if (state === 'done') return unchanged({ ...detail, alreadyGone: true });
     throw error;

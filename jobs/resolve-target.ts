@@ -3,6 +3,7 @@ import type { AlternateEmail, Column, SeatType, User } from '../src/contract/ind
 import type { UserRef } from '../src/manifest/action.js';
 import type { JobContext } from '../src/queue/job-type.js';
 import { callOptions, missingArgument, notFound } from './job-support.js';
+import { sameSeatType } from '../src/contract/index.js';
 
 /**
  * Ids a job needs. The pre-flight resolves them in bulk and puts them in `context.target`; these functions take them
@@ -40,10 +41,9 @@ export async function resolveTransferToId(
   return ref === undefined ? undefined : userIdOfRef(context.api, ref, context, 'transfer target');
 }
 
-/** Seat types are compared with CONTRIBUTOR read as VIEWER (its other name). */
+/** Seat types are compared with VIEWER and CONTRIBUTOR as one seat (VIEWER is CONTRIBUTOR's retired name). */
 export function sameSeat(a: SeatType | undefined, b: SeatType | undefined): boolean {
-  const norm = (seat: SeatType | undefined) => (seat === 'CONTRIBUTOR' ? 'VIEWER' : seat);
-  return norm(a) === norm(b);
+  return sameSeatType(a, b);
 }
 
 /** The user's seat in a plan, or undefined when the user is not in that plan. A missing user is a 404 (propagates). */

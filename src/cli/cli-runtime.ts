@@ -78,6 +78,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
       integrationOrg: config.api.integrationOrg,
       timeouts: config.api.timeouts,
       ...(config.api.changeAgent === undefined ? {} : { changeAgent: config.api.changeAgent }),
+      ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
       ...hooks,
       ...(onResponse === undefined ? {} : { onResponse }),
     });

@@ -32,6 +32,7 @@ export function planFromFlags(manifestPath: string, flags: ManifestFlags, api: S
     api,
     guardrails: config.guardrails,
     skipInvalid: flags.skipInvalid === true,
+    ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
     ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
     ...(flags.format === undefined ? {} : { format: flags.format }),
   });

@@ -6,6 +6,7 @@ import { createSheetsApi } from './resources/sheets-api.js';
 import { createUsersApi } from './resources/users-api.js';
 import { createWebhooksApi } from './resources/webhooks-api.js';
 import { createTransport } from './transport.js';
+import { createSeatNaming } from './seat-naming.js';
 import type { SmartsheetClientOptions } from './smartsheet-client-options.js';
 import type { SmartsheetApi } from './smartsheet-api.js';
 
@@ -30,9 +31,12 @@ export function createSmartsheetClient(options: SmartsheetClientOptions): Smarts
       throw invalidArgument('createSmartsheetClient', `${name} must be printable text without line breaks (it is sent as an HTTP header)`);
     }
   }
+  if (options.viewerSunset !== undefined && Number.isNaN(new Date(options.viewerSunset).getTime())) {
+    throw invalidArgument('createSmartsheetClient', `viewerSunset must be a date, got ${JSON.stringify(options.viewerSunset)}`);
+  }
   const transport = createTransport(options);
   return {
-    users: createUsersApi(transport),
+    users: createUsersApi(transport, createSeatNaming(options)),
     alternateEmails: createAlternateEmailsApi(transport),
     discussions: createDiscussionsApi(transport),
     columns: createColumnsApi(transport),

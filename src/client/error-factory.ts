@@ -36,7 +36,6 @@ export interface NetworkFailure extends FailedCall {
 
 /** decisions.md #10: which statuses are which category. */
 const INVALID_REQUEST_STATUSES = new Set([400, 405, 406, 409, 410, 415]);
-const AUTHORIZATION_STATUSES = new Set([401, 403]);
 const SERVICE_UNAVAILABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** errorCodes on a 500 that say "try again" (wire.md §3.3: the codes every SDK retries). */
 const TRANSIENT_CODES = new Set<number>([ERROR_CODES.unexpected, ERROR_CODES.maintenance, ERROR_CODES.serverTimeout, ERROR_CODES.rateLimited, ERROR_CODES.unexpectedRetry]);
@@ -73,7 +72,8 @@ export function errorFromResponse(failure: HttpFailure): ApiError {
     ),
   };
   if (INVALID_REQUEST_STATUSES.has(status)) return new InvalidRequestError(details);
-  if (AUTHORIZATION_STATUSES.has(status)) return new AuthorizationError(details);
+  if (status === 401) return new AuthorizationError(details);
+  if (status === 403) return isRefusalOfThisRequest(errorCode) ? new InvalidRequestError(details) : new AuthorizationError(details);
   if (status === 404) return new ResourceNotFoundError(details);
   if (SERVICE_UNAVAILABLE_STATUSES.has(status)) {
     const refusedUpFront = status === 429 || (status === 503 && errorCode === ERROR_CODES.maintenance);
@@ -120,6 +120,16 @@ export function errorFromUnreadableSuccess(call: FailedCall & { status: number; 
     mayHaveApplied: isWrite(call.method),
     message: redactSecrets(`${call.operation}: the response could not be read: ${call.reason}`, call.secrets),
   });
+}
+
+/**
+ * decisions.md #10: the service answers most one-row refusals with 403 and a specific code (1359 consumer domain,
+ * 1336 yourself, 1016 already a member, …): a refusal of this request, not of the token. Only 1004 ("not
+ * authorized") is about the caller. A 403 without a readable errorCode (a proxy's page, say) says nothing either
+ * way and stays Authorization, the cautious side: the queue re-reads its token before stopping anything.
+ */
+function isRefusalOfThisRequest(errorCode: number | undefined): boolean {
+  return errorCode !== undefined && errorCode !== ERROR_CODES.notAuthorized;
 }
 
 export function isWrite(method: string): boolean {

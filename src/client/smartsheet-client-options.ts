@@ -59,6 +59,14 @@ export interface SmartsheetClientOptions {
   beforeRequest?: (call: BeforeRequestInfo) => Promise<void>;
   /** Called after every HTTP answer, success or error. It must not throw; what it throws is ignored. */
   onResponse?: (info: ResponseInfo) => void;
+  /**
+   * When the service retired the VIEWER seat type (epoch ms or ISO date). Default 2026-10-30T00:00:00Z, the real
+   * service's date. From then on the client sends CONTRIBUTOR wherever a VIEWER or CONTRIBUTOR seat is asked for
+   * (downgrade body, seatType filter); before it, VIEWER. Set it for a region or a test service on another date.
+   */
+  viewerSunset?: number | string;
+  /** The clock compared with `viewerSunset`. Default `Date.now` (the wall clock). */
+  now?: () => number;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.smartsheet.com/2.0';

@@ -72,5 +72,8 @@ export const LIST_USER_INCLUSIONS = ['lastLogin'] as const;
 export const USER_INCLUSIONS = ['groups'] as const;
 export const DISCUSSION_INCLUSIONS = ['comments', 'attachments'] as const;
 export const COLUMN_INCLUSIONS = ['filters', 'format'] as const;
-/** Sent as `planNames` (Java SDK); the reference server also takes `planName` and `PLAN_NAME` (decisions.md #14). */
-export const USER_PLAN_INCLUSIONS = ['planNames'] as const;
+/**
+ * Sent as `planName`, the current SDKs' spelling (JS SDK `ListUserPlansInclusion.PLAN_NAME = 'planName'`, Python SDK
+ * docstring); the reference server also takes `planNames` (older Java SDK) and `PLAN_NAME` (decisions.md #14).
+ */
+export const USER_PLAN_INCLUSIONS = ['planName'] as const;

@@ -9,3 +9,19 @@ export const VIEWER_SUNSET_AT = Date.parse('2026-10-30T00:00:00Z');
 export function isPastViewerSunset(now: number, sunsetAt: number = VIEWER_SUNSET_AT): boolean {
   return now >= sunsetAt;
 }
+
+/**
+ * The spelling of a seat type the service takes at a given side of the sunset: VIEWER and CONTRIBUTOR are one seat;
+ * past the sunset it is CONTRIBUTOR, before it VIEWER (the name every version of the service knows). Other seat
+ * types pass through.
+ */
+export function serviceSeatType<T extends string>(seatType: T, pastSunset: boolean): T | 'VIEWER' | 'CONTRIBUTOR' {
+  if (seatType !== 'VIEWER' && seatType !== 'CONTRIBUTOR') return seatType;
+  return pastSunset ? 'CONTRIBUTOR' : 'VIEWER';
+}
+
+/** VIEWER and CONTRIBUTOR are one seat: compare seat types with this, never with `===`. */
+export function sameSeatType(a: string | undefined, b: string | undefined): boolean {
+  const one = (seat: string | undefined) => (seat === 'VIEWER' ? 'CONTRIBUTOR' : seat);
+  return one(a) === one(b);
+}

@@ -26,6 +26,11 @@ export const configSchema = z.strictObject({
     /** Organization named in the smartsheet-integration-source header. */
     integrationOrg: z.string().default(''),
     timeouts: z.strictObject({ connectMs: z.number().int().positive(), headersMs: z.number().int().positive(), bodyMs: z.number().int().positive() }),
+    /**
+     * Date the service retired the VIEWER seat type; from then on seatflow sends CONTRIBUTOR for VIEWER/CONTRIBUTOR
+     * rows. Default: the real service's 2026-10-30. Set it only for a service that retires VIEWER on another day.
+     */
+    viewerSunset: z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'viewerSunset must be an ISO date').optional(),
   }),
   redis: z.strictObject({
     /** When absent, seatflow starts a private redis-server. */
@@ -133,6 +138,7 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.SMARTSHEET_ACCESS_TOKEN) api.accessToken = env.SMARTSHEET_ACCESS_TOKEN;
   if (env.SEATFLOW_CHANGE_AGENT) api.changeAgent = env.SEATFLOW_CHANGE_AGENT;
   if (env.SEATFLOW_INTEGRATION_ORG) api.integrationOrg = env.SEATFLOW_INTEGRATION_ORG;
+  if (env.SEATFLOW_VIEWER_SUNSET) api.viewerSunset = env.SEATFLOW_VIEWER_SUNSET;
   if (Object.keys(api).length > 0) out.api = api;
   const redis: NonNullable<ConfigOverrides['redis']> = {};
   if (env.REDIS_URL) redis.url = env.REDIS_URL;

@@ -135,10 +135,10 @@ export const downgradeActionSchema = z.object({
   action: z.literal('downgrade'),
   ...userRow,
   planId: manifestIdSchema.optional(),
-  // CONTRIBUTOR is VIEWER's newer name (decisions.md #13); keep one spelling inside.
-  seatType: upper(z.enum(['VIEWER', 'GUEST', 'CONTRIBUTOR'], { message: 'seatType for downgrade is VIEWER or GUEST (CONTRIBUTOR = VIEWER)' }))
-    .default('VIEWER')
-    .transform((seat) => (seat === 'CONTRIBUTOR' ? 'VIEWER' : seat)),
+  // VIEWER is CONTRIBUTOR's retired name (decisions.md #13): both are taken, one spelling is kept inside.
+  seatType: upper(z.enum(['VIEWER', 'GUEST', 'CONTRIBUTOR'], { message: 'seatType for downgrade is CONTRIBUTOR or GUEST (VIEWER = CONTRIBUTOR)' }))
+    .default('CONTRIBUTOR')
+    .transform((seat) => (seat === 'VIEWER' ? 'CONTRIBUTOR' : seat)),
   removeAdminStatus: flagSchema.optional(),
 });
 

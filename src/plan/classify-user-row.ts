@@ -3,8 +3,9 @@ import { PROFILE_FIELD_NAMES, userRefLabel, type Action, type ActionOf } from '.
 import { findUser, type PreflightFacts } from './preflight-facts.js';
 import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
 import { isIspEmail } from '../contract/isp-domains.js';
+import { ERROR_CODES, sameSeatType } from '../contract/index.js';
 
-export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule'> & { target: ResolvedTarget };
+export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule' | 'errorCode'> & { target: ResolvedTarget };
 
 type UserAction = Extract<Action, { user: unknown }>;
 
@@ -12,10 +13,27 @@ const DOWNGRADABLE = new Set(['MEMBER', 'PROVISIONAL_MEMBER', 'GUEST']);
 /** Upgrade moves the service allows (developer guide: provisional→member, viewer→member|guest, guest→member). */
 const UPGRADES: Record<string, readonly string[]> = { PROVISIONAL_MEMBER: ['MEMBER'], VIEWER: ['MEMBER', 'GUEST'], CONTRIBUTOR: ['MEMBER', 'GUEST'], GUEST: ['MEMBER'], MEMBER: [] };
 /** Actions refused on the caller's own account: seatflow must not lock out the admin running it. */
-const NOT_ON_SELF = new Set(['deactivate', 'remove', 'downgrade', 'remove-from-plan', 'update']);
+const NOT_ON_SELF = new Set(['deactivate', 'reactivate', 'remove', 'downgrade', 'remove-from-plan', 'update']);
+/**
+ * The code the service answers when the row runs on the caller's own account (wire.md §3.1), so that a row the plan
+ * refuses carries the same errorCode it would get at run time. Actions without one are seatflow's own guard.
+ */
+const SELF_CODES: Partial<Record<string, number>> = {
+  deactivate: ERROR_CODES.cannotDeactivateSelf,
+  reactivate: ERROR_CODES.cannotReactivateSelf,
+  remove: ERROR_CODES.cannotRemoveSelf,
+};
+/** "Not a member" by verb: a user who is not an active member cannot be deactivated (1335) nor reactivated (1354). */
+const NOT_MEMBER_CODES = { deactivate: ERROR_CODES.notAMember, reactivate: ERROR_CODES.reactivateNotMember } as const;
+
+/** What the plan needs to know about the service it plans for. */
+export interface ClassifyOptions {
+  /** Whether the VIEWER seat is retired (a VIEWER/CONTRIBUTOR row is then sent as CONTRIBUTOR). Default true. */
+  pastViewerSunset?: boolean;
+}
 
 /** Classifies a row that names a user, from facts already read. */
-export function classifyUserRow(action: UserAction, facts: PreflightFacts): Classification {
+export function classifyUserRow(action: UserAction, facts: PreflightFacts, options: ClassifyOptions = {}): Classification {
   const user = findUser(facts, action.user);
   const named = userRefLabel(action.user, 'user ');
   if (action.action === 'add') {
@@ -32,7 +50,8 @@ export function classifyUserRow(action: UserAction, facts: PreflightFacts): Clas
     return { verdict: 'refused', rule: RULES.protectedAccount, reason: `${email} is a protected account (guardrails.protectedAccounts)`, target };
   }
   if (user.id === facts.caller.id && NOT_ON_SELF.has(action.action)) {
-    return { verdict: 'refused', rule: RULES.selfAccount, reason: `${email} is the account running seatflow`, target };
+    const errorCode = SELF_CODES[action.action];
+    return { verdict: 'refused', rule: RULES.selfAccount, reason: `${email} is the account running seatflow`, target, ...(errorCode === undefined ? {} : { errorCode }) };
   }
   switch (action.action) {
     case 'deactivate':
@@ -45,7 +64,7 @@ export function classifyUserRow(action: UserAction, facts: PreflightFacts): Clas
     case 'downgrade':
     case 'upgrade':
     case 'remove-from-plan':
-      return seat(action, user, facts, target);
+      return seat(action, user, facts, target, options.pastViewerSunset ?? true);
     case 'set-profile-image':
       if (!facts.fileExists(action.image)) return { verdict: 'refused', rule: RULES.fileMissing, reason: `image file not found: ${action.image}`, target };
       return { verdict: 'change', target: { ...target, profileImageId: user.profileImage?.imageId ?? '' } };
@@ -59,11 +78,11 @@ function lifecycle(action: ActionOf<'deactivate' | 'reactivate'>, user: User, ta
   const already = verb === 'deactivate' ? 'DEACTIVATED' : 'ACTIVE';
   if (user.status === already) return { verdict: 'no-op', reason: `already ${already.toLowerCase()}`, target };
   if (isIspEmail(user.email)) {
-    return { verdict: 'refused', rule: RULES.ispDomain, reason: `${user.email} is on a consumer mail domain; the service cannot ${verb} it (1359)`, target };
+    return { verdict: 'refused', rule: RULES.ispDomain, errorCode: ERROR_CODES.ispDomain, reason: `${user.email} is on a consumer mail domain; the service cannot ${verb} it`, target };
   }
   const eligible = verb === 'deactivate' ? 'ACTIVE' : 'DEACTIVATED';
   if (user.status !== undefined && user.status !== eligible) {
-    return { verdict: 'refused', rule: RULES.statusNotEligible, reason: `the user is ${user.status}; only ${eligible} users can be ${verb}d`, target };
+    return { verdict: 'refused', rule: RULES.statusNotEligible, errorCode: NOT_MEMBER_CODES[verb], reason: `the user is ${user.status}; only ${eligible} users can be ${verb}d`, target };
   }
   if (verb === 'reactivate') {
     // The deactivation date is not on the wire: the window is checked by the service when the row runs.
@@ -89,7 +108,7 @@ function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget):
   return { verdict: 'change', reason: `sets ${changing.join(', ')}`, target };
 }
 
-function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, user: User, facts: PreflightFacts, target: ResolvedTarget): Classification {
+function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, user: User, facts: PreflightFacts, target: ResolvedTarget, pastViewerSunset: boolean): Classification {
   const plans = [...facts.seats.entries()].filter(([, users]) => users.has(user.id)).map(([planId]) => planId);
   let planId = action.planId;
   if (planId === undefined) {
@@ -110,9 +129,9 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
       ? { verdict: 'no-op', reason: `not in plan ${planId}`, target: planned }
       : { verdict: 'not-found', reason: `the user holds no seat in plan ${planId}`, target: planned };
   }
-  const current = seated.seatType === 'CONTRIBUTOR' ? 'VIEWER' : seated.seatType;
+  const current = seated.seatType;
   if (action.action === 'remove-from-plan') return { verdict: 'change', reason: `removes the ${current ?? ''} seat`.trim(), target: planned };
-  if (current === action.seatType) return { verdict: 'no-op', reason: `already ${action.seatType}`, target: planned };
+  if (sameSeatType(current, action.seatType)) return { verdict: 'no-op', reason: `already ${action.seatType}`, target: planned };
   if (action.action === 'upgrade') {
     if (current !== undefined && !(UPGRADES[current] ?? []).includes(action.seatType)) {
       return { verdict: 'refused', rule: RULES.seatNotEligible, reason: `a ${current} seat cannot be upgraded to ${action.seatType}`, target: planned };
@@ -128,7 +147,13 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
   if (user.admin === true && action.removeAdminStatus !== true) {
     return { verdict: 'refused', rule: RULES.adminWithoutRemoveAdminStatus, reason: 'the user is an admin: add removeAdminStatus=true to downgrade', target: planned };
   }
-  return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}${user.admin === true ? ', removes admin' : ''}`, target: planned };
+  return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: planned };
+}
+
+/** The downgrade target as it will be sent, saying so when VIEWER/CONTRIBUTOR goes out under the other name. */
+function sentSeat(seatType: string, pastViewerSunset: boolean): string {
+  if (seatType !== 'CONTRIBUTOR' && seatType !== 'VIEWER') return seatType;
+  return pastViewerSunset ? 'CONTRIBUTOR (VIEWER is retired: sent as CONTRIBUTOR)' : 'VIEWER (sent as VIEWER until the service retires it)';
 }
 
 function alternate(action: ActionOf<'add-alternate-email' | 'delete-alternate-email' | 'make-alternate-email-primary'>, user: User, facts: PreflightFacts, target: ResolvedTarget): Classification {

@@ -8,6 +8,7 @@ import { checkGuardrails, type GuardrailCheck } from './guardrails.js';
 import { ManifestRefusedError } from './manifest-refused-error.js';
 import type { BatchPlan } from './planned-row.js';
 import { preflight } from './preflight.js';
+import { isPastViewerSunset, VIEWER_SUNSET_AT } from '../contract/index.js';
 import { refuseLocalFiles } from './refuse-local-files.js';
 
 export interface PlanManifestOptions {
@@ -25,6 +26,8 @@ export interface PlanManifestOptions {
   refuseLocalFiles?: boolean;
   /** What to do about invalid rows, printed under a refusal. */
   refusalHint?: string;
+  /** config `api.viewerSunset`: when the service retired VIEWER (the plan says which name a seat row is sent under). */
+  viewerSunset?: string;
 }
 
 export interface PlannedManifest {
@@ -57,6 +60,12 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
   if (manifest.invalid.length > 0 && options.skipInvalid !== true) {
     throw new ManifestRefusedError(manifest.invalid.flatMap((row) => row.problems), manifest.invalid.length, options.refusalHint);
   }
-  const plan = await preflight(manifest, { api: options.api, protectedAccounts: options.guardrails.protectedAccounts });
+  const sunsetAt = options.viewerSunset === undefined ? VIEWER_SUNSET_AT : Date.parse(options.viewerSunset);
+  const plan = await preflight(manifest, {
+    api: options.api,
+    protectedAccounts: options.guardrails.protectedAccounts,
+    // The same wall-clock decision the client makes when it sends the row (src/client/seat-naming.ts).
+    pastViewerSunset: isPastViewerSunset(Date.now(), sunsetAt),
+  });
   return { manifest, plan, guardrails: checkGuardrails(plan, options.guardrails) };
 }

@@ -64,6 +64,8 @@ export interface PlannedRow {
   /** Why, in words a person understands (always set except for a plain 'change'). */
   reason?: string;
   rule?: Rule;
+  /** For a refusal the service would answer with a documented code: that code, as the row would get it at run time. */
+  errorCode?: number;
   target: ResolvedTarget;
   /** For verdict 'invalid': every problem of the row. */
   problems?: RowProblem[];

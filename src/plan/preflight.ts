@@ -24,6 +24,8 @@ export interface PreflightOptions {
   planLookupLimit?: number;
   /** For tests: whether a local file exists. */
   fileExists?: (file: string) => boolean;
+  /** Whether the service is past the VIEWER sunset (seat rows then say they are sent as CONTRIBUTOR). Default true. */
+  pastViewerSunset?: boolean;
 }
 
 const SEAT_ACTIONS = new Set(['downgrade', 'upgrade', 'remove-from-plan']);
@@ -65,7 +67,7 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
     fileExists: options.fileExists ?? existsSync,
   };
 
-  const planned: PlannedRow[] = rows.map(({ row, line, action }) => ({ row, line, action, actionName: action.action, ...classify(action, facts) }));
+  const planned: PlannedRow[] = rows.map(({ row, line, action }) => ({ row, line, action, actionName: action.action, ...classify(action, facts, options) }));
   markResolvedClashes(planned, facts);
   for (const invalid of manifest.invalid) {
     planned.push({
@@ -96,8 +98,10 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
   };
 }
 
-function classify(action: Action, facts: PreflightFacts): Classification {
-  return 'user' in action ? classifyUserRow(action, facts) : classifyResourceRow(action, facts);
+function classify(action: Action, facts: PreflightFacts, options: PreflightOptions): Classification {
+  return 'user' in action
+    ? classifyUserRow(action, facts, options.pastViewerSunset === undefined ? {} : { pastViewerSunset: options.pastViewerSunset })
+    : classifyResourceRow(action, facts);
 }
 
 /** Rows that name one user differently (e-mail in one, id in another) clash only once both are resolved. */

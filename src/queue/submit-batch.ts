@@ -115,6 +115,7 @@ function immediateOutcome(batchId: string, row: PlannedRow, sim: boolean, at: Da
     ...whoOf(row),
     ...(rule.category !== undefined ? { category: rule.category } : {}),
     ...(row.rule !== undefined ? { rule: row.rule } : {}),
+    ...(row.errorCode !== undefined ? { errorCode: row.errorCode } : {}),
     message: row.reason ?? problems ?? (row.verdict === 'no-op' ? 'already in the requested state' : row.verdict),
     attempts: 0,
     finishedAt: at.toISOString(),

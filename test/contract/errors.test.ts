@@ -47,17 +47,39 @@ describe('error categories (contract)', () => {
     expect(server().sim.mutations.list()).toEqual([]);
   });
 
-  it('raises InvalidRequest for eligibility refusals, with the errorCode', async () => {
+  it('raises InvalidRequest for a 403 refusal of one request, with its status and errorCode', async () => {
     const sam = await server().userId('sam.taylor@gmail.com');
     const isp = await failure(server().admin.users.deactivate(sam));
     expect(isp).toBeInstanceOf(InvalidRequestError);
-    expect(isp).toMatchObject({ status: 400, errorCode: 1359, operation: 'users.deactivate', retryable: false, mayHaveApplied: false });
+    expect(isp).toMatchObject({ status: 403, errorCode: 1359, operation: 'users.deactivate', retryable: false, mayHaveApplied: false });
     expect(isp.refId).toBeTruthy();
+  });
 
-    const morgan = await server().userId('morgan.price@acme.example');
-    expect(await failure(server().admin.users.reactivate(morgan))).toBeInstanceOf(InvalidRequestError);
-    const alex = await server().userId('alex.kim@acme.example');
-    expect(await failure(server().admin.users.deactivate(alex))).toBeInstanceOf(InvalidRequestError);
+  // One case per refusal family of decisions.md #10a; each is a refusal of that request, never of the token.
+  it.each([
+    ['deactivate yourself', 1336, async () => server().admin.users.deactivate(await server().userId('admin@acme.example'))],
+    ['reactivate yourself', 1355, async () => server().admin.users.reactivate(await server().userId('admin@acme.example'))],
+    ['deactivate a pending (non-member) user', 1335, async () => server().admin.users.deactivate(await server().userId('pat.quinn@acme.example'))],
+    ['add an existing member', 1016, async () => server().admin.users.add({ email: 'marcus.chen@acme.example' })],
+    ['remove yourself', 1047, async () => server().admin.users.remove(await server().userId('admin@acme.example'))],
+    ['deactivate an externally managed user', 9002, async () => server().admin.users.deactivate(await server().userId('alex.kim@acme.example'))],
+    ['deactivate an e-mail outside the plan domains', 9001, async () => server().admin.users.deactivate(await server().userId('jamie.fox@partner.example'))],
+    ['reactivate after the window', 9003, async () => server().admin.users.reactivate(await server().userId('morgan.price@acme.example'))],
+    ['downgrade an admin without removeAdminStatus', 9004, async () => server().admin.users.downgrade(await server().userId('elena.garcia@acme.example'), PLAN, { seatType: 'GUEST' })],
+    ['upgrade an internal user to GUEST', 9005, async () => server().admin.users.upgrade(await server().userId('casey.nguyen@acme.example'), PLAN, { seatType: 'GUEST' })],
+  ])('raises InvalidRequest (403) to %s (errorCode %i)', async (_what, errorCode, call) => {
+    const error = await failure(call());
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toMatchObject({ status: 403, errorCode, retryable: false, mayHaveApplied: false });
+  });
+
+  it('raises InvalidRequest (403 1354) to reactivate a user who left, and 1021/1022 for transfer and remove', async () => {
+    const marcus = await server().userId('marcus.chen@acme.example');
+    await server().admin.users.remove(marcus);
+    expect(await failure(server().admin.users.reactivate(marcus))).toMatchObject({ category: 'InvalidRequest', status: 403, errorCode: 1354 });
+    expect(await failure(server().admin.users.remove(marcus))).toMatchObject({ category: 'InvalidRequest', status: 403, errorCode: 1022 });
+    const priya = await server().userId('priya.shah@acme.example');
+    expect(await failure(server().admin.users.remove(priya, { transferTo: marcus }))).toMatchObject({ category: 'InvalidRequest', status: 403, errorCode: 1021 });
   });
 
   it('raises Authorization for a bad token and for a non-admin, and never shows the token', async () => {

@@ -17,6 +17,7 @@ import { prepareUpload, UPLOAD_LIMITS } from '../upload-source.js';
 import { invalidArgument } from '../error-factory.js';
 import type { Transport } from '../transport.js';
 import type { UsersApi } from '../smartsheet-api.js';
+import type { SeatNaming } from '../seat-naming.js';
 
 /** Uploads count 10 against the rate limit (wire.md §3.4, decisions.md #21). */
 const UPLOAD_COST = 10;
@@ -35,7 +36,10 @@ const readProfile = readBare(
 const readUserPage = readIndexResult(userSchema);
 const readUserPlanPage = readTokenPage(userPlanSchema);
 
-export function createUsersApi(transport: Transport): UsersApi {
+/** The documented minimum (and default) of maxItems for the plans list: the service takes a smaller one as 100. */
+const MIN_PLAN_PAGE = 100;
+
+export function createUsersApi(transport: Transport, seatNaming: SeatNaming): UsersApi {
   const api: UsersApi = {
     async add(user, options = {}) {
       const operation = 'users.add';
@@ -65,7 +69,8 @@ export function createUsersApi(transport: Transport): UsersApi {
             email: options.email,
             include: options.include,
             planId: options.planId === undefined ? undefined : requireId(operation, 'planId', options.planId),
-            seatType: options.seatType,
+            // VIEWER and CONTRIBUTOR name one seat; the filter takes the name the service knows today.
+            seatType: options.seatType === undefined ? undefined : seatNaming(options.seatType),
             displayContributorSeatType: options.displayContributorSeatType,
             page: optionalPositiveInt(operation, 'page', options.page),
             pageSize: optionalPositiveInt(operation, 'pageSize', options.pageSize),
@@ -142,7 +147,7 @@ export function createUsersApi(transport: Transport): UsersApi {
       const operation = 'users.downgrade';
       const path = pathOf('users', requireId(operation, 'userId', userId), 'plans', requireId(operation, 'planId', planId), 'downgrade');
       if (options === null || options === undefined) throw invalidArgument(operation, 'options with seatType are required');
-      const seatType = requireValid(operation, 'seatType', z.enum(DOWNGRADE_SEAT_TYPES), options.seatType);
+      const seatType = seatNaming(requireValid(operation, 'seatType', z.enum(DOWNGRADE_SEAT_TYPES), options.seatType));
       const json = options.removeAdminStatus === undefined ? { seatType } : { seatType, removeAdminStatus: options.removeAdminStatus };
       return transport.send({ operation, method: 'POST', path, json, signal: options.signal }, readDone);
     },
@@ -160,6 +165,7 @@ export function createUsersApi(transport: Transport): UsersApi {
     async listPlansPage(userId, options = {}) {
       const operation = 'users.listPlans';
       const id = requireId(operation, 'userId', userId);
+      const maxItems = optionalPositiveInt(operation, 'maxItems', options.maxItems);
       return transport.send(
         {
           operation,
@@ -167,7 +173,7 @@ export function createUsersApi(transport: Transport): UsersApi {
           path: pathOf('users', id, 'plans'),
           query: {
             lastKey: options.lastKey,
-            maxItems: optionalPositiveInt(operation, 'maxItems', options.maxItems),
+            maxItems: maxItems === undefined ? undefined : Math.max(MIN_PLAN_PAGE, maxItems),
             include: options.includePlanName === true ? USER_PLAN_INCLUSIONS : undefined,
             displayContributorSeatType: options.displayContributorSeatType,
           },

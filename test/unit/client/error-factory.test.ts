@@ -21,7 +21,27 @@ describe('errorFromResponse', () => {
     [410, 4005, InvalidRequestError],
     [415, 1124, InvalidRequestError],
     [401, 1002, AuthorizationError],
+    [401, 1003, AuthorizationError],
     [403, 1004, AuthorizationError],
+    // decisions.md #10: every 403 but 1004 is a refusal of that one request.
+    [403, 1335, InvalidRequestError],
+    [403, 1336, InvalidRequestError],
+    [403, 1354, InvalidRequestError],
+    [403, 1355, InvalidRequestError],
+    [403, 1359, InvalidRequestError],
+    [403, 1016, InvalidRequestError],
+    [403, 1014, InvalidRequestError],
+    [403, 1139, InvalidRequestError],
+    [403, 1021, InvalidRequestError],
+    [403, 1022, InvalidRequestError],
+    [403, 1047, InvalidRequestError],
+    [403, 1049, InvalidRequestError],
+    [403, 1039, InvalidRequestError],
+    [403, 1081, InvalidRequestError],
+    [403, 1097, InvalidRequestError],
+    [403, 1153, InvalidRequestError],
+    [403, 1186, InvalidRequestError],
+    [403, 9002, InvalidRequestError],
     [404, 1006, ResourceNotFoundError],
     [429, 4003, ServiceUnavailableError],
     [500, 4000, ServiceUnavailableError],
@@ -38,6 +58,19 @@ describe('errorFromResponse', () => {
     expect(error.refId).toBe('ref-1');
     expect(error.operation).toBe('users.deactivate');
     expect(error.method).toBe('POST');
+  });
+
+  it('keeps a 403 without a readable errorCode as Authorization (cannot tell a refusal from a refused token)', () => {
+    const error = errorFromResponse({ ...call, status: 403, bodyText: '<html>Forbidden</html>' });
+    expect(error).toBeInstanceOf(AuthorizationError);
+    expect(error.errorCode).toBeUndefined();
+  });
+
+  it('does not retry a 403 refusal and says it did not apply', () => {
+    const error = errorFromResponse({ ...call, status: 403, bodyText: body(1359) });
+    expect(error.category).toBe('InvalidRequest');
+    expect(error.retryable).toBe(false);
+    expect(error.mayHaveApplied).toBe(false);
   });
 
   it('keeps the service message, status, code and refId in the message', () => {

@@ -149,17 +149,21 @@ describe('downgradeUserJob', () => {
     expect(await downgradeUserJob.confirm(ctx)).toBe('not-done');
   });
 
-  it('reads CONTRIBUTOR as VIEWER on both sides', async () => {
+  it('treats VIEWER and CONTRIBUTOR as one seat in confirm, either way round', async () => {
     const fake = createDemoFake();
     fake.state.users.get(IDS.marcus)!.plans[0]!.seatType = 'CONTRIBUTOR';
     const ctx = contextFor(fake.api, { action: 'downgrade', user: { email: 'marcus.chen@acme.example' }, seatType: 'VIEWER' }, { userId: IDS.marcus, planId: PLAN });
     expect(await downgradeUserJob.confirm(ctx)).toBe('done');
+    fake.state.users.get(IDS.marcus)!.plans[0]!.seatType = 'VIEWER';
+    const asContributor = contextFor(fake.api, { action: 'downgrade', user: { email: 'marcus.chen@acme.example' }, seatType: 'CONTRIBUTOR' }, { userId: IDS.marcus, planId: PLAN });
+    expect(await downgradeUserJob.confirm(asContributor)).toBe('done');
   });
 
   it("takes the user's only plan when neither the pre-flight nor the row names one", async () => {
     const fake = createDemoFake();
     const result = await downgradeUserJob.run(contextFor(fake.api, { action: 'downgrade', user: { email: 'marcus.chen@acme.example' } }, { userId: IDS.marcus }));
-    expect(result.detail).toMatchObject({ planId: PLAN, seatType: 'VIEWER' });
+    // No seatType in the row: the default target is CONTRIBUTOR (VIEWER's successor).
+    expect(result.detail).toMatchObject({ planId: PLAN, seatType: 'CONTRIBUTOR' });
   });
 
   it('refuses to guess the plan of a user in two plans', async () => {

@@ -52,7 +52,7 @@ describe('readManifest', () => {
     const manifest = await load(json, '/data/m.json');
     expect(manifest.format).toBe('json');
     expect(manifest.rows.map((r) => [r.row, r.line, r.action])).toEqual([
-      [1, 5, { action: 'downgrade', user: { email: 'riley.owens@acme.example' }, planId: 5420192837465012, seatType: 'VIEWER' }],
+      [1, 5, { action: 'downgrade', user: { email: 'riley.owens@acme.example' }, planId: 5420192837465012, seatType: 'CONTRIBUTOR' }],
       [2, 6, { action: 'remove', user: { email: 'jordan.lee@acme.example' }, transferTo: { userId: 5010000000000002 } }],
     ]);
     expect(manifest.invalid).toMatchObject([{ row: 3, line: 11, problems: [{ field: 'email', message: '"nobody" is not a valid e-mail address' }] }]);

@@ -32,6 +32,36 @@ describe('preflight', () => {
     expect(result.summary).toEqual({ total: 8, change: 1, 'no-op': 3, refused: 3, 'not-found': 1, conflict: 0, invalid: 0 });
   });
 
+  it('gives a refused row the errorCode the service would answer at run time (consumer domain, yourself, not a member)', async () => {
+    // One row per user and file: the whole-file checks refuse contradicting rows for one user.
+    const cases: [string, string, number | undefined][] = [
+      ['sam.taylor@gmail.com,deactivate', 'isp-domain', 1359],
+      ['admin@acme.example,deactivate', 'own-account', 1336],
+      ['admin@acme.example,reactivate', 'own-account', 1355],
+      ['admin@acme.example,remove', 'own-account', 1047],
+      ['pat.quinn@acme.example,deactivate', 'status-not-eligible', 1335],
+      ['pat.quinn@acme.example,reactivate', 'status-not-eligible', 1354],
+      // seatflow's own guard: the service documents no refusal for updating yourself.
+      ['admin@acme.example,update,Avery', 'own-account', undefined],
+    ];
+    for (const [row, rule, errorCode] of cases) {
+      const result = await plan(`email,action,firstName\n${row}\n`);
+      expect([result.rows[0]?.verdict, result.rows[0]?.rule, result.rows[0]?.errorCode]).toEqual(['refused', rule, errorCode]);
+    }
+  });
+
+  it('says a downgrade to the retired VIEWER seat is sent as CONTRIBUTOR, and as VIEWER before the sunset', async () => {
+    const csv = 'email,action,seatType\nmarcus.chen@acme.example,downgrade,VIEWER\njordan.lee@acme.example,downgrade,\n';
+    const manifest = await loadManifest({ path: '/data/m.csv', content: csv });
+    const after = await preflight(manifest, { api: createFakeApi(demoOrg(0)), pastViewerSunset: true });
+    expect(after.rows.map((r) => r.reason)).toEqual([
+      'MEMBER → CONTRIBUTOR (VIEWER is retired: sent as CONTRIBUTOR)',
+      'MEMBER → CONTRIBUTOR (VIEWER is retired: sent as CONTRIBUTOR)',
+    ]);
+    const before = await preflight(manifest, { api: createFakeApi(demoOrg(0)), pastViewerSunset: false });
+    expect(before.rows[0]?.reason).toBe('MEMBER → VIEWER (sent as VIEWER until the service retires it)');
+  });
+
   it('resolves transfer targets and refuses a target that is not active or not found', async () => {
     const result = await plan(
       'email,action,transferTo\njordan.lee@acme.example,remove,dana.whitfield@acme.example\npriya.shah@acme.example,remove,taylor.brooks@acme.example\nmarcus.chen@acme.example,remove,nobody@acme.example\n',
