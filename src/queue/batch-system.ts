@@ -11,6 +11,7 @@ import { createRequestBudget, type RequestBudget, type RequestBudgetOptions } fr
 import type { RetryPolicy } from './retry-policy.js';
 import type { RowJobData } from './row-job.js';
 import { createRowProcessor } from './row-processor.js';
+import { createTokenCheck } from './token-check.js';
 import { queueNameOf, submitBatch, type SubmitOptions, type SubmitResult } from './submit-batch.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
@@ -83,6 +84,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         api: workerOptions.api,
         budget: workerOptions.budget,
         policy: workerOptions.policy,
+        tokenCheck: createTokenCheck({ redis: options.redis.client, keys, api: workerOptions.api, logger: options.logger }),
         logger: options.logger,
         sim: options.sim,
       });

@@ -23,6 +23,10 @@ export function createQueueKeys(prefix: string) {
     attempts: (batchId: string) => `${base}:batch:${batchId}:attempts`,
     /** Hash row → first start time (ms). */
     started: (batchId: string) => `${base}:batch:${batchId}:started`,
+    /** What the last re-read of the batch's token said after a 403/1004 ('admin' | 'not-admin'), for a short time. */
+    tokenVerdict: (batchId: string) => `${base}:batch:${batchId}:token-verdict`,
+    /** Held by the one worker re-reading the token, so the fleet makes one GET /users/me, not one per row. */
+    tokenVerdictLock: (batchId: string) => `${base}:batch:${batchId}:token-verdict:lock`,
     /** GCRA state (theoretical arrival time) of an access token's request budget. */
     budget: (tokenKey: string) => `${base}:budget:${tokenKey}`,
     /** Until when (ms) every worker using this token waits, after a 429. */

@@ -19,7 +19,12 @@ export type RetryDecision =
   /** The row fails now; `exhausted` when it was retryable but the budget is spent. */
   | { kind: 'fail'; exhausted: boolean }
   /** The token is refused: stop the batch, keep the remaining rows queued, ask for a fixed token. */
-  | { kind: 'stop-batch' };
+  | { kind: 'stop-batch' }
+  /**
+   * A 403 "not authorized" (1004): this token may not do this to this object, or it is no System Admin any more. The
+   * batch re-reads its own token (shared across the fleet) and then asks `decideAfterTokenCheck`.
+   */
+  | { kind: 'verify-token' };
 
 export interface RetryInput {
   error: unknown;
@@ -43,7 +48,10 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (error instanceof ServiceUnavailableError && error.rateLimited) {
     return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs };
   }
-  if (isApiError(error) && error.category === 'Authorization') return { kind: 'stop-batch' };
+  if (isApiError(error) && error.category === 'Authorization') {
+    // 401 is always about the token; a 403 here (1004, or no readable code) may be about this one object only.
+    return error.status === 403 ? { kind: 'verify-token' } : { kind: 'stop-batch' };
+  }
   const retryable = error instanceof SeatflowError ? error.retryable : false;
   if (!retryable) return { kind: 'fail', exhausted: false };
   if (input.attempts >= policy.maxAttempts) return { kind: 'fail', exhausted: true };
@@ -54,4 +62,14 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (hinted !== undefined && hinted > delayMs) delayMs = Math.min(hinted, policy.maxDelayMs);
   if (input.elapsedMs + delayMs > policy.maxElapsedMs) return { kind: 'fail', exhausted: true };
   return { kind: 'retry', delayMs };
+}
+
+/**
+ * After a 403/1004, what the token re-read says (decisions.md #10): still a System Admin → the refusal was about this
+ * row's object, the row fails with its code and the batch goes on; not any more (or unknown) → stop the batch as for
+ * a refused token, since every other row would be refused too. Unknown stops rather than fails: a stopped batch
+ * resumes with `seatflow retry`, nothing is lost.
+ */
+export function decideAfterTokenCheck(stillSystemAdmin: boolean | undefined): Extract<RetryDecision, { kind: 'fail' | 'stop-batch' }> {
+  return stillSystemAdmin === true ? { kind: 'fail', exhausted: false } : { kind: 'stop-batch' };
 }

@@ -7,9 +7,10 @@ import type { BatchStore } from './batch-store.js';
 import type { JobContext, JobRegistry, JobResult } from './job-type.js';
 import type { QueueKeys } from './queue-keys.js';
 import type { RequestBudget } from './request-budget.js';
-import { decideRetry, type RetryPolicy } from './retry-policy.js';
+import { decideAfterTokenCheck, decideRetry, type RetryPolicy } from './retry-policy.js';
 import type { RowJobData } from './row-job.js';
 import type { RowOutcome } from './row-outcome.js';
+import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
 
 export interface RowProcessorOptions {
@@ -21,6 +22,8 @@ export interface RowProcessorOptions {
   api: SmartsheetApi;
   budget: RequestBudget;
   policy: RetryPolicy;
+  /** Re-reads the batch's token after a 403/1004, once for the fleet. */
+  tokenCheck: TokenCheck;
   logger: Logger;
   sim: boolean;
   random?: () => number;
@@ -109,7 +112,9 @@ export function createRowProcessor(options: RowProcessorOptions) {
       if (signal?.aborted === true) throw error;
       // The marker stays while the service may hold a change nobody saw; the next attempt confirms first.
       if (!stillUncertain) await redis.hdel(keys.inflight(batchId), String(row));
-      const decision = decideRetry({ error, attempts, elapsedMs: Date.now() - firstStartMs, policy: options.policy, ...(options.random ? { random: options.random } : {}) });
+      const first = decideRetry({ error, attempts, elapsedMs: Date.now() - firstStartMs, policy: options.policy, ...(options.random ? { random: options.random } : {}) });
+      // A 403/1004: the fleet re-reads its token once; still a System Admin → only this row fails.
+      const decision = first.kind === 'verify-token' ? decideAfterTokenCheck(await options.tokenCheck.stillSystemAdmin(batchId)) : first;
       const facts = errorFacts(error);
       switch (decision.kind) {
         case 'rate-limited': {

@@ -53,9 +53,40 @@ describe('seatflow run (CLI)', () => {
     expect(code).toBe(1);
     expect(stdout).toContain('1 succeeded, 1 failed');
     const [managed, plain] = await jsonl(report);
-    expect(managed).toMatchObject({ outcome: 'failed', category: 'InvalidRequest', status: 400, errorCode: 1355, attempts: 1 });
+    expect(managed).toMatchObject({ outcome: 'failed', category: 'InvalidRequest', status: 403, errorCode: 9002, attempts: 1 });
     expect(managed?.refId).toBeTruthy();
     expect(plain).toMatchObject({ outcome: 'succeeded' });
+  });
+
+  it('finishes every ordinary leaver when some are refused (403), reports each refusal with its code, and exits 1', async () => {
+    // Among ordinary leavers: externally managed (403 9002), outside the plan's domains (403 9001), a consumer
+    // mail domain (refused by the plan with the service's 1359). Before issue 8, the first 403 stopped the batch.
+    const manifest = path.join(dataDir, 'leavers.csv');
+    await writeFile(
+      manifest,
+      [
+        'email,action',
+        'marcus.chen@acme.example,deactivate',
+        'alex.kim@acme.example,deactivate',
+        'chris.morgan@acme.example,deactivate',
+        'jamie.fox@partner.example,deactivate',
+        'noah.fischer@acme.example,deactivate',
+        'sam.taylor@gmail.com,deactivate',
+        'dana.whitfield@acme.example,deactivate',
+        '',
+      ].join('\n'),
+    );
+    const report = path.join(dataDir, 'leavers.jsonl');
+    const { code, stdout } = await runSeatflow(['run', manifest, '--sim', '--report', report], { SEATFLOW_DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(stdout).not.toMatch(/stopped/i);
+    const byEmail = new Map((await jsonl(report)).map((o) => [o.email, o]));
+    for (const email of ['marcus.chen@acme.example', 'chris.morgan@acme.example', 'noah.fischer@acme.example', 'dana.whitfield@acme.example']) {
+      expect(byEmail.get(email)).toMatchObject({ outcome: 'succeeded' });
+    }
+    expect(byEmail.get('alex.kim@acme.example')).toMatchObject({ outcome: 'failed', category: 'InvalidRequest', status: 403, errorCode: 9002 });
+    expect(byEmail.get('jamie.fox@partner.example')).toMatchObject({ outcome: 'failed', category: 'InvalidRequest', status: 403, errorCode: 9001 });
+    expect(byEmail.get('sam.taylor@gmail.com')).toMatchObject({ outcome: 'skipped', rule: 'isp-domain', errorCode: 1359 });
   });
 
   it('refuses a broken manifest with exit 2 and queues nothing', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizationError, InvalidRequestError, ResourceNotFoundError, ServiceUnavailableError } from '../../../src/client/api-error.js';
-import { decideRetry, type RetryPolicy } from '../../../src/queue/retry-policy.js';
+import { decideAfterTokenCheck, decideRetry, type RetryPolicy } from '../../../src/queue/retry-policy.js';
 
 const policy: RetryPolicy = { maxAttempts: 5, maxElapsedMs: 60_000, baseDelayMs: 1000, maxDelayMs: 8000 };
 const unavailable = (extra: { status?: number; retryAfterMs?: number; errorCode?: number } = {}) =>
@@ -15,6 +15,24 @@ describe('decideRetry', () => {
   it('stops the batch on an authorization error', () => {
     const error = new AuthorizationError({ operation: 'users.deactivate', message: 'bad token', status: 401, errorCode: 1002 });
     expect(decideRetry({ error, attempts: 1, elapsedMs: 0, policy })).toEqual({ kind: 'stop-batch' });
+  });
+
+  it('asks for a token re-read on a 403 not-authorized (1004), and on a 403 without a code', () => {
+    const forbidden = new AuthorizationError({ operation: 'users.deactivate', message: 'not authorized', status: 403, errorCode: 1004 });
+    const opaque = new AuthorizationError({ operation: 'users.deactivate', message: 'forbidden', status: 403 });
+    expect(decideRetry({ error: forbidden, attempts: 1, elapsedMs: 0, policy })).toEqual({ kind: 'verify-token' });
+    expect(decideRetry({ error: opaque, attempts: 1, elapsedMs: 0, policy })).toEqual({ kind: 'verify-token' });
+  });
+
+  it('after the re-read: still a System Admin fails the row, otherwise (or unknown) stops the batch', () => {
+    expect(decideAfterTokenCheck(true)).toEqual({ kind: 'fail', exhausted: false });
+    expect(decideAfterTokenCheck(false)).toEqual({ kind: 'stop-batch' });
+    expect(decideAfterTokenCheck(undefined)).toEqual({ kind: 'stop-batch' });
+  });
+
+  it('fails at once on a 403 refusal of one row (not 1004): the batch goes on', () => {
+    const refusal = new InvalidRequestError({ operation: 'users.deactivate', message: 'consumer domain', status: 403, errorCode: 1359 });
+    expect(decideRetry({ error: refusal, attempts: 1, elapsedMs: 0, policy })).toEqual({ kind: 'fail', exhausted: false });
   });
 
   it('fails at once on invalid request and not found', () => {
