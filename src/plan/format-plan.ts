@@ -34,7 +34,9 @@ export function formatPlan(plan: BatchPlan, options: FormatPlanOptions = {}): st
   const header = ['row', 'action', 'subject', 'verdict'];
   const cells = plan.rows.map((row) => [String(row.row), row.actionName || '?', describeSubject(row), row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict]);
   // The rule tag leads the reason, so that cutting a long reason to the terminal's width never drops it.
-  const reasons = plan.rows.map((row) => ({ tag: row.rule === undefined || row.verdict === 'invalid' ? '' : `[${row.rule}]`, text: row.reason ?? '' }));
+  // A refusal the service would answer with a documented code shows it too: the code the report would carry.
+  const tagOf = (row: PlannedRow) => (row.rule === undefined || row.verdict === 'invalid' ? '' : `[${row.rule}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}]`);
+  const reasons = plan.rows.map((row) => ({ tag: tagOf(row), text: row.reason ?? '' }));
   const width = options.width;
   const widths = header.map((title, i) => {
     const widest = Math.max(title.length, ...cells.map((row) => row[i]!.length));

@@ -40,6 +40,11 @@ describe('formatPlan', () => {
     expect(line.length).toBeLessThanOrEqual(80);
   });
 
+  it('shows the errorCode the service would answer next to the rule', () => {
+    const line = rowLine(formatPlan(planOf([{ ...refusedRow, errorCode: 1359, reason: 'consumer domain' }])));
+    expect(line).toBe('7    deactivate  sam.taylor@gmail.com  refused  [isp-domain 1359] consumer domain');
+  });
+
   it('shows a long subject whole when no width is given', () => {
     const email = `${'x'.repeat(70)}@acme.example`;
     const line = rowLine(formatPlan(planOf([{ ...refusedRow, action: { action: 'deactivate', user: { email } }, target: {} }])));
