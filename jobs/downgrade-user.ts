@@ -6,9 +6,11 @@ import { resolvePlanId, resolveUserId, sameSeat, seatInPlan } from './resolve-ta
 type DowngradeAction = ActionOf<'downgrade'>;
 
 /**
- * downgrade: move the user to a VIEWER (CONTRIBUTOR) or GUEST seat in a plan, clearing admin status when the row says
- * removeAdminStatus. Confirm: list the user's plans; the seat in that plan equals the target seat (CONTRIBUTOR read as
- * VIEWER) and, when removeAdminStatus was asked, the user is no longer admin → done. The user not in that plan →
+ * downgrade: move the user to a CONTRIBUTOR (formerly VIEWER) or GUEST seat in a plan, clearing admin status when the
+ * row says removeAdminStatus; the client sends the seat under the name the service takes (CONTRIBUTOR from the VIEWER
+ * sunset on). Confirm: list the user's plans; the seat in that plan equals the target seat (VIEWER and CONTRIBUTOR are
+ * one seat, whichever name the service answers with) and, when removeAdminStatus was asked, the user is no longer
+ * admin → done. The user not in that plan →
  * not-done (the call is then made and the service answers for itself).
  */
 export const downgradeUserJob: JobType<DowngradeAction> = {
