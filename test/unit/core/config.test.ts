@@ -59,6 +59,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { SEATFLOW_CONCURRENCY: 'many' } })).toThrow(UsageError);
   });
 
+  it('takes the VIEWER sunset date from SEATFLOW_VIEWER_SUNSET and refuses one that is not a date', () => {
+    expect(loadConfig({ env: {} }).api.viewerSunset).toBeUndefined();
+    expect(loadConfig({ env: { SEATFLOW_VIEWER_SUNSET: '2027-01-01' } }).api.viewerSunset).toBe('2027-01-01');
+    expect(() => loadConfig({ env: { SEATFLOW_VIEWER_SUNSET: 'next spring' } })).toThrow(/api\.viewerSunset/);
+  });
+
   it('refuses a misspelled key instead of ignoring it', () => {
     const file = tempFile(JSON.stringify({ guardrail: { destructiveMaxCount: 1 } }));
     expect(() => loadConfig({ configFile: file, env: {} })).toThrow(/guardrail/);
