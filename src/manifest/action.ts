@@ -162,7 +162,7 @@ export const makeAlternateEmailPrimaryActionSchema = z.object({
 export const setProfileImageActionSchema = z.object({
   action: z.literal('set-profile-image'),
   ...userRow,
-  /** Absolute after normalisation (relative paths are resolved against the manifest's folder). */
+  /** As written: relative to the manifest's folder (or `--files DIR`); checked by check-row-files.ts. */
   image: z
     .string()
     .trim()
@@ -196,7 +196,7 @@ export const createDiscussionActionSchema = z.object({
   action: z.literal('create-discussion'),
   sheetId: manifestIdSchema,
   comment: z.string().trim().min(1, { message: 'the discussion needs comment text' }),
-  /** Absolute after normalisation; attached to the first comment. */
+  /** As written, like `image`; attached to the first comment. */
   file: z.string().trim().min(1).optional(),
 });
 
@@ -230,7 +230,7 @@ export const actionSchema = z.discriminatedUnion('action', [
 ]);
 
 export type Action = z.infer<typeof actionSchema>;
-/** What a manifest row may contain before parsing (digit strings, `yes`, relative paths already resolved). */
+/** What a manifest row may contain before parsing (digit strings, `yes`). */
 export type ActionInput = z.input<typeof actionSchema>;
 export type ActionName = Action['action'];
 export type ActionOf<N extends ActionName> = Extract<Action, { action: N }>;

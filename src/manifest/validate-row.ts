@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { z } from 'zod';
 import { ACTION_NAMES, actionSchema, emailSchema, isActionName, manifestIdSchema, USER_ACTIONS, type Action } from './action.js';
 import { ACTION_FIELDS } from './field-names.js';
@@ -11,13 +10,9 @@ export interface RowContext {
   defaultAction?: string;
   /** From a JSON manifest's `defaults`: values for fields a row leaves empty. */
   defaults?: Record<string, unknown>;
-  /** The manifest's folder: relative `image` and `file` paths are resolved against it. */
-  baseDir: string;
 }
 
 export type RowResult = { ok: true; action: Action } | { ok: false; actionName: string; problems: Omit<RowProblem, 'row' | 'line'>[] };
-
-const PATH_FIELDS = ['image', 'file'] as const;
 
 /**
  * Turns one row's fields (canonical names, raw values) into a typed action, or into every problem it has. Empty
@@ -58,9 +53,6 @@ export function validateRow(fields: Record<string, unknown>, context: RowContext
       continue;
     }
     input[key] = value;
-  }
-  for (const key of PATH_FIELDS) {
-    if (typeof input[key] === 'string') input[key] = path.resolve(context.baseDir, input[key]);
   }
   if (USER_ACTIONS.has(actionName)) {
     const user = userRefInput(values, actionName, problems);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, actionSchema, DESTRUCTIVE_ACTIONS } from '../../../src/manifest/action.js';
 import { validateRow } from '../../../src/manifest/validate-row.js';
 
-const context = { baseDir: '/data/manifests' };
+const context = {};
 
 describe('actionSchema', () => {
   const valid: [string, Record<string, unknown>, Record<string, unknown>][] = [
@@ -23,13 +23,13 @@ describe('actionSchema', () => {
     ['add-alternate-email', { email: 'a@acme.example', alternateEmail: 'A@Labs.Acme.Example' }, { user: { email: 'a@acme.example' }, alternateEmail: 'a@labs.acme.example' }],
     ['delete-alternate-email', { email: 'a@acme.example', alternateEmail: 'b@acme.example' }, { user: { email: 'a@acme.example' }, alternateEmail: 'b@acme.example' }],
     ['make-alternate-email-primary', { email: 'chris.morgan@acme.example', alternateEmail: 'chris.m@acme.example' }, { user: { email: 'chris.morgan@acme.example' }, alternateEmail: 'chris.m@acme.example' }],
-    ['set-profile-image', { email: 'a@acme.example', image: 'img/a.png' }, { user: { email: 'a@acme.example' }, image: '/data/manifests/img/a.png' }],
+    ['set-profile-image', { email: 'a@acme.example', image: 'img/a.png' }, { user: { email: 'a@acme.example' }, image: 'img/a.png' }],
     ['add-column', { sheetId: '2094857361029384', title: 'Assigned On', type: 'DATE', index: '5', options: 'x | y', width: '120', hidden: 'no' },
       { sheetId: 2094857361029384, title: 'Assigned On', type: 'DATE', index: 5, options: ['x', 'y'], width: 120, hidden: false }],
     ['update-column', { sheetId: 1, columnTitle: 'Status', type: 'PICKLIST', options: ['In use', 'Spare'] }, { sheetId: 1, columnTitle: 'Status', type: 'PICKLIST', options: ['In use', 'Spare'] }],
     ['update-column', { sheetId: 1, columnId: '7', title: 'Comments' }, { sheetId: 1, columnId: 7, title: 'Comments' }],
     ['delete-column', { sheetId: 1, columnId: 7 }, { sheetId: 1, columnId: 7 }],
-    ['create-discussion', { sheetId: 1, comment: 'hello', file: 'notes.pdf' }, { sheetId: 1, comment: 'hello', file: '/data/manifests/notes.pdf' }],
+    ['create-discussion', { sheetId: 1, comment: 'hello', file: 'notes.pdf' }, { sheetId: 1, comment: 'hello', file: 'notes.pdf' }],
     ['enable-webhook', { webhookId: '123' }, { webhookId: 123 }],
     ['disable-webhook', { webhookId: 123 }, { webhookId: 123 }],
     ['reset-webhook-secret', { webhookId: 123 }, { webhookId: 123 }],
