@@ -15,6 +15,8 @@ export interface BatchControlOptions {
 }
 
 const QUEUED_STATES = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children']);
+/** The outcomes `retry` queues again. */
+const RETRIED = ['failed', 'cancelled'] as const;
 
 /** `cancel` and `retry`: the two ways a person changes a batch after submitting it. */
 export function createBatchControl(options: BatchControlOptions) {
@@ -74,12 +76,14 @@ export function createBatchControl(options: BatchControlOptions) {
       const batch = await requireBatch(batchId);
       const queue = options.queueFor(batch.queueName);
       const wasStopped = batch.state === 'stopped';
+      // Nothing failed, nothing cancelled, not stopped: leave the batch as it is (its state and finishedAt stay true).
+      if (!wasStopped && RETRIED.every((outcome) => batch.counts[outcome] === 0)) return { requeued: 0, resumed: 0 };
       await store.setState(batchId, 'queued');
       let requeued = 0;
       let resumed = 0;
       for (const row of await store.rowNumbers(batchId)) {
         const jobId = rowJobId(batchId, row);
-        if ((await store.forgetOutcome(batchId, row, 'failed')) || (await store.forgetOutcome(batchId, row, 'cancelled'))) {
+        if ((await store.forgetOutcome(batchId, row, RETRIED[0])) || (await store.forgetOutcome(batchId, row, RETRIED[1]))) {
           await queue.remove(jobId);
           await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
           await queue.add(batch.queueName, { batchId, row }, rowJobOptions(batchId, row));
