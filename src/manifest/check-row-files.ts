@@ -17,6 +17,11 @@ export interface RowFiles {
   problems: Omit<RowProblem, 'row' | 'line'>[];
 }
 
+/** Whether a row uploads a local file (so reading the manifest has a file to check). */
+export function uploadsFile(action: Action): boolean {
+  return action.action === 'set-profile-image' || (action.action === 'create-discussion' && action.file !== undefined);
+}
+
 /** Checks the file a row uploads, if any: inside the folder, a regular file, and for a profile image, an image. */
 export async function checkRowFiles(action: Action, policy: FilesPolicy): Promise<RowFiles> {
   const named = action.action === 'set-profile-image' ? { field: 'image', written: action.image, limit: UPLOAD_LIMITS.profileImage }

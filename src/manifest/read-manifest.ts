@@ -4,7 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../core/seatflow-error.js';
 import type { ActionName } from './action.js';
-import { checkRowFiles, type FilesPolicy } from './check-row-files.js';
+import { checkRowFiles, uploadsFile, type FilesPolicy, type RowFiles } from './check-row-files.js';
 import { decodeUtf8 } from './decode-utf8.js';
 import { detectManifestFormat, type ManifestFormat } from './manifest-format.js';
 import type { ManifestRow, RowProblem } from './manifest-row.js';
@@ -40,6 +40,8 @@ export interface ManifestReader extends AsyncIterable<ManifestEntry> {
   readonly notes: ReaderNotes;
 }
 
+const NO_FILE: RowFiles = { problems: [] };
+
 /**
  * Reads a manifest row by row without holding the file: bytes → UTF-8 text → raw records (CSV, JSON or JSON Lines)
  * → typed actions or row problems. Problems of the file as a whole are thrown as ManifestFileError.
@@ -71,7 +73,8 @@ export function readManifest(options: ReadManifestOptions): ManifestReader {
         continue;
       }
       const result = validateRow(record.fields, context);
-      const checked = result.ok ? await checkRowFiles(result.action, files) : undefined;
+      // Only rows that upload a file wait for the disk: a million-row file of deactivations never awaits here.
+      const checked = result.ok ? (uploadsFile(result.action) ? await checkRowFiles(result.action, files) : NO_FILE) : undefined;
       if (result.ok && checked!.problems.length === 0) {
         const upload = checked!.upload;
         yield { kind: 'row', row: { row: record.row, line: record.line, action: result.action, ...(upload === undefined ? {} : { upload }) } };
