@@ -11,4 +11,3 @@ export * from './sheet.js';
 export * from './envelopes.js';
 export * from './error-codes.js';
 export * from './isp-domains.js';
-export * from './upload-limits.js';
