@@ -63,6 +63,8 @@ async function readFacts(written: string, root: string, real: string, hashLimitB
   try {
     const info = await handle.stat();
     if (!info.isFile()) return { ok: false, message: `"${written}" is not a regular file (a folder, device or pipe): only regular files are uploaded` };
+    // A hard link is a second name of a file that may live anywhere on the disk (/etc/shadow linked into the folder).
+    if (info.nlink > 1) return { ok: false, message: `"${written}" has other hard links, so it may be a file from outside the folder: copy it in instead` };
     if (info.size === 0) return { ok: false, message: `"${written}" is empty` };
     const relative = path.relative(root, real);
     if (info.size > hashLimitBytes) {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ describe('files named by manifest rows', () => {
     await symlink(outside, path.join(folder, 'img', 'link.png'));
     await symlink(path.join(folder, 'img', 'a.png'), path.join(folder, 'img', 'inner.png'));
     await mkdir(path.join(folder, 'img', 'dir.png'));
+    await writeFile(path.join(base, 'outside.png'), PNG_BYTES);
+    await link(path.join(base, 'outside.png'), path.join(folder, 'img', 'hard.png'));
   });
   afterAll(async () => {
     await rm(base, { recursive: true, force: true });
@@ -54,6 +56,10 @@ describe('files named by manifest rows', () => {
     expect((await problemOf(imageRow('img/link.png')))?.message).toMatch(/symbolic link leading outside/);
     const inner = await load(imageRow('img/inner.png'));
     expect(inner.rows[0]?.upload?.relative).toBe(path.join('img', 'a.png'));
+  });
+
+  it('refuses a hard link, which may be a file from anywhere on the disk', async () => {
+    expect((await problemOf(imageRow('img/hard.png')))?.message).toMatch(/"img\/hard.png" has other hard links/);
   });
 
   it('refuses what is not a regular file, and a file that is not there', async () => {
