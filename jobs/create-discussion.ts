@@ -1,6 +1,6 @@
-import { basename } from 'node:path';
 import type { ActionOf } from '../src/manifest/action.js';
 import type { JobContext, JobType } from '../src/queue/job-type.js';
+import { readCheckedUpload } from './checked-upload.js';
 import { discussionMarker } from './discussion-marker.js';
 import { callOptions, succeeded } from './job-support.js';
 
@@ -11,7 +11,8 @@ function sheetIdOf(context: JobContext<CreateDiscussionAction>): number {
 }
 
 /**
- * create-discussion: start a sheet-level discussion with the row's comment (and optional file).
+ * create-discussion: start a sheet-level discussion with the row's comment (and optional file: the one the plan
+ * checked, re-checked now, see checked-upload.ts).
  * Confirm: list the sheet's discussions with their comments; one whose first comment carries this row's invisible
  * marker (discussion-marker.ts) → done. The marker makes the match exact: neither an older discussion with the same
  * words nor one from another row or batch counts. A discussion deleted by someone after our create → not-done (a
@@ -23,11 +24,10 @@ export const createDiscussionJob: JobType<CreateDiscussionAction> = {
   async run(context) {
     const sheetId = sheetIdOf(context);
     const body = { comment: { text: context.action.comment + discussionMarker(context.batchId, context.row) } };
-    const file = context.action.file;
     const discussion =
-      file === undefined
+      context.action.file === undefined
         ? await context.api.discussions.create(sheetId, body, callOptions(context))
-        : await context.api.discussions.createWithAttachment(sheetId, body, { path: file, fileName: basename(file) }, callOptions(context));
+        : await context.api.discussions.createWithAttachment(sheetId, body, await readCheckedUpload('createDiscussionWithAttachment', context.target.upload), callOptions(context));
     return succeeded({ sheetId, discussionId: discussion.id });
   },
 

@@ -1,13 +1,12 @@
-import { basename, extname } from 'node:path';
 import type { ActionOf } from '../src/manifest/action.js';
 import type { JobType } from '../src/queue/job-type.js';
+import { readCheckedUpload } from './checked-upload.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolveUserId } from './resolve-target.js';
 
-const CONTENT_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif' };
-
 /**
- * set-profile-image: upload an image as the user's profile picture (the service scales and pads it, so the stored
+ * set-profile-image: upload an image as the user's profile picture: the file the plan checked, re-checked now
+ * (checked-upload.ts), with the type its bytes show (the service scales and pads it, so the stored
  * bytes are not ours and cannot be compared). Confirm: get the user;
  * - no profile image → not-done;
  * - the pre-flight recorded the imageId from before the batch and the current one differs → done (a new image was
@@ -20,13 +19,8 @@ export const setProfileImageJob: JobType<ActionOf<'set-profile-image'>> = {
 
   async run(context) {
     const userId = await resolveUserId(context);
-    const path = context.action.image;
-    const contentType = CONTENT_TYPES[extname(path).toLowerCase()];
-    const user = await context.api.users.uploadProfileImage(
-      userId,
-      { path, fileName: basename(path), ...(contentType === undefined ? {} : { contentType }) },
-      callOptions(context),
-    );
+    const image = await readCheckedUpload('uploadProfileImage', context.target.upload);
+    const user = await context.api.users.uploadProfileImage(userId, image, callOptions(context));
     const imageId = user.profileImage?.imageId;
     return succeeded({ userId, ...(imageId === undefined ? {} : { imageId }) });
   },

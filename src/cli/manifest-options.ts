@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
@@ -14,6 +15,7 @@ export interface ManifestFlags extends CommonFlags {
   format?: ManifestFormat;
   skipInvalid?: boolean;
   yes?: boolean;
+  files?: string;
 }
 
 export function addManifestOptions(command: Command): Command {
@@ -21,6 +23,7 @@ export function addManifestOptions(command: Command): Command {
     .argument('<manifest>', 'CSV, JSON or JSON Lines file')
     .addOption(new Option('--action <action>', 'the action of rows that name none (a file that is only a list of e-mails)').choices(ACTION_NAMES))
     .addOption(new Option('--format <format>', 'the manifest format (default: by extension or content)').choices(MANIFEST_FORMATS))
+    .option('--files <dir>', "the folder the rows' image and file paths are inside (default: the manifest's folder)")
     .option('--skip-invalid', 'go on with the valid rows; invalid rows are reported as skipped')
     .option('--yes', 'confirm destructive changes above the guardrails without a prompt');
 }
@@ -35,12 +38,14 @@ export function planFromFlags(manifestPath: string, flags: ManifestFlags, api: S
     ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
     ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
     ...(flags.format === undefined ? {} : { format: flags.format }),
+    ...(flags.files === undefined ? {} : { files: { dir: path.resolve(flags.files) } }),
   });
 }
 
 /** The options that make a batch distinct besides the manifest's bytes (same file, other options: another batch). */
-export function batchOptionsOf(flags: ManifestFlags): { action: ActionName | undefined; skipInvalid: boolean } {
-  return { action: flags.action, skipInvalid: flags.skipInvalid === true };
+export function batchOptionsOf(flags: ManifestFlags): { action: ActionName | undefined; skipInvalid: boolean; files?: string } {
+  // Another files folder may hold other files under the same names: another batch. Absent, ids stay as they were.
+  return { action: flags.action, skipInvalid: flags.skipInvalid === true, ...(flags.files === undefined ? {} : { files: path.resolve(flags.files) }) };
 }
 
 /**

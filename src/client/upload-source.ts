@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import { MEGABYTE } from '../contract/upload-limits.js';
 import { invalidArgument } from './error-factory.js';
 import type { UploadSource } from './smartsheet-api.js';
 
@@ -12,9 +13,7 @@ export interface PreparedUpload {
   open(): Buffer | AsyncIterable<Uint8Array>;
 }
 
-export const MEGABYTE = 1024 * 1024;
-/** Profile images: 1 MB (wire.md §4 U10). Discussion attachments: 30 MB (wire.md §6). */
-export const UPLOAD_LIMITS = { profileImage: MEGABYTE, attachment: 30 * MEGABYTE } as const;
+export { MEGABYTE, UPLOAD_LIMITS } from '../contract/upload-limits.js';
 
 const TYPES_BY_EXTENSION: Record<string, string> = {
   '.png': 'image/png',

@@ -29,7 +29,7 @@ export async function planRequest(options: PlanRequestOptions): Promise<PlannedM
     format: options.format,
     api: options.api,
     guardrails: options.guardrails,
-    refuseLocalFiles: true,
+    files: { refuse: "names a file on the server's disk, which the control API does not read; run this manifest with the seatflow CLI" },
     refusalHint: 'Fix the rows above, or send again with ?skipInvalid=true to go on with the valid rows only.',
     ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
     ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),

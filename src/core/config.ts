@@ -20,7 +20,8 @@ const rateSchema = z.strictObject({
 export const configSchema = z.strictObject({
   api: z.strictObject({
     baseUrl: z.url(),
-    accessToken: z.string().min(1).optional(),
+    // Sent as an HTTP header: a line break or space (a pasted token) is refused here, never echoed.
+    accessToken: z.string().min(1).regex(/^[\x21-\x7e]+$/, { message: 'must be printable text without spaces or line breaks (SMARTSHEET_ACCESS_TOKEN: check for a pasted line break)' }).optional(),
     /** Sent as Smartsheet-Change-Agent when set. */
     changeAgent: z.string().max(512).optional(),
     /** Organization named in the smartsheet-integration-source header. */

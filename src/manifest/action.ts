@@ -15,7 +15,11 @@ export const manifestIdSchema = z.union([z.number(), z.string()]).transform((inp
     return z.NEVER;
   }
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value <= 0) {
+  if (value === 0) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is not an id (ids are positive whole numbers, digits only)` });
+    return z.NEVER;
+  }
+  if (!Number.isSafeInteger(value)) {
     ctx.addIssue({ code: 'custom', message: `id ${text} is too large to be kept exactly (beyond 2^53); check the value` });
     return z.NEVER;
   }
@@ -26,7 +30,7 @@ export const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.email({ message: 'is not a valid e-mail address' }));
+  .pipe(z.email());
 
 /** true/false as people write them in spreadsheets. */
 export const flagSchema = z.union([z.boolean(), z.string()]).transform((input, ctx) => {
@@ -81,7 +85,7 @@ const profileFields = {
 };
 export const PROFILE_FIELD_NAMES = Object.keys(profileFields) as (keyof typeof profileFields)[];
 const columnFields = {
-  type: upper(z.enum(COLUMN_TYPES, { message: `type is one of ${COLUMN_TYPES.join(', ')}` })).optional(),
+  type: upper(z.enum(COLUMN_TYPES)).optional(),
   index: intSchema.optional(),
   options: listSchema.optional(),
   symbol: z.string().trim().toUpperCase().optional(),
@@ -127,7 +131,7 @@ export const removeActionSchema = z
   })
   // The service ignores transferSheets without transferTo (decisions.md #12): say so instead of silently dropping it.
   .refine((row) => row.transferSheets !== true || row.transferTo !== undefined, {
-    message: 'transferSheets only works together with transferTo (whom should the sheets go to?)',
+    message: 'only works together with transferTo (whom should the sheets go to?)',
     path: ['transferSheets'],
   });
 
@@ -136,7 +140,7 @@ export const downgradeActionSchema = z.object({
   ...userRow,
   planId: manifestIdSchema.optional(),
   // VIEWER is CONTRIBUTOR's retired name (decisions.md #13): both are taken, one spelling is kept inside.
-  seatType: upper(z.enum(['VIEWER', 'GUEST', 'CONTRIBUTOR'], { message: 'seatType for downgrade is CONTRIBUTOR or GUEST (VIEWER = CONTRIBUTOR)' }))
+  seatType: upper(z.enum(['CONTRIBUTOR', 'GUEST', 'VIEWER']))
     .default('CONTRIBUTOR')
     .transform((seat) => (seat === 'VIEWER' ? 'CONTRIBUTOR' : seat)),
   removeAdminStatus: flagSchema.optional(),
@@ -146,7 +150,7 @@ export const upgradeActionSchema = z.object({
   action: z.literal('upgrade'),
   ...userRow,
   planId: manifestIdSchema.optional(),
-  seatType: upper(z.enum(['MEMBER', 'GUEST'], { message: 'seatType for upgrade is MEMBER or GUEST' })).default('MEMBER'),
+  seatType: upper(z.enum(['MEMBER', 'GUEST'])).default('MEMBER'),
 });
 
 export const removeFromPlanActionSchema = z.object({ action: z.literal('remove-from-plan'), ...userRow, planId: manifestIdSchema.optional() });
@@ -162,12 +166,12 @@ export const makeAlternateEmailPrimaryActionSchema = z.object({
 export const setProfileImageActionSchema = z.object({
   action: z.literal('set-profile-image'),
   ...userRow,
-  /** Absolute after normalisation (relative paths are resolved against the manifest's folder). */
+  /** As written: relative to the manifest's folder (or `--files DIR`); checked by check-row-files.ts. */
   image: z
     .string()
     .trim()
     .min(1)
-    .regex(/\.(png|jpe?g|gif)$/i, { message: 'image must be a .png, .jpg or .gif file' }),
+    .regex(/\.(png|jpe?g|gif)$/i, { message: 'a profile image is a .png, .jpg, .jpeg or .gif file' }),
 });
 
 export const addColumnActionSchema = z.object({
@@ -175,7 +179,7 @@ export const addColumnActionSchema = z.object({
   sheetId: manifestIdSchema,
   title: z.string().trim().min(1, { message: 'a new column needs a title' }),
   ...columnFields,
-  type: upper(z.enum(COLUMN_TYPES, { message: `type is one of ${COLUMN_TYPES.join(', ')}` })),
+  type: upper(z.enum(COLUMN_TYPES)),
   index: intSchema,
 });
 
@@ -184,7 +188,7 @@ export const updateColumnActionSchema = z
   .refine(hasColumnRef, columnRefMessage)
   // Rule 5 of update column: type is required when options or symbol change (errorCode 1090).
   .refine((row) => row.type !== undefined || (row.options === undefined && row.symbol === undefined && row.systemColumnType === undefined), {
-    message: 'type is required when changing options, symbol or systemColumnType',
+    message: 'required when changing options, symbol or systemColumnType',
     path: ['type'],
   });
 
@@ -196,7 +200,7 @@ export const createDiscussionActionSchema = z.object({
   action: z.literal('create-discussion'),
   sheetId: manifestIdSchema,
   comment: z.string().trim().min(1, { message: 'the discussion needs comment text' }),
-  /** Absolute after normalisation; attached to the first comment. */
+  /** As written, like `image`; attached to the first comment. */
   file: z.string().trim().min(1).optional(),
 });
 
@@ -230,7 +234,7 @@ export const actionSchema = z.discriminatedUnion('action', [
 ]);
 
 export type Action = z.infer<typeof actionSchema>;
-/** What a manifest row may contain before parsing (digit strings, `yes`, relative paths already resolved). */
+/** What a manifest row may contain before parsing (digit strings, `yes`). */
 export type ActionInput = z.input<typeof actionSchema>;
 export type ActionName = Action['action'];
 export type ActionOf<N extends ActionName> = Extract<Action, { action: N }>;

@@ -1,6 +1,7 @@
 import { canonicalField, isKnownField } from './field-names.js';
 import { ManifestFileError } from './manifest-file-error.js';
 import type { RowProblem } from './manifest-row.js';
+import { parseJsonLossless } from './parse-json-lossless.js';
 import type { RawRecord, ReaderNotes } from './raw-record.js';
 import { suggest } from './suggest.js';
 
@@ -17,7 +18,7 @@ export async function* readJson(text: AsyncIterable<string>, notes: ReaderNotes)
   if (source.trim() === '') throw new ManifestFileError('the file is empty', 0, JSON_HINT);
   let document: unknown;
   try {
-    document = JSON.parse(source);
+    document = parseJsonLossless(source);
   } catch (error) {
     const line = lineOfError(source, (error as Error).message);
     throw new ManifestFileError(`the file is not valid JSON${line > 0 ? ` (line ${line})` : ''}: ${(error as Error).message}`, line, JSON_HINT);

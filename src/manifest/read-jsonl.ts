@@ -1,3 +1,4 @@
+import { parseJsonLossless } from './parse-json-lossless.js';
 import { recordFromObject } from './read-json.js';
 import type { RawRecord } from './raw-record.js';
 
@@ -18,7 +19,7 @@ export async function* readJsonl(text: AsyncIterable<string>): AsyncGenerator<Ra
       return { kind: 'unreadable', problem: { row, line, message: `line is longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters` } };
     }
     try {
-      return recordFromObject(JSON.parse(trimmed), row, line);
+      return recordFromObject(parseJsonLossless(trimmed), row, line);
     } catch (error) {
       return { kind: 'unreadable', problem: { row, line, message: `not a JSON object: ${(error as Error).message}` } };
     }

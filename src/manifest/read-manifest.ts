@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../core/seatflow-error.js';
 import type { ActionName } from './action.js';
+import { checkRowFiles, uploadsFile, type FilesPolicy, type RowFiles } from './check-row-files.js';
 import { decodeUtf8 } from './decode-utf8.js';
 import { detectManifestFormat, type ManifestFormat } from './manifest-format.js';
 import type { ManifestRow, RowProblem } from './manifest-row.js';
@@ -21,6 +22,8 @@ export interface ReadManifestOptions {
   defaultAction?: ActionName;
   /** Bytes to read instead of the file at `path` (tests); `path` still names it and anchors relative paths. */
   content?: string | Buffer;
+  /** Where the files rows upload must be (`image`, `file`). Default: the manifest's folder. */
+  files?: FilesPolicy;
 }
 
 /** One row as read and validated: a typed action, or everything wrong with it. */
@@ -36,6 +39,8 @@ export interface ManifestReader extends AsyncIterable<ManifestEntry> {
   sha256(): string;
   readonly notes: ReaderNotes;
 }
+
+const NO_FILE: RowFiles = { problems: [] };
 
 /**
  * Reads a manifest row by row without holding the file: bytes → UTF-8 text → raw records (CSV, JSON or JSON Lines)
@@ -59,7 +64,8 @@ export function readManifest(options: ReadManifestOptions): ManifestReader {
       format === 'csv' ? readCsv(text, notes, { hasDefaultAction: options.defaultAction !== undefined })
       : format === 'json' ? readJson(text, notes)
       : readJsonl(text);
-    const context = { baseDir: path.dirname(file), defaultAction: options.defaultAction, defaults: notes.defaults };
+    const context = { defaultAction: options.defaultAction, defaults: notes.defaults };
+    const files = options.files ?? { dir: path.dirname(file) };
     for await (const record of records) {
       context.defaults = notes.defaults;
       if (record.kind === 'unreadable') {
@@ -67,11 +73,16 @@ export function readManifest(options: ReadManifestOptions): ManifestReader {
         continue;
       }
       const result = validateRow(record.fields, context);
-      if (result.ok) yield { kind: 'row', row: { row: record.row, line: record.line, action: result.action } };
-      else {
-        const problems = result.problems.map((problem) => ({ row: record.row, line: record.line, ...problem }));
+      // Only rows that upload a file wait for the disk: a million-row file of deactivations never awaits here.
+      const checked = result.ok ? (uploadsFile(result.action) ? await checkRowFiles(result.action, files) : NO_FILE) : undefined;
+      if (result.ok && checked!.problems.length === 0) {
+        const upload = checked!.upload;
+        yield { kind: 'row', row: { row: record.row, line: record.line, action: result.action, ...(upload === undefined ? {} : { upload }) } };
+      } else {
+        const actionName = result.ok ? result.action.action : result.actionName;
+        const problems = (result.ok ? checked!.problems : result.problems).map((problem) => ({ row: record.row, line: record.line, ...problem }));
         const rawEmail = rawEmailOf(record.fields);
-        yield { kind: 'invalid', row: record.row, line: record.line, actionName: result.actionName, problems, ...(rawEmail === undefined ? {} : { rawEmail }) };
+        yield { kind: 'invalid', row: record.row, line: record.line, actionName, problems, ...(rawEmail === undefined ? {} : { rawEmail }) };
       }
     }
     digest = hash.digest('hex');
@@ -98,8 +109,12 @@ function rawEmailOf(fields: Record<string, unknown>): string | undefined {
 async function readHead(file: string): Promise<string> {
   let handle;
   try {
+    if (!(await stat(file)).isFile()) {
+      throw new UsageError(`${file} is not a manifest file (a folder or a device)`, 'Name the CSV, JSON or JSON Lines file itself, e.g. seatflow plan folder/leavers.csv.');
+    }
     handle = await open(file, 'r');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `manifest not found: ${file}` : `cannot read manifest ${file}: ${(error as Error).message}`);
   }

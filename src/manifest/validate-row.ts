@@ -1,6 +1,6 @@
-import path from 'node:path';
 import type { z } from 'zod';
 import { ACTION_NAMES, actionSchema, emailSchema, isActionName, manifestIdSchema, USER_ACTIONS, type Action } from './action.js';
+import { describeIssue } from './describe-issue.js';
 import { ACTION_FIELDS } from './field-names.js';
 import type { RowProblem } from './manifest-row.js';
 import { suggest } from './suggest.js';
@@ -11,13 +11,9 @@ export interface RowContext {
   defaultAction?: string;
   /** From a JSON manifest's `defaults`: values for fields a row leaves empty. */
   defaults?: Record<string, unknown>;
-  /** The manifest's folder: relative `image` and `file` paths are resolved against it. */
-  baseDir: string;
 }
 
 export type RowResult = { ok: true; action: Action } | { ok: false; actionName: string; problems: Omit<RowProblem, 'row' | 'line'>[] };
-
-const PATH_FIELDS = ['image', 'file'] as const;
 
 /**
  * Turns one row's fields (canonical names, raw values) into a typed action, or into every problem it has. Empty
@@ -38,7 +34,15 @@ export function validateRow(fields: Record<string, unknown>, context: RowContext
     problems.push({ field: 'action', message: 'no action: give each row an action, or pass --action for the whole file' });
     return { ok: false, actionName: '', problems };
   }
-  const actionName = rawAction.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const actionName = foldAction(rawAction);
+  if (context.defaultAction !== undefined && values.action !== undefined && actionName !== foldAction(context.defaultAction)) {
+    // Which one was meant cannot be known: refuse the mix rather than silently prefer one.
+    problems.push({
+      field: 'action',
+      message: `the row names its own action "${rawAction.trim()}", and --action ${context.defaultAction} was given: --action is only for files whose rows name no action; drop one of them`,
+    });
+    return { ok: false, actionName, problems };
+  }
   if (!isActionName(actionName)) {
     const guess = suggest(actionName, ACTION_NAMES);
     const hint = guess === undefined ? `actions are: ${ACTION_NAMES.join(', ')}` : `did you mean "${guess}"?`;
@@ -59,9 +63,6 @@ export function validateRow(fields: Record<string, unknown>, context: RowContext
     }
     input[key] = value;
   }
-  for (const key of PATH_FIELDS) {
-    if (typeof input[key] === 'string') input[key] = path.resolve(context.baseDir, input[key]);
-  }
   if (USER_ACTIONS.has(actionName)) {
     const user = userRefInput(values, actionName, problems);
     delete input.email;
@@ -77,7 +78,7 @@ export function validateRow(fields: Record<string, unknown>, context: RowContext
 
   const parsed = actionSchema.safeParse(input);
   if (parsed.success) return { ok: true, action: parsed.data };
-  return { ok: false, actionName, problems: parsed.error.issues.map((issue) => describeIssue(issue, actionName)) };
+  return { ok: false, actionName, problems: parsed.error.issues.map((issue) => describeIssue(issue, actionName, input)) };
 }
 
 function userRefInput(values: Record<string, unknown>, actionName: string, problems: Omit<RowProblem, 'row' | 'line'>[]): unknown {
@@ -123,14 +124,6 @@ function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'invalid value';
 }
 
-function describeIssue(issue: z.core.$ZodIssue, actionName: string): Omit<RowProblem, 'row' | 'line'> {
-  const fieldPath = issue.path.map(String);
-  const field = fieldPath[0] === 'user' ? (fieldPath[1] ?? 'email') : fieldPath.join('.');
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) {
-    return { field, message: `${field} is required for ${actionName}` };
-  }
-  if (issue.code === 'invalid_value' || issue.code === 'custom' || issue.code === 'invalid_format') {
-    return { field, message: issue.message.startsWith('Invalid') ? `${field}: ${issue.message}` : issue.message };
-  }
-  return { field, message: `${field}: ${issue.message}` };
+function foldAction(name: string): string {
+  return name.trim().toLowerCase().replace(/[\s_]+/g, '-');
 }

@@ -18,17 +18,18 @@ export function classifyResourceRow(action: Exclude<Action, { user: unknown }>, 
   if (columns === undefined || columns === 'not-found') {
     return { verdict: 'not-found', rule: RULES.sheetNotFound, reason: `sheet ${action.sheetId} is not visible to this token`, target };
   }
-  if (action.action === 'create-discussion') {
-    if (action.file !== undefined && !facts.fileExists(action.file)) return { verdict: 'refused', rule: RULES.fileMissing, reason: `file not found: ${action.file}`, target };
-    return { verdict: 'change', target };
-  }
+  if (action.action === 'create-discussion') return { verdict: 'change', target };
   return column(action, columns, target);
 }
 
 function column(action: ColumnAction, columns: readonly Column[], target: { sheetId: number }): Classification {
   if (action.action === 'add-column') {
     const same = columns.find((c) => c.title.toLowerCase() === action.title.toLowerCase());
-    if (same === undefined) return { verdict: 'change', target };
+    if (same === undefined) {
+      // A new column goes at a position 0..columns (after the last at most); the service answers 1031 otherwise.
+      if (action.index > columns.length) return indexOutOfRange(action.index, columns.length, target);
+      return { verdict: 'change', target };
+    }
     if (same.type === action.type) return { verdict: 'no-op', reason: `column "${same.title}" already exists`, target: { ...target, columnId: same.id } };
     return { verdict: 'conflict', rule: RULES.alreadyExists, reason: `column "${same.title}" exists with type ${same.type}`, target: { ...target, columnId: same.id } };
   }
@@ -46,6 +47,12 @@ function column(action: ColumnAction, columns: readonly Column[], target: { shee
     if (found.primary === true) return { verdict: 'refused', rule: RULES.primaryColumn, reason: 'the primary column cannot be deleted', target: located };
     return { verdict: 'change', target: located };
   }
+  const taken = action.title === undefined ? undefined : columns.find((c) => c.id !== found.id && c.title.toLowerCase() === action.title!.toLowerCase());
+  if (taken !== undefined) {
+    return { verdict: 'refused', rule: RULES.columnTitleTaken, reason: `another column of the sheet is already titled "${taken.title}"; titles are unique (1056)`, target: located };
+  }
+  // Moving a column: positions 0..columns-1 (1031 otherwise).
+  if (action.index !== undefined && action.index >= columns.length) return indexOutOfRange(action.index, columns.length - 1, located);
   const changesType = action.type !== undefined && action.type !== found.type;
   if (changesType && found.primary === true) {
     return { verdict: 'refused', rule: RULES.primaryColumn, reason: 'the type of the primary column cannot change', target: located };
@@ -58,6 +65,10 @@ function column(action: ColumnAction, columns: readonly Column[], target: { shee
     ? '; a Gantt/calendar column: the service refuses the type change while dependencies are on'
     : changesType ? '; converts every cell to the new type' : '';
   return { verdict: 'change', reason: `sets ${changing.join(', ')}${caution}`, target: located };
+}
+
+function indexOutOfRange(index: number, highest: number, target: Classification['target']): Classification {
+  return { verdict: 'refused', rule: RULES.columnIndexOutOfRange, reason: `index ${index} is beyond the sheet's columns: the highest index here is ${highest} (1031)`, target };
 }
 
 function webhook(action: WebhookAction, facts: PreflightFacts): Classification {

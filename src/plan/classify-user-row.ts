@@ -66,7 +66,7 @@ export function classifyUserRow(action: UserAction, facts: PreflightFacts, optio
     case 'remove-from-plan':
       return seat(action, user, facts, target, options.pastViewerSunset ?? true);
     case 'set-profile-image':
-      if (!facts.fileExists(action.image)) return { verdict: 'refused', rule: RULES.fileMissing, reason: `image file not found: ${action.image}`, target };
+      // The file itself was checked when the manifest was read; its size is judged with it (plan-upload.ts).
       return { verdict: 'change', target: { ...target, profileImageId: user.profileImage?.imageId ?? '' } };
     default:
       return alternate(action, user, facts, target);
@@ -169,7 +169,8 @@ function alternate(action: ActionOf<'add-alternate-email' | 'delete-alternate-em
     return { verdict: 'change', target };
   }
   if (action.action === 'delete-alternate-email') {
-    if (existing === undefined) return { verdict: 'no-op', reason: `${address} is not an alternate address of the user`, target };
+    // Refused, not no-op: a typo in the address would otherwise read as done.
+    if (existing === undefined) return { verdict: 'refused', rule: RULES.alternateNotFound, reason: `${address} is not an alternate e-mail of this user`, target };
     return { verdict: 'change', target: withId };
   }
   if (user.email.toLowerCase() === address) return { verdict: 'no-op', reason: `${address} is already the primary address`, target };

@@ -1,6 +1,7 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Config } from '../core/config.js';
 import type { ActionName } from '../manifest/action.js';
+import type { FilesPolicy } from '../manifest/check-row-files.js';
 import { ManifestFileError } from '../manifest/manifest-file-error.js';
 import type { ManifestFormat } from '../manifest/manifest-format.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load-manifest.js';
@@ -9,7 +10,6 @@ import { ManifestRefusedError } from './manifest-refused-error.js';
 import type { BatchPlan } from './planned-row.js';
 import { preflight } from './preflight.js';
 import { isPastViewerSunset, VIEWER_SUNSET_AT } from '../contract/index.js';
-import { refuseLocalFiles } from './refuse-local-files.js';
 
 export interface PlanManifestOptions {
   /** The manifest file; with `content`, only its name (relative paths in rows resolve against its folder). */
@@ -22,8 +22,11 @@ export interface PlanManifestOptions {
   format?: ManifestFormat;
   /** Go on with the valid rows; invalid ones get verdict 'invalid'. Default false: any invalid row refuses the file. */
   skipInvalid?: boolean;
-  /** Refuse rows that name local files (image, file): for manifests that arrive over HTTP. Default false. */
-  refuseLocalFiles?: boolean;
+  /**
+   * Where the files rows upload (image, file) must be: a folder (`--files DIR`), or refused with a reason (manifests
+   * that arrive over HTTP). Default: the manifest's folder.
+   */
+  files?: FilesPolicy;
   /** What to do about invalid rows, printed under a refusal. */
   refusalHint?: string;
   /** config `api.viewerSunset`: when the service retired VIEWER (the plan says which name a seat row is sent under). */
@@ -51,12 +54,12 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
       protectedAccounts: options.guardrails.protectedAccounts,
       ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
       ...(options.format === undefined ? {} : { format: options.format }),
+      ...(options.files === undefined ? {} : { files: options.files }),
     });
   } catch (error) {
     if (error instanceof ManifestFileError) throw new ManifestRefusedError([{ row: 0, line: error.line, message: error.message }], 0, error.hint);
     throw error;
   }
-  if (options.refuseLocalFiles === true) manifest = refuseLocalFiles(manifest);
   if (manifest.invalid.length > 0 && options.skipInvalid !== true) {
     throw new ManifestRefusedError(manifest.invalid.flatMap((row) => row.problems), manifest.invalid.length, options.refusalHint);
   }

@@ -1,4 +1,5 @@
 import type { Action } from '../manifest/action.js';
+import type { LocalFile } from '../manifest/local-file.js';
 import type { ManifestFormat } from '../manifest/manifest-format.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
 
@@ -31,7 +32,10 @@ export const RULES = {
   webhookTerminal: 'webhook-terminal-status',
   alternateNotConfirmed: 'alternate-email-not-confirmed',
   invalidRow: 'invalid-row',
-  fileMissing: 'file-missing',
+  fileTooLarge: 'file-too-large',
+  columnTitleTaken: 'column-title-taken',
+  columnIndexOutOfRange: 'column-index-out-of-range',
+  alternateNotFound: 'not-an-alternate-email',
   sheetNotFound: 'sheet-not-found',
 } as const;
 export type Rule = (typeof RULES)[keyof typeof RULES];
@@ -51,6 +55,8 @@ export interface ResolvedTarget {
    * tell the image it uploaded from the one that was there.
    */
   profileImageId?: string;
+  /** set-profile-image, create-discussion with a file: the file checked when the manifest was read, uploaded as is. */
+  upload?: LocalFile;
 }
 
 export interface PlannedRow {

@@ -16,8 +16,6 @@ export interface PreflightFacts {
   webhooks: ReadonlyMap<number, Webhook> | undefined;
   /** guardrails.protectedAccounts, lower-cased. */
   protectedAccounts: ReadonlySet<string>;
-  /** Checks whether a local file (profile image, attachment) exists. */
-  fileExists: (file: string) => boolean;
 }
 
 /** The users the pre-flight resolved, by e-mail (lower-case) and by id. */

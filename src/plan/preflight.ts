@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { UsageError } from '../core/seatflow-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { AlternateEmail, Column, User, Webhook } from '../contract/index.js';
@@ -8,6 +7,7 @@ import type { LoadedManifest } from '../manifest/load-manifest.js';
 import { classifyResourceRow } from './classify-resource-row.js';
 import { classifyUserRow, type Classification } from './classify-user-row.js';
 import { countCalls, isNotFound } from './count-calls.js';
+import { planUpload } from './plan-upload.js';
 import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
 import { RULES, VERDICTS, type BatchPlan, type BatchPlanSummary, type PlannedRow } from './planned-row.js';
 import { resolveUsers } from './resolve-users.js';
@@ -22,8 +22,6 @@ export interface PreflightOptions {
   fullPageSize?: number;
   /** Users whose plans are listed one call each when a seat row names no planId. Default 50. */
   planLookupLimit?: number;
-  /** For tests: whether a local file exists. */
-  fileExists?: (file: string) => boolean;
   /** Whether the service is past the VIEWER sunset (seat rows then say they are sent as CONTRIBUTOR). Default true. */
   pastViewerSunset?: boolean;
 }
@@ -64,10 +62,9 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
     columns: await readColumns(api, rows),
     webhooks: rows.some(({ action }) => 'webhookId' in action) ? await readWebhooks(api) : undefined,
     protectedAccounts: new Set((options.protectedAccounts ?? []).map((entry) => entry.trim().toLowerCase())),
-    fileExists: options.fileExists ?? existsSync,
   };
 
-  const planned: PlannedRow[] = rows.map(({ row, line, action }) => ({ row, line, action, actionName: action.action, ...classify(action, facts, options) }));
+  const planned: PlannedRow[] = rows.map(({ row, line, action, upload }) => ({ row, line, action, actionName: action.action, ...planUpload(action.action, classify(action, facts, options), upload) }));
   markResolvedClashes(planned, facts);
   for (const invalid of manifest.invalid) {
     planned.push({

@@ -4,6 +4,7 @@ import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from './batch-store.js';
 import type { QueueKeys } from './queue-keys.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
+import type { RowOutcome } from './row-outcome.js';
 import { rowIdentity } from './submit-batch.js';
 
 export interface BatchControlOptions {
@@ -15,6 +16,8 @@ export interface BatchControlOptions {
 }
 
 const QUEUED_STATES = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children']);
+/** Outcomes `retry` runs again. */
+const RETRIED: readonly RowOutcome['outcome'][] = ['failed', 'cancelled'];
 
 /** `cancel` and `retry`: the two ways a person changes a batch after submitting it. */
 export function createBatchControl(options: BatchControlOptions) {
@@ -24,6 +27,11 @@ export function createBatchControl(options: BatchControlOptions) {
     const batch = await store.get(batchId);
     if (batch === undefined) throw new UsageError(`no batch ${batchId}`, 'List batches with: seatflow status');
     return batch;
+  }
+
+  async function forgetRetryable(batchId: string, row: number): Promise<boolean> {
+    for (const outcome of RETRIED) if (await store.forgetOutcome(batchId, row, outcome)) return true;
+    return false;
   }
 
   return {
@@ -72,6 +80,8 @@ export function createBatchControl(options: BatchControlOptions) {
      */
     async retry(batchId: string): Promise<{ requeued: number; resumed: number }> {
       const batch = await requireBatch(batchId);
+      // A finished batch with nothing to run again is left as it is: its state and finishedAt stay true.
+      if (batch.state === 'finished' && RETRIED.every((outcome) => batch.counts[outcome] === 0)) return { requeued: 0, resumed: 0 };
       const queue = options.queueFor(batch.queueName);
       const wasStopped = batch.state === 'stopped';
       await store.setState(batchId, 'queued');
@@ -79,7 +89,7 @@ export function createBatchControl(options: BatchControlOptions) {
       let resumed = 0;
       for (const row of await store.rowNumbers(batchId)) {
         const jobId = rowJobId(batchId, row);
-        if ((await store.forgetOutcome(batchId, row, 'failed')) || (await store.forgetOutcome(batchId, row, 'cancelled'))) {
+        if (await forgetRetryable(batchId, row)) {
           await queue.remove(jobId);
           await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
           await queue.add(batch.queueName, { batchId, row }, rowJobOptions(batchId, row));

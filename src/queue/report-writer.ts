@@ -13,11 +13,12 @@ export const REPORT_COLUMNS = [
 
 export type ReportFormat = 'csv' | 'jsonl';
 
-export function reportFormatOf(file: string): ReportFormat {
+/** The format a report file's extension names; `flag` is the option that named the file, for the hint. */
+export function reportFormatOf(file: string, flag = '--out'): ReportFormat {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.csv') return 'csv';
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
-  throw new UsageError(`report file ${file} must end in .csv or .jsonl`, 'Write --out report.csv or --out report.jsonl.');
+  throw new UsageError(`report file ${file} must end in .csv or .jsonl`, `Write ${flag} report.csv or ${flag} report.jsonl.`);
 }
 
 /**

@@ -15,8 +15,16 @@ describe('official Smartsheet SDK against the reference server', () => {
   let sdk: Loose;
   let userSdk: Loose;
 
+  // The SDK logs every refused call as "[Smartsheet] ERROR" on the console; the refusals here are expected, so its
+  // lines are kept for assertions instead of being printed into the test output.
+  const sdkLog: string[] = [];
+  const keep = (level: string) => (message: unknown, ...args: unknown[]) => void sdkLog.push(`${level} ${String(message)} ${args.map(String).join(' ')}`);
+  const quietLogger = {
+    log: (level: string, message: unknown, ...args: unknown[]) => keep(level)(message, ...args),
+    ...Object.fromEntries(['error', 'warn', 'info', 'verbose', 'debug', 'silly'].map((level) => [level, keep(level)])),
+  };
   const client = (token: string): Loose =>
-    smartsheet.createClient({ accessToken: token, baseUrl: `${sim.url}/`, logLevel: 'error' }) as unknown as Sdk & Loose;
+    smartsheet.createClient({ accessToken: token, baseUrl: `${sim.url}/`, logger: quietLogger as never }) as unknown as Sdk & Loose;
   const idOf = (email: string): number => sim.context.state.usersByEmail.get(email)!;
 
   beforeAll(async () => {
@@ -25,6 +33,26 @@ describe('official Smartsheet SDK against the reference server', () => {
     userSdk = client(sim.tokens.user);
   });
   afterAll(async () => sim.close());
+
+  it('keeps the SDK quiet on an expected refusal: its error lines go to the test, not the console', async () => {
+    const printed: string[] = [];
+    const capture = (stream: NodeJS.WriteStream) => {
+      const write = stream.write.bind(stream);
+      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+        printed.push(String(chunk));
+        return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof stream.write;
+      return () => void (stream.write = write);
+    };
+    const restore = [capture(process.stdout), capture(process.stderr)];
+    try {
+      await expect(sdk.users!.getUser!({ userId: 1234567890123457 })).rejects.toMatchObject({ statusCode: 404 });
+    } finally {
+      restore.forEach((undo) => undo());
+    }
+    expect(printed.join('')).not.toContain('[Smartsheet]');
+    expect(sdkLog.some((line) => line.startsWith('error Response: Failure'))).toBe(true);
+  });
 
   it('lists, gets, adds, updates and removes users', async () => {
     const list = await sdk.users!.listAllUsers!({ queryParameters: { email: 'dana.whitfield@acme.example' } });

@@ -8,6 +8,7 @@ import { createJobRegistry } from '../../jobs/registry.js';
 import { InvalidRequestError } from '../../src/client/api-error.js';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { ACTION_NAMES, actionSchema, type ActionInput, type ActionName } from '../../src/manifest/action.js';
+import { checkLocalFile, type LocalFile } from '../../src/manifest/local-file.js';
 import type { ResolvedTarget } from '../../src/plan/planned-row.js';
 import type { JobContext, JobType } from '../../src/queue/job-type.js';
 import { startContractServer, type ContractServer } from '../helpers/contract-server.js';
@@ -122,9 +123,9 @@ const ROWS: Record<ActionName, Row> = {
     target: chrisAlternate,
   },
   'set-profile-image': {
-    input: { action: 'set-profile-image', user: { email: 'marcus.chen@acme.example' }, image: '/placeholder.png' },
-    // '' = the pre-flight saw no image (ResolvedTarget.profileImageId).
-    target: async () => ({ userId: await s.userId('marcus.chen@acme.example'), profileImageId: '' }) as ResolvedTarget,
+    input: { action: 'set-profile-image', user: { email: 'marcus.chen@acme.example' }, image: 'marcus.png' },
+    // '' = the pre-flight saw no image (ResolvedTarget.profileImageId); upload = the file as the manifest check found it.
+    target: async () => ({ userId: await s.userId('marcus.chen@acme.example'), profileImageId: '', upload: await checkedImage() }) as ResolvedTarget,
   },
   'add-column': {
     input: { action: 'add-column', sheetId: SHEET, title: 'Location', type: 'PICKLIST', index: 2, options: 'HQ|Remote' },
@@ -158,11 +159,16 @@ const ROWS: Record<ActionName, Row> = {
   'delete-webhook': { input: { action: 'delete-webhook', webhookId: 1 }, target: async () => ({ webhookId: await adminWebhookId() }) },
 };
 
+async function checkedImage(): Promise<LocalFile> {
+  const checked = await checkLocalFile('marcus.png', files, 1024 * 1024);
+  if (!checked.ok) throw new Error(checked.message);
+  return checked.file;
+}
+
 function contextFor(input: ActionInput, target: ResolvedTarget): JobContext {
-  const fixed = input.action === 'set-profile-image' ? { ...input, image: join(files, 'marcus.png') } : input;
   return {
     api: s.admin,
-    action: actionSchema.parse(fixed),
+    action: actionSchema.parse(input),
     target,
     batchId: 'contract',
     row: 1,

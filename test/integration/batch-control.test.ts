@@ -106,6 +106,18 @@ describe('batch control', () => {
     expect((await h.outcomes(batch.id)).every((o) => o.attempts === 1)).toBe(true);
   });
 
+  it('leaves a finished batch with nothing to retry alone: same state, same finishedAt', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const batch = await submitDeactivations(h, 2);
+    h.startWorkers();
+    const finished = await h.waitForState(batch.id, ['finished']);
+    expect(finished.counts.succeeded).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 0, resumed: 0 });
+    const after = await h.system.store.get(batch.id);
+    expect(after).toMatchObject({ state: 'finished', finishedAt: finished.finishedAt });
+  });
+
   it('does not leave a retried batch finished when a running row ends before retry forgets the first outcome', async () => {
     const h = await batches.open({ rateLimit: 'off' });
     const batch = await submitDeactivations(h, 3);

@@ -11,6 +11,11 @@ export function registerRetryCommand(program: Command): void {
   addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
     await withBatchRuntime(flags, async (runtime, { system }) => {
       const { requeued, resumed } = await system.control.retry(batchId);
+      if (requeued + resumed === 0) {
+        const batch = await system.store.get(batchId);
+        process.stdout.write(`Batch ${batchId}: nothing to retry (no failed or cancelled rows${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
+        return;
+      }
       process.stdout.write(`Batch ${batchId}: ${requeued} failed or cancelled rows queued again, ${resumed} stopped rows resumed. Process them with: seatflow worker\n`);
     });
   });

@@ -30,7 +30,7 @@ export function registerRunCommand(program: Command): void {
 }
 
 async function runManifest(manifestPath: string, flags: RunFlags): Promise<number> {
-  if (flags.report !== undefined) reportFormatOf(flags.report);
+  if (flags.report !== undefined) reportFormatOf(flags.report, '--report');
   const out = process.stdout;
   return withCliRuntime(flags, {}, async (runtime) => {
     const batchRuntime = await openBatchRuntime(runtime);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { UsageError } from '../../core/seatflow-error.js';
 import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
 import { countsLine, existingBatchLine } from '../batch-summary.js';
 import { withCliRuntime } from '../cli-runtime.js';
@@ -16,6 +17,13 @@ export function registerSubmitCommand(program: Command): void {
     .description('plan a manifest and queue it as a batch for workers; submitting the same file again finds the batch')
     .option('--json', 'print the batch record as JSON');
   addCommonOptions(addManifestOptions(command)).action(async (manifest: string, flags: SubmitFlags) => {
+    if (flags.sim === true) {
+      // Each --sim process has its own simulated service, so no worker could ever reach this batch's target.
+      throw new UsageError(
+        'submit --sim would queue a batch for a simulated service that ends with this command: no worker could reach it',
+        'Try it in one process with `seatflow run MANIFEST --sim`, or start `seatflow sim` and point submit and worker at it with SMARTSHEET_API_BASE (and SMARTSHEET_ACCESS_TOKEN=sim-admin-token).',
+      );
+    }
     await withCliRuntime(flags, {}, async (runtime) => {
       const batchRuntime = await openBatchRuntime(runtime);
       const { api } = createBudgetedApi(runtime, batchRuntime, { retryReads: true });
@@ -33,9 +41,6 @@ export function registerSubmitCommand(program: Command): void {
           ? `Batch ${result.batch.id} submitted: ${result.jobsAdded} rows queued (${countsLine(result.batch)})\n`
           : existingBatchLine(result.batch),
       );
-      if (runtime.sim) {
-        out.write('SIMULATION: this embedded reference server stops when submit exits; use `seatflow run --sim`, or `seatflow sim` with SMARTSHEET_API_BASE, for split commands.\n');
-      }
       out.write(`Process it with: seatflow worker   Watch it with: seatflow status ${result.batch.id}\n`);
     });
   });

@@ -34,6 +34,18 @@ describe('loadConfig', () => {
     expect(config.api.accessToken).toBe('tok-env');
   });
 
+  it('refuses an access token with a line break (exit 2, like every refused token) without echoing it', () => {
+    let error: unknown;
+    try {
+      loadConfig({ env: { SMARTSHEET_ACCESS_TOKEN: 'tok-secret\r\nX-Injected: 1' } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(/api.accessToken: must be printable text without spaces or line breaks/);
+    expect((error as Error).message).not.toContain('tok-secret');
+  });
+
   it('reads SEATFLOW_CONFIG when no file is given', () => {
     const file = tempFile(JSON.stringify({ redis: { queuePrefix: 'from-env-file' } }));
     expect(loadConfig({ env: { SEATFLOW_CONFIG: file } }).redis.queuePrefix).toBe('from-env-file');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDiscussionJob } from '../../../jobs/create-discussion.js';
 import { discussionMarker, withoutMarkers } from '../../../jobs/discussion-marker.js';
+import { useCheckedFiles } from '../../helpers/checked-files.js';
 import { SHEET, contextFor, createDemoFake } from './job-fixtures.js';
 
 const TEXT = 'Laptops of leavers go back to IT by Friday.';
@@ -26,6 +27,7 @@ describe('discussionMarker', () => {
 });
 
 describe('createDiscussionJob', () => {
+  const files = useCheckedFiles();
   it('posts the comment with the row marker and reports the discussion id', async () => {
     const fake = createDemoFake();
     const result = await createDiscussionJob.run(contextFor(fake.api, row, { sheetId: SHEET }, { batchId: 'b1', row: 7 }));
@@ -55,9 +57,10 @@ describe('createDiscussionJob', () => {
     expect(await createDiscussionJob.confirm(contextFor(fake.api, row, {}, { batchId: 'b1', row: 7 }))).toBe('not-done');
   });
 
-  it('uploads the file with the discussion when the row names one', async () => {
+  it('uploads the checked file with the discussion when the row names one', async () => {
     const fake = createDemoFake();
-    await createDiscussionJob.run(contextFor(fake.api, { ...row, file: '/tmp/return-form.pdf' }));
+    const upload = await files.file('return-form.txt', 'Return your laptop.\n');
+    await createDiscussionJob.run(contextFor(fake.api, { ...row, file: 'return-form.txt' }, { upload }));
     expect(fake.writes()).toEqual(['discussions.createWithAttachment']);
   });
 });

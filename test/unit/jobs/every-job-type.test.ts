@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createJobRegistry } from '../../../jobs/registry.js';
 import { ACTION_NAMES, type ActionInput, type ActionName } from '../../../src/manifest/action.js';
 import type { ResolvedTarget } from '../../../src/plan/planned-row.js';
 import type { JobType } from '../../../src/queue/job-type.js';
+import { useCheckedFiles } from '../../helpers/checked-files.js';
+import { PNG_BYTES } from '../../helpers/png-bytes.js';
 import type { FakeState } from './fake-api.js';
 import { IDS, LABS_PLAN, PLAN, SHEET, contextFor, createDemoFake } from './job-fixtures.js';
 
@@ -76,7 +78,7 @@ const CASES: Record<ActionName, Case> = {
     effect: (s) => u(s, IDS.chris)?.email === 'chris.m@acme.example',
   },
   'set-profile-image': {
-    input: { action: 'set-profile-image', user: { email: 'marcus.chen@acme.example' }, image: '/tmp/marcus.png' },
+    input: { action: 'set-profile-image', user: { email: 'marcus.chen@acme.example' }, image: 'marcus.png' },
     // '' = the pre-flight saw no image before the batch (ResolvedTarget.profileImageId).
     target: { userId: IDS.marcus, profileImageId: '' } as ResolvedTarget,
     effect: (s) => u(s, IDS.marcus)?.profileImage !== undefined,
@@ -126,6 +128,10 @@ const CASES: Record<ActionName, Case> = {
 
 describe('every job type', () => {
   const registry = createJobRegistry();
+  const files = useCheckedFiles();
+  beforeAll(async () => {
+    CASES['set-profile-image'].target.upload = await files.file('marcus.png', PNG_BYTES);
+  });
 
   it('is registered for every action of the manifest, under its own name', () => {
     expect([...registry.keys()].sort()).toEqual([...ACTION_NAMES].sort());

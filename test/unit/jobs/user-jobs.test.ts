@@ -14,6 +14,7 @@ import {
   ServiceUnavailableError,
 } from '../../../src/client/api-error.js';
 import type { ResolvedTarget } from '../../../src/plan/planned-row.js';
+import { useCheckedFiles } from '../../helpers/checked-files.js';
 import { IDS, LABS_PLAN, PLAN, contextFor, createDemoFake } from './job-fixtures.js';
 
 const unavailable = () => new ServiceUnavailableError({ operation: 'test', message: 'HTTP 503', status: 503, mayHaveApplied: true });
@@ -201,20 +202,23 @@ describe('removeUserFromPlanJob', () => {
 });
 
 describe('setProfileImageJob', () => {
-  const row = { action: 'set-profile-image', user: { email: 'marcus.chen@acme.example' }, image: '/tmp/Marcus.JPG' } as const;
+  const row = { action: 'set-profile-image', user: { email: 'marcus.chen@acme.example' }, image: 'Marcus.JPG' } as const;
+  const files = useCheckedFiles();
+  const JPEG_BYTES = Buffer.from('ffd8ffe000104a46494600010100000100010000ffdb', 'hex');
 
-  it('uploads the file with its content type and reports the new image id', async () => {
+  it('uploads the checked bytes with the type they show and reports the new image id', async () => {
     const fake = createDemoFake();
+    const image = await files.file('Marcus.JPG', JPEG_BYTES);
     let source: unknown;
     const upload = fake.api.users.uploadProfileImage;
     Object.assign(fake.api.users, {
-      uploadProfileImage: (userId: number, image: unknown) => {
-        source = image;
-        return upload(userId, image as never);
+      uploadProfileImage: (userId: number, sent: unknown) => {
+        source = sent;
+        return upload(userId, sent as never);
       },
     });
-    const result = await setProfileImageJob.run(contextFor(fake.api, row, { userId: IDS.marcus }));
-    expect(source).toEqual({ path: '/tmp/Marcus.JPG', fileName: 'Marcus.JPG', contentType: 'image/jpeg' });
+    const result = await setProfileImageJob.run(contextFor(fake.api, row, { userId: IDS.marcus, upload: image }));
+    expect(source).toEqual({ data: JPEG_BYTES, fileName: 'Marcus.JPG', contentType: 'image/jpeg' });
     expect(result.detail?.imageId).toBe(fake.state.users.get(IDS.marcus)?.profileImage?.imageId);
   });
 
@@ -227,7 +231,7 @@ describe('setProfileImageJob', () => {
 
   it('confirms not-done without the pre-flight imageId, since an old image cannot be told from ours', async () => {
     const fake = createDemoFake();
-    await setProfileImageJob.run(contextFor(fake.api, row, { userId: IDS.marcus }));
+    await setProfileImageJob.run(contextFor(fake.api, row, { userId: IDS.marcus, upload: await files.file('Marcus.JPG', JPEG_BYTES) }));
     expect(await setProfileImageJob.confirm(contextFor(fake.api, row, { userId: IDS.marcus }))).toBe('not-done');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, actionSchema, DESTRUCTIVE_ACTIONS } from '../../../src/manifest/action.js';
 import { validateRow } from '../../../src/manifest/validate-row.js';
 
-const context = { baseDir: '/data/manifests' };
+const context = {};
 
 describe('actionSchema', () => {
   const valid: [string, Record<string, unknown>, Record<string, unknown>][] = [
@@ -23,13 +23,13 @@ describe('actionSchema', () => {
     ['add-alternate-email', { email: 'a@acme.example', alternateEmail: 'A@Labs.Acme.Example' }, { user: { email: 'a@acme.example' }, alternateEmail: 'a@labs.acme.example' }],
     ['delete-alternate-email', { email: 'a@acme.example', alternateEmail: 'b@acme.example' }, { user: { email: 'a@acme.example' }, alternateEmail: 'b@acme.example' }],
     ['make-alternate-email-primary', { email: 'chris.morgan@acme.example', alternateEmail: 'chris.m@acme.example' }, { user: { email: 'chris.morgan@acme.example' }, alternateEmail: 'chris.m@acme.example' }],
-    ['set-profile-image', { email: 'a@acme.example', image: 'img/a.png' }, { user: { email: 'a@acme.example' }, image: '/data/manifests/img/a.png' }],
+    ['set-profile-image', { email: 'a@acme.example', image: 'img/a.png' }, { user: { email: 'a@acme.example' }, image: 'img/a.png' }],
     ['add-column', { sheetId: '2094857361029384', title: 'Assigned On', type: 'DATE', index: '5', options: 'x | y', width: '120', hidden: 'no' },
       { sheetId: 2094857361029384, title: 'Assigned On', type: 'DATE', index: 5, options: ['x', 'y'], width: 120, hidden: false }],
     ['update-column', { sheetId: 1, columnTitle: 'Status', type: 'PICKLIST', options: ['In use', 'Spare'] }, { sheetId: 1, columnTitle: 'Status', type: 'PICKLIST', options: ['In use', 'Spare'] }],
     ['update-column', { sheetId: 1, columnId: '7', title: 'Comments' }, { sheetId: 1, columnId: 7, title: 'Comments' }],
     ['delete-column', { sheetId: 1, columnId: 7 }, { sheetId: 1, columnId: 7 }],
-    ['create-discussion', { sheetId: 1, comment: 'hello', file: 'notes.pdf' }, { sheetId: 1, comment: 'hello', file: '/data/manifests/notes.pdf' }],
+    ['create-discussion', { sheetId: 1, comment: 'hello', file: 'notes.pdf' }, { sheetId: 1, comment: 'hello', file: 'notes.pdf' }],
     ['enable-webhook', { webhookId: '123' }, { webhookId: 123 }],
     ['disable-webhook', { webhookId: 123 }, { webhookId: 123 }],
     ['reset-webhook-secret', { webhookId: 123 }, { webhookId: 123 }],
@@ -53,21 +53,27 @@ describe('actionSchema', () => {
     ['deactivate', {}, /name the user with email or userId/],
     ['add', { userId: 5 }, /add needs the new user's email/],
     ['update', { email: 'a@acme.example' }, /update needs at least one of/],
-    ['remove', { email: 'a@acme.example', transferSheets: 'true' }, /transferSheets only works together with transferTo/],
+    ['remove', { email: 'a@acme.example', transferSheets: 'true' }, /^transferSheets: only works together with transferTo/],
     ['remove', { email: 'a@acme.example', transferTo: 'dana' }, /transferTo must be an e-mail address or a user id/],
-    ['downgrade', { email: 'a@acme.example', seatType: 'MEMBER' }, /seatType for downgrade is CONTRIBUTOR or GUEST/],
-    ['upgrade', { email: 'a@acme.example', seatType: 'VIEWER' }, /seatType for upgrade is MEMBER or GUEST/],
+    ['downgrade', { email: 'a@acme.example', seatType: 'MEMBER' }, /^seatType: "MEMBER" is not one of CONTRIBUTOR, GUEST, VIEWER$/],
+    ['upgrade', { email: 'a@acme.example', seatType: 'VIEWER' }, /^seatType: "VIEWER" is not one of MEMBER, GUEST$/],
     ['deactivate', { email: 'a@acme.example', transferTo: 'b@acme.example' }, /transferTo does not apply to deactivate/],
-    ['add-alternate-email', { email: 'a@acme.example' }, /alternateEmail is required/],
-    ['set-profile-image', { email: 'a@acme.example', image: 'a.bmp' }, /image must be a .png, .jpg or .gif/],
-    ['add-column', { sheetId: 1, title: 'X', index: 1 }, /type is required for add-column/],
-    ['add-column', { sheetId: 1, title: 'X', index: 1, type: 'SPREADSHEET' }, /type is one of TEXT_NUMBER/],
+    ['add-alternate-email', { email: 'a@acme.example' }, /^alternateEmail: missing: add-alternate-email needs it$/],
+    ['set-profile-image', { email: 'a@acme.example', image: 'a.bmp' }, /^image: "a.bmp": a profile image is a .png, .jpg, .jpeg or .gif file$/],
+    ['add-column', { sheetId: 1, title: 'X', index: 1 }, /^type: missing: add-column needs it$/],
+    ['add-column', { sheetId: 1, title: 'X', index: 1, type: 'SPREADSHEET' }, /^type: "SPREADSHEET" is not one of TEXT_NUMBER, DATE/],
     ['update-column', { sheetId: 1, title: 'X' }, /name the column with columnId or columnTitle/],
-    ['update-column', { sheetId: 1, columnId: 2, options: 'a|b' }, /type is required when changing options/],
-    ['create-discussion', { sheetId: 1 }, /comment is required/],
+    ['update-column', { sheetId: 1, columnId: 2, options: 'a|b' }, /^type: required when changing options/],
+    ['create-discussion', { sheetId: 1 }, /^comment: missing: create-discussion needs it$/],
     ['enable-webhook', { webhookId: '9007199254740993' }, /too large to be kept exactly/],
     ['deactivate', { userId: 1.5 }, /is not an id/],
     ['update', { email: 'a@acme.example', admin: 'maybe' }, /"maybe" is not true or false/],
+    // Issue 14: the value is shown, what is expected is said, the field is never repeated.
+    ['add-column', { sheetId: 1, title: 'X', type: 'DATE', index: true }, /^index: true is not valid here: expected a whole number ≥ 0$/],
+    ['add-alternate-email', { email: 'a@acme.example', alternateEmail: 'nope' }, /^alternateEmail: "nope" is not a valid e-mail address$/],
+    ['update-column', { sheetId: 1, columnId: 2, hidden: 3 }, /^hidden: 3 is not valid here: expected true or false/],
+    ['deactivate', { userId: 0 }, /^userId: "0" is not an id/],
+    ['deactivate', { userId: '0' }, /^userId: "0" is not an id/],
   ];
   for (const [action, fields, message] of invalid) {
     it(`refuses ${action} with ${JSON.stringify(fields)}`, () => {

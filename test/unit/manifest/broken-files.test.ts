@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadManifest } from '../../../src/manifest/load-manifest.js';
 import { ManifestFileError } from '../../../src/manifest/manifest-file-error.js';
+import { UsageError } from '../../../src/core/seatflow-error.js';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/manifests');
 const tmp = mkdtempSync(path.join(tmpdir(), 'seatflow-broken-'));
@@ -75,5 +76,31 @@ describe('broken manifests', () => {
     expect((await refusal(file)).join('\n')).toMatch(/no action column/);
     const manifest = await loadManifest({ path: file, defaultAction: 'deactivate' });
     expect(manifest.rows.map((r) => r.action)).toEqual([{ action: 'deactivate', user: { email: 'jordan.lee@acme.example' } }]);
+  });
+
+  it('refuses a folder named as the manifest with a clear message (exit 2), not a stack trace', async () => {
+    const error = await loadManifest({ path: tmp }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe(`${tmp} is not a manifest file (a folder or a device)`);
+  });
+
+  it('shows an id beyond 2^53 in JSON Lines and JSON as written, not rounded', async () => {
+    const jsonl = path.join(tmp, 'big-id.jsonl');
+    writeFileSync(jsonl, '{"action":"deactivate","userId":12345678901234567891}\n{"action":"deactivate","userId":4693797232062380}\n');
+    const messages = await refusal(jsonl);
+    expect(messages).toEqual(['row 1 line 1 userId: id 12345678901234567891 is too large to be kept exactly (beyond 2^53); check the value']);
+    const json = path.join(tmp, 'big-id.json');
+    writeFileSync(json, '{"version":1,"rows":[{"action":"enable-webhook","webhookId":90071992547409931}]}');
+    expect(await refusal(json)).toEqual(['row 1 line 1 webhookId: id 90071992547409931 is too large to be kept exactly (beyond 2^53); check the value']);
+  });
+
+  it('refuses rows that name their own action when --action names another, instead of ignoring one', async () => {
+    const file = path.join(tmp, 'mixed.csv');
+    writeFileSync(file, 'email,action\njordan.lee@acme.example,remove\nmarcus.chen@acme.example,\n');
+    const manifest = await loadManifest({ path: file, defaultAction: 'reactivate' });
+    expect(manifest.rows.map((r) => r.action.action)).toEqual(['reactivate']);
+    expect(manifest.invalid[0]?.problems[0]?.message).toBe(
+      'the row names its own action "remove", and --action reactivate was given: --action is only for files whose rows name no action; drop one of them',
+    );
   });
 });

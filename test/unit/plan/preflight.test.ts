@@ -9,7 +9,7 @@ async function plan(csv: string, options: { extraUsers?: number; protectedAccoun
   const manifest = await loadManifest({ path: options.file ?? '/data/m.csv', content: csv });
   expect(manifest.invalid).toEqual([]);
   const api = createFakeApi(demoOrg(options.extraUsers ?? 0));
-  return preflight(manifest, { api, fileExists: (file) => file.endsWith('exists.png'), ...(options.protectedAccounts ? { protectedAccounts: options.protectedAccounts } : {}) });
+  return preflight(manifest, { api, ...(options.protectedAccounts ? { protectedAccounts: options.protectedAccounts } : {}) });
 }
 const brief = (row: PlannedRow | undefined) => [row?.verdict, row?.rule, row?.reason];
 
@@ -90,22 +90,19 @@ describe('preflight', () => {
     expect(result.rows[0]?.target.planId).toBe(5420192837465012);
   });
 
-  it('classifies alternate e-mail rows and profile images', async () => {
+  it('classifies alternate e-mail rows; deleting an address the user does not have is refused, not a no-op', async () => {
     const result = await plan(
-      'email,action,alternateEmail,image\nchris.morgan@acme.example,make-alternate-email-primary,chris.m@acme.example,\nchris.morgan@acme.example,add-alternate-email,new@acme.example,\njordan.lee@acme.example,add-alternate-email,dana.whitfield@acme.example,\nmarcus.chen@acme.example,make-alternate-email-primary,marcus.chen@acme.example,\njordan.lee@acme.example,delete-alternate-email,none@acme.example,\npriya.shah@acme.example,set-profile-image,,exists.png\ndana.whitfield@acme.example,set-profile-image,,missing.png\n',
+      'email,action,alternateEmail\nchris.morgan@acme.example,make-alternate-email-primary,chris.m@acme.example\nchris.morgan@acme.example,add-alternate-email,new@acme.example\njordan.lee@acme.example,add-alternate-email,dana.whitfield@acme.example\nmarcus.chen@acme.example,make-alternate-email-primary,marcus.chen@acme.example\njordan.lee@acme.example,delete-alternate-email,none@acme.example\n',
     );
     expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
       ['change', ''],
       ['change', ''],
       ['conflict', 'already-exists'],
       ['no-op', ''],
-      ['no-op', ''],
-      ['change', ''],
-      ['refused', 'file-missing'],
+      ['refused', 'not-an-alternate-email'],
     ]);
     expect(result.rows[0]?.target.alternateEmailId).toBe(9001);
-    // The image the user had before the batch ('' = none), so the job's confirm can tell ours from it.
-    expect(result.rows[5]?.target.profileImageId).toBe('');
+    expect(result.rows[4]?.reason).toBe('none@acme.example is not an alternate e-mail of this user');
   });
 
   it('classifies add and update rows', async () => {
@@ -145,6 +142,30 @@ describe('preflight', () => {
       ['not-found', 'webhook-not-visible'],
     ]);
     expect(result.rows[4]?.reason).toMatch(/Gantt\/calendar column/);
+  });
+
+  it('refuses a column index beyond the sheet (1031) and a rename to a title another column has (1056)', async () => {
+    const sheetId = 2094857361029384;
+    const json = JSON.stringify({
+      version: 1,
+      rows: [
+        { action: 'add-column', sheetId, title: 'Last', type: 'TEXT_NUMBER', index: 4 },
+        { action: 'add-column', sheetId, title: 'Too Far', type: 'TEXT_NUMBER', index: 5 },
+        { action: 'update-column', sheetId, columnTitle: 'Owner', title: 'status' },
+        { action: 'update-column', sheetId, columnTitle: 'Start', title: 'Begins' },
+        { action: 'update-column', sheetId, columnTitle: 'Status', index: 4 },
+      ],
+    });
+    const result = await plan(json, { file: '/data/m.json' });
+    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+      ['change', ''],
+      ['refused', 'column-index-out-of-range'],
+      ['refused', 'column-title-taken'],
+      ['change', ''],
+      ['refused', 'column-index-out-of-range'],
+    ]);
+    expect(result.rows[1]?.reason).toBe("index 5 is beyond the sheet's columns: the highest index here is 4 (1031)");
+    expect(result.rows[2]?.reason).toBe('another column of the sheet is already titled "Status"; titles are unique (1056)');
   });
 
   it('marks rows that name one user by e-mail and by id as a conflict once resolved', async () => {
