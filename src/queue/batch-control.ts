@@ -4,6 +4,7 @@ import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from './batch-store.js';
 import type { QueueKeys } from './queue-keys.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
+import type { RowOutcome } from './row-outcome.js';
 import { rowIdentity } from './submit-batch.js';
 
 export interface BatchControlOptions {
@@ -15,6 +16,8 @@ export interface BatchControlOptions {
 }
 
 const QUEUED_STATES = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children']);
+/** Outcomes `retry` runs again. */
+const RETRIED: readonly RowOutcome['outcome'][] = ['failed', 'unknown', 'cancelled'];
 
 /** `cancel` and `retry`: the two ways a person changes a batch after submitting it. */
 export function createBatchControl(options: BatchControlOptions) {
@@ -24,6 +27,11 @@ export function createBatchControl(options: BatchControlOptions) {
     const batch = await store.get(batchId);
     if (batch === undefined) throw new UsageError(`no batch ${batchId}`, 'List batches with: seatflow status');
     return batch;
+  }
+
+  async function forgetRetryable(batchId: string, row: number): Promise<boolean> {
+    for (const outcome of RETRIED) if (await store.forgetOutcome(batchId, row, outcome)) return true;
+    return false;
   }
 
   return {
@@ -66,9 +74,10 @@ export function createBatchControl(options: BatchControlOptions) {
     },
 
     /**
-     * Queues the failed and cancelled rows again (with a fresh retry budget) and resumes a batch stopped by a refused
-     * token, so a cancelled batch can be taken up again where it stopped. Rows the pre-flight refused are not retried:
-     * nothing changed about them (plan the manifest again instead).
+     * Queues the failed, unknown and cancelled rows again (with a fresh retry budget) and resumes a batch stopped by a
+     * refused token, so a cancelled batch can be taken up again where it stopped. A row whose last attempt may have
+     * applied (every `unknown` row) kept its in-flight marker, so it confirms before acting. Rows the pre-flight
+     * refused are not retried: nothing changed about them (plan the manifest again instead).
      */
     async retry(batchId: string): Promise<{ requeued: number; resumed: number }> {
       const batch = await requireBatch(batchId);
@@ -79,7 +88,7 @@ export function createBatchControl(options: BatchControlOptions) {
       let resumed = 0;
       for (const row of await store.rowNumbers(batchId)) {
         const jobId = rowJobId(batchId, row);
-        if ((await store.forgetOutcome(batchId, row, 'failed')) || (await store.forgetOutcome(batchId, row, 'cancelled'))) {
+        if (await forgetRetryable(batchId, row)) {
           await queue.remove(jobId);
           await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
           await queue.add(batch.queueName, { batchId, row }, rowJobOptions(batchId, row));

@@ -30,6 +30,8 @@ export interface StartWorkersOptions {
   budget: RequestBudget;
   concurrency: number;
   policy: RetryPolicy;
+  /** The longest one request of `api` can take (`longestRequestMs` of its timeouts). */
+  requestSettleMs: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
 }
@@ -83,6 +85,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         api: workerOptions.api,
         budget: workerOptions.budget,
         policy: workerOptions.policy,
+        requestSettleMs: workerOptions.requestSettleMs,
         logger: options.logger,
         sim: options.sim,
       });
