@@ -42,7 +42,7 @@ export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle>
     const problem = await probeRedis(connection, 3000);
     if (problem !== undefined) {
       throw new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${description}: ${problem}`, {
-        hint: 'Check REDIS_URL and that the server is running; nothing was queued or changed. Unset REDIS_URL to use a private redis-server.',
+        hint: 'Check REDIS_URL and that the server is running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping); nothing was queued or changed. Unset REDIS_URL to use a private redis-server.',
       });
     }
   } else {
