@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createJobRegistry } from '../../jobs/registry.js';
 import { longestRequestMs } from '../../src/client/longest-request-ms.js';
+import type { ClientTimeouts } from '../../src/client/smartsheet-client-options.js';
 import { createSmartsheetClient, type SmartsheetClient } from '../../src/client/create-smartsheet-client.js';
 import { createSilentLogger } from '../../src/core/logger.js';
 import type { BatchPlan } from '../../src/plan/planned-row.js';
@@ -39,7 +40,7 @@ export interface BatchHarness {
   writeManifest(name: string, lines: string[]): string;
   plan(file: string): Promise<BatchPlan>;
   startWorkers(options?: { concurrency?: number; policy?: RetryPolicy; api?: SmartsheetClient; budget?: RequestBudget; requestSettleMs?: number }): WorkerPool;
-  clientFor(token: string): { api: SmartsheetClient; budget: RequestBudget };
+  clientFor(token: string, timeouts?: ClientTimeouts): { api: SmartsheetClient; budget: RequestBudget };
   waitForState(batchId: string, states: BatchRecord['state'][], timeoutMs?: number): Promise<BatchRecord>;
   outcomes(batchId: string): Promise<RowOutcome[]>;
   mutations(): Promise<Mutation[]>;
@@ -57,12 +58,12 @@ export async function createBatchHarness(redis: TestRedis, serverOptions: StartR
   const system = createBatchSystem({ redis: redisHandle, prefix, target: server.url, sim: true, logger });
   const clients: SmartsheetClient[] = [];
   const pools: WorkerPool[] = [];
-  const clientFor = (token: string) => {
+  const clientFor = (token: string, timeouts: ClientTimeouts = HARNESS_TIMEOUTS) => {
     const budget = system.budget({ accessToken: token, rate });
     const api = createSmartsheetClient({
       baseUrl: server.url,
       accessToken: token,
-      timeouts: HARNESS_TIMEOUTS,
+      timeouts,
       beforeRequest: (info) => budget.beforeRequest(info),
       onResponse: (info) => void budget.onResponse(info).catch(() => undefined),
     });
