@@ -53,11 +53,11 @@ describe('a create whose answer is late rather than lost', () => {
     }
     const done = await h.waitForState(batch.id, ['finished'], 120_000);
     await setFaults(h, '');
+    expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
     expect(done.counts).toMatchObject({ succeeded: count, failed: 0, unknown: 0 });
     // Some rows did meet a late answer: found done on their confirm, after the wait.
     const outcomes = await h.outcomes(batch.id);
     expect(outcomes.some((o) => o.confirmed === true)).toBe(true);
-    expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
   }, 150_000);
 
   it('keeps the oldest and removes the other when a late request made the row\'s discussion twice, and says so in the report', async () => {
@@ -70,6 +70,7 @@ describe('a create whose answer is late rather than lost', () => {
     await h.redisHandle.client.hset(h.system.keys.inflight(batch.id), '1', '2');
     h.startWorkers({ concurrency: 1 });
     const done = await h.waitForState(batch.id, ['finished'], 60_000);
+    expect(discussionsPerRow(h, batch.id, 1)).toEqual([1]);
     expect(done.counts).toMatchObject({ succeeded: 1 });
     const [outcome] = await h.outcomes(batch.id);
     expect(outcome).toMatchObject({ outcome: 'succeeded', confirmed: true });
@@ -98,6 +99,7 @@ describe('a create whose answer is late rather than lost', () => {
       const timeouts = { headersMs: 4000, bodyMs: 4000 };
       h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts) });
       const done = await h.waitForState(batch.id, ['finished'], 120_000);
+      expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
       expect(done.counts).toMatchObject({ succeeded: count, failed: 0, unknown: 0 });
       // The frozen worker wakes up with its calls answered long ago and its rows owned by another worker.
       child.kill('SIGCONT');
