@@ -32,6 +32,14 @@ function discussionsPerRow(h: BatchHarness, batchId: string, count: number): num
   return Array.from({ length: count }, (_, i) => texts.filter((text) => text.includes(discussionMarker(batchId, i + 1))).length);
 }
 
+/**
+ * Waits out the injected delay, so that a request still held by the server has landed before discussions are
+ * counted. Not a race: the server holds a request at most `delayMs` and then serves it.
+ */
+async function lateRequestsLanded(delayMs: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, delayMs + 500));
+}
+
 async function setFaults(h: BatchHarness, spec: string): Promise<void> {
   await fetch(`${h.server.origin}/_sim/faults`, {
     method: 'PUT',
@@ -53,6 +61,8 @@ describe('a create whose answer is late rather than lost', () => {
     }
     const done = await h.waitForState(batch.id, ['finished'], 120_000);
     await setFaults(h, '');
+    // A create that timed out lands up to 1.6 s after it was sent: count once every such request has landed.
+    await lateRequestsLanded(1600);
     expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
     expect(done.counts).toMatchObject({ succeeded: count, failed: 0, unknown: 0 });
     // Some rows did meet a late answer: found done on their confirm, after the wait.
@@ -81,8 +91,9 @@ describe('a create whose answer is late rather than lost', () => {
   }, 60_000);
 
   it('is not done twice when a worker is frozen (SIGSTOP) past its lock: the new owner waits out its calls and confirms', async () => {
-    // Every call takes 3 s: the frozen worker's creates reach the service only after its lock has expired.
-    const h = await batches.open({ rateLimit: 'off', faults: 'delay:3s:1' });
+    // Half the calls take 3 s: some of the frozen worker's creates reach the service only after its lock expired,
+    // while the new owner's reads may be answered at once.
+    const h = await batches.open({ rateLimit: 'off', faults: 'delay:3s:0.5' });
     const count = 12;
     const batch = await submitDiscussions(h, count);
     const config = h.writeManifest('worker-config.json', [
@@ -96,9 +107,10 @@ describe('a create whose answer is late rather than lost', () => {
       await waitUntil(async () => (await h.system.queue.getActiveCount()) >= 4);
       await new Promise((resolve) => setTimeout(resolve, 500));
       child.kill('SIGSTOP');
-      const timeouts = { headersMs: 4000, bodyMs: 4000 };
+      const timeouts = { headersMs: 5000, bodyMs: 5000 };
       h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts) });
       const done = await h.waitForState(batch.id, ['finished'], 120_000);
+      await lateRequestsLanded(3000);
       expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
       expect(done.counts).toMatchObject({ succeeded: count, failed: 0, unknown: 0 });
       // The frozen worker wakes up with its calls answered long ago and its rows owned by another worker.
