@@ -130,8 +130,12 @@ export function createRowProcessor(options: RowProcessorOptions) {
       const inFlightMs = mayHaveApplied && error.status === undefined && jobType.creates === true ? settleMs : 0;
       return handleFailure(error, (uncertain && !confirmed) || mayHaveApplied, inFlightMs);
     }
-    // A create after an uncertain attempt (or one this worker made after losing the row) may sit beside a late one.
-    const kept = uncertain || lockLost() ? await keepOne(jobType, context) : undefined;
+    // A create after an uncertain attempt may sit beside a late one. So may one this worker sent after losing the row
+    // unawares (frozen before sending; on waking, the call can go out before the failed lock renewal is noticed): the
+    // lock is read back, and the later of the two objects is removed by whichever worker looks last.
+    const lost = jobType.keepOne !== undefined && (lockLost() || (await lockTakenFrom(job, token)));
+    const kept = uncertain || lost ? await keepOne(jobType, lost ? { ...context, signal: AbortSignal.timeout(Math.max(settleMs, 10_000)) } : context) : undefined;
+    if (lost) throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
     if (result === 'confirmed-done') {
       return finish({ outcome: 'succeeded', attempts, startedAt, confirmed: true, message: CONFIRMED_DONE, ...(kept ? { detail: kept } : {}) });
     }
@@ -140,10 +144,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
 
     async function keepOne(type: JobType, rowContext: JobContext): Promise<JobResult['detail']> {
       if (type.keepOne === undefined) return undefined;
-      // After a lost lock the row's signal is aborted; the clean-up still needs its reads and delete.
-      const cleanup = lockLost() ? { ...rowContext, signal: AbortSignal.timeout(Math.max(settleMs, 10_000)) } : rowContext;
       try {
-        const removed = await type.keepOne(cleanup);
+        const removed = await type.keepOne(rowContext);
         if (removed !== undefined) logger.warn(removed, 'a late request created this row\'s object twice: kept the oldest, removed the others');
         return removed;
       } catch (error) {
@@ -183,6 +185,12 @@ export function createRowProcessor(options: RowProcessorOptions) {
       await attemptsOf.clear(batchId, row);
       await finish({ outcome: 'failed', attempts, startedAt, confirmed: true, ...pending.failure, message: `${pending.failure.message} (a later read shows it was not applied)` });
       throw new UnrecoverableError(pending.failure.message);
+    }
+
+    /** True when BullMQ's lock on the row is no longer this worker's (it expired and another worker took the row). */
+    async function lockTakenFrom(running: Job<RowJobData>, ownToken: string | undefined): Promise<boolean> {
+      if (ownToken === undefined || running.id === undefined) return false;
+      return (await options.redis.get(`${options.queue.toKey(running.id)}:lock`)) !== ownToken;
     }
 
     async function rateLimited(decision: Extract<RetryDecision, { kind: 'rate-limited' }>, spentAttempt: boolean): Promise<never> {

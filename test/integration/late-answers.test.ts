@@ -104,8 +104,8 @@ describe('a create whose answer is late rather than lost', () => {
       env: { ...process.env, REDIS_URL: batches.redis().url, SEATFLOW_QUEUE_PREFIX: h.prefix, SMARTSHEET_API_BASE: h.server.url, SMARTSHEET_ACCESS_TOKEN: h.server.tokens.admin },
     });
     try {
+      // Frozen with rows just taken: some calls went out before, some only go out when it wakes up.
       await waitUntil(async () => (await h.system.queue.getActiveCount()) >= 4);
-      await new Promise((resolve) => setTimeout(resolve, 500));
       child.kill('SIGSTOP');
       const timeouts = { headersMs: 5000, bodyMs: 5000 };
       h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts) });
