@@ -2,12 +2,12 @@ import path from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
 import { PACKAGE_ROOT } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
-import { SeatflowError, UsageError } from '../../core/seatflow-error.js';
+import { UsageError } from '../../core/seatflow-error.js';
 import { startOrJoinEmbeddedRedis } from './embedded-redis.js';
 import { probeRedis } from './probe-redis.js';
+import { RedisUnavailableError } from './redis-unavailable-error.js';
 
-/** Exit code of a command that could not reach Redis: distinct from "some rows failed" (1) and "refused" (2). */
-export const REDIS_UNAVAILABLE_EXIT_CODE = 3;
+export { REDIS_UNAVAILABLE_EXIT_CODE, RedisUnavailableError } from './redis-unavailable-error.js';
 
 export interface OpenRedisOptions {
   /** REDIS_URL; when absent, the embedded server. */
@@ -26,10 +26,6 @@ export interface RedisHandle {
   client: Redis;
   /** Closes `client` and stops the embedded server when nobody else uses it. */
   close(): Promise<void>;
-}
-
-export class RedisUnavailableError extends SeatflowError {
-  readonly exitCode = REDIS_UNAVAILABLE_EXIT_CODE;
 }
 
 export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle> {

@@ -8,6 +8,17 @@ import { Redis, type RedisOptions } from 'ioredis';
  * `connectTimeout` alone covers only the TCP connect.
  */
 export async function probeRedis(options: RedisOptions, timeoutMs = 2000): Promise<string | undefined> {
+  return (await probeRedisAnswer(options, timeoutMs))?.message;
+}
+
+/** Why a probe failed; `silent` when the server took the connection and then answered nothing in time. */
+export interface RedisProbeProblem {
+  message: string;
+  silent: boolean;
+}
+
+/** probeRedis, telling a silent server apart from a refused or failed connection. */
+export async function probeRedisAnswer(options: RedisOptions, timeoutMs = 2000): Promise<RedisProbeProblem | undefined> {
   const client = new Redis({
     ...options,
     lazyConnect: true,
@@ -18,19 +29,21 @@ export async function probeRedis(options: RedisOptions, timeoutMs = 2000): Promi
     retryStrategy: () => null,
   });
   client.on('error', () => undefined);
-  const check = async (): Promise<string | undefined> => {
+  let connected = false;
+  const check = async (): Promise<RedisProbeProblem | undefined> => {
     try {
       await client.connect();
       const answer = await client.ping();
-      return answer === 'PONG' ? undefined : `unexpected answer to PING: ${answer}`;
+      return answer === 'PONG' ? undefined : { message: `unexpected answer to PING: ${answer}`, silent: false };
     } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+      return { message: error instanceof Error ? error.message : String(error), silent: connected };
     }
   };
+  client.once('connect', () => (connected = true));
   let timer: NodeJS.Timeout | undefined;
-  const silent = new Promise<string>((resolve) => {
+  const silent = new Promise<RedisProbeProblem>((resolve) => {
     timer = setTimeout(
-      () => resolve(`no answer within ${timeoutMs} ms: it accepts connections but does not reply (stopped, overloaded, or not Redis)`),
+      () => resolve({ message: `no answer within ${timeoutMs} ms: it accepts connections but does not reply (stopped, overloaded, or not Redis)`, silent: true }),
       timeoutMs,
     );
   });
