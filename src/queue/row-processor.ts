@@ -133,9 +133,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
     // A create after an uncertain attempt may sit beside a late one. So may one this worker sent after losing the row
     // unawares (frozen before sending; on waking, the call can go out before the failed lock renewal is noticed): the
     // lock is read back, and the later of the two objects is removed by whichever worker looks last.
-    const lost = jobType.keepOne !== undefined && (lockLost() || (await lockTakenFrom(job, token)));
-    const kept = uncertain || lost ? await keepOne(jobType, lost ? { ...context, signal: AbortSignal.timeout(Math.max(settleMs, 10_000)) } : context) : undefined;
-    if (lost) throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
+    if (jobType.keepOne !== undefined && (lockLost() || (await lockTakenFrom(job, token)))) return abandon(false);
+    const kept = uncertain ? await keepOne(jobType, context) : undefined;
     if (result === 'confirmed-done') {
       return finish({ outcome: 'succeeded', attempts, startedAt, confirmed: true, message: CONFIRMED_DONE, ...(kept ? { detail: kept } : {}) });
     }
@@ -187,6 +186,18 @@ export function createRowProcessor(options: RowProcessorOptions) {
       throw new UnrecoverableError(pending.failure.message);
     }
 
+    /**
+     * This worker lost the row: it records nothing. A create it may have made (answered, or aborted after sending)
+     * can sit beside the new owner's: once such a request can no longer land, the later object is removed.
+     */
+    async function abandon(mayStillLand: boolean): Promise<never> {
+      if (jobType!.keepOne !== undefined) {
+        if (mayStillLand) await new Promise((resolve) => setTimeout(resolve, settleMs));
+        await keepOne(jobType!, { ...context, signal: AbortSignal.timeout(Math.max(settleMs, 10_000)) });
+      }
+      throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
+    }
+
     /** True when BullMQ's lock on the row is no longer this worker's (it expired and another worker took the row). */
     async function lockTakenFrom(running: Job<RowJobData>, ownToken: string | undefined): Promise<boolean> {
       if (ownToken === undefined || running.id === undefined) return false;
@@ -205,8 +216,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
 
     /** `inFlightMs`: how long this attempt's write may still land (a request that got no answer), else 0. */
     async function handleFailure(error: unknown, stillUncertain: boolean, inFlightMs: number): Promise<never> {
-      // Lost the row (or shutting down): leave it to BullMQ and the next owner; the marker makes it confirm first.
-      if (lockLost()) throw error;
+      // Lost the row: leave it to BullMQ and the next owner; the marker makes it confirm first.
+      if (lockLost()) return abandon(isApiError(error) && error.mayHaveApplied);
       if (stillUncertain) await attemptsOf.leaveUncertain(batchId, row, inFlightMs);
       else await attemptsOf.clear(batchId, row);
       const nowMs = await clock.now();

@@ -97,7 +97,7 @@ describe('a create whose answer is late rather than lost', () => {
     const count = 12;
     const batch = await submitDiscussions(h, count);
     const config = h.writeManifest('worker-config.json', [
-      JSON.stringify({ worker: { concurrency: 4, lockDurationMs: 2000, stalledIntervalMs: 500 }, retry: FAST_RETRY, rateLimit: { requests: 6000, perSeconds: 60, headroom: 0 } }),
+      JSON.stringify({ api: { timeouts: { connectMs: 5000, headersMs: 5000, bodyMs: 5000 } }, worker: { concurrency: 4, lockDurationMs: 2000, stalledIntervalMs: 500, shutdownGraceMs: 60_000 }, retry: FAST_RETRY, rateLimit: { requests: 6000, perSeconds: 60, headroom: 0 } }),
     ]);
     const child = spawn(process.execPath, [path.resolve('bin/seatflow'), 'worker', '--config', config], {
       stdio: ['ignore', 'ignore', 'ignore'],
@@ -113,9 +113,13 @@ describe('a create whose answer is late rather than lost', () => {
       await lateRequestsLanded(3000);
       expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
       expect(done.counts).toMatchObject({ succeeded: count, failed: 0, unknown: 0 });
-      // The frozen worker wakes up with its calls answered long ago and its rows owned by another worker.
+      // The frozen worker wakes up with its rows owned by another worker: some of its calls were answered long ago,
+      // some go out only now. It is stopped once they are done (SIGTERM lets active rows finish).
       child.kill('SIGCONT');
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      await lateRequestsLanded(3000);
+      expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
       expect((await h.system.store.get(batch.id))?.counts).toMatchObject({ succeeded: count });
       const outcomes = await h.outcomes(batch.id);
       expect(outcomes).toHaveLength(count);
