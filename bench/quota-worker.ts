@@ -2,6 +2,7 @@
 // `seatflow worker`, configured by arguments.
 // bin/seatflow-dev bench/quota-worker.ts REDIS_URL PREFIX API_BASE TOKEN REQUESTS PER_SECONDS HEADROOM CONCURRENCY
 import { createJobRegistry } from '../jobs/registry.js';
+import { longestRequestMs } from '../src/client/longest-request-ms.js';
 import { createSmartsheetClient } from '../src/client/create-smartsheet-client.js';
 import { createSilentLogger } from '../src/core/logger.js';
 import { createBatchSystem } from '../src/queue/batch-system.js';
@@ -32,6 +33,7 @@ const pool = system.startWorkers({
   registry: createJobRegistry(),
   concurrency: Number(concurrency),
   policy: { maxAttempts: 8, maxElapsedMs: 600_000, baseDelayMs: 1000, maxDelayMs: 60_000 },
+  requestSettleMs: longestRequestMs(),
 });
 process.on('SIGTERM', () => {
   void (async () => {

@@ -9,6 +9,8 @@ import { findAlternateEmail, resolveUserId } from './resolve-target.js';
  */
 export const addAlternateEmailJob: JobType<ActionOf<'add-alternate-email'>> = {
   action: 'add-alternate-email',
+  // Confirms wait out a request that got no answer: else a second create is refused (it exists) although the first landed.
+  creates: true,
 
   async run(context) {
     const userId = await resolveUserId(context);

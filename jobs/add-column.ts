@@ -17,6 +17,8 @@ function sheetIdOf(context: { target: { sheetId?: number }; action: AddColumnAct
  */
 export const addColumnJob: JobType<AddColumnAction> = {
   action: 'add-column',
+  // Confirms wait out a request that got no answer: else a second create is refused (it exists) although the first landed.
+  creates: true,
 
   async run(context) {
     const { action } = context;

@@ -11,6 +11,8 @@ import { findUserByEmail } from './resolve-target.js';
  */
 export const addUserJob: JobType<ActionOf<'add'>> = {
   action: 'add',
+  // Confirms wait out a request that got no answer: else a second create is refused (it exists) although the first landed.
+  creates: true,
 
   async run(context) {
     const { action } = context;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { longestRequestMs } from '../client/longest-request-ms.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
 import { openRedis, type RedisHandle } from '../queue/redis/open-redis.js';
@@ -45,10 +46,13 @@ export function createBudgetedApi(runtime: CliRuntime, batch: BatchRuntime, opti
   return { api, budget };
 }
 
-/** The configured way of working rows: how many at once, the retry budget, and how soon a dead worker's rows move. */
-export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; lockDurationMs: number; stalledIntervalMs: number } {
+/**
+ * The configured way of working rows: how many at once, the retry budget, how soon a dead worker's rows move, and how
+ * long a request of the configured client may still land after it got no answer.
+ */
+export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; requestSettleMs: number; lockDurationMs: number; stalledIntervalMs: number } {
   const { concurrency, lockDurationMs, stalledIntervalMs } = runtime.config.worker;
-  return { concurrency, policy: runtime.config.retry, lockDurationMs, stalledIntervalMs };
+  return { concurrency, policy: runtime.config.retry, requestSettleMs: longestRequestMs(runtime.config.api.timeouts), lockDurationMs, stalledIntervalMs };
 }
 
 /** Where `run` and `report` write a batch's report when no file is named; a simulation's report says so in its name. */

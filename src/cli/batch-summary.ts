@@ -1,5 +1,5 @@
 import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
-import { OUTCOMES, rowsWithOutcome } from '../queue/row-outcome.js';
+import { OUTCOMES, rowsWithOutcome, type RowOutcome } from '../queue/row-outcome.js';
 
 /** Rows that have their outcome, whichever it is. */
 export function rowsDone(batch: BatchRecord): number {
@@ -24,14 +24,12 @@ export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, 
   ];
   if (batch.message) lines.push(`  note: ${batch.message}`);
   const limit = options.failuresShown ?? 20;
-  const notDone = batch.counts.failed + batch.counts.skipped;
+  const notDone = batch.counts.failed + batch.counts.unknown + batch.counts.skipped;
   if (notDone > 0 && limit > 0) {
-    const failed: string[] = [];
-    const skipped: string[] = [];
+    const lists: Partial<Record<RowOutcome['outcome'], string[]>> = { failed: [], unknown: [], skipped: [] };
     for await (const outcome of store.outcomes(batch.id)) {
-      if (outcome.outcome !== 'failed' && outcome.outcome !== 'skipped') continue;
-      const list = outcome.outcome === 'failed' ? failed : skipped;
-      if (list.length > limit) continue;
+      const list = lists[outcome.outcome];
+      if (list === undefined || list.length > limit) continue;
       const who = outcome.email ?? (outcome.userId !== undefined ? String(outcome.userId) : (outcome.subject ?? ''));
       const code = [outcome.category, outcome.status, outcome.errorCode, outcome.rule].filter((v) => v !== undefined).join(' ');
       list.push(`    row ${outcome.row} (line ${outcome.line}) ${outcome.action} ${who}: ${outcome.message ?? ''}${code ? ` [${code}]` : ''}`);
@@ -41,24 +39,30 @@ export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, 
       lines.push(title, ...list.slice(0, limit));
       if (count > limit) lines.push(`    … ${count - limit} more in the report`);
     };
-    show('  failed (tried, did not succeed):', failed, batch.counts.failed);
-    show('  skipped (not tried: refused, not found or invalid before anything ran):', skipped, batch.counts.skipped);
+    show('  failed (tried, did not succeed):', lists.failed ?? [], batch.counts.failed);
+    show(`  unknown (may have been applied; the service could not be read to tell): check them with: seatflow retry ${batch.id}`, lists.unknown ?? [], batch.counts.unknown);
+    show('  skipped (not tried: refused, not found or invalid before anything ran):', lists.skipped ?? [], batch.counts.skipped);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** 0 when every row succeeded, was unchanged or skipped; 1 when some failed, were cancelled or the batch stopped. */
+/** 0 when every row succeeded, was unchanged or skipped; 1 when some failed, are unknown, were cancelled or the batch stopped. */
 export function exitCodeOf(batch: BatchRecord): number {
   if (batch.state === 'stopped') return 1;
-  return batch.counts.failed > 0 || batch.counts.cancelled > 0 ? 1 : 0;
+  return needsRetry(batch) ? 1 : 0;
+}
+
+/** Rows `seatflow retry` would take up again. */
+function needsRetry(batch: BatchRecord): boolean {
+  return batch.counts.failed > 0 || batch.counts.unknown > 0 || batch.counts.cancelled > 0;
 }
 
 /** What to say when a manifest finds its existing batch: nothing is queued twice, and how to take it up again. */
 export function existingBatchLine(batch: BatchRecord): string {
-  const again = batch.state === 'cancelled' || batch.state === 'stopped' || batch.counts.failed > 0 || batch.counts.cancelled > 0;
+  const again = batch.state === 'cancelled' || batch.state === 'stopped' || needsRetry(batch);
   return (
     `Batch ${batch.id} already exists (same manifest, options and target; state ${batch.state}): nothing queued twice` +
-    (again ? `. To run its failed or cancelled rows again: seatflow retry ${batch.id}` : '') +
+    (again ? `. To run its failed, unknown or cancelled rows again: seatflow retry ${batch.id}` : '') +
     '\n'
   );
 }

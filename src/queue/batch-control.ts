@@ -17,7 +17,7 @@ export interface BatchControlOptions {
 
 const QUEUED_STATES = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children']);
 /** Outcomes `retry` runs again. */
-const RETRIED: readonly RowOutcome['outcome'][] = ['failed', 'cancelled'];
+const RETRIED: readonly RowOutcome['outcome'][] = ['failed', 'unknown', 'cancelled'];
 
 /** `cancel` and `retry`: the two ways a person changes a batch after submitting it. */
 export function createBatchControl(options: BatchControlOptions) {
@@ -74,16 +74,16 @@ export function createBatchControl(options: BatchControlOptions) {
     },
 
     /**
-     * Queues the failed and cancelled rows again (with a fresh retry budget) and resumes a batch stopped by a refused
-     * token, so a cancelled batch can be taken up again where it stopped. Rows the pre-flight refused are not retried:
-     * nothing changed about them (plan the manifest again instead).
+     * Queues the failed, unknown and cancelled rows again (with a fresh retry budget) and resumes the rows waiting as
+     * delayed jobs (a batch stopped by a refused token, rows a wrong clock parked too far ahead), so a cancelled batch can be taken up again where it stopped. A row whose last attempt may have
+     * applied (every `unknown` row) kept its in-flight marker, so it confirms before acting. Rows the pre-flight
+     * refused are not retried: nothing changed about them (plan the manifest again instead).
      */
     async retry(batchId: string): Promise<{ requeued: number; resumed: number }> {
       const batch = await requireBatch(batchId);
       // A finished batch with nothing to run again is left as it is: its state and finishedAt stay true.
       if (batch.state === 'finished' && RETRIED.every((outcome) => batch.counts[outcome] === 0)) return { requeued: 0, resumed: 0 };
       const queue = options.queueFor(batch.queueName);
-      const wasStopped = batch.state === 'stopped';
       await store.setState(batchId, 'queued');
       let requeued = 0;
       let resumed = 0;
@@ -94,7 +94,9 @@ export function createBatchControl(options: BatchControlOptions) {
           await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
           await queue.add(batch.queueName, { batchId, row }, rowJobOptions(batchId, row));
           requeued += 1;
-        } else if (wasStopped && !(await store.hasOutcome(batchId, row))) {
+        } else if (!(await store.hasOutcome(batchId, row))) {
+          // Rows of a stopped batch, and rows parked further ahead than they should be (a machine's clock ran ahead),
+          // run now. Promoting a row early is safe: one whose earlier request may still land parks itself again.
           const job = await queue.getJob(jobId);
           if (job !== undefined && (await job.getState()) === 'delayed') {
             await job.promote();

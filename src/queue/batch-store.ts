@@ -38,14 +38,16 @@ export type NewBatch = Omit<BatchRecord, 'counts' | 'state' | 'finishedAt' | 'me
 // Keeps the first outcome of a row only; counts it; marks the batch finished when every row has one. Only a row that
 // ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a change an earlier attempt
 // made unseen, and `retry` can run it again, which must then confirm before acting.
+// The counted fields come from OUTCOMES, so a new outcome cannot be left out of "every row has one".
 const RECORD = `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[3], 1)
 if ARGV[3] == 'succeeded' or ARGV[3] == 'unchanged' then redis.call('HDEL', KEYS[3], ARGV[1]) end
-local c = redis.call('HMGET', KEYS[2], 'n:succeeded', 'n:unchanged', 'n:skipped', 'n:failed', 'n:cancelled', 'total', 'state')
+local c = redis.call('HMGET', KEYS[2], ${OUTCOMES.map((o) => `'n:${o}'`).join(', ')}, 'total', 'state')
+local n = ${OUTCOMES.length}
 local sum = 0
-for i = 1, 5 do sum = sum + tonumber(c[i] or '0') end
-if sum >= tonumber(c[6] or '0') and c[7] ~= 'cancelled' and c[7] ~= 'submitting' then
+for i = 1, n do sum = sum + tonumber(c[i] or '0') end
+if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 'submitting' then
   redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', ARGV[4])
 end
 return 1`;

@@ -3,9 +3,10 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchPlan } from '../plan/planned-row.js';
 import { createBatchControl, type BatchControl } from './batch-control.js';
-import { createBatchStore, type BatchStore } from './batch-store.js';
+import { createBatchStore, type BatchRecord, type BatchStore } from './batch-store.js';
 import type { JobRegistry } from './job-type.js';
 import { createQueueKeys, type QueueKeys } from './queue-keys.js';
+import { rowsParkedBeyond, type ParkedRow } from './parked-rows.js';
 import type { RedisHandle } from './redis/open-redis.js';
 import { createRequestBudget, type RequestBudget, type RequestBudgetOptions } from './request-budget.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -31,6 +32,8 @@ export interface StartWorkersOptions {
   budget: RequestBudget;
   concurrency: number;
   policy: RetryPolicy;
+  /** The longest one request of `api` can take (`longestRequestMs` of its timeouts). */
+  requestSettleMs: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
 }
@@ -42,6 +45,8 @@ export interface BatchSystem {
   /** The queue of this system's target. */
   queue: Queue<RowJobData>;
   submit(plan: BatchPlan, options?: Pick<SubmitOptions, 'options'>): Promise<SubmitResult>;
+  /** Rows of the batch parked as delayed jobs due more than `boundMs` from now (Redis time): see `rowsParkedBeyond`. */
+  rowsParkedBeyond(batch: BatchRecord, boundMs: number): Promise<ParkedRow[]>;
   budget(options: Pick<RequestBudgetOptions, 'accessToken' | 'rate' | 'burst' | 'pauseWithoutRetryAfterMs'>): RequestBudget;
   startWorkers(options: StartWorkersOptions): WorkerPool;
   /** Closes the queues this system opened (not the Redis handle, which the caller owns). */
@@ -72,6 +77,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
     get queue() {
       return ownQueue();
     },
+    rowsParkedBeyond: (batch, boundMs) => rowsParkedBeyond(options.redis.client, options.prefix, batch, boundMs),
     submit: (plan, submitOptions) => submitBatch(ownQueue(), store, plan, { ...submitOptions, target: options.target, sim: options.sim }),
     budget: (budgetOptions) => createRequestBudget({ ...budgetOptions, redis: options.redis.client, keys, logger: options.logger }),
     startWorkers(workerOptions) {
@@ -85,6 +91,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         budget: workerOptions.budget,
         policy: workerOptions.policy,
         tokenCheck: createTokenCheck({ redis: options.redis.client, keys, api: workerOptions.api, logger: options.logger }),
+        requestSettleMs: workerOptions.requestSettleMs,
         logger: options.logger,
         sim: options.sim,
       });

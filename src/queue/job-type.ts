@@ -40,6 +40,18 @@ export interface JobType<A extends Action = Action> {
    * first outcome is unknown is never repeated blindly. Must not change anything.
    */
   confirm(context: JobContext<A>): Promise<'done' | 'not-done'>;
+  /**
+   * True for actions that create something (a discussion, a column, an alternate address, a user): repeating them
+   * is not harmless, so a confirm after an attempt whose request got no answer waits until that request can no
+   * longer land (the client's timeouts bound it) before it trusts what it reads.
+   */
+  readonly creates?: boolean;
+  /**
+   * For creates the service lets happen twice: after a create that followed an uncertain attempt, lists this row's
+   * objects and, when a late request made a second one, keeps the oldest and removes the others. Returns the facts
+   * for the report (the id kept, the ids removed), or undefined when there was only one.
+   */
+  keepOne?(context: JobContext<A>): Promise<JobResult['detail']>;
 }
 
 export type JobRegistry = ReadonlyMap<ActionName, JobType>;

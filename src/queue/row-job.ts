@@ -4,6 +4,16 @@ import type { JobsOptions } from 'bullmq';
 export interface RowJobData {
   batchId: string;
   row: number;
+  /** Set when the row's retry budget ran out while its change may have applied: the next runs only confirm. */
+  confirmLater?: ConfirmLater;
+}
+
+/** A confirm-only attempt, later and with its own small budget, for a row whose state is unknown. */
+export interface ConfirmLater {
+  /** Confirm reads tried so far. */
+  tries: number;
+  /** The failure that left the row unknown, for its outcome should the change prove not applied. */
+  failure: { category: string; message: string; status?: number; errorCode?: number; refId?: string };
 }
 
 /** BullMQ job id of a row: `<batch>-<row>`, so a row can never be queued twice. */

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** How a row ended. Every row of a batch gets exactly one. */
-export const OUTCOMES = ['succeeded', 'unchanged', 'skipped', 'failed', 'cancelled'] as const;
+/**
+ * How a row ended. Every row of a batch gets exactly one. `unknown`: an attempt may have applied and even the later
+ * confirm could not read the service, so nobody knows; `seatflow retry` confirms such rows first.
+ */
+export const OUTCOMES = ['succeeded', 'unchanged', 'skipped', 'failed', 'unknown', 'cancelled'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /**
@@ -27,7 +30,10 @@ export const rowOutcomeSchema = z.object({
   attempts: z.number().int(),
   startedAt: z.string().optional(),
   finishedAt: z.string(),
-  /** True when an earlier attempt's result was unknown and the state was re-read before acting. */
+  /**
+   * True when an earlier attempt's result was unknown and the state was re-read before acting. A row found done then
+   * ends `succeeded` (this batch did it; the answer was lost), with this flag.
+   */
   confirmed: z.boolean().optional(),
   detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   sim: z.boolean().optional(),
@@ -37,7 +43,7 @@ export type RowOutcome = z.infer<typeof rowOutcomeSchema>;
 export type OutcomeCounts = Record<Outcome, number>;
 
 export function emptyCounts(): OutcomeCounts {
-  return { succeeded: 0, unchanged: 0, skipped: 0, failed: 0, cancelled: 0 };
+  return { succeeded: 0, unchanged: 0, skipped: 0, failed: 0, unknown: 0, cancelled: 0 };
 }
 
 /** Rows that have their outcome, whichever it is. */

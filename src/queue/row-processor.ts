@@ -4,11 +4,15 @@ import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
-import type { JobContext, JobRegistry, JobResult } from './job-type.js';
+import type { JobContext, JobRegistry, JobResult, JobType } from './job-type.js';
+import { parkJob } from './park-job.js';
 import type { QueueKeys } from './queue-keys.js';
+import { createRedisClock, type SharedClock } from './redis/redis-clock.js';
 import type { RequestBudget } from './request-budget.js';
-import { decideAfterTokenCheck, decideRetry, type RetryPolicy } from './retry-policy.js';
-import type { RowJobData } from './row-job.js';
+import { decideAfterTokenCheck, decideRetry, type RetryDecision, type RetryPolicy } from './retry-policy.js';
+import { createRowAttempts } from './row-attempt.js';
+import type { ConfirmLater, RowJobData } from './row-job.js';
+import { RowLockLostError } from './row-lock-lost.js';
 import type { RowOutcome } from './row-outcome.js';
 import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
@@ -26,56 +30,79 @@ export interface RowProcessorOptions {
   tokenCheck: TokenCheck;
   logger: Logger;
   sim: boolean;
+  /**
+   * The longest one request of `api` can take from sending to its last byte (from the client's timeouts, see
+   * `longestRequestMs`): a create whose request got no answer is confirmed no sooner than this after it failed.
+   */
+  requestSettleMs: number;
+  /** Where shared times come from; Redis TIME by default. */
+  clock?: SharedClock;
   random?: () => number;
 }
 
 /** Rows of a stopped batch wait as delayed jobs this long, or until `retry` promotes them. */
 export const PARKED_MS = 30 * 24 * 3600 * 1000;
 
-// KEYS: inflight, attempts, started. ARGV: row, now ms. Returns {uncertain, attempts, firstStartMs}: uncertain when the
-// marker of an earlier attempt is still there (it crashed, stalled, or ended without knowing whether it applied).
-const START = `
-local uncertain = redis.call('HGET', KEYS[1], ARGV[1]) == '1' and 1 or 0
-redis.call('HSET', KEYS[1], ARGV[1], '1')
-local attempts = redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
-redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[2])
-return {uncertain, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1]))}`;
+/** Confirm-only reads a row gets, `retry.maxDelayMs` apart, once its retry budget ran out while it may have applied. */
+export const LATE_CONFIRM_TRIES = 3;
+
+const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
+
+type Facts = ConfirmLater['failure'];
 
 /**
  * Runs one row: the BullMQ processor. Order of checks: a row with an outcome is never run again; a cancelled batch
- * cancels the row; a stopped batch parks it; an uncertain earlier attempt is confirmed before acting; then the job
- * type runs and the retry policy decides what a failure does.
+ * cancels the row; a stopped batch parks it; an earlier request of a create that may still land is waited out; an
+ * uncertain earlier attempt is confirmed before acting; then the job type runs and the retry policy decides what a
+ * failure does. A row whose budget runs out while its change may have applied gets a later confirm-only attempt and
+ * ends `unknown` only when even that cannot read the service. Every time that another machine compares (start,
+ * elapsed budget, when a parked row is due, finish) comes from Redis, never from this worker's clock.
  */
 export function createRowProcessor(options: RowProcessorOptions) {
-  const { redis, keys, store } = options;
+  const { store, policy } = options;
+  const attemptsOf = createRowAttempts(options.redis, options.keys);
+  const clock = options.clock ?? createRedisClock(options.redis);
+  const settleMs = options.requestSettleMs;
+
   return async function processRow(job: Job<RowJobData>, token?: string, signal?: AbortSignal): Promise<RowOutcome['outcome']> {
     const { batchId, row } = job.data;
     const logger = options.logger.child({ batch: batchId, row });
     const [batch, planned, previous] = await Promise.all([store.get(batchId), store.getRow(batchId, row), store.getOutcome(batchId, row)]);
     if (previous !== undefined) return previous.outcome;
     const base = rowIdentity(batchId, row, planned, job.name, options.sim);
+    const lockLost = (): boolean => signal?.aborted === true;
     const finish = async (fields: Partial<RowOutcome> & Pick<RowOutcome, 'outcome' | 'attempts'>): Promise<RowOutcome['outcome']> => {
-      await store.recordOutcome({ ...base, ...fields, finishedAt: new Date().toISOString() });
-      const level = fields.outcome === 'failed' ? 'warn' : 'debug';
+      // Another worker owns the row now: it records the outcome, after confirming.
+      if (lockLost()) throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
+      const finishedAt = new Date(await clock.now()).toISOString();
+      await store.recordOutcome({ ...base, ...fields, finishedAt });
+      const level = fields.outcome === 'failed' || fields.outcome === 'unknown' ? 'warn' : 'debug';
       logger[level]({ outcome: fields.outcome, attempts: fields.attempts, ...(fields.message ? { reason: fields.message } : {}) }, `row ${fields.outcome}`);
       return fields.outcome;
+    };
+    const park = async (delayMs: number, maxDelayMs: number, nowMs?: number): Promise<never> => {
+      await parkJob(job, token, { nowMs: nowMs ?? (await clock.now()), delayMs, maxDelayMs });
+      throw new DelayedError();
     };
     if (batch === undefined || planned === undefined || planned.action === undefined) {
       return finish({ outcome: 'failed', attempts: 0, category: 'Other', message: 'the batch record or row is missing from Redis' });
     }
     if (batch.state === 'cancelled') return finish({ outcome: 'cancelled', attempts: 0, message: 'batch cancelled' });
-    if (batch.state === 'stopped') {
-      await job.moveToDelayed(Date.now() + PARKED_MS, token);
-      throw new DelayedError();
-    }
+    if (batch.state === 'stopped') return park(PARKED_MS, PARKED_MS);
     const jobType = options.registry.get(planned.action.action);
     if (jobType === undefined) {
       return finish({ outcome: 'failed', attempts: 0, category: 'Other', message: `no job type for action ${planned.action.action}` });
     }
 
-    const [uncertainFlag, attempts, firstStartMs] = (await redis.eval(START, 3, keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId), String(row), Date.now())) as [number, number, number];
+    const late = job.data.confirmLater;
+    const start = await attemptsOf.start(batchId, row, { settleMs: jobType.creates === true ? settleMs : 0, countAttempt: late === undefined });
+    if (start.kind === 'wait') {
+      logger.info({ waitMs: start.waitMs }, 'an earlier request of this row may still land: confirming after it');
+      return park(start.waitMs, settleMs, start.nowMs);
+    }
+    const { attempts, firstStartMs } = start;
     // A job BullMQ moved back after its worker stopped renewing the lock may have been mid-call.
-    const uncertain = uncertainFlag === 1 || job.stalledCounter > 0;
+    const uncertain = start.uncertain || job.stalledCounter > 0;
     const startedAt = new Date(firstStartMs).toISOString();
     const context: JobContext = {
       api: options.api,
@@ -83,10 +110,12 @@ export function createRowProcessor(options: RowProcessorOptions) {
       target: planned.target,
       batchId,
       row,
-      previousAttemptUncertain: uncertain,
+      previousAttemptUncertain: uncertain || late !== undefined,
       signal: signal ?? new AbortController().signal,
       logger,
     };
+    if (late !== undefined) return confirmLater(late);
+
     let confirmed = false;
     let result: JobResult | 'confirmed-done';
     try {
@@ -99,60 +128,135 @@ export function createRowProcessor(options: RowProcessorOptions) {
       }
     } catch (error) {
       // Still unknown when the confirm itself failed, or when this call may have applied unseen.
-      const stillUncertain = (uncertain && !confirmed) || (isApiError(error) && error.mayHaveApplied);
-      return handleFailure(error, stillUncertain);
+      const mayHaveApplied = isApiError(error) && error.mayHaveApplied;
+      // Only this attempt's own write can still be on its way; a failed confirm read leaves nothing in flight.
+      const inFlightMs = mayHaveApplied && error.status === undefined && jobType.creates === true ? settleMs : 0;
+      return handleFailure(error, (uncertain && !confirmed) || mayHaveApplied, inFlightMs);
     }
+    // A create after an uncertain attempt may sit beside a late one. So may one this worker sent after losing the row
+    // unawares (frozen before sending; on waking, the call can go out before the failed lock renewal is noticed): the
+    // lock is read back, and the later of the two objects is removed by whichever worker looks last.
+    if (jobType.keepOne !== undefined && (lockLost() || (await lockTakenFrom(job, token)))) return abandon(false);
+    const kept = uncertain ? await keepOne(jobType, context) : undefined;
     if (result === 'confirmed-done') {
-      return finish({ outcome: 'unchanged', attempts, startedAt, confirmed: true, message: 'already done (state re-read after an uncertain attempt)' });
+      return finish({ outcome: 'succeeded', attempts, startedAt, confirmed: true, message: CONFIRMED_DONE, ...(kept ? { detail: kept } : {}) });
     }
-    return finish({ outcome: result.outcome, attempts, startedAt, ...(confirmed ? { confirmed } : {}), ...(result.detail ? { detail: result.detail } : {}) });
+    const detail = result.detail || kept ? { ...result.detail, ...kept } : undefined;
+    return finish({ outcome: result.outcome, attempts, startedAt, ...(confirmed ? { confirmed } : {}), ...(detail ? { detail } : {}) });
 
-    async function handleFailure(error: unknown, stillUncertain: boolean): Promise<never> {
-      // Shutting down: leave the row to BullMQ (it goes back to the queue); the marker makes the next run confirm.
-      if (signal?.aborted === true) throw error;
-      // The marker stays while the service may hold a change nobody saw; the next attempt confirms first.
-      if (!stillUncertain) await redis.hdel(keys.inflight(batchId), String(row));
-      const first = decideRetry({ error, attempts, elapsedMs: Date.now() - firstStartMs, policy: options.policy, ...(options.random ? { random: options.random } : {}) });
+    async function keepOne(type: JobType, rowContext: JobContext): Promise<JobResult['detail']> {
+      if (type.keepOne === undefined) return undefined;
+      try {
+        const removed = await type.keepOne(rowContext);
+        if (removed !== undefined) logger.warn(removed, 'a late request created this row\'s object twice: kept the oldest, removed the others');
+        return removed;
+      } catch (error) {
+        logger.warn({ err: error }, 'could not check this row for a second object');
+        return undefined;
+      }
+    }
+
+    /** The retry budget is spent and the change may have applied: only read, later, and end on what the read says. */
+    async function confirmLater(pending: ConfirmLater): Promise<RowOutcome['outcome']> {
+      let state: 'done' | 'not-done';
+      try {
+        state = await jobType!.confirm(context);
+      } catch (error) {
+        if (lockLost()) throw error;
+        const decision = decideRetry({ error, attempts: 1, elapsedMs: 0, policy, ...(options.random ? { random: options.random } : {}) });
+        if (decision.kind === 'rate-limited') return rateLimited(decision, false);
+        const tries = pending.tries + 1;
+        if (tries < LATE_CONFIRM_TRIES) {
+          await job.updateData({ batchId, row, confirmLater: { ...pending, tries } });
+          return park(policy.maxDelayMs, policy.maxDelayMs);
+        }
+        await finish({
+          outcome: 'unknown',
+          attempts,
+          startedAt,
+          ...pending.failure,
+          message: `${pending.failure.message}; it may have been applied, and ${tries} later reads could not tell (${errorFacts(error).message}): check it with seatflow retry ${batchId}`,
+        });
+        throw new UnrecoverableError(pending.failure.message);
+      }
+      if (state === 'done') {
+        const kept = await keepOne(jobType!, context);
+        return finish({ outcome: 'succeeded', attempts, startedAt, confirmed: true, message: CONFIRMED_DONE, ...(kept ? { detail: kept } : {}) });
+      }
+      // Read after the budget ran out: the change is not there, so the row failed, knowingly.
+      await attemptsOf.clear(batchId, row);
+      await finish({ outcome: 'failed', attempts, startedAt, confirmed: true, ...pending.failure, message: `${pending.failure.message} (a later read shows it was not applied)` });
+      throw new UnrecoverableError(pending.failure.message);
+    }
+
+    /**
+     * This worker lost the row: it records nothing. A create it may have made (answered, or aborted after sending)
+     * can sit beside the new owner's: once such a request can no longer land, the later object is removed.
+     */
+    async function abandon(mayStillLand: boolean): Promise<never> {
+      if (jobType!.keepOne !== undefined) {
+        if (mayStillLand) await new Promise((resolve) => setTimeout(resolve, settleMs));
+        await keepOne(jobType!, { ...context, signal: AbortSignal.timeout(Math.max(settleMs, 10_000)) });
+      }
+      throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
+    }
+
+    /** True when BullMQ's lock on the row is no longer this worker's (it expired and another worker took the row). */
+    async function lockTakenFrom(running: Job<RowJobData>, ownToken: string | undefined): Promise<boolean> {
+      if (ownToken === undefined || running.id === undefined) return false;
+      return (await options.redis.get(`${options.queue.toKey(running.id)}:lock`)) !== ownToken;
+    }
+
+    async function rateLimited(decision: Extract<RetryDecision, { kind: 'rate-limited' }>, spentAttempt: boolean): Promise<never> {
+      // The call was refused, not made: it spends no attempt. The client's onResponse already paused the fleet.
+      if (spentAttempt) await attemptsOf.uncount(batchId, row);
+      const waitMs = Math.max(await options.budget.pausedFor(), options.budget.pauseAfter429(decision.retryAfterMs));
+      await options.budget.pause(waitMs);
+      await options.queue.rateLimit(waitMs);
+      logger.warn({ waitMs }, 'rate limited: row back to the queue, fleet paused');
+      throw Worker.RateLimitError();
+    }
+
+    /** `inFlightMs`: how long this attempt's write may still land (a request that got no answer), else 0. */
+    async function handleFailure(error: unknown, stillUncertain: boolean, inFlightMs: number): Promise<never> {
+      // Lost the row: leave it to BullMQ and the next owner; the marker makes it confirm first.
+      if (lockLost()) return abandon(isApiError(error) && error.mayHaveApplied);
+      if (stillUncertain) await attemptsOf.leaveUncertain(batchId, row, inFlightMs);
+      else await attemptsOf.clear(batchId, row);
+      const nowMs = await clock.now();
+      const first = decideRetry({ error, attempts, elapsedMs: nowMs - firstStartMs, policy, ...(options.random ? { random: options.random } : {}) });
       // A 403/1004: the fleet re-reads its token once; still a System Admin → only this row fails.
       const decision = first.kind === 'verify-token' ? decideAfterTokenCheck(await options.tokenCheck.stillSystemAdmin(batchId)) : first;
       const facts = errorFacts(error);
       switch (decision.kind) {
-        case 'rate-limited': {
-          // The call was refused, not made: it spends no attempt. The client's onResponse already paused the fleet.
-          await redis.hincrby(keys.attempts(batchId), String(row), -1);
-          const waitMs = Math.max(await options.budget.pausedFor(), options.budget.pauseAfter429(decision.retryAfterMs));
-          await options.budget.pause(waitMs);
-          await options.queue.rateLimit(waitMs);
-          logger.warn({ waitMs }, 'rate limited: row back to the queue, fleet paused');
-          throw Worker.RateLimitError();
-        }
+        case 'rate-limited':
+          return rateLimited(decision, true);
         case 'retry':
           logger.warn({ attempts, delayMs: decision.delayMs, err: facts }, 'row will be retried');
-          await job.moveToDelayed(Date.now() + decision.delayMs, token);
-          throw new DelayedError();
+          return park(decision.delayMs, policy.maxDelayMs, nowMs);
         case 'stop-batch': {
-          await redis.hincrby(keys.attempts(batchId), String(row), -1);
+          await attemptsOf.uncount(batchId, row);
           const message = `the access token was refused (${facts.status ?? ''} ${facts.message}); fix the token, then run: seatflow retry ${batchId}`;
           if (await store.transition(batchId, ['queued', 'submitting'], 'stopped', message)) logger.error(message);
-          await job.moveToDelayed(Date.now() + PARKED_MS, token);
-          throw new DelayedError();
+          return park(PARKED_MS, PARKED_MS, nowMs);
         }
-        case 'fail':
-          await finish({
-            outcome: 'failed',
-            attempts,
-            startedAt,
-            ...facts,
-            ...(decision.exhausted ? { message: `${facts.message} (gave up after ${attempts} attempts)` } : {}),
-            ...(stillUncertain ? { message: `${facts.message}; the last attempt may have been applied: check this user` } : {}),
-          });
+        case 'fail': {
+          const failure = { ...facts, ...(decision.exhausted ? { message: `${facts.message} (gave up after ${attempts} attempts)` } : {}) };
+          if (stillUncertain) {
+            // Never `failed` while the change may be there: read again later, with a budget of its own.
+            logger.warn({ attempts, err: facts }, 'retry budget spent while the change may have applied: confirming later');
+            await job.updateData({ batchId, row, confirmLater: { tries: 0, failure } });
+            return park(policy.maxDelayMs, policy.maxDelayMs, nowMs);
+          }
+          await finish({ outcome: 'failed', attempts, startedAt, ...failure });
           throw new UnrecoverableError(facts.message);
+        }
       }
     }
   };
 }
 
-function errorFacts(error: unknown): Pick<RowOutcome, 'category' | 'status' | 'errorCode' | 'refId'> & { message: string } {
+function errorFacts(error: unknown): Facts {
   if (isApiError(error)) {
     return {
       category: error.category,

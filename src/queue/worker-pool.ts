@@ -2,6 +2,7 @@ import { Worker, type RedisOptions } from 'bullmq';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
 import type { RowJobData } from './row-job.js';
+import { RowLockLostError } from './row-lock-lost.js';
 import type { createRowProcessor } from './row-processor.js';
 
 export interface WorkerPoolOptions {
@@ -42,6 +43,13 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     autorun: true,
   });
   worker.on('error', (error) => options.logger.warn({ err: error }, 'worker connection error'));
+  // Another worker may own these rows now: abort their in-flight calls; the processor then records nothing for them.
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const jobId of jobIds) {
+      options.logger.warn({ jobId }, 'lost the lock on a row (this worker was frozen or blocked): its call is aborted, another worker takes it');
+      worker.cancelJob(jobId, new RowLockLostError(jobId).message);
+    }
+  });
   worker.on('failed', (job, error) => {
     if (job === undefined) return;
     const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);

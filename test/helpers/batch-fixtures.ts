@@ -36,8 +36,8 @@ export function useBatchHarnesses(): { redis: () => TestRedis; open: (serverOpti
 
 /** Each user the batch was meant to change shows exactly one change of `operation` in the server's mutation log. */
 export async function expectEachUserChangedOnce(h: BatchHarness, outcomes: RowOutcome[], operation: string): Promise<void> {
-  // Changed by this batch: succeeded, or found done after an uncertain attempt (that attempt made the change).
-  const changed = outcomes.filter((o) => o.outcome === 'succeeded' || (o.outcome === 'unchanged' && o.confirmed === true));
+  // Changed by this batch: succeeded, including rows found done after an uncertain attempt (that attempt made it).
+  const changed = outcomes.filter((o) => o.outcome === 'succeeded');
   const mutations = (await h.mutations()).filter((m) => m.operation.toLowerCase() === operation.toLowerCase());
   const perUser = new Map<number, number>();
   for (const m of mutations) if (m.userId !== undefined) perUser.set(m.userId, (perUser.get(m.userId) ?? 0) + 1);

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createJobRegistry } from '../../jobs/registry.js';
+import { longestRequestMs } from '../../src/client/longest-request-ms.js';
+import type { ClientTimeouts } from '../../src/client/smartsheet-client-options.js';
 import { createSmartsheetClient, type SmartsheetClient } from '../../src/client/create-smartsheet-client.js';
 import { createSilentLogger } from '../../src/core/logger.js';
 import type { BatchPlan } from '../../src/plan/planned-row.js';
@@ -16,6 +18,9 @@ import type { WorkerPool } from '../../src/queue/worker-pool.js';
 import { startReferenceServer, type RunningReferenceServer, type StartReferenceServerOptions } from '../../src/server/index.js';
 import type { Mutation } from '../../src/server/sim/mutation-log.js';
 import type { TestRedis } from './redis-server.js';
+
+/** The harness's clients' timeouts: a request without an answer may still land for 10 s. */
+export const HARNESS_TIMEOUTS = { headersMs: 5000, bodyMs: 5000 };
 
 export const FAST_RETRY: RetryPolicy = { maxAttempts: 12, maxElapsedMs: 120_000, baseDelayMs: 50, maxDelayMs: 400 };
 
@@ -34,8 +39,8 @@ export interface BatchHarness {
   budget: RequestBudget;
   writeManifest(name: string, lines: string[]): string;
   plan(file: string): Promise<BatchPlan>;
-  startWorkers(options?: { concurrency?: number; policy?: RetryPolicy; api?: SmartsheetClient; budget?: RequestBudget }): WorkerPool;
-  clientFor(token: string): { api: SmartsheetClient; budget: RequestBudget };
+  startWorkers(options?: { concurrency?: number; policy?: RetryPolicy; api?: SmartsheetClient; budget?: RequestBudget; requestSettleMs?: number }): WorkerPool;
+  clientFor(token: string, timeouts?: ClientTimeouts): { api: SmartsheetClient; budget: RequestBudget };
   waitForState(batchId: string, states: BatchRecord['state'][], timeoutMs?: number): Promise<BatchRecord>;
   outcomes(batchId: string): Promise<RowOutcome[]>;
   mutations(): Promise<Mutation[]>;
@@ -53,12 +58,12 @@ export async function createBatchHarness(redis: TestRedis, serverOptions: StartR
   const system = createBatchSystem({ redis: redisHandle, prefix, target: server.url, sim: true, logger });
   const clients: SmartsheetClient[] = [];
   const pools: WorkerPool[] = [];
-  const clientFor = (token: string) => {
+  const clientFor = (token: string, timeouts: ClientTimeouts = HARNESS_TIMEOUTS) => {
     const budget = system.budget({ accessToken: token, rate });
     const api = createSmartsheetClient({
       baseUrl: server.url,
       accessToken: token,
-      timeouts: { headersMs: 5000, bodyMs: 5000 },
+      timeouts,
       beforeRequest: (info) => budget.beforeRequest(info),
       onResponse: (info) => void budget.onResponse(info).catch(() => undefined),
     });
@@ -90,6 +95,7 @@ export async function createBatchHarness(redis: TestRedis, serverOptions: StartR
         registry: createJobRegistry(),
         concurrency: options.concurrency ?? 8,
         policy: options.policy ?? FAST_RETRY,
+        requestSettleMs: options.requestSettleMs ?? longestRequestMs(HARNESS_TIMEOUTS),
         lockDurationMs: 4000,
         stalledIntervalMs: 1000,
       });

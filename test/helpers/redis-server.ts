@@ -16,6 +16,8 @@ export interface TestRedis {
   /** Stops the server cleanly (it writes its AOF) and starts it again on the same port and data. */
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** Sends a signal to the server process (SIGSTOP freezes it: it keeps accepting connections and answers nothing). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export async function freePort(): Promise<number> {
@@ -70,6 +72,9 @@ export async function startTestRedis(): Promise<TestRedis> {
     async stop() {
       await stop();
       rmSync(dir, { recursive: true, force: true });
+    },
+    signal(signal) {
+      child?.kill(signal);
     },
   };
 }

@@ -20,7 +20,7 @@ describe('a batch', () => {
 
     harness.startWorkers();
     const batch = await harness.waitForState(first.batch.id, ['finished']);
-    expect(batch.counts).toEqual({ succeeded: 10, unchanged: 1, skipped: 2, failed: 0, cancelled: 0 });
+    expect(batch.counts).toEqual({ succeeded: 10, unchanged: 1, skipped: 2, failed: 0, unknown: 0, cancelled: 0 });
     const outcomes = await harness.outcomes(first.batch.id);
     expect(outcomes.map((o) => o.row)).toEqual([...Array(13).keys()].map((i) => i + 1));
     expect(outcomes.find((o) => o.email === 'sam.taylor@gmail.com')).toMatchObject({ outcome: 'skipped', category: 'Refused' });

@@ -71,7 +71,7 @@ describe('control API with Redis, workers and the reference server', () => {
 
     const batch = await waitForEnd(submitted.batchId);
     expect(batch.state).toBe('finished');
-    expect(batch.counts).toEqual({ succeeded: 5, unchanged: 1, skipped: 2, failed: 0, cancelled: 0 });
+    expect(batch.counts).toEqual({ succeeded: 5, unchanged: 1, skipped: 2, failed: 0, unknown: 0, cancelled: 0 });
     expect(batch.progress).toMatchObject({ done: 8, total: 8 });
 
     const jsonl = await call(`/v1/batches/${submitted.batchId}/outcomes?format=jsonl`);

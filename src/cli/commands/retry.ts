@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
-/** `seatflow retry BATCH`: queue the failed rows again and resume a batch stopped by a refused token. */
+/** `seatflow retry BATCH`: queue the failed and unknown rows again and resume a batch stopped by a refused token. */
 export function registerRetryCommand(program: Command): void {
   const command = program
     .command('retry')
@@ -13,10 +13,10 @@ export function registerRetryCommand(program: Command): void {
       const { requeued, resumed } = await system.control.retry(batchId);
       if (requeued + resumed === 0) {
         const batch = await system.store.get(batchId);
-        process.stdout.write(`Batch ${batchId}: nothing to retry (no failed or cancelled rows${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
+        process.stdout.write(`Batch ${batchId}: nothing to retry (no failed, unknown or cancelled rows${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
         return;
       }
-      process.stdout.write(`Batch ${batchId}: ${requeued} failed or cancelled rows queued again, ${resumed} stopped rows resumed. Process them with: seatflow worker\n`);
+      process.stdout.write(`Batch ${batchId}: ${requeued} failed, unknown or cancelled rows queued again, ${resumed} waiting rows resumed. Process them with: seatflow worker\n`);
     });
   });
 }

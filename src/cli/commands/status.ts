@@ -3,6 +3,7 @@ import { withBatchRuntime } from '../batch-runtime.js';
 import { countsLine, formatBatchSummary } from '../batch-summary.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { watchBatch } from '../batch-progress.js';
+import { farParkedLines, farParkedRows } from '../far-parked-rows.js';
 
 interface StatusFlags extends CommonFlags {
   json?: boolean;
@@ -39,8 +40,9 @@ export function registerStatusCommand(program: Command): void {
         return;
       }
       if (flags.watch === true) batch = await watchBatch(system.store, batchId, { label: `Watching ${batchId}` });
-      if (flags.json === true) process.stdout.write(`${JSON.stringify(batch)}\n`);
-      else process.stdout.write(await formatBatchSummary(batch, system.store));
+      const farParked = await farParkedRows(system, runtime.config, batch);
+      if (flags.json === true) process.stdout.write(`${JSON.stringify({ ...batch, ...(farParked.length > 0 ? { parkedFarAhead: farParked } : {}) })}\n`);
+      else process.stdout.write(`${await formatBatchSummary(batch, system.store)}${farParkedLines(batch, farParked)}`);
     });
   });
 }

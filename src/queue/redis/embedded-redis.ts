@@ -6,7 +6,8 @@ import path from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../core/logger.js';
 import { SeatflowError } from '../../core/seatflow-error.js';
-import { probeRedis } from './probe-redis.js';
+import { probeRedis, probeRedisAnswer } from './probe-redis.js';
+import { RedisUnavailableError } from './redis-unavailable-error.js';
 
 /**
  * The private redis-server seatflow runs when REDIS_URL is unset.
@@ -67,7 +68,15 @@ export async function startOrJoinEmbeddedRedis(options: EmbeddedRedisOptions): P
     release: () => releaseEmbeddedRedis(connection, path.join(dir, 'redis.pid'), options.logger),
   });
 
-  if ((await probeRedis(connection, 500)) === undefined) return make(false);
+  const first = await probeRedisAnswer(connection, 500);
+  if (first === undefined) return make(false);
+  const pid = readPid(path.join(dir, 'redis.pid'));
+  if (first.silent && pid !== undefined && isAlive(pid)) {
+    // Running but not answering (stopped with SIGSTOP, or wedged): waiting would hang every command.
+    throw new RedisUnavailableError('REDIS_UNAVAILABLE', `the private redis-server (pid ${pid}, ${description}) does not answer: ${first.message}`, {
+      hint: `If it was stopped, resume it (kill -CONT ${pid}); if it is wedged, stop it (kill ${pid}) and run the command again. Nothing was queued or changed.`,
+    });
+  }
   const deadline = Date.now() + (options.startTimeoutMs ?? 15_000);
   const lockFile = path.join(dir, 'start.lock');
   while (!takeLock(lockFile)) {

@@ -2,12 +2,12 @@ import path from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
 import { PACKAGE_ROOT } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
-import { SeatflowError, UsageError } from '../../core/seatflow-error.js';
+import { UsageError } from '../../core/seatflow-error.js';
 import { startOrJoinEmbeddedRedis } from './embedded-redis.js';
 import { probeRedis } from './probe-redis.js';
+import { RedisUnavailableError } from './redis-unavailable-error.js';
 
-/** Exit code of a command that could not reach Redis: distinct from "some rows failed" (1) and "refused" (2). */
-export const REDIS_UNAVAILABLE_EXIT_CODE = 3;
+export { REDIS_UNAVAILABLE_EXIT_CODE, RedisUnavailableError } from './redis-unavailable-error.js';
 
 export interface OpenRedisOptions {
   /** REDIS_URL; when absent, the embedded server. */
@@ -28,10 +28,6 @@ export interface RedisHandle {
   close(): Promise<void>;
 }
 
-export class RedisUnavailableError extends SeatflowError {
-  readonly exitCode = REDIS_UNAVAILABLE_EXIT_CODE;
-}
-
 export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle> {
   let connection: RedisOptions;
   let description: string;
@@ -42,7 +38,7 @@ export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle>
     const problem = await probeRedis(connection, 3000);
     if (problem !== undefined) {
       throw new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${description}: ${problem}`, {
-        hint: 'Check REDIS_URL and that the server is running; nothing was queued or changed. Unset REDIS_URL to use a private redis-server.',
+        hint: 'Check REDIS_URL and that the server is running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping); nothing was queued or changed. Unset REDIS_URL to use a private redis-server.',
       });
     }
   } else {

@@ -47,7 +47,7 @@ describe('POST /v1/batches', () => {
     expect(response.statusCode).toBe(202);
     const body = response.json();
     expect(body).toMatchObject({ batchId: 'b0123456789ab', created: true, existing: false, jobsAdded: 2 });
-    expect(body.batch.counts).toEqual({ succeeded: 1, unchanged: 0, skipped: 1, failed: 0, cancelled: 0 });
+    expect(body.batch.counts).toEqual({ succeeded: 1, unchanged: 0, skipped: 1, failed: 0, unknown: 0, cancelled: 0 });
     expect(body.batch.progress).toEqual({ done: 2, total: 4, ratio: 0.5 });
     expect(response.headers.location).toBe('/v1/batches/b0123456789ab');
     expect(batches.calls).toContain('submit');

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -54,6 +54,24 @@ describe('startOrJoinEmbeddedRedis', () => {
     await again.quit();
     await third.release();
     expect(existsSync(path.join(dir, 'redis', 'appendonlydir'))).toBe(true);
+  });
+
+  it('refuses at once (exit 3) to join a private redis-server that is running but does not answer (SIGSTOP)', async () => {
+    const dir = dataDir();
+    const redis = await startOrJoinEmbeddedRedis({ dataDir: dir, configFile, logger });
+    const pid = Number(readFileSync(path.join(dir, 'redis', 'redis.pid'), 'utf8').trim());
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const joining = startOrJoinEmbeddedRedis({ dataDir: dir, configFile, logger });
+      await expect(joining).rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/private redis-server \(pid \d+, unix:.*\) does not answer: no answer within 500 ms/) });
+      await expect(joining).rejects.toMatchObject({ hint: expect.stringMatching(/kill -CONT \d+/) });
+      // Before: it waited for the server to exit for the whole start timeout (15 s), then failed with exit 1.
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      await redis.release();
+    }
   });
 
   it('says what to install when redis-server is missing', async () => {

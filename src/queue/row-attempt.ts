@@ -1,0 +1,70 @@
+import type { Redis } from 'ioredis';
+import type { QueueKeys } from './queue-keys.js';
+
+/**
+ * The in-flight marker of a row (hash `inflight`, field = row) holds either `1` (an attempt is running, or a worker
+ * died or lost its lock during one) or a Redis time in ms until which an earlier attempt's request may still land
+ * (set when an attempt ended without knowing whether it applied). Either way the next attempt confirms first.
+ */
+export type AttemptStart =
+  /** An earlier request of this row may still land: confirm no sooner than `waitMs` from `nowMs`. */
+  | { kind: 'wait'; waitMs: number; nowMs: number }
+  | { kind: 'go'; uncertain: boolean; attempts: number; firstStartMs: number; nowMs: number };
+
+// KEYS: inflight, attempts, started. ARGV: row, settle ms (0: the job type does not create), 1 for an attempt that may
+// change something, 0 for a confirm-only one.
+// A marker `1` left by a worker that died or lost its lock says nothing of when its request went out: the settle time
+// counts from the first attempt that meets it, and is written down so that later attempts wait no longer.
+const START = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local marker = redis.call('HGET', KEYS[1], ARGV[1])
+local settle = tonumber(ARGV[2])
+if marker and settle > 0 then
+  local landsBy = tonumber(marker)
+  if landsBy == 1 then
+    landsBy = now + settle
+    redis.call('HSET', KEYS[1], ARGV[1], landsBy)
+  end
+  if landsBy > now then return {0, landsBy - now, 0, now} end
+end
+-- A confirm-only attempt changes nothing: the marker keeps saying when an earlier request stops being able to land.
+if ARGV[3] == '1' then redis.call('HSET', KEYS[1], ARGV[1], '1') end
+local attempts = redis.call('HINCRBY', KEYS[2], ARGV[1], tonumber(ARGV[3]))
+redis.call('HSETNX', KEYS[3], ARGV[1], now)
+return {1, marker and 1 or 0, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1])), now}`;
+
+// KEYS: inflight. ARGV: row, ms the request may still take. The marker says from when on a confirm can be trusted.
+const UNCERTAIN = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
+return now`;
+
+export function createRowAttempts(redis: Redis, keys: QueueKeys) {
+  return {
+    /**
+     * Marks the row in flight and counts the attempt (a confirm-only attempt does neither), unless an earlier request
+     * of a create may still land.
+     */
+    async start(batchId: string, row: number, options: { settleMs: number; countAttempt: boolean }): Promise<AttemptStart> {
+      const result = (await redis.eval(START, 3, keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId), String(row), options.settleMs, options.countAttempt ? 1 : 0)) as number[];
+      if (result[0] === 0) return { kind: 'wait', waitMs: Number(result[1]), nowMs: Number(result[3]) };
+      return { kind: 'go', uncertain: result[1] === 1, attempts: Number(result[2]), firstStartMs: Number(result[3]), nowMs: Number(result[4]) };
+    },
+    /** The attempt ended knowing nothing changed. */
+    async clear(batchId: string, row: number): Promise<void> {
+      await redis.hdel(keys.inflight(batchId), String(row));
+    },
+    /** The attempt may have applied; `stillInFlightMs` is how long its request may still take (0 when it was answered). */
+    async leaveUncertain(batchId: string, row: number, stillInFlightMs: number): Promise<void> {
+      await redis.eval(UNCERTAIN, 1, keys.inflight(batchId), String(row), Math.max(0, Math.round(stillInFlightMs)));
+    },
+    /** A call refused before it was made (429, refused token) spends no attempt. */
+    async uncount(batchId: string, row: number): Promise<void> {
+      await redis.hincrby(keys.attempts(batchId), String(row), -1);
+    },
+  };
+}
+
+export type RowAttempts = ReturnType<typeof createRowAttempts>;

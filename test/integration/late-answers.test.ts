@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { discussionMarker } from '../../jobs/discussion-marker.js';
+import { longestRequestMs } from '../../src/client/longest-request-ms.js';
+import type { BatchRecord } from '../../src/queue/batch-store.js';
+import { FAST_RETRY, type BatchHarness } from '../helpers/batch-harness.js';
+import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+
+const batches = useBatchHarnesses();
+const SHEET = 2094857361029384;
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function submitDiscussions(h: BatchHarness, count: number): Promise<BatchRecord> {
+  const rows = Array.from({ length: count }, (_, i) => ({ action: 'create-discussion', sheetId: String(SHEET), comment: `Handover note ${i + 1}` }));
+  const plan = await h.plan(h.writeManifest('d.json', [JSON.stringify({ version: 1, rows })]));
+  return (await h.system.submit(plan)).batch;
+}
+
+/** How many discussions on the sheet carry each row's marker, read from the server's state (no faults, no paging). */
+function discussionsPerRow(h: BatchHarness, batchId: string, count: number): number[] {
+  const sheet = h.server.context.state.sheets.get(SHEET);
+  const texts = (sheet?.discussions ?? []).map((d) => d.comments[0]?.text ?? '');
+  return Array.from({ length: count }, (_, i) => texts.filter((text) => text.includes(discussionMarker(batchId, i + 1))).length);
+}
+
+/**
+ * Waits out the injected delay, so that a request still held by the server has landed before discussions are
+ * counted. Not a race: the server holds a request at most `delayMs` and then serves it.
+ */
+async function lateRequestsLanded(delayMs: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, delayMs + 500));
+}
+
+async function setFaults(h: BatchHarness, spec: string): Promise<void> {
+  await fetch(`${h.server.origin}/_sim/faults`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${h.server.tokens.admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ spec, seed: 7 }),
+  });
+}
+
+describe('a create whose answer is late rather than lost', () => {
+  it('is not done twice when requests outlast the client timeout: the confirm waits them out (2 workers, delay faults)', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const count = 16;
+    const batch = await submitDiscussions(h, count);
+    // Half the calls take 1.6 s; the client gives up on the headers after 1 s, so those creates land after it did.
+    await setFaults(h, 'delay:1600ms:0.5');
+    const timeouts = { headersMs: 1000, bodyMs: 1000 };
+    for (let i = 0; i < 2; i += 1) {
+      h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts), policy: { ...FAST_RETRY, maxAttempts: 30 } });
+    }
+    const done = await h.waitForState(batch.id, ['finished'], 120_000);
+    await setFaults(h, '');
+    // A create that timed out lands up to 1.6 s after it was sent: count once every such request has landed.
+    await lateRequestsLanded(1600);
+    expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
+    expect(done.counts).toMatchObject({ succeeded: count, failed: 0, unknown: 0 });
+    // Some rows did meet a late answer: found done on their confirm, after the wait.
+    const outcomes = await h.outcomes(batch.id);
+    expect(outcomes.some((o) => o.confirmed === true)).toBe(true);
+  }, 150_000);
+
+  it('keeps the oldest and removes the other when a late request made the row\'s discussion twice, and says so in the report', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const batch = await submitDiscussions(h, 1);
+    // As left by a late create landing beside the row's own one: two discussions with its marker, the row uncertain.
+    const text = `Handover note 1${discussionMarker(batch.id, 1)}`;
+    const first = await h.api.discussions.create(SHEET, { comment: { text } });
+    const second = await h.api.discussions.create(SHEET, { comment: { text } });
+    await h.redisHandle.client.hset(h.system.keys.inflight(batch.id), '1', '2');
+    h.startWorkers({ concurrency: 1 });
+    const done = await h.waitForState(batch.id, ['finished'], 60_000);
+    expect(discussionsPerRow(h, batch.id, 1)).toEqual([1]);
+    expect(done.counts).toMatchObject({ succeeded: 1 });
+    const [outcome] = await h.outcomes(batch.id);
+    expect(outcome).toMatchObject({ outcome: 'succeeded', confirmed: true });
+    // Both made within the same instant: the tie goes to the lower id, the same choice on every worker.
+    const [kept, removed] = [first.id, second.id].sort((a, b) => a - b);
+    expect(outcome?.detail).toMatchObject({ discussionId: kept, duplicatesRemoved: String(removed) });
+    expect(discussionsPerRow(h, batch.id, 1)).toEqual([1]);
+  }, 60_000);
+
+  it('is not done twice when a worker is frozen (SIGSTOP) past its lock: the new owner waits out its calls and confirms', async () => {
+    // Half the calls take 3 s: some of the frozen worker's creates reach the service only after its lock expired,
+    // while the new owner's reads may be answered at once.
+    const h = await batches.open({ rateLimit: 'off', faults: 'delay:3s:0.5' });
+    const count = 12;
+    const batch = await submitDiscussions(h, count);
+    const config = h.writeManifest('worker-config.json', [
+      JSON.stringify({ api: { timeouts: { connectMs: 5000, headersMs: 5000, bodyMs: 5000 } }, worker: { concurrency: 4, lockDurationMs: 2000, stalledIntervalMs: 500, shutdownGraceMs: 60_000 }, retry: FAST_RETRY, rateLimit: { requests: 6000, perSeconds: 60, headroom: 0 } }),
+    ]);
+    const child = spawn(process.execPath, [path.resolve('bin/seatflow'), 'worker', '--config', config], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+      env: { ...process.env, REDIS_URL: batches.redis().url, SEATFLOW_QUEUE_PREFIX: h.prefix, SMARTSHEET_API_BASE: h.server.url, SMARTSHEET_ACCESS_TOKEN: h.server.tokens.admin },
+    });
+    try {
+      // Frozen with rows just taken: some calls went out before, some only go out when it wakes up.
+      await waitUntil(async () => (await h.system.queue.getActiveCount()) >= 4);
+      child.kill('SIGSTOP');
+      const timeouts = { headersMs: 5000, bodyMs: 5000 };
+      h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts) });
+      const done = await h.waitForState(batch.id, ['finished'], 120_000);
+      await lateRequestsLanded(3000);
+      expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
+      expect(done.counts).toMatchObject({ succeeded: count, failed: 0, unknown: 0 });
+      // The frozen worker wakes up with its rows owned by another worker: some of its calls were answered long ago,
+      // some go out only now. It is stopped once they are done (SIGTERM lets active rows finish).
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      await lateRequestsLanded(3000);
+      expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
+      expect((await h.system.store.get(batch.id))?.counts).toMatchObject({ succeeded: count });
+      const outcomes = await h.outcomes(batch.id);
+      expect(outcomes).toHaveLength(count);
+      expect(outcomes.filter((o) => o.confirmed === true).length).toBeGreaterThanOrEqual(4);
+      expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
+    } finally {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
+  }, 150_000);
+});
