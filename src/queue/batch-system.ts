@@ -41,7 +41,7 @@ export interface BatchSystem {
   /** The queue of this system's target. */
   queue: Queue<RowJobData>;
   submit(plan: BatchPlan, options?: Pick<SubmitOptions, 'options'>): Promise<SubmitResult>;
-  budget(options: Pick<RequestBudgetOptions, 'accessToken' | 'rate' | 'burst' | 'pauseWithoutRetryAfterMs'>): RequestBudget;
+  budget(options: Pick<RequestBudgetOptions, 'accessToken' | 'rate'>): RequestBudget;
   startWorkers(options: StartWorkersOptions): WorkerPool;
   /** Closes the queues this system opened (not the Redis handle, which the caller owns). */
   close(): Promise<void>;
