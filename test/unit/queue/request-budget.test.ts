@@ -19,7 +19,11 @@ afterAll(async () => {
 /** A clock whose sleep records what it was asked to wait and waits at most 20 ms (Redis time moves on its own). */
 function recordingClock(): Clock & { waits: number[] } {
   const waits: number[] = [];
-  return { waits, now: () => Date.now(), sleep: async (ms) => void waits.push(ms) ?? (await new Promise((r) => setTimeout(r, Math.min(ms, 20)))) };
+  const sleep = async (ms: number): Promise<void> => {
+    waits.push(ms);
+    await new Promise((r) => setTimeout(r, Math.min(ms, 20)));
+  };
+  return { waits, now: () => Date.now(), sleep };
 }
 
 /** Budgets of one token on one Redis, as separate workers would hold them. */
