@@ -11,6 +11,7 @@ interface SimFlags {
   data?: string;
   users?: string;
   rateLimit: string;
+  rateBucket?: string;
   faults?: string;
   faultSeed?: string;
 }
@@ -33,16 +34,17 @@ export function registerSimCommand(program: Command): void {
     .option('--admin-token <token>', 'token of the System Admin (default sim-admin-token)')
     .option('--data <file>', 'JSON fixture to load instead of the demo organization')
     .option('--users <n>', 'generated users in the demo organization (default 300)')
-    .option('--rate-limit <n/seconds|off>', 'per-token rate limit', '300/60')
+    .option('--rate-limit <n/seconds|off>', 'per-token rate limit (refill); N/SECONDS:BUCKET also sets the bucket', '300/60')
+    .option('--rate-bucket <n>', 'calls each token\'s bucket holds (default: the rate\'s N, one window\'s worth)')
     .option('--faults <spec>', 'fault injection, e.g. 503:0.1,500-after:0.02,reset:0.01,delay:250ms:0.05')
     .option('--fault-seed <n>', 'seed of the fault draws', '1')
     .action(async (flags: SimFlags) => {
       let rateLimit;
       try {
-        rateLimit = parseRateLimit(flags.rateLimit);
+        rateLimit = parseRateLimit(flags.rateLimit, flags.rateBucket === undefined ? undefined : wholeNumber('--rate-bucket', flags.rateBucket, 1));
         if (flags.faults !== undefined) parseFaultSpec(flags.faults);
       } catch (error) {
-        throw new UsageError((error as Error).message, 'Examples: --rate-limit 300/60, --rate-limit off, --faults 503:0.1');
+        throw new UsageError((error as Error).message, 'Examples: --rate-limit 300/60, --rate-limit 300/60:50 (a bucket of 50), --rate-limit off, --faults 503:0.1');
       }
       const sim = await startReferenceServer({
         port: wholeNumber('--port', flags.port, 0, 65535),
@@ -64,7 +66,7 @@ export function registerSimCommand(program: Command): void {
       }
       out.write(`  plan id      ${sim.planId}\n`);
       out.write(`  users        ${sim.context.state.users.size}\n`);
-      out.write(`  rate limit   ${rateLimit === 'off' ? 'off' : `${rateLimit.requests}/${rateLimit.perSeconds}s per token`}\n`);
+      out.write(`  rate limit   ${rateLimit === 'off' ? 'off' : `${rateLimit.requests}/${rateLimit.perSeconds}s per token, bucket ${rateLimit.bucket ?? rateLimit.requests}`}\n`);
       if (flags.faults !== undefined) out.write(`  faults       ${flags.faults}\n`);
       out.write(`  controls     ${sim.origin}/_sim/... (admin token, loopback only)\n`);
       out.write(`Try: SMARTSHEET_API_BASE=${sim.url} SMARTSHEET_ACCESS_TOKEN=${sim.tokens.admin} seatflow plan <manifest>\n`);
