@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { wholeNumber } from '../whole-number.js';
 import { UsageError } from '../../core/seatflow-error.js';
-import { parseFaultSpec, parseRateLimit, startReferenceServer, type Fixture } from '../../server/index.js';
+import type { Fixture } from '../../server/index.js';
+import { parseFaultSpec } from '../../server/sim/faults.js';
+import { parseRateLimit } from '../../server/sim/rate-limit.js';
 
 interface SimFlags {
   port: string;
@@ -46,6 +48,8 @@ export function registerSimCommand(program: Command): void {
       } catch (error) {
         throw new UsageError((error as Error).message, 'Examples: --rate-limit 300/60, --rate-limit 300/60:50 (a bucket of 50), --rate-limit off, --faults 503:0.1');
       }
+      // Loaded here, not at the top: every other command would pay for the server's modules at start.
+      const { startReferenceServer } = await import('../../server/start-reference-server.js');
       const sim = await startReferenceServer({
         port: wholeNumber('--port', flags.port, 0, 65535),
         host: flags.host,
