@@ -120,6 +120,7 @@ for (const row of table) {
     outcome = `${row.workers} worker processes (started before the clock)`;
   }
   const counters = await budget.counters();
+  const learned = await budget.state();
   const deactivations = ((await (await sim('GET', '/mutations?operation=deactivateUser')).json()) as { totalCount: number }).totalCount;
 
   await sim('POST', '/reset');
@@ -134,6 +135,6 @@ for (const row of table) {
       `${seconds.toFixed(1).padStart(7)} s ${floor.toFixed(1).padStart(6)} s  ${pct(seconds, floor).padStart(8)}  ${(seconds <= goal ? 'met' : 'MISSED').padEnd(7)}  ` +
       `${String(counters.rateLimited).padStart(4)} (${share.toFixed(2)}%)   ${(counters.calls / row.rows).toFixed(3).padStart(8)}  ${sdk.seconds.toFixed(1).padStart(7)} s  ${String(sdk.retries).padStart(7)}   ${(sdk.seconds / seconds).toFixed(2)}x`,
   );
-  console.log(`         (${outcome}; ${deactivations} deactivations on the server; SDK loop ${sdk.failed} rows failed; goal ${row.truth ? 'floor +5%' : 'floor +15%'} +1 s start-up = ${goal.toFixed(1)} s)`);
+  console.log(`         (${outcome}; learned bucket ${learned.capacity.toFixed(0)}, rate ${(learned.ratePerSecond * WINDOW_S).toFixed(0)}/${WINDOW_S}s; ${deactivations} deactivations on the server; SDK loop ${sdk.failed} rows failed; goal ${row.truth ? 'floor +5%' : 'floor +15%'} +1 s start-up = ${goal.toFixed(1)} s)`);
 }
 process.exit(0);

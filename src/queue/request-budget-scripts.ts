@@ -12,7 +12,7 @@
  * floor, headroom, window ms, state lifetime ms.
  *
  * The bucket is a leaky bucket: `level` units are in it at time `at` and leak at the learned rate less the headroom.
- * A call of `cost` units may go when level + cost <= cap; a call that would overflow reserves the moment it fits and
+ * A call of `cost` units may go when level + cost <= cap less the headroom; a call that would overflow reserves the moment it fits and
  * waits for it (so the fleet keeps one queue, first come first served). `at` may lie in the future after a 429: the
  * level then reads higher until the pause is over.
  */
@@ -44,6 +44,9 @@ if (cap < cap0 or rate < told) and now - calmAt >= windowMs then
   calmAt = calmAt + steps * windowMs
 end
 local interval = 1 / (rate * (1 - headroom))
+-- The headroom also keeps a share of the bucket unused: the service starts refilling when its first call arrives,
+-- a little after this model starts leaking, so a bucket used to the last call meets a 429 as the burst ends.
+local usable = math.max(1, cap * (1 - headroom))
 level = math.max(0, level - (now - at) / interval)
 at = now
 local function save()
@@ -62,7 +65,7 @@ local pauseUntil = tonumber(redis.call('GET', KEYS[2]) or '0')
 export const RESERVE = `${READ_STATE}
 if pauseUntil > now then return {0, math.ceil(pauseUntil - now), epoch, tostring(interval)} end
 local cost = tonumber(ARGV[8])
-local wait = math.max(0, (level + cost - cap) * interval)
+local wait = math.max(0, (level + cost - usable) * interval)
 level = level + cost
 if wait <= 0 then
   sent = sent + cost
@@ -86,10 +89,11 @@ return 1`;
  * A 429: the service's bucket is empty now. ARGV[8]: Retry-After ms or -1, ARGV[9]: how long ago the refused call was
  * sent. Counts the 429 once. A call sent before the last 429 was recorded belongs to the same overshoot and teaches
  * nothing new (only a longer Retry-After extends the pause). Otherwise:
- * - if this fleet thought the bucket had room, the service's bucket is smaller than assumed (or other tools share the
- *   token): the capacity halves (or drops to the level it had reached), never below the floor;
- * - if it was pacing already, the refill is slower than told: the rate becomes what went through since the last 429
- *   (the service was empty then and is empty now), less 5%;
+ * - if this fleet thought the bucket had room, or this is the first 429 in a window, the service's bucket is smaller
+ *   than assumed (or other tools share the token): the capacity halves (or drops to the level it had reached), never
+ *   below the floor;
+ * - if it was pacing already since a recent 429, the refill is slower than told: the rate becomes what went through
+ *   since that 429 (the service was empty then and is empty now), less 5% (a quarter less if nothing went through);
  * the bucket is recorded full, and the pause is Retry-After when the service sent one, else the time the bucket needs
  * to take the next call at the learned rate, doubling with each 429 in a row up to one window.
  * Returns {pauseMs, capacity, rate per second}.
@@ -102,15 +106,17 @@ local pauseMs = 0
 if hitAt > 0 and sentAt < hitAt then
   if retryAfter > 0 then pauseMs = retryAfter end
 else
-  if level < cap - math.max(1, cap / 10) then
+  local recent = hitAt > 0 and now - hitAt <= windowMs
+  if level < usable - math.max(1, cap / 10) or not recent then
     cap = math.max(capFloor, math.min(cap / 2, level))
-  elseif hitAt > 0 and now - hitAt <= windowMs and sent > 0 then
+  elseif sent > 0 then
     rate = math.max(rateFloor, math.min(rate, sent / (now - hitAt)) * 0.95)
   else
     rate = math.max(rateFloor, rate * 0.75)
   end
-  if hitAt > 0 and now - hitAt <= windowMs then strikes = strikes + 1 else strikes = 1 end
+  if recent then strikes = strikes + 1 else strikes = 1 end
   interval = 1 / (rate * (1 - headroom))
+  usable = math.max(1, cap * (1 - headroom))
   if retryAfter >= 0 then
     pauseMs = retryAfter
   else
@@ -121,7 +127,7 @@ else
   calmAt = now
   epoch = epoch + 1
   -- Full until the pause ends; then the next call fits, and calls go at the learned rate.
-  level = math.max(0, cap - 1)
+  level = math.max(0, usable - 1)
   at = now + pauseMs
   save()
 end

@@ -69,6 +69,15 @@ describe('createRequestBudget', () => {
     near(clock.waits[0], 12_000);
   });
 
+  it('keeps the headroom of the bucket unused too, so that the end of a burst meets no 429', async () => {
+    const clock = recordingClock();
+    const [budget] = fleet({ requests: 60, perSeconds: 60, headroom: 0.1, burst: 10 }, 1, clock) as [RequestBudget];
+    for (let i = 0; i < 10; i += 1) await budget.beforeRequest({ operation: 'x' });
+    // 9 of the 10 go at once; the 10th waits for the refill (60 a minute less 10%: 1.11 s a call).
+    expect(clock.waits).toHaveLength(1);
+    near(clock.waits[0], 1111);
+  });
+
   it('paces evenly from the first call with burst 1, and leaves the headroom unused', async () => {
     const clock = recordingClock();
     const [budget] = fleet({ requests: 60, perSeconds: 60, headroom: 0.5, burst: 1 }, 1, clock) as [RequestBudget];
