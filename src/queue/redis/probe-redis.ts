@@ -21,6 +21,8 @@ export async function probeRedis(options: RedisOptions, timeoutMs = 2000): Promi
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   } finally {
-    client.disconnect();
+    // A connection that failed is already closed: disconnect() would arm ioredis' 2 s "still open" timer that nothing
+    // clears, keeping every command that probed a not-yet-started embedded Redis alive 2 s longer.
+    if (client.status !== 'end') client.disconnect();
   }
 }
