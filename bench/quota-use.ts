@@ -132,7 +132,7 @@ for (const row of table) {
   const share = (100 * counters.rateLimited) / Math.max(1, counters.calls);
   console.log(
     `${row.name.padEnd(8)} ${String(row.rows).padStart(6)}   ${`${row.service.requests}/${WINDOW_S}s:${row.service.bucket}`.padEnd(17)}  ${`${row.told}/${WINDOW_S}s`.padEnd(8)} ` +
-      `${seconds.toFixed(1).padStart(7)} s ${floor.toFixed(1).padStart(6)} s  ${pct(seconds, floor).padStart(8)}  ${(seconds <= goal ? 'met' : 'MISSED').padEnd(7)}  ` +
+      `${seconds.toFixed(2).padStart(7)} s ${floor.toFixed(1).padStart(6)} s  ${pct(seconds, floor).padStart(8)}  ${(seconds <= goal ? 'met' : 'MISSED').padEnd(7)}  ` +
       `${String(counters.rateLimited).padStart(4)} (${share.toFixed(2)}%)   ${(counters.calls / row.rows).toFixed(3).padStart(8)}  ${sdk.seconds.toFixed(1).padStart(7)} s  ${String(sdk.retries).padStart(7)}   ${(sdk.seconds / seconds).toFixed(2)}x`,
   );
   console.log(`         (${outcome}; learned bucket ${learned.capacity.toFixed(0)}, rate ${(learned.ratePerSecond * WINDOW_S).toFixed(0)}/${WINDOW_S}s; ${deactivations} deactivations on the server; SDK loop ${sdk.failed} rows failed; goal ${row.truth ? 'floor +5%' : 'floor +15%'} +1 s start-up = ${goal.toFixed(1)} s)`);
