@@ -20,7 +20,7 @@ export interface BatchBenchOptions {
   users: number;
   rateLimit: StartReferenceServerOptions['rateLimit'];
   /** The admin token's budget, for the bench's client and every worker process. */
-  rate: { requests: number; perSeconds: number; headroom: number };
+  rate: { requests: number; perSeconds: number; headroom: number; burst?: number | 'auto' };
   /** Names the temporary directory, `sf-<name>-…`. */
   name: string;
 }
@@ -56,13 +56,17 @@ export async function openBatchBench(options: BatchBenchOptions) {
     server,
     token,
     emails,
+    manifest,
+    redisUrl: redis.url,
+    prefix,
+    dir,
     system,
     budget,
     /** The pre-flight of the manifest, with no guardrail in the way. */
     plan: () => planManifest({ path: manifest, api, guardrails: { destructiveMaxCount: 1e9, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e9 } }),
     /** A worker process; it prints `ready` on stdout once it takes rows. */
     spawnWorker(concurrency: number, ...flags: string[]): ChildProcess {
-      const args = [redis.url, prefix, server.url, token, String(rate.requests), String(rate.perSeconds), String(rate.headroom), String(concurrency), ...flags];
+      const args = [redis.url, prefix, server.url, token, String(rate.requests), String(rate.perSeconds), String(rate.headroom), String(concurrency), String(rate.burst ?? 'auto'), ...flags];
       return spawn(process.execPath, ['bin/seatflow-dev', 'bench/quota-worker.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     },
     async close() {

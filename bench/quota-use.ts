@@ -1,107 +1,140 @@
-// Quota use: a 2,000-row deactivate batch on 4 worker processes against a reference server limited to Q calls per
-// minute, versus the same batch as a loop over the official Smartsheet JS SDK (look up by e-mail, then deactivate).
-// Run: bin/seatflow-dev bench/quota-use.ts [ROWS=2000] [Q=3000]
-import type { ChildProcess } from 'node:child_process';
+// Quota use: deactivate batches against a reference server that meters the admin token with a leaky bucket, each
+// run side by side with a loop over the official Smartsheet JS SDK (look up by e-mail, then deactivate; SDK retries on).
+// Time is compressed: every rate of the table runs K times faster (300/60 becomes 300/(60/K)), so a bucket still holds
+// one window's worth and the shape of each run is that of the real service, in a K-th of the time.
+// Run: bin/seatflow-dev bench/quota-use.ts [K=20] [ROW-NAMES...]   (row names: 50 300 2000 10000 wrong small fleet)
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { openBatchBench } from './batch-bench.js';
 
-const ROWS = Number(process.argv[2] ?? 2000);
-const Q = Number(process.argv[3] ?? 3000);
-const PER_SECONDS = 60;
+const K = Number(process.argv[2] ?? 20);
+const only = process.argv.slice(3);
+const WINDOW_S = 60 / K;
 const HEADROOM = 0.02;
-const WORKERS = 4;
+/** Rows in flight per process: a full bucket is spent as fast as the workers go, so more than the default 8. */
+const CONCURRENCY = 32;
 
-const bench = await openBatchBench({
-  rows: ROWS,
-  users: Math.max(6000, ROWS * 3),
-  rateLimit: { requests: Q, perSeconds: PER_SECONDS },
-  rate: { requests: Q, perSeconds: PER_SECONDS, headroom: HEADROOM },
-  name: 'quota',
-});
-const { server, token, emails, system, budget } = bench;
-const sim = (method: string, route: string, body?: unknown) =>
-  fetch(`${server.origin}/_sim${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-
-/** Empties the token's bucket so that a run starts in steady state (as a token already in use), not on a full burst. */
-async function drainBucket(): Promise<void> {
-  await sim('DELETE', '/rate-limit/buckets');
-  let left = Q;
-  const drain = async () => {
-    while (left > 0) {
-      left -= 1;
-      await fetch(`${server.url}/users/me`, { headers: { authorization: `Bearer ${token}` } });
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, drain));
+interface Row {
+  name: string;
+  rows: number;
+  /** The service: refill per window and bucket, in calls. */
+  service: { requests: number; bucket: number };
+  /** What seatflow is told: requests per window (its bucket is `auto`, one window's worth). */
+  told: number;
+  workers: number;
+  truth: boolean;
 }
 
-const idealSeconds = (calls: number) => (calls * PER_SECONDS) / Q;
+const table: Row[] = [
+  { name: '50', rows: 50, service: { requests: 300, bucket: 300 }, told: 300, workers: 0, truth: true },
+  { name: '300', rows: 300, service: { requests: 300, bucket: 300 }, told: 300, workers: 0, truth: true },
+  { name: '2000', rows: 2000, service: { requests: 300, bucket: 300 }, told: 300, workers: 0, truth: true },
+  { name: '10000', rows: 10_000, service: { requests: 300, bucket: 300 }, told: 300, workers: 0, truth: true },
+  { name: 'wrong', rows: 2000, service: { requests: 300, bucket: 300 }, told: 600, workers: 0, truth: false },
+  { name: 'small', rows: 2000, service: { requests: 300, bucket: 50 }, told: 300, workers: 0, truth: false },
+  { name: 'fleet', rows: 2000, service: { requests: 300, bucket: 300 }, told: 300, workers: 4, truth: true },
+].filter((row) => only.length === 0 || only.includes(row.name));
 
-// --- seatflow ---
-await drainBucket();
-await sim('DELETE', '/mutations');
-const workers: ChildProcess[] = [];
-for (let i = 0; i < WORKERS; i += 1) {
-  const child = bench.spawnWorker(8);
-  workers.push(child);
-  await once(child.stdout!, 'data');
-}
-const started = Date.now();
-const { plan } = await bench.plan();
-const { batch } = await system.submit(plan);
-for (;;) {
-  const current = await system.store.get(batch.id);
-  if (current?.state === 'finished') break;
-  await new Promise((r) => setTimeout(r, 100));
-}
-const seatflowSeconds = (Date.now() - started) / 1000;
-const final = (await system.store.get(batch.id))!;
-const counters = await budget.counters();
-for (const child of workers) child.kill('SIGTERM');
-await Promise.all(workers.map((child) => once(child, 'exit')));
-const mutations = (await (await sim('GET', '/mutations?operation=deactivateUser')).json()) as { totalCount: number };
-
-// --- the official SDK, as a person would loop over it ---
-await sim('POST', '/reset');
-await drainBucket();
+const root = path.resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 const smartsheet = require('smartsheet') as { createClient(options: Record<string, unknown>): any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-let sdkRetries = 0;
-const sdk = smartsheet.createClient({
-  accessToken: token,
-  baseUrl: `${server.url}/`,
-  logLevel: 'error',
-  maxRetryDurationSeconds: 120,
-  // The SDK's default backoff ((2^n + random) s), counted.
-  calcRetryBackoff: (numRetry: number) => {
-    sdkRetries += 1;
-    return (2 ** numRetry + Math.random()) * 1000;
-  },
-});
-const sdkStarted = Date.now();
-let sdkFailed = 0;
-for (const email of emails) {
-  try {
-    const page = await sdk.users.listAllUsers({ queryParameters: { email } });
-    const userId = page.data[0]?.id;
-    if (userId !== undefined) await sdk.users.deactivateUser({ userId });
-  } catch {
-    sdkFailed += 1;
-  }
+
+/** `seatflow run` as a person starts it, against this server and Redis; resolves with its exit code. */
+async function seatflowRun(env: NodeJS.ProcessEnv, manifest: string, config: string): Promise<number> {
+  const child = spawn(process.execPath, [path.join(root, 'bin/seatflow'), 'run', manifest, '--yes', '--config', config], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code ?? -1;
 }
-const sdkSeconds = (Date.now() - sdkStarted) / 1000;
 
-const rows = final.total;
-console.log(`quota use: ${rows} deactivate rows, server limited to ${Q} calls / ${PER_SECONDS} s, budget headroom ${HEADROOM * 100}%, buckets drained before each run`);
-console.log(`seatflow (${WORKERS} worker processes x 8): ${seatflowSeconds.toFixed(1)} s (plan + submit + execute)`);
-console.log(`  calls: ${counters.calls} (${plan.apiCalls} pre-flight + ${counters.calls - plan.apiCalls} by workers) = ${(counters.calls / rows).toFixed(3)} per row`);
-console.log(`  ideal (calls / Q): ${idealSeconds(counters.calls).toFixed(1)} s -> ${((100 * seatflowSeconds) / idealSeconds(counters.calls) - 100).toFixed(1)}% over ideal`);
-console.log(`  429 answers: ${counters.rateLimited} (${((100 * counters.rateLimited) / Math.max(1, counters.calls)).toFixed(2)}% of calls)`);
-console.log(`  outcomes: ${JSON.stringify(final.counts)}; server deactivations: ${mutations.totalCount}`);
-console.log(`official SDK loop (lookup + deactivate, SDK retries on): ${sdkSeconds.toFixed(1)} s, ${sdkRetries} retries (429s), ${sdkFailed} rows failed`);
-console.log(`  ideal for its ${rows * 2} calls: ${idealSeconds(rows * 2).toFixed(1)} s`);
-console.log(`ratio SDK loop / seatflow: ${(sdkSeconds / seatflowSeconds).toFixed(2)}x`);
+async function sdkLoop(url: string, token: string, emails: string[]): Promise<{ seconds: number; retries: number; failed: number }> {
+  let retries = 0;
+  const sdk = smartsheet.createClient({
+    accessToken: token,
+    baseUrl: `${url}/`,
+    logLevel: 'error',
+    maxRetryDurationSeconds: 120,
+    // The SDK's default backoff ((2^n + random) s), counted.
+    calcRetryBackoff: (numRetry: number) => {
+      retries += 1;
+      return (2 ** numRetry + Math.random()) * 1000;
+    },
+  });
+  const started = Date.now();
+  let failed = 0;
+  for (const email of emails) {
+    try {
+      const page = await sdk.users.listAllUsers({ queryParameters: { email } });
+      const userId = page.data[0]?.id;
+      if (userId !== undefined) await sdk.users.deactivateUser({ userId });
+    } catch {
+      failed += 1;
+    }
+  }
+  return { seconds: (Date.now() - started) / 1000, retries, failed };
+}
 
-await bench.close();
+const pct = (value: number, base: number) => (base === 0 ? 'n/a' : `${value >= base ? '+' : ''}${((100 * (value - base)) / base).toFixed(1)}%`);
+
+console.log(`quota use: deactivate batches, every rate ${K}x faster (window ${WINDOW_S} s), seatflow headroom ${HEADROOM * 100}% and ${CONCURRENCY} rows at once per process, full buckets at the start of each run`);
+console.log('row      rows   service            told     seatflow   floor    vs floor   goal     429s (share)    calls/row  SDK loop   SDK 429s  SDK/seatflow');
+for (const row of table) {
+  const rate = row.service.requests / WINDOW_S;
+  const bench = await openBatchBench({
+    rows: row.rows,
+    users: Math.ceil(row.rows * 1.3) + 500,
+    rateLimit: { requests: row.service.requests, perSeconds: WINDOW_S, bucket: row.service.bucket },
+    rate: { requests: row.told, perSeconds: WINDOW_S, headroom: HEADROOM },
+    name: 'quota',
+  });
+  const { server, token, emails, system, budget } = bench;
+  const sim = (method: string, route: string) => fetch(`${server.origin}/_sim${route}`, { method, headers: { authorization: `Bearer ${token}` } });
+  await sim('POST', '/reset');
+
+  let seconds: number;
+  let outcome: string;
+  if (row.workers === 0) {
+    const config = path.join(bench.dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ rateLimit: { requests: row.told, perSeconds: WINDOW_S, headroom: HEADROOM }, worker: { concurrency: CONCURRENCY } }));
+    const env = { REDIS_URL: bench.redisUrl, SEATFLOW_QUEUE_PREFIX: bench.prefix, SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: token, SEATFLOW_DATA_DIR: bench.dir, SEATFLOW_LOG_LEVEL: 'error' };
+    const started = Date.now();
+    const code = await seatflowRun(env, bench.manifest, config);
+    seconds = (Date.now() - started) / 1000;
+    outcome = `exit ${code}`;
+  } else {
+    const workers: ChildProcess[] = [];
+    for (let i = 0; i < row.workers; i += 1) {
+      const child = bench.spawnWorker(CONCURRENCY);
+      workers.push(child);
+      await once(child.stdout!, 'data');
+    }
+    const started = Date.now();
+    const { plan } = await bench.plan();
+    const { batch } = await system.submit(plan);
+    while ((await system.store.get(batch.id))?.state !== 'finished') await new Promise((r) => setTimeout(r, 50));
+    seconds = (Date.now() - started) / 1000;
+    for (const child of workers) child.kill('SIGTERM');
+    await Promise.all(workers.map((child) => once(child, 'exit')));
+    outcome = `${row.workers} worker processes (started before the clock)`;
+  }
+  const counters = await budget.counters();
+  const learned = await budget.state();
+  const deactivations = ((await (await sim('GET', '/mutations?operation=deactivateUser')).json()) as { totalCount: number }).totalCount;
+
+  await sim('POST', '/reset');
+  const sdk = await sdkLoop(server.url, token, emails);
+  await bench.close();
+
+  const floor = Math.max(0, row.rows - row.service.bucket) / rate;
+  const goal = (row.truth ? floor * 1.05 : floor * 1.15) + 1;
+  const share = (100 * counters.rateLimited) / Math.max(1, counters.calls);
+  console.log(
+    `${row.name.padEnd(8)} ${String(row.rows).padStart(6)}   ${`${row.service.requests}/${WINDOW_S}s:${row.service.bucket}`.padEnd(17)}  ${`${row.told}/${WINDOW_S}s`.padEnd(8)} ` +
+      `${seconds.toFixed(2).padStart(7)} s ${floor.toFixed(1).padStart(6)} s  ${pct(seconds, floor).padStart(8)}  ${(seconds <= goal ? 'met' : 'MISSED').padEnd(7)}  ` +
+      `${String(counters.rateLimited).padStart(4)} (${share.toFixed(2)}%)   ${(counters.calls / row.rows).toFixed(3).padStart(8)}  ${sdk.seconds.toFixed(1).padStart(7)} s  ${String(sdk.retries).padStart(7)}   ${(sdk.seconds / seconds).toFixed(2)}x`,
+  );
+  console.log(`         (${outcome}; learned bucket ${learned.capacity.toFixed(0)}, rate ${(learned.ratePerSecond * WINDOW_S).toFixed(0)}/${WINDOW_S}s; ${deactivations} deactivations on the server; SDK loop ${sdk.failed} rows failed; goal ${row.truth ? 'floor +5%' : 'floor +15%'} +1 s start-up = ${goal.toFixed(1)} s)`);
+}
 process.exit(0);

@@ -1,6 +1,6 @@
 // One worker process of bench/quota-use.ts and bench/overhead.ts (spawned by bench/batch-bench.ts): the same pieces as
 // `seatflow worker`, configured by arguments.
-// bin/seatflow-dev bench/quota-worker.ts REDIS_URL PREFIX API_BASE TOKEN REQUESTS PER_SECONDS HEADROOM CONCURRENCY
+// bin/seatflow-dev bench/quota-worker.ts REDIS_URL PREFIX API_BASE TOKEN REQUESTS PER_SECONDS HEADROOM CONCURRENCY BURST
 import { createJobRegistry } from '../jobs/registry.js';
 import { longestRequestMs } from '../src/client/longest-request-ms.js';
 import { createSmartsheetClient } from '../src/client/create-smartsheet-client.js';
@@ -8,11 +8,11 @@ import { createSilentLogger } from '../src/core/logger.js';
 import { createBatchSystem } from '../src/queue/batch-system.js';
 import { openRedis } from '../src/queue/redis/open-redis.js';
 
-const [redisUrl, prefix, apiBase, token, requests, perSeconds, headroom, concurrency] = process.argv.slice(2) as string[];
+const [redisUrl, prefix, apiBase, token, requests, perSeconds, headroom, concurrency, burst] = process.argv.slice(2) as string[];
 const logger = createSilentLogger();
 const redis = await openRedis({ url: redisUrl, dataDir: '.', logger });
 const system = createBatchSystem({ redis, prefix: prefix!, target: apiBase!, sim: true, logger });
-const budget = system.budget({ accessToken: token!, rate: { requests: Number(requests), perSeconds: Number(perSeconds), headroom: Number(headroom) } });
+const budget = system.budget({ accessToken: token!, rate: { requests: Number(requests), perSeconds: Number(perSeconds), headroom: Number(headroom), burst: burst === undefined || burst === 'auto' ? 'auto' : Number(burst) } });
 const api = createSmartsheetClient({
   baseUrl: apiBase,
   accessToken: token!,

@@ -1,5 +1,5 @@
 // Runs every benchmark in turn, each in its own process so that one's memory and timers cannot skew another's:
-// `npm run bench`. Each prints its own figures; this only sequences them. About five minutes on 2 cores.
+// `npm run bench`. Each prints its own figures; this only sequences them. About fifteen minutes on 2 cores (the quota table takes eleven).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -20,7 +20,8 @@ const ENDED = new Set(['finished', 'cancelled', 'stopped']);
 export async function watchBatch(store: BatchStore, batchId: string, options: WatchOptions): Promise<BatchRecord> {
   const stream = options.stream ?? process.stderr;
   const tty = stream.isTTY === true;
-  const pollMs = options.pollMs ?? 250;
+  // Short: the run's end is noticed this much later at most (one small Redis read per poll).
+  const pollMs = options.pollMs ?? 100;
   const bar = tty
     ? new cliProgress.SingleBar(
         { stream, format: ' {bar} {percentage}% | {value}/{total} rows | {counts} | ETA {eta_formatted}', hideCursor: true, etaBuffer: 50 },

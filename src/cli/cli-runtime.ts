@@ -3,7 +3,7 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { createSmartsheetClient, type SmartsheetClient } from '../client/create-smartsheet-client.js';
 import type { SmartsheetClientOptions } from '../client/smartsheet-client-options.js';
-import { startEmbeddedSim, type EmbeddedSim } from './embedded-sim.js';
+import type { EmbeddedSim } from './embedded-sim.js';
 import { overridesFromFlags, type CommonFlags } from './common-options.js';
 
 export interface CliRuntimeOptions {
@@ -51,6 +51,8 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
 
   let sim: EmbeddedSim | undefined;
   if (options.sim === true) {
+    // Loaded only for --sim: the reference server (fastify and its routes) would add about a second to every start.
+    const { startEmbeddedSim } = await import('./embedded-sim.js');
     sim = await startEmbeddedSim();
     cleanups.push(() => sim?.close());
     config = { ...config, api: { ...config.api, baseUrl: sim.url, accessToken: sim.adminToken } };

@@ -15,6 +15,12 @@ const rateSchema = z.strictObject({
   perSeconds: z.number().positive(),
   /** Share of the budget left unused as a safety margin, 0–0.5. */
   headroom: z.number().min(0).max(0.5),
+  /**
+   * The service's bucket, in calls: how many may go back to back before the refill rate applies. `auto` = `requests`
+   * (a full bucket holds one window's worth, as the service's does); lower it when other tools share the token; 1 =
+   * even pacing from the first call.
+   */
+  burst: z.union([z.literal('auto'), z.number().int().positive()]).default('auto'),
 });
 
 export const configSchema = z.strictObject({

@@ -3,28 +3,33 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { QueueKeys } from './queue-keys.js';
 import { tokenKey } from './queue-keys.js';
+import { BUDGET_KEY_COUNT, CONFIRM, PAUSE, READ, RECORD_429, RESERVE } from './request-budget-scripts.js';
 
 /**
  * One request budget per access token, shared by every worker on every machine through Redis.
  *
- * Pacing is GCRA (the generic cell rate algorithm): Redis keeps one "theoretical arrival time" per token, and each
- * call reserves the next slot atomically, so the fleet as a whole sends one call every `interval` ms with at most
- * `burst` back to back, and never more than the service's window allows wherever the window starts. rate-limiter-
- * flexible was considered: its Redis limiters count in fixed windows (a fleet can spend a whole window at the end of
- * one and again at the start of the next) and its even spreading happens in each process, not across the fleet.
- *
- * A 429 sets a pause-until time in Redis that every call checks first: the whole fleet waits, not just one worker.
+ * It models the service's own meter, a leaky bucket per token (wire.md §3.4: 300 calls a minute, and a full bucket
+ * takes a minute's worth at once): a fleet with a full bucket sends as fast as its workers go until the bucket is
+ * spent, then at the refill rate less the headroom. How full the service's bucket really is cannot be known (other
+ * tools may share the token), so a 429 corrects the model: the bucket is recorded empty, the capacity (or the rate,
+ * if the fleet was already pacing) is lowered, every worker of the token waits, and both are raised again slowly
+ * while no 429 comes. The state lives in Redis under the token's hash and outlives any worker (request-budget-scripts.ts).
+ * rate-limiter-flexible was considered: its Redis limiters count fixed windows and learn nothing from a 429.
  */
+export interface BudgetRate {
+  /** Calls per window and the share kept unused; e.g. 300 per 60 s with 0.05 headroom refills 285 per minute. */
+  requests: number;
+  perSeconds: number;
+  headroom: number;
+  /** The bucket's capacity in calls: `auto` (default) = `requests`, one window's worth; 1 = even pacing. */
+  burst?: number | 'auto' | undefined;
+}
+
 export interface RequestBudgetOptions {
   redis: Redis;
   keys: QueueKeys;
   accessToken: string;
-  /** Calls per window and the share kept unused; e.g. 300 per 60 s with 0.05 headroom paces 285 per minute. */
-  rate: { requests: number; perSeconds: number; headroom: number };
-  /** Calls allowed back to back before pacing applies. Default 3. */
-  burst?: number;
-  /** Pause after a 429 that names no Retry-After. Default one window (the service's bucket is then full again). */
-  pauseWithoutRetryAfterMs?: number;
+  rate: BudgetRate;
   clock?: Clock;
   logger?: Logger;
 }
@@ -44,100 +49,93 @@ export interface ResponseInfo {
   status?: number | undefined;
   errorCode?: number | undefined;
   retryAfterMs?: number | undefined;
+  /** How long the call took: tells a 429 of a call sent before the last recorded 429 from a new one. */
   durationMs?: number;
 }
 
+/** What the budget believes now, fleet-wide. */
+export interface BudgetState {
+  /** Units in the bucket (0 = full budget available; `capacity` = spent). */
+  level: number;
+  /** Learned capacity (the configured one until a 429 lowers it). */
+  capacity: number;
+  /** Learned refill, calls per second before the headroom. */
+  ratePerSecond: number;
+  pausedForMs: number;
+}
+
 export interface RequestBudget {
-  /** Waits for the fleet-wide pause to end and for a slot in the budget. Plug into the client's beforeRequest. */
+  /** Waits for the fleet-wide pause to end and for room in the bucket. Plug into the client's beforeRequest. */
   beforeRequest(info: RequestInfo): Promise<void>;
-  /** Notes 429s (pausing the fleet) and counts calls. Plug into the client's onResponse. */
+  /** Records a 429 (counted once; the fleet pauses and the model corrects itself). Plug into the client's onResponse. */
   onResponse(info: ResponseInfo): Promise<void>;
-  /** Pauses every worker using this token for `ms` (extends a longer pause, never shortens it). */
+  /** Pauses every worker using this token for `ms` (extends a longer pause, never shortens it); counts nothing. */
   pause(ms: number): Promise<void>;
   /** Milliseconds until the current pause ends; 0 when not paused. */
   pausedFor(): Promise<number>;
-  /** Calls reserved and 429s seen, fleet-wide, since the counters were created. */
+  /** Calls sent and 429s seen, fleet-wide, since the counters were created. */
   counters(): Promise<{ calls: number; rateLimited: number }>;
-  /** The pause to use after a 429 with this Retry-After. */
+  state(): Promise<BudgetState>;
+  /** The least pause after a 429 with this Retry-After: Retry-After itself, else one call at the last known rate. */
   pauseAfter429(retryAfterMs: number | undefined): number;
 }
 
-// KEYS: tat, pause, calls. ARGV: interval ms, burst, cost. Returns {1, wait} when a slot was reserved, {0, wait}
-// while the fleet is paused (nothing reserved). Redis TIME keeps every machine on one clock.
-const RESERVE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local pause = tonumber(redis.call('GET', KEYS[2]) or '0')
-if pause > now then return {0, pause - now} end
-local interval = tonumber(ARGV[1])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
-local allowAt = tat + (tonumber(ARGV[3]) - tonumber(ARGV[2])) * interval
-local wait = 0
-if allowAt > now then wait = math.ceil(allowAt - now) end
-local newTat = tat + tonumber(ARGV[3]) * interval
-redis.call('SET', KEYS[1], string.format('%.3f', newTat), 'PX', math.ceil(newTat - now) + 60000)
-redis.call('HINCRBY', KEYS[3], 'calls', 1)
-return {1, wait}`;
-
-// KEYS: pause, calls. ARGV: pause ms. Keeps the later of the current and the new pause end.
-const PAUSE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local untilMs = now + tonumber(ARGV[1])
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current < untilMs then redis.call('SET', KEYS[1], untilMs, 'PX', tonumber(ARGV[1]) + 1000) end
-redis.call('HINCRBY', KEYS[2], 'rateLimited', 1)
-return untilMs`;
-
-const PAUSED_FOR = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local pause = tonumber(redis.call('GET', KEYS[1]) or '0')
-if pause > now then return pause - now end
-return 0`;
+/** The capacity never drops below this after 429s (nor above the configured one): three calls back to back. */
+const CAPACITY_FLOOR = 3;
+/** ...and the rate never below a tenth of what it was told. */
+const RATE_FLOOR_SHARE = 0.1;
 
 export function createRequestBudget(options: RequestBudgetOptions): RequestBudget {
   const clock = options.clock ?? systemClock;
   const key = tokenKey(options.accessToken);
-  const tatKey = options.keys.budget(key);
-  const pauseKey = options.keys.pause(key);
-  const callsKey = options.keys.calls(key);
+  const keys = [options.keys.budget(key), options.keys.pause(key), options.keys.calls(key)];
   const { requests, perSeconds, headroom } = options.rate;
-  const interval = (perSeconds * 1000) / (requests * (1 - headroom));
-  const burst = options.burst ?? 3;
+  const burst = options.rate.burst ?? 'auto';
+  const capacity = burst === 'auto' ? requests : Math.max(1, burst);
   const windowMs = perSeconds * 1000;
+  const toldPerMs = requests / windowMs;
+  const args = [toldPerMs, capacity, Math.min(capacity, CAPACITY_FLOOR), toldPerMs * RATE_FLOOR_SHARE, headroom, windowMs, Math.max(86_400_000, 10 * windowMs)];
+  // The last interval a script reported, for pauseAfter429 (which must answer without a round trip).
+  let intervalMs = 1 / (toldPerMs * (1 - headroom));
+
+  const run = async (script: string, ...extra: Array<number | string>): Promise<unknown> => options.redis.eval(script, BUDGET_KEY_COUNT, ...keys, ...args, ...extra);
 
   const budget: RequestBudget = {
     async beforeRequest(info) {
       const cost = Math.max(1, info.cost ?? 1);
       for (;;) {
         info.signal?.throwIfAborted();
-        const [reserved, wait] = (await options.redis.eval(RESERVE, 3, tatKey, pauseKey, callsKey, interval, burst, cost)) as [number, number];
+        const [reserved, wait, epoch, interval] = (await run(RESERVE, cost)) as [number, number, number, string];
+        intervalMs = Number(interval);
         if (wait > 0) await clock.sleep(wait, info.signal);
-        if (reserved === 1) return;
+        if (reserved === 1 && (wait <= 0 || (await options.redis.eval(CONFIRM, BUDGET_KEY_COUNT, ...keys, epoch, cost)) === 1)) return;
       }
     },
     async onResponse(info) {
-      if (info.status === 429 || info.errorCode === 4003) {
-        const ms = budget.pauseAfter429(info.retryAfterMs);
-        options.logger?.warn({ operation: info.operation, pauseMs: ms }, 'rate limited (429): pausing every worker of this token');
-        await budget.pause(ms);
-      }
+      if (info.status !== 429 && info.errorCode !== 4003) return;
+      // Sent at once (no await before it), so a later pausedFor() on the same connection already sees the pause.
+      const [pauseMs, learnedCapacity, learnedRate] = (await run(RECORD_429, info.retryAfterMs ?? -1, Math.max(0, info.durationMs ?? 0))) as [number, string, string];
+      options.logger?.warn(
+        { operation: info.operation, pauseMs, capacity: Number(learnedCapacity), ratePerSecond: Number(Number(learnedRate).toFixed(3)) },
+        'rate limited (429): every worker of this token waits; budget corrected',
+      );
     },
     async pause(ms) {
-      await options.redis.eval(PAUSE, 2, pauseKey, callsKey, Math.max(1, Math.ceil(ms)));
+      await run(PAUSE, Math.max(1, Math.ceil(ms)));
     },
     async pausedFor() {
-      return Number(await options.redis.eval(PAUSED_FOR, 1, pauseKey));
+      return (await budget.state()).pausedForMs;
     },
     async counters() {
-      const values = await options.redis.hmget(callsKey, 'calls', 'rateLimited');
+      const values = await options.redis.hmget(options.keys.calls(key), 'calls', 'rateLimited');
       return { calls: Number(values[0] ?? 0), rateLimited: Number(values[1] ?? 0) };
     },
+    async state() {
+      const [level, learnedCapacity, ratePerSecond, pausedForMs] = ((await run(READ)) as string[]).map(Number) as [number, number, number, number];
+      return { level, capacity: learnedCapacity, ratePerSecond, pausedForMs: Math.ceil(pausedForMs) };
+    },
     pauseAfter429(retryAfterMs) {
-      // The service documents no Retry-After; its advice is to wait out the window. A small margin avoids a second 429.
-      return retryAfterMs !== undefined && retryAfterMs > 0 ? retryAfterMs + 250 : (options.pauseWithoutRetryAfterMs ?? windowMs);
+      return retryAfterMs !== undefined && retryAfterMs > 0 ? retryAfterMs : Math.max(1, Math.ceil(intervalMs));
     },
   };
   return budget;

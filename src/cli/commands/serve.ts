@@ -2,7 +2,6 @@ import closeWithGrace from 'close-with-grace';
 import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
 import type { ControlDeps } from '../../control/control-deps.js';
-import { assertSafeBinding, startControlServer } from '../../control/start-control-server.js';
 import type { WorkerPool } from '../../queue/worker-pool.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { createCliRuntime } from '../cli-runtime.js';
@@ -41,6 +40,8 @@ export function registerServeCommand(program: Command): void {
     const pools: WorkerPool[] = [];
     try {
       const { config, logger } = runtime;
+      // Loaded here, not at the top: every other command would pay for fastify and the routes at start.
+      const { assertSafeBinding, startControlServer } = await import('../../control/start-control-server.js');
       assertSafeBinding(config.control.host, config.control.token);
       const batchRuntime = await openBatchRuntime(runtime);
       const { api: budgetedApi, budget } = createBudgetedApi(runtime, batchRuntime);

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { wholeNumber } from '../whole-number.js';
 import { UsageError } from '../../core/seatflow-error.js';
-import { parseFaultSpec, parseRateLimit, startReferenceServer, type Fixture } from '../../server/index.js';
+import type { Fixture } from '../../server/index.js';
+import { parseFaultSpec } from '../../server/sim/faults.js';
+import { parseRateLimit } from '../../server/sim/rate-limit.js';
 
 interface SimFlags {
   port: string;
@@ -11,6 +13,7 @@ interface SimFlags {
   data?: string;
   users?: string;
   rateLimit: string;
+  rateBucket?: string;
   faults?: string;
   faultSeed?: string;
   viewerSunset?: string;
@@ -42,18 +45,21 @@ export function registerSimCommand(program: Command): void {
     .option('--admin-token <token>', 'token of the System Admin (default sim-admin-token)')
     .option('--data <file>', 'JSON fixture to load instead of the demo organization')
     .option('--users <n>', 'generated users in the demo organization (default 300)')
-    .option('--rate-limit <n/seconds|off>', 'per-token rate limit', '300/60')
+    .option('--rate-limit <n/seconds|off>', 'per-token rate limit (refill); N/SECONDS:BUCKET also sets the bucket', '300/60')
+    .option('--rate-bucket <n>', 'calls each token\'s bucket holds (default: the rate\'s N, one window\'s worth)')
     .option('--faults <spec>', 'fault injection, e.g. 503:0.1,500-after:0.02,reset:0.01,delay:250ms:0.05')
     .option('--fault-seed <n>', 'seed of the fault draws', '1')
     .option('--viewer-sunset <date>', 'date the VIEWER seat type is retired (default 2026-10-30; a later date serves VIEWER as before)')
     .action(async (flags: SimFlags) => {
       let rateLimit;
       try {
-        rateLimit = parseRateLimit(flags.rateLimit);
+        rateLimit = parseRateLimit(flags.rateLimit, flags.rateBucket === undefined ? undefined : wholeNumber('--rate-bucket', flags.rateBucket, 1));
         if (flags.faults !== undefined) parseFaultSpec(flags.faults);
       } catch (error) {
-        throw new UsageError((error as Error).message, 'Examples: --rate-limit 300/60, --rate-limit off, --faults 503:0.1');
+        throw new UsageError((error as Error).message, 'Examples: --rate-limit 300/60, --rate-limit 300/60:50 (a bucket of 50), --rate-limit off, --faults 503:0.1');
       }
+      // Loaded here, not at the top: every other command would pay for the server's modules at start.
+      const { startReferenceServer } = await import('../../server/start-reference-server.js');
       const sim = await startReferenceServer({
         port: wholeNumber('--port', flags.port, 0, 65535),
         host: flags.host,
@@ -75,7 +81,7 @@ export function registerSimCommand(program: Command): void {
       }
       out.write(`  plan id      ${sim.planId}\n`);
       out.write(`  users        ${sim.context.state.users.size}\n`);
-      out.write(`  rate limit   ${rateLimit === 'off' ? 'off' : `${rateLimit.requests}/${rateLimit.perSeconds}s per token`}\n`);
+      out.write(`  rate limit   ${rateLimit === 'off' ? 'off' : `${rateLimit.requests}/${rateLimit.perSeconds}s per token, bucket ${rateLimit.bucket ?? rateLimit.requests}`}\n`);
       if (flags.faults !== undefined) out.write(`  faults       ${flags.faults}\n`);
       const sunset = new Date(sim.context.settings.viewerSunsetAt).toISOString().slice(0, 10);
       const retired = sim.context.clock.now() >= sim.context.settings.viewerSunsetAt;

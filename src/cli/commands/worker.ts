@@ -17,9 +17,10 @@ export function registerWorkerCommand(program: Command): void {
     .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
   addCommonOptions(command).action(async (flags: CommonFlags) => {
     await withCliRuntime(flags, {}, async (runtime) => {
-      // A refused token is found now, not when the first batch arrives (and stops on it).
-      await runtime.api.users.getCurrent();
       const batchRuntime = await openBatchRuntime(runtime);
+      // A refused token is found now, not when the first batch arrives (and stops on it); the check spends from the
+      // token's shared budget like every other call, so a fleet of starting workers cannot overrun the service.
+      await createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api.users.getCurrent();
       const { api, budget } = createBudgetedApi(runtime, batchRuntime);
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
       const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });

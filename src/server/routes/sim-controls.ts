@@ -95,7 +95,8 @@ const HANDLERS: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; path: string; handl
     handle: (r, d) => {
       const b = body(r);
       try {
-        const settings = b.off === true || b.rateLimit === 'off' ? 'off' : parseRateLimit(typeof b.rateLimit === 'string' ? b.rateLimit : `${String(b.requests)}/${String(b.perSeconds)}`);
+        const bucket = b.bucket === undefined ? undefined : Number(b.bucket);
+        const settings = b.off === true || b.rateLimit === 'off' ? 'off' : parseRateLimit(typeof b.rateLimit === 'string' ? b.rateLimit : `${String(b.requests)}/${String(b.perSeconds)}`, bucket);
         d.rateLimiter.configure(settings);
       } catch (error) {
         throw ApiError.badRequest(CODES.invalidAttributeValue, (error as Error).message);

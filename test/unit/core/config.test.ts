@@ -16,8 +16,15 @@ describe('loadConfig', () => {
   it('uses config/default.json when nothing else is given', () => {
     const config = loadConfig({ env: {} });
     expect(config.api.baseUrl).toBe('https://api.smartsheet.com/2.0');
-    expect(config.rateLimit).toEqual({ requests: 300, perSeconds: 60, headroom: 0.02 });
+    expect(config.rateLimit).toEqual({ requests: 300, perSeconds: 60, headroom: 0.02, burst: 'auto' });
     expect(config.api.accessToken).toBeUndefined();
+  });
+
+  it('takes rateLimit.burst as auto or a whole number of calls, and refuses anything else', () => {
+    expect(loadConfig({ env: {}, configFile: tempFile(JSON.stringify({ rateLimit: { burst: 50 } })) }).rateLimit.burst).toBe(50);
+    expect(loadConfig({ env: {}, configFile: tempFile(JSON.stringify({ rateLimit: { burst: 1 } })) }).rateLimit.burst).toBe(1);
+    expect(() => loadConfig({ env: {}, configFile: tempFile(JSON.stringify({ rateLimit: { burst: 0 } })) })).toThrow(/rateLimit\.burst/);
+    expect(() => loadConfig({ env: {}, configFile: tempFile(JSON.stringify({ rateLimit: { burst: 'lots' } })) })).toThrow(/rateLimit\.burst/);
   });
 
   it('layers file < environment < flags', () => {

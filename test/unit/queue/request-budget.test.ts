@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/core/clock.js';
-import { createQueueKeys, tokenKey } from '../../../src/queue/queue-keys.js';
-import { createRequestBudget } from '../../../src/queue/request-budget.js';
+import { systemClock, type Clock } from '../../../src/core/clock.js';
+import { createQueueKeys } from '../../../src/queue/queue-keys.js';
+import { createRequestBudget, type BudgetRate, type RequestBudget } from '../../../src/queue/request-budget.js';
 import { startTestRedis, type TestRedis } from '../../helpers/redis-server.js';
 
 let server: TestRedis;
@@ -16,73 +16,209 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** A clock whose sleep only records what it was asked to wait. */
+/** A clock whose sleep records what it was asked to wait and waits at most 20 ms (Redis time moves on its own). */
 function recordingClock(): Clock & { waits: number[] } {
   const waits: number[] = [];
-  return { waits, now: () => Date.now(), sleep: async (ms) => void waits.push(ms) };
+  const sleep = async (ms: number): Promise<void> => {
+    waits.push(ms);
+    await new Promise((r) => setTimeout(r, Math.min(ms, 20)));
+  };
+  return { waits, now: () => Date.now(), sleep };
 }
 
-describe('createRequestBudget', () => {
-  // 60 per 60 s without headroom: one call per second.
-  const rate = { requests: 60, perSeconds: 60, headroom: 0 };
+/** Budgets of one token on one Redis, as separate workers would hold them. */
+function fleet(rate: BudgetRate, count: number, clock: Clock = recordingClock(), token = 'tok'): RequestBudget[] {
+  const keys = createQueueKeys(server.prefix());
+  return Array.from({ length: count }, () => createRequestBudget({ redis, keys, accessToken: token, rate, clock }));
+}
 
-  it('lets a small burst through, then paces one call per interval across every client of the token', async () => {
+async function until(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const near = (value: number | undefined, expected: number, within = 200) => expect(Math.abs((value ?? Number.NaN) - expected)).toBeLessThan(within);
+
+describe('createRequestBudget', () => {
+  // 60 per 60 s without headroom: one call per second once the bucket is spent.
+  const rate: BudgetRate = { requests: 60, perSeconds: 60, headroom: 0 };
+
+  it('lets a full bucket go at once, then paces at the refill rate; two budgets of one token drain one bucket', async () => {
     const clock = recordingClock();
-    const keys = createQueueKeys(server.prefix());
-    const a = createRequestBudget({ redis, keys, accessToken: 'tok', rate, burst: 2, clock });
-    const b = createRequestBudget({ redis, keys, accessToken: 'tok', rate, burst: 2, clock });
+    const [a, b] = fleet({ ...rate, burst: 4 }, 2, clock) as [RequestBudget, RequestBudget];
     for (let i = 0; i < 3; i += 1) {
       await a.beforeRequest({ operation: 'x' });
       await b.beforeRequest({ operation: 'x' });
     }
-    // 6 reservations: 2 free, then waits of about 1 s, 2 s, 3 s, 4 s (the two clients share one schedule).
-    expect(clock.waits).toHaveLength(4);
-    clock.waits.forEach((wait, i) => expect(Math.abs(wait - (i + 1) * 1000)).toBeLessThan(200));
-    expect((await a.counters()).calls).toBe(6);
+    // 4 calls from the bucket (two each), then the fifth and sixth wait for the refill: about 1 s, then 2 s.
+    expect(clock.waits).toHaveLength(2);
+    near(clock.waits[0], 1000);
+    near(clock.waits[1], 2000);
+    expect((await b.counters()).calls).toBe(6);
+    expect((await a.state()).level).toBeGreaterThan(5.5);
   });
 
-  it('charges an upload ten slots', async () => {
+  it('holds one window of calls by default (burst auto = requests)', async () => {
     const clock = recordingClock();
-    const keys = createQueueKeys(server.prefix());
-    const budget = createRequestBudget({ redis, keys, accessToken: 'tok', rate, burst: 1, clock });
+    const [budget] = fleet({ requests: 5, perSeconds: 60, headroom: 0 }, 1, clock) as [RequestBudget];
+    for (let i = 0; i < 6; i += 1) await budget.beforeRequest({ operation: 'x' });
+    expect(clock.waits).toHaveLength(1);
+    near(clock.waits[0], 12_000);
+  });
+
+  it('keeps the headroom of the bucket unused too, so that the end of a burst meets no 429', async () => {
+    const clock = recordingClock();
+    const [budget] = fleet({ requests: 60, perSeconds: 60, headroom: 0.1, burst: 10 }, 1, clock) as [RequestBudget];
+    for (let i = 0; i < 10; i += 1) await budget.beforeRequest({ operation: 'x' });
+    // 9 of the 10 go at once; the 10th waits for the refill (60 a minute less 10%: 1.11 s a call).
+    expect(clock.waits).toHaveLength(1);
+    near(clock.waits[0], 1111);
+  });
+
+  it('paces evenly from the first call with burst 1, and leaves the headroom unused', async () => {
+    const clock = recordingClock();
+    const [budget] = fleet({ requests: 60, perSeconds: 60, headroom: 0.5, burst: 1 }, 1, clock) as [RequestBudget];
+    for (let i = 0; i < 3; i += 1) await budget.beforeRequest({ operation: 'x' });
+    // Half the rate is kept unused: one call every 2 s.
+    near(clock.waits[0], 2000);
+    near(clock.waits[1], 4000);
+  });
+
+  it('charges an upload ten units', async () => {
+    const clock = recordingClock();
+    const [budget] = fleet({ ...rate, burst: 1 }, 1, clock) as [RequestBudget];
     await budget.beforeRequest({ operation: 'upload', cost: 10 });
     await budget.beforeRequest({ operation: 'x' });
-    expect(clock.waits).toHaveLength(2);
-    expect(Math.abs((clock.waits[0] ?? 0) - 9000)).toBeLessThan(200);
-    expect(Math.abs((clock.waits[1] ?? 0) - 10_000)).toBeLessThan(200);
+    near(clock.waits[0], 9000);
+    near(clock.waits[1], 10_000);
   });
 
-  it('keeps separate budgets for separate tokens', async () => {
+  it('keeps separate buckets for separate tokens', async () => {
     const clock = recordingClock();
     const keys = createQueueKeys(server.prefix());
-    const a = createRequestBudget({ redis, keys, accessToken: 'one', rate, burst: 1, clock });
-    const b = createRequestBudget({ redis, keys, accessToken: 'two', rate, burst: 1, clock });
+    const a = createRequestBudget({ redis, keys, accessToken: 'one', rate: { ...rate, burst: 1 }, clock });
+    const b = createRequestBudget({ redis, keys, accessToken: 'two', rate: { ...rate, burst: 1 }, clock });
     await a.beforeRequest({ operation: 'x' });
     await b.beforeRequest({ operation: 'x' });
     expect(clock.waits).toEqual([]);
   });
 
-  it('pauses every client of the token after a 429 for Retry-After', async () => {
+  it('after a 429 in a burst: lowers the capacity, records the bucket empty, and the whole fleet waits', async () => {
     const clock = recordingClock();
-    const keys = createQueueKeys(server.prefix());
-    const a = createRequestBudget({ redis, keys, accessToken: 'tok', rate, clock });
-    const b = createRequestBudget({ redis, keys, accessToken: 'tok', rate, clock });
+    const [a, b] = fleet({ ...rate, burst: 40 }, 2, clock) as [RequestBudget, RequestBudget];
+    for (let i = 0; i < 10; i += 1) await a.beforeRequest({ operation: 'x' });
+    // The service refused the 11th call although this fleet thought 30 more would fit: its bucket is smaller.
+    await a.onResponse({ operation: 'x', status: 429, errorCode: 4003 });
+    const state = await b.state();
+    expect(state.capacity).toBeLessThanOrEqual(20);
+    expect(state.capacity).toBeGreaterThanOrEqual(3);
+    expect(state.ratePerSecond).toBeCloseTo(1, 5);
+    // No Retry-After: the pause is what the bucket needs to take the next call, one interval (1 s).
+    expect(state.pausedForMs).toBeGreaterThan(500);
+    expect(state.pausedForMs).toBeLessThanOrEqual(1000);
+    expect(state.level).toBeGreaterThan(state.capacity - 0.01);
+    // b (another worker) is held: its first reservation attempt reports the pause instead of reserving.
+    const done = b.beforeRequest({ operation: 'x' });
+    await until(async () => clock.waits.length > 0);
+    await done;
+    expect(clock.waits[0]).toBeGreaterThan(500);
+    expect(await b.counters()).toEqual({ calls: 11, rateLimited: 1 });
+  });
+
+  it('grows the pause on 429s in a row, and learns a slower rate when pacing still meets 429s', async () => {
+    const [budget] = fleet({ ...rate, burst: 5 }, 1) as [RequestBudget];
+    await budget.onResponse({ operation: 'x', status: 429 });
+    const first = await budget.state();
+    // Recorded full: the next 429 comes while pacing, so it is the rate, not the capacity, that was too high.
+    await budget.onResponse({ operation: 'x', status: 429 });
+    const second = await budget.state();
+    expect(second.ratePerSecond).toBeLessThan(first.ratePerSecond);
+    expect(second.capacity).toBe(first.capacity);
+    expect(second.pausedForMs).toBeGreaterThan(first.pausedForMs * 1.5);
+    for (let i = 0; i < 12; i += 1) await budget.onResponse({ operation: 'x', status: 429 });
+    const later = await budget.state();
+    // Up to one window at most, and never below the floors.
+    expect(later.pausedForMs).toBeLessThanOrEqual(60_000);
+    expect(later.pausedForMs).toBeGreaterThan(10_000);
+    expect(later.ratePerSecond).toBeGreaterThanOrEqual(0.1 - 1e-9);
+  });
+
+  it('uses Retry-After when the service sends one', async () => {
+    const [a, b] = fleet(rate, 2) as [RequestBudget, RequestBudget];
     await a.onResponse({ operation: 'x', status: 429, errorCode: 4003, retryAfterMs: 5000 });
     const paused = await b.pausedFor();
     expect(paused).toBeGreaterThan(4000);
-    expect(paused).toBeLessThanOrEqual(5250);
-    // Redis time moves on while the fake clock "sleeps": end the pause by hand so that the loop can reserve.
-    const done = b.beforeRequest({ operation: 'x' });
-    await redis.del(keys.pause(tokenKey('tok')));
-    await done;
-    expect(clock.waits[0]).toBeGreaterThan(4000);
-    expect((await b.counters()).rateLimited).toBe(1);
+    expect(paused).toBeLessThanOrEqual(5000);
+    expect(a.pauseAfter429(5000)).toBe(5000);
+  });
+
+  it('learns once from one overshoot: 429s of calls sent before the recorded one only count', async () => {
+    const [budget] = fleet({ ...rate, burst: 40 }, 1) as [RequestBudget];
+    for (let i = 0; i < 20; i += 1) await budget.beforeRequest({ operation: 'x' });
+    await budget.onResponse({ operation: 'x', status: 429 });
+    const after = await budget.state();
+    // Sent 5 s ago, i.e. before the 429 above was recorded: the same overshoot.
+    await budget.onResponse({ operation: 'x', status: 429, durationMs: 5000 });
+    const same = await budget.state();
+    expect(same.capacity).toBe(after.capacity);
+    expect(same.ratePerSecond).toBe(after.ratePerSecond);
+    expect((await budget.counters()).rateLimited).toBe(2);
+  });
+
+  it('counts a 429 once when the queue also extends the pause for it', async () => {
+    const [budget] = fleet(rate, 1) as [RequestBudget];
+    await budget.onResponse({ operation: 'x', status: 429, retryAfterMs: 2000 });
+    // What the row processor does after the client reported the 429.
+    await budget.pause(Math.max(await budget.pausedFor(), budget.pauseAfter429(2000)));
+    expect((await budget.counters()).rateLimited).toBe(1);
+  });
+
+  it('raises the capacity and rate again while no 429 comes, and keeps the state for a restarted worker', async () => {
+    // A 0.25 s window so that recovery (one step per calm window) is seen quickly.
+    const fast: BudgetRate = { requests: 40, perSeconds: 0.25, headroom: 0 };
+    const keys = createQueueKeys(server.prefix());
+    const first = createRequestBudget({ redis, keys, accessToken: 'tok', rate: fast });
+    for (let i = 0; i < 4; i += 1) await first.beforeRequest({ operation: 'x' });
+    await first.onResponse({ operation: 'x', status: 429 });
+    await first.onResponse({ operation: 'x', status: 429 });
+    const lowered = await first.state();
+    expect(lowered.capacity).toBeLessThan(40);
+    expect(lowered.ratePerSecond).toBeLessThan(160);
+    // A new budget object (a restarted worker) sees the learned state, then the recovery.
+    const restarted = createRequestBudget({ redis, keys, accessToken: 'tok', rate: fast });
+    expect((await restarted.state()).capacity).toBe(lowered.capacity);
+    await until(async () => (await restarted.state()).capacity > lowered.capacity);
+    await until(async () => {
+      const state = await restarted.state();
+      return state.capacity === 40 && state.ratePerSecond > 159.99;
+    });
+  });
+
+  it('loses and doubles no call while paused: every waiting call goes once, none during the pause', async () => {
+    // 100 per second, a bucket of 5: most of the 30 calls wait for their place when the 429 comes.
+    const [a, b] = fleet({ requests: 100, perSeconds: 1, headroom: 0, burst: 5 }, 2, systemClock) as [RequestBudget, RequestBudget];
+    const resolvedAt: number[] = [];
+    const calls = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).beforeRequest({ operation: 'x' }).then(() => void resolvedAt.push(Date.now())));
+    await until(async () => resolvedAt.length >= 5);
+    await a.onResponse({ operation: 'x', status: 429, retryAfterMs: 400 });
+    const recordedAt = Date.now();
+    const before = resolvedAt.length;
+    await Promise.all(calls);
+    expect(resolvedAt).toHaveLength(30);
+    expect((await a.counters()).calls).toBe(30);
+    const after = resolvedAt.slice(before);
+    expect(after.length).toBeGreaterThan(0);
+    for (const at of after) expect(at - recordedAt).toBeGreaterThanOrEqual(300);
   });
 
   it('never writes the token itself to Redis', async () => {
     const prefix = server.prefix();
     const budget = createRequestBudget({ redis, keys: createQueueKeys(prefix), accessToken: 'secret-token-value', rate, clock: recordingClock() });
     await budget.beforeRequest({ operation: 'x' });
+    await budget.onResponse({ operation: 'x', status: 429 });
     await budget.pause(10);
     const keys = await redis.keys(`${prefix}:*`);
     expect(keys.length).toBeGreaterThan(0);

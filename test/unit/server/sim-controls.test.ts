@@ -57,6 +57,11 @@ describe('sim controls, rate limit and faults', () => {
     await sim.call('PUT', '/_sim/rate-limit', { body: { rateLimit: '1/60' } });
     await sim.call('GET', '/users/me');
     expect((await sim.call('GET', '/users/me')).status).toBe(429);
+    // The bucket is set apart from the refill: 60 a minute, but only 2 at once.
+    const limited = await sim.call('PUT', '/_sim/rate-limit', { body: { requests: 60, perSeconds: 60, bucket: 2 } });
+    expect(limited.body.rateLimit).toEqual({ requests: 60, perSeconds: 60, bucket: 2 });
+    expect([(await sim.call('GET', '/users/me')).status, (await sim.call('GET', '/users/me')).status, (await sim.call('GET', '/users/me')).status]).toEqual([200, 200, 429]);
+    await sim.call('PUT', '/_sim/rate-limit', { body: { rateLimit: 'off' } });
     const clock = await sim.call('POST', '/_sim/clock', { body: { now: '2030-01-01T00:00:00Z' } });
     expect(String(clock.body.now)).toMatch(/^2030-01-01/);
   });

@@ -44,8 +44,26 @@ describe('rate limiter', () => {
     expect(limiter.take('t', 1).allowed).toBe(true);
   });
 
-  it('parses N/SECONDS and off', () => {
+  it('holds a bucket of its own size when told, refilling at the same rate', () => {
+    let now = 0;
+    // 60 per 60 s (one a second), but a bucket of 2: a fresh token gets 2 at once, not 60.
+    const limiter = createRateLimiter({ requests: 60, perSeconds: 60, bucket: 2 }, () => now);
+    expect([1, 2, 3].map(() => limiter.take('t', 1).allowed)).toEqual([true, true, false]);
+    now = 1000;
+    expect(limiter.take('t', 1).allowed).toBe(true);
+    // Idle for a minute: the bucket holds 2, not a minute's worth.
+    now = 61_000;
+    expect([1, 2, 3].map(() => limiter.take('t', 1).allowed)).toEqual([true, true, false]);
+    // An upload (10) above the whole bucket takes the full bucket.
+    now = 63_000;
+    expect(limiter.take('t', 10).allowed).toBe(true);
+  });
+
+  it('parses N/SECONDS, N/SECONDS:BUCKET and off', () => {
     expect(parseRateLimit('300/60')).toEqual({ requests: 300, perSeconds: 60 });
+    expect(parseRateLimit('300/60:50')).toEqual({ requests: 300, perSeconds: 60, bucket: 50 });
+    expect(parseRateLimit('300/60', 40)).toEqual({ requests: 300, perSeconds: 60, bucket: 40 });
+    expect(() => parseRateLimit('300/60:0')).toThrow();
     expect(parseRateLimit('off')).toBe('off');
     expect(() => parseRateLimit('lots')).toThrow();
   });
