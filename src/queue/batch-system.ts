@@ -55,7 +55,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
   const queueFor = (name: string): Queue<RowJobData> => {
     let queue = queues.get(name);
     if (queue === undefined) {
-      queue = new Queue<RowJobData>(name, { connection: { ...options.redis.connection, maxRetriesPerRequest: null }, prefix: options.prefix });
+      queue = new Queue<RowJobData>(name, { connection: options.redis.bullmqConnection(), prefix: options.prefix });
       queue.on('error', (error) => options.logger.debug({ err: error }, 'queue connection error'));
       queues.set(name, queue);
     }
@@ -87,7 +87,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         sim: options.sim,
       });
       return createWorkerPool({
-        connection: options.redis.connection,
+        connection: options.redis.bullmqConnection(),
         prefix: options.prefix,
         queueName: ownQueue().name,
         concurrency: workerOptions.concurrency,

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { QueueKeys } from './queue-keys.js';
 import { tokenKey } from './queue-keys.js';
+import type { RedisClient } from './redis/lua-script.js';
 
 /**
  * One request budget per access token, shared by every worker on every machine through Redis.
@@ -16,7 +16,7 @@ import { tokenKey } from './queue-keys.js';
  * A 429 sets a pause-until time in Redis that every call checks first: the whole fleet waits, not just one worker.
  */
 export interface RequestBudgetOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: QueueKeys;
   accessToken: string;
   /** Calls per window and the share kept unused; e.g. 300 per 60 s with 0.05 headroom paces 285 per minute. */

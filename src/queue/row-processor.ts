@@ -1,11 +1,11 @@
 import { DelayedError, UnrecoverableError, Worker, type Job, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
 import type { JobContext, JobRegistry, JobResult } from './job-type.js';
 import type { QueueKeys } from './queue-keys.js';
+import { luaScript, type RedisClient } from './redis/lua-script.js';
 import type { RequestBudget } from './request-budget.js';
 import { decideRetry, type RetryPolicy } from './retry-policy.js';
 import type { RowJobData } from './row-job.js';
@@ -13,7 +13,7 @@ import type { RowOutcome } from './row-outcome.js';
 import { rowIdentity } from './submit-batch.js';
 
 export interface RowProcessorOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: QueueKeys;
   store: BatchStore;
   queue: Queue<RowJobData>;
@@ -31,12 +31,12 @@ export const PARKED_MS = 30 * 24 * 3600 * 1000;
 
 // KEYS: inflight, attempts, started. ARGV: row, now ms. Returns {uncertain, attempts, firstStartMs}: uncertain when the
 // marker of an earlier attempt is still there (it crashed, stalled, or ended without knowing whether it applied).
-const START = `
+const START = luaScript('RowStart', `
 local uncertain = redis.call('HGET', KEYS[1], ARGV[1]) == '1' and 1 or 0
 redis.call('HSET', KEYS[1], ARGV[1], '1')
 local attempts = redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
 redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[2])
-return {uncertain, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1]))}`;
+return {uncertain, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1]))}`);
 
 /**
  * Runs one row: the BullMQ processor. Order of checks: a row with an outcome is never run again; a cancelled batch
@@ -70,7 +70,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
       return finish({ outcome: 'failed', attempts: 0, category: 'Other', message: `no job type for action ${planned.action.action}` });
     }
 
-    const [uncertainFlag, attempts, firstStartMs] = (await redis.eval(START, 3, keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId), String(row), Date.now())) as [number, number, number];
+    const [uncertainFlag, attempts, firstStartMs] = (await START.run(redis, [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId)], [String(row), Date.now()])) as [number, number, number];
     // A job BullMQ moved back after its worker stopped renewing the lock may have been mid-call.
     const uncertain = uncertainFlag === 1 || job.stalledCounter > 0;
     const startedAt = new Date(firstStartMs).toISOString();

@@ -1,11 +1,12 @@
-import { Worker, type RedisOptions } from 'bullmq';
+import { Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
 import type { RowJobData } from './row-job.js';
 import type { createRowProcessor } from './row-processor.js';
 
 export interface WorkerPoolOptions {
-  connection: RedisOptions;
+  /** From RedisHandle.bullmqConnection(): commands wait through reconnections, as BullMQ requires of workers. */
+  connection: ConnectionOptions;
   prefix: string;
   queueName: string;
   concurrency: number;
@@ -30,7 +31,7 @@ export interface WorkerPool {
 
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const worker = new Worker<RowJobData>(options.queueName, options.processor, {
-    connection: { ...options.connection, maxRetriesPerRequest: null },
+    connection: options.connection,
     prefix: options.prefix,
     concurrency: options.concurrency,
     lockDuration: options.lockDurationMs ?? 15_000,
