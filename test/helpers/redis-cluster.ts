@@ -73,7 +73,7 @@ export async function startTestRedisCluster(masters = 3, nodeTimeoutMs = 1500): 
         const client = cluster.nodeClient(alive.port);
         try {
           const slot = Number(await client.cluster('KEYSLOT', key));
-          const ranges = (await client.cluster('SLOTS')) as [number, number, [string, number]][];
+          const ranges = (await client.cluster('SLOTS')) as unknown as [number, number, [string, number]][];
           const range = ranges.find(([from, to]) => slot >= from && slot <= to);
           const node = nodes.find((n) => n.port === range?.[2][1]);
           if (node === undefined) throw new Error(`no master serves slot ${slot}`);

@@ -92,11 +92,12 @@ function connect(target: RedisTarget): RedisClient {
 
 /**
  * maxRetriesPerRequest null: during a Redis restart or failover commands wait for the reconnection rather than
- * failing a row. Behind Sentinel, a master demoted by a failover answers READONLY to writes until the client
- * reconnects: reconnect (and resend) at once; `failoverDetector` hears of the switch from the sentinels first.
+ * failing a row; behind Sentinel, each reconnection asks the sentinels for the current master. A master demoted by a
+ * failover answers READONLY to writes until the client reconnects: reconnect (and resend) at once. (ioredis's
+ * `failoverDetector` would hear of a switch sooner, but its sentinel connections keep a process alive after quit.)
  */
 function serverClientOptions(target: Exclude<RedisTarget, { kind: 'cluster' }>): RedisOptions {
-  const sentinel = target.kind === 'sentinel' ? { failoverDetector: true, reconnectOnError: reconnectWhenReadOnly } : {};
+  const sentinel = target.kind === 'sentinel' ? { reconnectOnError: reconnectWhenReadOnly } : {};
   return { ...target.options, ...sentinel, maxRetriesPerRequest: null };
 }
 

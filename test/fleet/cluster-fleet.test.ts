@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedisCluster, type TestRedisCluster } from '../helpers/redis-cluster.js';
+import { expectFleetDidItsWork, runFleetScenario } from './fleet-scenario.js';
+
+describe('a fleet on a Redis Cluster (3 masters, 3 replicas)', () => {
+  let cluster: TestRedisCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startTestRedisCluster(3, 1500);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('finishes a batch through a master SIGKILLed mid-batch and a SIGKILLed worker: one outcome per row, each user changed once, no 429, every key in its slot', async () => {
+    const c = cluster as TestRedisCluster;
+    const result = await runFleetScenario({
+      url: c.url,
+      async failover({ queueKey }) {
+        // The master of the queue's slot: every row's BullMQ moves go through it.
+        const master = await c.masterOf(queueKey);
+        await master.kill();
+        return `master on port ${master.port}`;
+      },
+      async scanKeys(pattern) {
+        await c.waitHealthy();
+        const found: { key: string; slot: number }[] = [];
+        for (const node of c.nodes) {
+          if (node.process.exitCode !== null || node.process.signalCode !== null) continue;
+          const client = c.nodeClient(node.port);
+          try {
+            if (!/role:master/.test(await client.info('replication'))) continue;
+            let cursor = '0';
+            do {
+              const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+              cursor = next;
+              for (const key of keys) found.push({ key, slot: Number(await client.cluster('KEYSLOT', key)) });
+            } while (cursor !== '0');
+          } finally {
+            client.disconnect();
+          }
+        }
+        return found;
+      },
+      async slotOf(key) {
+        const node = c.nodes.find((n) => n.process.exitCode === null && n.process.signalCode === null);
+        const client = c.nodeClient(node?.port ?? 0);
+        try {
+          return Number(await client.cluster('KEYSLOT', key));
+        } finally {
+          client.disconnect();
+        }
+      },
+    });
+    expect(result.failedOver).toMatch(/^master on port/);
+    expectFleetDidItsWork(result);
+  }, 100_000);
+});
