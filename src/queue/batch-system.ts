@@ -85,6 +85,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         policy: workerOptions.policy,
         logger: options.logger,
         sim: options.sim,
+        replicaAcks: options.redis.replicaAcks,
       });
       return createWorkerPool({
         connection: options.redis.bullmqConnection(),

@@ -5,7 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
 import type { JobContext, JobRegistry, JobResult } from './job-type.js';
 import type { QueueKeys } from './queue-keys.js';
-import { luaScript, type RedisClient } from './redis/lua-script.js';
+import { luaScript, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
 import type { RequestBudget } from './request-budget.js';
 import { decideRetry, type RetryPolicy } from './retry-policy.js';
 import type { RowJobData } from './row-job.js';
@@ -24,7 +24,11 @@ export interface RowProcessorOptions {
   logger: Logger;
   sim: boolean;
   random?: () => number;
+  /** Replicas that must hold a row's in-flight marker before its call (RedisHandle.replicaAcks); none by default. */
+  replicaAcks?: ReplicaAcks | undefined;
 }
+
+const NO_REPLICAS: ReplicaAcks = { count: 0, timeoutMs: 0 };
 
 /** Rows of a stopped batch wait as delayed jobs this long, or until `retry` promotes them. */
 export const PARKED_MS = 30 * 24 * 3600 * 1000;
@@ -45,6 +49,7 @@ return {uncertain, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1]))}`);
  */
 export function createRowProcessor(options: RowProcessorOptions) {
   const { redis, keys, store } = options;
+  let warnedUnreplicated = false;
   return async function processRow(job: Job<RowJobData>, token?: string, signal?: AbortSignal): Promise<RowOutcome['outcome']> {
     const { batchId, row } = job.data;
     const logger = options.logger.child({ batch: batchId, row });
@@ -70,7 +75,14 @@ export function createRowProcessor(options: RowProcessorOptions) {
       return finish({ outcome: 'failed', attempts: 0, category: 'Other', message: `no job type for action ${planned.action.action}` });
     }
 
-    const [uncertainFlag, attempts, firstStartMs] = (await START.run(redis, [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId)], [String(row), Date.now()])) as [number, number, number];
+    // The marker must survive a failover before the call goes out: with replicas, wait until one has it.
+    const started = await START.runReplicated(redis, [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId)], [String(row), Date.now()], options.replicaAcks ?? NO_REPLICAS);
+    if (started.acknowledged < (options.replicaAcks?.count ?? 0)) {
+      // Once per process: a cluster that lost a replica would otherwise log this for every row.
+      logger[warnedUnreplicated ? 'debug' : 'warn']({ wanted: options.replicaAcks?.count }, 'no Redis replica confirmed the in-flight marker in time; going on (a failover now could lose it)');
+      warnedUnreplicated = true;
+    }
+    const [uncertainFlag, attempts, firstStartMs] = started.result as [number, number, number];
     // A job BullMQ moved back after its worker stopped renewing the lock may have been mid-call.
     const uncertain = uncertainFlag === 1 || job.stalledCounter > 0;
     const startedAt = new Date(firstStartMs).toISOString();

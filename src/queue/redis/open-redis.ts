@@ -5,7 +5,7 @@ import { PACKAGE_ROOT } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { SeatflowError } from '../../core/seatflow-error.js';
 import { startOrJoinEmbeddedRedis } from './embedded-redis.js';
-import type { RedisClient } from './lua-script.js';
+import type { RedisClient, ReplicaAcks } from './lua-script.js';
 import { probeCluster } from './probe-cluster.js';
 import { probeRedis } from './probe-redis.js';
 import { parseRedisUrl, type RedisTarget } from './redis-target.js';
@@ -28,6 +28,8 @@ export interface OpenRedisOptions {
 export interface RedisHandle {
   kind: RedisTarget['kind'] | 'embedded';
   description: string;
+  /** Replicas a row's in-flight marker must reach before its call: one behind Sentinel or on a cluster, else none. */
+  replicaAcks: ReplicaAcks;
   /** For seatflow's own commands (records, outcomes, budget). BullMQ opens its own: see `bullmqConnection`. */
   client: RedisClient;
   /**
@@ -70,6 +72,8 @@ function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger
   return {
     kind,
     description: target.description,
+    // A replica that is down or lagging costs each row at most timeoutMs, then the row goes on (with a warning).
+    replicaAcks: { count: target.kind === 'single' ? 0 : 1, timeoutMs: 500 },
     client,
     bullmqConnection() {
       if (target.kind !== 'cluster') return { ...serverClientOptions(target) };
