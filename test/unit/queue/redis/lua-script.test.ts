@@ -1,0 +1,44 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { luaScript } from '../../../../src/queue/redis/lua-script.js';
+import { startTestRedis, type TestRedis } from '../../../helpers/redis-server.js';
+
+describe('luaScript', () => {
+  let server: TestRedis;
+  let redis: Redis;
+  beforeAll(async () => {
+    server = await startTestRedis();
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await server.stop();
+  });
+
+  const calls = async (command: string): Promise<number> => Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(await redis.info('commandstats'))?.[1] ?? 0);
+
+  it('sends the script’s text once per server, then only its digest (EVALSHA), and again after the server forgot it', async () => {
+    const incr = luaScript('TestIncr', "return redis.call('INCRBY', KEYS[1], ARGV[1])");
+    const key = `${server.prefix()}:n`;
+    await redis.config('RESETSTAT');
+    for (let i = 0; i < 5; i += 1) await incr.run(redis, [key], [2]);
+    expect(await redis.get(key)).toBe('10');
+    expect(await calls('eval')).toBeLessThanOrEqual(1);
+    expect(await calls('evalsha')).toBeGreaterThanOrEqual(4);
+    await redis.script('FLUSH');
+    expect(await incr.run(redis, [key], [1])).toBe(11);
+  });
+
+  it('waits for replicas in the same round trip when asked, and says how many acknowledged', async () => {
+    const set = luaScript('TestSet', "redis.call('SET', KEYS[1], ARGV[1]) return 'done'");
+    const key = `${server.prefix()}:s`;
+    // No replica here: WAIT gives up after its timeout and the script's result still comes back.
+    const started = Date.now();
+    expect(await set.runReplicated(redis, [key], ['v'], { count: 1, timeoutMs: 100 })).toEqual({ result: 'done', acknowledged: 0 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    await redis.config('RESETSTAT');
+    expect(await set.runReplicated(redis, [key], ['w'], { count: 0, timeoutMs: 100 })).toEqual({ result: 'done', acknowledged: 0 });
+    expect(await calls('wait')).toBe(0);
+    expect(await redis.get(key)).toBe('w');
+  });
+});
