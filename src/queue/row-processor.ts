@@ -6,6 +6,7 @@ import type { BatchStore } from './batch-store.js';
 import type { JobContext, JobRegistry, JobResult } from './job-type.js';
 import type { QueueKeys } from './queue-keys.js';
 import { luaScript, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
+import { isRedisFailure } from './redis/redis-failure.js';
 import type { RequestBudget } from './request-budget.js';
 import { decideRetry, type RetryPolicy } from './retry-policy.js';
 import type { RowJobData } from './row-job.js';
@@ -119,6 +120,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
     async function handleFailure(error: unknown, stillUncertain: boolean): Promise<never> {
       // Shutting down: leave the row to BullMQ (it goes back to the queue); the marker makes the next run confirm.
       if (signal?.aborted === true) throw error;
+      // Redis failed (not the service): not the row's outcome. BullMQ runs the job again; the marker stays.
+      if (isRedisFailure(error)) throw error;
       // The marker stays while the service may hold a change nobody saw; the next attempt confirms first.
       if (!stillUncertain) await redis.hdel(keys.inflight(batchId), String(row));
       const decision = decideRetry({ error, attempts, elapsedMs: Date.now() - firstStartMs, policy: options.policy, ...(options.random ? { random: options.random } : {}) });

@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceUnavailableError } from '../../../../src/client/api-error.js';
 import { luaScript } from '../../../../src/queue/redis/lua-script.js';
+import { isRedisFailure } from '../../../../src/queue/redis/redis-failure.js';
 import { startTestRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
 describe('luaScript', () => {
@@ -40,5 +42,17 @@ describe('luaScript', () => {
     expect(await set.runReplicated(redis, [key], ['w'], { count: 0, timeoutMs: 100 })).toEqual({ result: 'done', acknowledged: 0 });
     expect(await calls('wait')).toBe(0);
     expect(await redis.get(key)).toBe('w');
+  });
+});
+
+describe('isRedisFailure', () => {
+  it('tells Redis’s own failures from the service’s and the jobs’', () => {
+    const reply = Object.assign(new Error('CLUSTERDOWN The cluster is down'), { name: 'ReplyError' });
+    expect(isRedisFailure(reply)).toBe(true);
+    expect(isRedisFailure(new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'))).toBe(true);
+    expect(isRedisFailure(new Error('Connection is closed.'))).toBe(true);
+    expect(isRedisFailure(new TypeError('cannot read x of undefined'))).toBe(false);
+    expect(isRedisFailure(new ServiceUnavailableError({ operation: 'users.get', status: 503, message: 'down' }))).toBe(false);
+    expect(isRedisFailure('CLUSTERDOWN')).toBe(false);
   });
 });
