@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChainableCommander, Cluster, Redis } from 'ioredis';
 
 /** A connection to one Redis (direct or found through Sentinel) or to a Redis Cluster: both take the same commands. */
@@ -63,4 +64,16 @@ export function luaScript(name: string, lua: string): LuaScript {
       return { result: scriptReply?.[1], acknowledged: waitReply?.[0] ? 0 : Number(waitReply?.[1] ?? 0) };
     },
   };
+}
+
+const scriptsByText = new Map<string, LuaScript>();
+
+/** The registered script of a Lua text (one per text, named by its digest), for code that keeps its scripts as strings. */
+export function scriptOf(lua: string): LuaScript {
+  let script = scriptsByText.get(lua);
+  if (script === undefined) {
+    script = luaScript(`Sha${createHash('sha1').update(lua).digest('hex').slice(0, 16)}`, lua);
+    scriptsByText.set(lua, script);
+  }
+  return script;
 }

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../../../src/client/api-error.js';
-import { luaScript } from '../../../../src/queue/redis/lua-script.js';
+import { luaScript, scriptOf } from '../../../../src/queue/redis/lua-script.js';
 import { isRedisFailure } from '../../../../src/queue/redis/redis-failure.js';
 import { startTestRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
@@ -29,6 +29,17 @@ describe('luaScript', () => {
     expect(await calls('evalsha')).toBeGreaterThanOrEqual(4);
     await redis.script('FLUSH');
     expect(await incr.run(redis, [key], [1])).toBe(11);
+  });
+
+  it('registers a script kept as a string once per text', async () => {
+    const text = "return redis.call('INCR', KEYS[1])";
+    expect(scriptOf(text)).toBe(scriptOf(text));
+    expect(scriptOf(text)).not.toBe(scriptOf(`${text} -- another`));
+    const key = `${server.prefix()}:t`;
+    await redis.config('RESETSTAT');
+    for (let i = 0; i < 3; i += 1) await scriptOf(text).run(redis, [key], []);
+    expect(await redis.get(key)).toBe('3');
+    expect(await calls('evalsha')).toBeGreaterThanOrEqual(2);
   });
 
   it('waits for replicas in the same round trip when asked, and says how many acknowledged', async () => {
