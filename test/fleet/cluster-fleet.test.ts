@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/core/logger.js';
+import { createQueueKeys } from '../../src/queue/queue-keys.js';
+import { scriptOf } from '../../src/queue/redis/lua-script.js';
+import { openRedis } from '../../src/queue/redis/open-redis.js';
 import { startTestRedisCluster, type TestRedisCluster } from '../helpers/redis-cluster.js';
 import { expectFleetDidItsWork, runFleetScenario } from './fleet-scenario.js';
 
@@ -9,6 +13,21 @@ describe('a fleet on a Redis Cluster (3 masters, 3 replicas)', () => {
   }, 60_000);
   afterAll(async () => {
     await cluster?.stop();
+  });
+
+  it('has a write reach a replica of its slot’s master before it answers, in one round trip (the in-flight marker’s rule)', async () => {
+    const c = cluster as TestRedisCluster;
+    const handle = await openRedis({ url: c.url, dataDir: c.dir, logger: createSilentLogger() });
+    try {
+      expect(handle.replicaAcks.count).toBe(1);
+      const keys = createQueueKeys('fleet-wait');
+      const mark = scriptOf("return redis.call('HSET', KEYS[1], ARGV[1], '1')");
+      for (const batch of ['b0000000000a1', 'b0000000000b2', 'b0000000000c3']) {
+        expect(await mark.runReplicated(handle.client, [keys.inflight(batch)], ['7'], handle.replicaAcks)).toEqual({ result: 1, acknowledged: 1 });
+      }
+    } finally {
+      await handle.close();
+    }
   });
 
   it('finishes a batch through a master SIGKILLed mid-batch and a SIGKILLed worker: one outcome per row, each user changed once, no 429, every key in its slot', async () => {

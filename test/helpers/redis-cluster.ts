@@ -25,7 +25,7 @@ export interface TestRedisCluster {
   nodeClient(port: number): Redis;
   /** The master currently serving a key's slot. */
   masterOf(key: string): Promise<RedisNode>;
-  /** Waits until every slot is served again (after a failover). */
+  /** Waits until every slot is served and every running master's replicas are in sync. */
   waitHealthy(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -92,7 +92,7 @@ export async function startTestRedisCluster(masters = 3, nodeTimeoutMs = 1500): 
                 const client = cluster.nodeClient(n.port);
                 client.on('error', () => undefined);
                 try {
-                  return /cluster_state:ok/.test(String(await client.cluster('INFO')));
+                  return /cluster_state:ok/.test(String(await client.cluster('INFO'))) && replicasInSync(await client.info('replication'));
                 } catch {
                   return false;
                 } finally {
@@ -185,7 +185,9 @@ export async function startTestRedisSentinel(downAfterMs = 1000): Promise<TestRe
           try {
             const replicas = (await client.call('SENTINEL', 'REPLICAS', masterName)) as unknown[];
             const others = (await client.call('SENTINEL', 'SENTINELS', masterName)) as unknown[];
-            return replicas.length >= 1 && others.length >= 2;
+            const masterClient = sentinel.nodeClient(master.port);
+            const synced = await masterClient.info('replication').finally(() => masterClient.disconnect());
+            return replicas.length >= 1 && others.length >= 2 && /connected_slaves:1/.test(synced) && replicasInSync(synced);
           } catch {
             return false;
           } finally {
@@ -202,6 +204,11 @@ export async function startTestRedisSentinel(downAfterMs = 1000): Promise<TestRe
     await stop();
     throw error;
   }
+}
+
+/** A master's replicas have finished their first sync (`wait_bgsave` until then: a failover would lose data). */
+function replicasInSync(replication: string): boolean {
+  return [...replication.matchAll(/^slave\d+:.*state=(\w+)/gm)].every((m) => m[1] === 'online');
 }
 
 function startNode(port: number, args: string[]): RedisNode {
