@@ -21,6 +21,11 @@ export interface FleetTopology {
   failover(keys: { queueKey: string; batchKey: string }): Promise<string>;
   /** Every key under `pattern` on every reachable node, each with the hash slot that node says it is in. */
   scanKeys(pattern: string): Promise<{ key: string; slot: number }[]>;
+  /**
+   * Called once the batch reads finished and the workers are gone, before the final state is read: e.g. waits until a
+   * failed-over master has been demoted (and has dropped whatever was written to it meanwhile).
+   */
+  settle?(): Promise<void>;
   /** The slot of a key (CLUSTER KEYSLOT), or undefined for a topology without slots. */
   slotOf(key: string): Promise<number | undefined>;
 }
@@ -112,6 +117,14 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
 
     const watched = await watch;
     expect(watched.code, watched.stderr).toBe(0);
+    // Nobody may repair the state from here: what is read below is what the fleet left.
+    await Promise.all(workers.map(async (worker) => {
+      if (worker.exitCode !== null || worker.signalCode !== null) return;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.kill('SIGKILL');
+      await exited;
+    }));
+    await topology.settle?.();
     const batch = await store.get(batchId);
     if (batch === undefined) throw new Error('the batch record is gone');
     const outcomes: RowOutcome[] = [];

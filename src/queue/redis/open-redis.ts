@@ -8,6 +8,7 @@ import { startOrJoinEmbeddedRedis } from './embedded-redis.js';
 import type { RedisClient, ReplicaAcks } from './lua-script.js';
 import { probeCluster } from './probe-cluster.js';
 import { probeRedis } from './probe-redis.js';
+import { SentinelClient } from './sentinel-client.js';
 import { parseRedisUrl, type RedisTarget } from './redis-target.js';
 
 /** Exit code of a command that could not reach Redis: distinct from "some rows failed" (1) and "refused" (2). */
@@ -33,12 +34,12 @@ export interface RedisHandle {
   /** For seatflow's own commands (records, outcomes, budget). BullMQ opens its own: see `bullmqConnection`. */
   client: RedisClient;
   /**
-   * What to give one BullMQ Queue or Worker as `connection`: options for one server or Sentinel (BullMQ opens and
-   * closes its connections), a new cluster client for a cluster (closed with this handle). Either way commands wait
-   * through a reconnection (maxRetriesPerRequest null, which BullMQ requires of workers).
+   * What to give one BullMQ Queue or Worker as `connection`: options for one server (BullMQ opens and closes its
+   * connections), a new client for a cluster or Sentinel (closed with this handle). Either way commands wait through a
+   * reconnection (maxRetriesPerRequest null, which BullMQ requires of workers).
    */
   bullmqConnection(): ConnectionOptions;
-  /** Closes `client` and the cluster clients given to BullMQ, and stops the embedded server when nobody else uses it. */
+  /** Closes `client` and the clients given to BullMQ, and stops the embedded server when nobody else uses it. */
   close(): Promise<void>;
 }
 
@@ -66,7 +67,7 @@ export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle>
 }
 
 function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger, release: () => Promise<void>): RedisHandle {
-  const bullmqClusters: Cluster[] = [];
+  const bullmqClients: RedisClient[] = [];
   const client = connect(target);
   client.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   return {
@@ -76,29 +77,30 @@ function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger
     replicaAcks: { count: target.kind === 'single' ? 0 : 1, timeoutMs: 500 },
     client,
     bullmqConnection() {
-      if (target.kind !== 'cluster') return { ...serverClientOptions(target) };
-      const cluster = new Cluster(target.nodes, clusterClientOptions(target.options));
-      cluster.on('error', (error) => logger.debug({ err: error }, 'redis cluster connection error'));
-      bullmqClusters.push(cluster);
-      return cluster;
+      if (target.kind === 'single') return { ...serverClientOptions(target) };
+      const shared = connect(target);
+      shared.on('error', (error) => logger.debug({ err: error }, 'redis connection error (BullMQ)'));
+      bullmqClients.push(shared);
+      return shared;
     },
     async close() {
-      await client.quit().catch(() => client.disconnect());
-      for (const cluster of bullmqClusters) cluster.disconnect();
+      await client.quit().catch(() => undefined);
+      client.disconnect();
+      for (const shared of bullmqClients) shared.disconnect();
       await release();
     },
   };
 }
 
 function connect(target: RedisTarget): RedisClient {
-  return target.kind === 'cluster' ? new Cluster(target.nodes, clusterClientOptions(target.options)) : new Redis(serverClientOptions(target));
+  if (target.kind === 'cluster') return new Cluster(target.nodes, clusterClientOptions(target.options));
+  return target.kind === 'sentinel' ? new SentinelClient(serverClientOptions(target)) : new Redis(serverClientOptions(target));
 }
 
 /**
  * maxRetriesPerRequest null: during a Redis restart or failover commands wait for the reconnection rather than
- * failing a row; behind Sentinel, each reconnection asks the sentinels for the current master. A master demoted by a
- * failover answers READONLY to writes until the client reconnects: reconnect (and resend) at once. (ioredis's
- * `failoverDetector` would hear of a switch sooner, but its sentinel connections keep a process alive after quit.)
+ * failing a row; behind Sentinel, each reconnection asks the sentinels for the current master (and SentinelClient
+ * moves as soon as they announce a new one). A demoted master answers READONLY to writes: reconnect and resend.
  */
 function serverClientOptions(target: Exclude<RedisTarget, { kind: 'cluster' }>): RedisOptions {
   const sentinel = target.kind === 'sentinel' ? { reconnectOnError: reconnectWhenReadOnly } : {};
