@@ -72,5 +72,5 @@ describe('a fleet on a Redis Cluster (3 masters, 3 replicas)', () => {
     });
     expect(result.failedOver).toMatch(/^master on port/);
     expectFleetDidItsWork(result);
-  }, 100_000);
+  }, 150_000);
 });

@@ -98,7 +98,7 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
     const submit = await finished(seatflow(['submit', manifest, '--yes', '--json']), 60_000);
     expect(submit.code, submit.stderr).toBe(0);
     const batchId = (JSON.parse(submit.stdout) as { id: string }).id;
-    const watch = finished(seatflow(['status', batchId, '--watch']), 85_000);
+    const watch = finished(seatflow(['status', batchId, '--watch']), 120_000);
 
     redis = await openRedis({ url: topology.url, dataDir: dir, logger: createSilentLogger() });
     const keys = createQueueKeys(prefix);

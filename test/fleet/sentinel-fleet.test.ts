@@ -49,7 +49,7 @@ describe('a fleet on Redis behind Sentinel (1 master, 1 replica, 3 sentinels)', 
     );
     expect(await s.currentMasterPort()).toBe(s.replica.port);
     expectFleetDidItsWork(result);
-  }, 100_000);
+  }, 150_000);
 
   it('finishes a batch through a planned failover (SENTINEL FAILOVER: the old master takes writes for seconds, then drops them)', async () => {
     const s = (sentinel = await startTestRedisSentinel(1000));
@@ -78,5 +78,5 @@ describe('a fleet on Redis behind Sentinel (1 master, 1 replica, 3 sentinels)', 
     );
     expect(await s.currentMasterPort()).toBe(s.replica.port);
     expectFleetDidItsWork(result);
-  }, 100_000);
+  }, 150_000);
 });
