@@ -104,7 +104,7 @@ async function run(topology: Topology, workers: number): Promise<string> {
     for (let i = 0; i < workers; i += 1) {
       const child = spawn(
         process.execPath,
-        ['bin/seatflow-dev', 'bench/quota-worker.ts', topology.url, prefix, server.url, server.tokens.admin, String(RATE.requests), String(RATE.perSeconds), String(RATE.headroom), String(CONCURRENCY), '--count-commands'],
+        ['bin/seatflow-dev', 'bench/quota-worker.ts', topology.url, prefix, server.url, server.tokens.admin, String(RATE.requests), String(RATE.perSeconds), String(RATE.headroom), String(CONCURRENCY), 'auto', '--count-commands'],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       children.push(child);

@@ -1,6 +1,6 @@
 // One worker process of bench/quota-use.ts and bench/overhead.ts (spawned by bench/batch-bench.ts): the same pieces as
 // `seatflow worker`, configured by arguments.
-// bin/seatflow-dev bench/quota-worker.ts REDIS_URL PREFIX API_BASE TOKEN REQUESTS PER_SECONDS HEADROOM CONCURRENCY
+// bin/seatflow-dev bench/quota-worker.ts REDIS_URL PREFIX API_BASE TOKEN REQUESTS PER_SECONDS HEADROOM CONCURRENCY [BURST] [--count-commands]
 import { Redis } from 'ioredis';
 import { createJobRegistry } from '../jobs/registry.js';
 import { createSmartsheetClient } from '../src/client/create-smartsheet-client.js';
