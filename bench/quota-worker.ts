@@ -1,6 +1,7 @@
 // One worker process of bench/quota-use.ts and bench/overhead.ts (spawned by bench/batch-bench.ts): the same pieces as
 // `seatflow worker`, configured by arguments.
-// bin/seatflow-dev bench/quota-worker.ts REDIS_URL PREFIX API_BASE TOKEN REQUESTS PER_SECONDS HEADROOM CONCURRENCY BURST
+// bin/seatflow-dev bench/quota-worker.ts REDIS_URL PREFIX API_BASE TOKEN REQUESTS PER_SECONDS HEADROOM CONCURRENCY [BURST] [--count-commands]
+import { Redis } from 'ioredis';
 import { createJobRegistry } from '../jobs/registry.js';
 import { longestRequestMs } from '../src/client/longest-request-ms.js';
 import { createSmartsheetClient } from '../src/client/create-smartsheet-client.js';
@@ -19,6 +20,15 @@ const api = createSmartsheetClient({
   beforeRequest: (info) => budget.beforeRequest(info),
   onResponse: (info) => void budget.onResponse(info).catch(() => undefined),
 });
+// bench/fleet.ts: every command this process sends to Redis (a cluster client sends through one per node), counted.
+let commandsSent = 0;
+if (process.argv.includes('--count-commands')) {
+  const send = Redis.prototype.sendCommand;
+  Redis.prototype.sendCommand = function countedSend(this: Redis, ...args: Parameters<Redis['sendCommand']>) {
+    commandsSent += 1;
+    return send.apply(this, args);
+  };
+}
 let peakRss = 0;
 const reportRss = process.argv.includes('--report-rss');
 setInterval(() => {
@@ -41,7 +51,7 @@ process.on('SIGTERM', () => {
     await system.close();
     await redis.close();
     await api.close();
-    process.stdout.write(`${JSON.stringify({ peakRss: Math.max(peakRss, process.memoryUsage().rss) })}\n`);
+    process.stdout.write(`${JSON.stringify({ peakRss: Math.max(peakRss, process.memoryUsage().rss), commandsSent })}\n`);
     process.exit(0);
   })();
 });

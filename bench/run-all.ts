@@ -11,6 +11,7 @@ const benches = [
   ['bench/preflight.ts'],
   ['bench/quota-use.ts'],
   ['bench/overhead.ts'],
+  ['bench/fleet.ts'],
 ];
 
 let failed = 0;

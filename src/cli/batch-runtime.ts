@@ -3,6 +3,7 @@ import { longestRequestMs } from '../client/longest-request-ms.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
 import { openRedis, type RedisHandle } from '../queue/redis/open-redis.js';
+import { redisTargetOf } from '../queue/redis/redis-target.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
 import { readRetryPolicy, withCliRuntime, type CliRuntime } from './cli-runtime.js';
@@ -22,7 +23,7 @@ export interface BatchRuntime {
  */
 export async function openBatchRuntime(runtime: CliRuntime): Promise<BatchRuntime> {
   const { config, logger } = runtime;
-  const redis = await openRedis({ url: config.redis.url, dataDir: config.dataDir, logger });
+  const redis = await openRedis({ target: redisTargetOf(config.redis), dataDir: config.dataDir, logger });
   runtime.onClose(() => redis.close());
   const target = runtime.sim !== undefined ? `sim:${runtime.sim.url}` : config.api.baseUrl;
   const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim: runtime.sim !== undefined, logger });

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
+import type { RedisClient } from '../queue/redis/lua-script.js';
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -21,7 +21,7 @@ export interface ControlBatchDeps {
   /** The client for the pre-flight of submitted batches: it takes from the fleet's shared request budget. */
   api: SmartsheetApi;
   /** The command connection, watched to answer 503 at once while Redis is down instead of waiting on it. */
-  redis: Pick<Redis, 'status' | 'ping'>;
+  redis: Pick<RedisClient, 'status' | 'ping'>;
 }
 
 /** Everything `buildControlApp` needs; built by the composition root (`seatflow serve`) or by a test. */

@@ -40,9 +40,24 @@ export const configSchema = z.strictObject({
     viewerSunset: z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'viewerSunset must be an ISO date').optional(),
   }),
   redis: z.strictObject({
-    /** When absent, seatflow starts a private redis-server. */
+    /** When absent (and no cluster or sentinel section), seatflow starts a private redis-server. */
     url: z.string().optional(),
-    queuePrefix: z.string().min(1),
+    /** seatflow adds its own hash tags to keys (queue-keys.ts), so the prefix may not hold braces. */
+    queuePrefix: z.string().min(1).regex(/^[^{}]+$/, 'may not contain { or } (seatflow adds its own hash tags)'),
+    /** A Redis Cluster, as an alternative to a redis+cluster:// URL that keeps the password out of REDIS_URL. */
+    cluster: z.strictObject({ nodes: z.array(z.string().min(1)).min(1), username: z.string().optional(), password: z.string().optional(), tls: z.boolean().optional() }).optional(),
+    /** A master found through Sentinel, as an alternative to a redis+sentinel:// URL. */
+    sentinel: z
+      .strictObject({
+        nodes: z.array(z.string().min(1)).min(1),
+        name: z.string().min(1),
+        username: z.string().optional(),
+        password: z.string().optional(),
+        sentinelPassword: z.string().optional(),
+        tls: z.boolean().optional(),
+        db: z.number().int().min(0).optional(),
+      })
+      .optional(),
   }),
   dataDir: z.string().min(1),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

@@ -1,14 +1,14 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from './batch-store.js';
 import type { QueueKeys } from './queue-keys.js';
+import type { RedisClient } from './redis/lua-script.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
 import type { RowOutcome } from './row-outcome.js';
 import { rowIdentity } from './submit-batch.js';
 
 export interface BatchControlOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: QueueKeys;
   store: BatchStore;
   /** The queue of a batch, by its recorded name. */

@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { QueueKeys } from './queue-keys.js';
+import { luaScript, type RedisClient } from './redis/lua-script.js';
 import { OUTCOMES, emptyCounts, rowOutcomeSchema, rowsWithOutcome, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
 
 /**
@@ -39,7 +39,7 @@ export type NewBatch = Omit<BatchRecord, 'counts' | 'state' | 'finishedAt' | 'me
 // ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a change an earlier attempt
 // made unseen, and `retry` can run it again, which must then confirm before acting.
 // The counted fields come from OUTCOMES, so a new outcome cannot be left out of "every row has one".
-const RECORD = `
+const RECORD = luaScript('RecordOutcome', `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[3], 1)
 if ARGV[3] == 'succeeded' or ARGV[3] == 'unchanged' then redis.call('HDEL', KEYS[3], ARGV[1]) end
@@ -50,18 +50,23 @@ for i = 1, n do sum = sum + tonumber(c[i] or '0') end
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 'submitting' then
   redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', ARGV[4])
 end
-return 1`;
+return 1`);
 
 // KEYS: outcomes, batch. ARGV: row, expected outcome. Forgets an outcome so the row can run again (retry). A batch
 // with a row to run is not finished, even if another row's outcome marked it finished since retry set it queued.
-const FORGET = `
+const FORGET = luaScript('ForgetOutcome', `
 local json = redis.call('HGET', KEYS[1], ARGV[1])
 if not json then return 0 end
 if cjson.decode(json)['outcome'] ~= ARGV[2] then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[2], -1)
 if redis.call('HGET', KEYS[2], 'state') == 'finished' then redis.call('HSET', KEYS[2], 'state', 'queued') end
-return 1`;
+return 1`);
+
+// KEYS: batch. ARGV: to, from..., message. Moves the batch to `to` only from one of the `from` states.
+const TRANSITION = luaScript('BatchTransition', `local s = redis.call('HGET', KEYS[1], 'state')
+for i = 2, #ARGV - 1 do if s == ARGV[i] then redis.call('HSET', KEYS[1], 'state', ARGV[1], 'message', ARGV[#ARGV]) return 1 end end
+return 0`);
 
 export interface BatchStore {
   /** Creates the record unless one with this id exists; true when created. */
@@ -85,27 +90,25 @@ export interface BatchStore {
   finishIfComplete(batchId: string, now: Date): Promise<void>;
 }
 
-export function createBatchStore(redis: Redis, keys: QueueKeys): BatchStore {
+export function createBatchStore(redis: RedisClient, keys: QueueKeys): BatchStore {
   const store: BatchStore = {
     async create(batch, createdAtMs) {
       const key = keys.batch(batch.id);
       const created = await redis.hsetnx(key, 'id', batch.id);
       if (created === 0) return false;
-      await redis
-        .multi()
-        .hset(key, {
-          state: 'submitting',
-          source: batch.source,
-          sha256: batch.sha256,
-          createdAt: batch.createdAt,
-          total: batch.total,
-          queued: batch.queued,
-          sim: String(batch.sim),
-          target: batch.target,
-          queueName: batch.queueName,
-        })
-        .zadd(keys.batches, createdAtMs, batch.id)
-        .exec();
+      // Two commands, not one MULTI: the record and the list of batches live in different hash slots.
+      await redis.hset(key, {
+        state: 'submitting',
+        source: batch.source,
+        sha256: batch.sha256,
+        createdAt: batch.createdAt,
+        total: batch.total,
+        queued: batch.queued,
+        sim: String(batch.sim),
+        target: batch.target,
+        queueName: batch.queueName,
+      });
+      await redis.zadd(keys.batches, createdAtMs, batch.id);
       return true;
     },
     async get(batchId) {
@@ -125,10 +128,7 @@ export function createBatchStore(redis: Redis, keys: QueueKeys): BatchStore {
       await redis.hset(keys.batch(batchId), { state, message: message ?? '' });
     },
     async transition(batchId, from, to, message) {
-      const script = `local s = redis.call('HGET', KEYS[1], 'state')
-for i = 2, #ARGV do if s == ARGV[i] then redis.call('HSET', KEYS[1], 'state', ARGV[1], 'message', ARGV[#ARGV]) return 1 end end
-return 0`;
-      return (await redis.eval(script, 1, keys.batch(batchId), to, ...from, message ?? '')) === 1;
+      return (await TRANSITION.run(redis, [keys.batch(batchId)], [to, ...from, message ?? ''])) === 1;
     },
     async saveRows(batchId, rows) {
       for (let i = 0; i < rows.length; i += 1000) {
@@ -148,7 +148,7 @@ return 0`;
     },
     async recordOutcome(outcome) {
       const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
-      const result = await redis.eval(RECORD, 3, keys.outcomes(outcome.batchId), keys.batch(outcome.batchId), keys.inflight(outcome.batchId), String(outcome.row), json, outcome.outcome, outcome.finishedAt);
+      const result = await RECORD.run(redis, [keys.outcomes(outcome.batchId), keys.batch(outcome.batchId), keys.inflight(outcome.batchId)], [String(outcome.row), json, outcome.outcome, outcome.finishedAt]);
       return result === 1;
     },
     async getOutcome(batchId, row) {
@@ -159,7 +159,7 @@ return 0`;
       return (await redis.hexists(keys.outcomes(batchId), String(row))) === 1;
     },
     async forgetOutcome(batchId, row, expected) {
-      return (await redis.eval(FORGET, 2, keys.outcomes(batchId), keys.batch(batchId), String(row), expected)) === 1;
+      return (await FORGET.run(redis, [keys.outcomes(batchId), keys.batch(batchId)], [String(row), expected])) === 1;
     },
     async *outcomes(batchId) {
       const total = Number((await redis.hget(keys.batch(batchId), 'total')) ?? 0);

@@ -61,7 +61,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
   const queueFor = (name: string): Queue<RowJobData> => {
     let queue = queues.get(name);
     if (queue === undefined) {
-      queue = new Queue<RowJobData>(name, { connection: { ...options.redis.connection, maxRetriesPerRequest: null }, prefix: options.prefix });
+      queue = new Queue<RowJobData>(name, { connection: options.redis.bullmqConnection(), prefix: options.prefix });
       queue.on('error', (error) => options.logger.debug({ err: error }, 'queue connection error'));
       queues.set(name, queue);
     }
@@ -94,9 +94,10 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         requestSettleMs: workerOptions.requestSettleMs,
         logger: options.logger,
         sim: options.sim,
+        replicaAcks: options.redis.replicaAcks,
       });
       return createWorkerPool({
-        connection: options.redis.connection,
+        connection: options.redis.bullmqConnection(),
         prefix: options.prefix,
         queueName: ownQueue().name,
         concurrency: workerOptions.concurrency,

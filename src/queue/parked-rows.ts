@@ -1,6 +1,6 @@
 import { QueueKeys as BullQueueKeys } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { BatchRecord } from './batch-store.js';
+import type { RedisClient } from './redis/lua-script.js';
 import { createRedisClock } from './redis/redis-clock.js';
 
 /** BullMQ scores a delayed job by its due time in ms times this (the low bits order jobs due in the same ms). */
@@ -17,7 +17,7 @@ export interface ParkedRow {
  * parks a row for, so something dated them wrongly, typically a machine whose clock ran far ahead. Reads only the
  * far end of the queue's delayed set, so it costs little however large the batch.
  */
-export async function rowsParkedBeyond(redis: Redis, prefix: string, batch: BatchRecord, boundMs: number, limit = 1000): Promise<ParkedRow[]> {
+export async function rowsParkedBeyond(redis: RedisClient, prefix: string, batch: BatchRecord, boundMs: number, limit = 1000): Promise<ParkedRow[]> {
   const nowMs = await createRedisClock(redis).now();
   const delayedKey = new BullQueueKeys(prefix).toKey(batch.queueName, 'delayed');
   const found = await redis.zrangebyscore(delayedKey, `(${(nowMs + boundMs + 1) * SCORE_PER_MS}`, '+inf', 'WITHSCORES', 'LIMIT', 0, limit);

@@ -1,42 +1,62 @@
 import { createHash } from 'node:crypto';
 
-/** The BullMQ queue every batch's rows go through (one queue, so `worker` serves every open batch). */
-export const ROWS_QUEUE = 'rows';
-
 /**
- * Every Redis key seatflow writes besides BullMQ's own, all under the configured prefix (`redis.queuePrefix`), so
- * that environments (and tests) sharing one Redis never see each other's data.
+ * The key layout, for one Redis or a Redis Cluster. A Lua script or MULTI may only touch keys of one hash slot, and
+ * Redis Cluster puts a key in the slot of its hash tag (the text between the first `{` and the next `}`), so:
+ * - one batch's keys carry the batch id as their tag (`…:batch:{b1a2…}:outcomes`): its scripts stay in one slot, and
+ *   different batches spread over the cluster;
+ * - one token's budget keys carry the token's key (`…:budget:{3f9c…}`): the reservation script stays in one slot;
+ * - BullMQ's keys carry the queue's name as their tag (`<prefix>:{rows-1a2b3c4d}:wait`): every row of every batch of
+ *   one target goes through that one queue, so they share one slot (see README, "Running on several machines");
+ * - the list of batches is one key with its own tag.
+ * Everything sits under the configured prefix (`redis.queuePrefix`, which may not hold braces), so environments and
+ * tests sharing one Redis never see each other's data. New keys are built here, with the tag of what they belong to.
  */
 export function createQueueKeys(prefix: string) {
   const base = `${prefix}:sf`;
+  const batch = (batchId: string) => `${base}:batch:${hashTag(batchId)}`;
   return {
     /** Sorted set of batch ids by creation time. */
-    batches: `${base}:batches`,
-    batch: (batchId: string) => `${base}:batch:${batchId}`,
+    batches: `${base}:${hashTag('index')}:batches`,
+    batch,
     /** Hash row → planned row (JSON) of the rows that are queued as jobs. */
-    rows: (batchId: string) => `${base}:batch:${batchId}:rows`,
+    rows: (batchId: string) => `${batch(batchId)}:rows`,
     /** Hash row → outcome (JSON); a row has an outcome once and only once. */
-    outcomes: (batchId: string) => `${base}:batch:${batchId}:outcomes`,
+    outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /** Hash row → 1 while an attempt is running or ended without knowing whether the change was made. */
-    inflight: (batchId: string) => `${base}:batch:${batchId}:inflight`,
+    inflight: (batchId: string) => `${batch(batchId)}:inflight`,
     /** Hash row → attempts that reached the service. */
-    attempts: (batchId: string) => `${base}:batch:${batchId}:attempts`,
+    attempts: (batchId: string) => `${batch(batchId)}:attempts`,
     /** Hash row → first start time (ms). */
-    started: (batchId: string) => `${base}:batch:${batchId}:started`,
+    started: (batchId: string) => `${batch(batchId)}:started`,
     /** What the last re-read of the batch's token said after a 403/1004 ('admin' | 'not-admin'), for a short time. */
-    tokenVerdict: (batchId: string) => `${base}:batch:${batchId}:token-verdict`,
+    tokenVerdict: (batchId: string) => `${batch(batchId)}:token-verdict`,
     /** Held by the one worker re-reading the token, so the fleet makes one GET /users/me, not one per row. */
-    tokenVerdictLock: (batchId: string) => `${base}:batch:${batchId}:token-verdict:lock`,
+    tokenVerdictLock: (batchId: string) => `${batch(batchId)}:token-verdict:lock`,
     /** GCRA state (theoretical arrival time) of an access token's request budget. */
-    budget: (tokenKey: string) => `${base}:budget:${tokenKey}`,
+    budget: (tokenKey: string) => `${base}:budget:${hashTag(tokenKey)}`,
     /** Until when (ms) every worker using this token waits, after a 429. */
-    pause: (tokenKey: string) => `${base}:pause:${tokenKey}`,
+    pause: (tokenKey: string) => `${base}:pause:${hashTag(tokenKey)}`,
     /** Counters of calls and 429s per token, for status and benchmarks. */
-    calls: (tokenKey: string) => `${base}:calls:${tokenKey}`,
+    calls: (tokenKey: string) => `${base}:calls:${hashTag(tokenKey)}`,
   };
 }
 
 export type QueueKeys = ReturnType<typeof createQueueKeys>;
+
+/** `{id}`: the part of a key Redis Cluster hashes. Ids are seatflow's own (hex and dashes), never braces. */
+export function hashTag(id: string): string {
+  if (/[{}]/.test(id)) throw new Error(`a hash tag cannot contain braces: ${id}`);
+  return `{${id}}`;
+}
+
+/**
+ * The BullMQ queue of a target: workers for one service never take rows meant for another. Its name is a hash tag,
+ * as BullMQ's cluster guide asks, so that every key of the queue (BullMQ's scripts touch several) shares one slot.
+ */
+export function rowsQueueName(target: string): string {
+  return hashTag(`rows-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`);
+}
 
 /** A token is never written to Redis; its budget is keyed by a hash of it. */
 export function tokenKey(accessToken: string): string {

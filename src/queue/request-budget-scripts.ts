@@ -16,7 +16,6 @@
  * waits for it (so the fleet keeps one queue, first come first served). `at` may lie in the future after a 429: the
  * level then reads higher until the pause is over.
  */
-export const BUDGET_KEY_COUNT = 3;
 
 /** Shared head of the scripts that read the model: clock, state, slow recovery, current level. */
 const READ_STATE = `

@@ -1,9 +1,9 @@
-import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { QueueKeys } from './queue-keys.js';
 import { tokenKey } from './queue-keys.js';
-import { BUDGET_KEY_COUNT, CONFIRM, PAUSE, READ, RECORD_429, RESERVE } from './request-budget-scripts.js';
+import { scriptOf, type RedisClient } from './redis/lua-script.js';
+import { CONFIRM, PAUSE, READ, RECORD_429, RESERVE } from './request-budget-scripts.js';
 
 /**
  * One request budget per access token, shared by every worker on every machine through Redis.
@@ -26,7 +26,7 @@ export interface BudgetRate {
 }
 
 export interface RequestBudgetOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: QueueKeys;
   accessToken: string;
   rate: BudgetRate;
@@ -98,7 +98,8 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
   // The last interval a script reported, for pauseAfter429 (which must answer without a round trip).
   let intervalMs = 1 / (toldPerMs * (1 - headroom));
 
-  const run = async (script: string, ...extra: Array<number | string>): Promise<unknown> => options.redis.eval(script, BUDGET_KEY_COUNT, ...keys, ...args, ...extra);
+  // EVALSHA of each script (lua-script.ts); the three keys are one token's, in one cluster slot (queue-keys.ts).
+  const run = async (script: string, ...extra: Array<number | string>): Promise<unknown> => scriptOf(script).run(options.redis, keys, [...args, ...extra]);
 
   const budget: RequestBudget = {
     async beforeRequest(info) {
@@ -108,7 +109,7 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
         const [reserved, wait, epoch, interval] = (await run(RESERVE, cost)) as [number, number, number, string];
         intervalMs = Number(interval);
         if (wait > 0) await clock.sleep(wait, info.signal);
-        if (reserved === 1 && (wait <= 0 || (await options.redis.eval(CONFIRM, BUDGET_KEY_COUNT, ...keys, epoch, cost)) === 1)) return;
+        if (reserved === 1 && (wait <= 0 || (await scriptOf(CONFIRM).run(options.redis, keys, [epoch, cost])) === 1)) return;
       }
     },
     async onResponse(info) {

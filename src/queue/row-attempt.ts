@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { QueueKeys } from './queue-keys.js';
+import { luaScript, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
 
 /**
  * The in-flight marker of a row (hash `inflight`, field = row) holds either `1` (an attempt is running, or a worker
@@ -15,7 +15,7 @@ export type AttemptStart =
 // change something, 0 for a confirm-only one.
 // A marker `1` left by a worker that died or lost its lock says nothing of when its request went out: the settle time
 // counts from the first attempt that meets it, and is written down so that later attempts wait no longer.
-const START = `
+const START = luaScript('RowStart', `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local marker = redis.call('HGET', KEYS[1], ARGV[1])
@@ -32,25 +32,36 @@ end
 if ARGV[3] == '1' then redis.call('HSET', KEYS[1], ARGV[1], '1') end
 local attempts = redis.call('HINCRBY', KEYS[2], ARGV[1], tonumber(ARGV[3]))
 redis.call('HSETNX', KEYS[3], ARGV[1], now)
-return {1, marker and 1 or 0, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1])), now}`;
+return {1, marker and 1 or 0, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1])), now}`);
 
 // KEYS: inflight. ARGV: row, ms the request may still take. The marker says from when on a confirm can be trusted.
-const UNCERTAIN = `
+const UNCERTAIN = luaScript('RowUncertain', `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('HSET', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
-return now`;
+return now`);
 
-export function createRowAttempts(redis: Redis, keys: QueueKeys) {
+const NO_REPLICAS: ReplicaAcks = { count: 0, timeoutMs: 0 };
+
+/** `replicaAcks`: replicas that must hold the in-flight marker before the row's call goes out (none by default). */
+export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAcks: ReplicaAcks = NO_REPLICAS) {
   return {
     /**
      * Marks the row in flight and counts the attempt (a confirm-only attempt does neither), unless an earlier request
-     * of a create may still land.
+     * of a create may still land. The marker must survive a failover before the call goes out: with replicas, the
+     * start waits until they have it (`replicated` says whether enough did in time).
      */
-    async start(batchId: string, row: number, options: { settleMs: number; countAttempt: boolean }): Promise<AttemptStart> {
-      const result = (await redis.eval(START, 3, keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId), String(row), options.settleMs, options.countAttempt ? 1 : 0)) as number[];
-      if (result[0] === 0) return { kind: 'wait', waitMs: Number(result[1]), nowMs: Number(result[3]) };
-      return { kind: 'go', uncertain: result[1] === 1, attempts: Number(result[2]), firstStartMs: Number(result[3]), nowMs: Number(result[4]) };
+    async start(batchId: string, row: number, options: { settleMs: number; countAttempt: boolean }): Promise<AttemptStart & { replicated: boolean }> {
+      const started = await START.runReplicated(
+        redis,
+        [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId)],
+        [String(row), options.settleMs, options.countAttempt ? 1 : 0],
+        replicaAcks,
+      );
+      const replicated = started.acknowledged >= replicaAcks.count;
+      const result = started.result as number[];
+      if (result[0] === 0) return { kind: 'wait', waitMs: Number(result[1]), nowMs: Number(result[3]), replicated };
+      return { kind: 'go', uncertain: result[1] === 1, attempts: Number(result[2]), firstStartMs: Number(result[3]), nowMs: Number(result[4]), replicated };
     },
     /** The attempt ended knowing nothing changed. */
     async clear(batchId: string, row: number): Promise<void> {
@@ -58,7 +69,7 @@ export function createRowAttempts(redis: Redis, keys: QueueKeys) {
     },
     /** The attempt may have applied; `stillInFlightMs` is how long its request may still take (0 when it was answered). */
     async leaveUncertain(batchId: string, row: number, stillInFlightMs: number): Promise<void> {
-      await redis.eval(UNCERTAIN, 1, keys.inflight(batchId), String(row), Math.max(0, Math.round(stillInFlightMs)));
+      await UNCERTAIN.run(redis, [keys.inflight(batchId)], [String(row), Math.max(0, Math.round(stillInFlightMs))]);
     },
     /** A call refused before it was made (429, refused token) spends no attempt. */
     async uncount(batchId: string, row: number): Promise<void> {

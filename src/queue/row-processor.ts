@@ -1,5 +1,4 @@
 import { DelayedError, UnrecoverableError, Worker, type Job, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Logger } from '../core/logger.js';
@@ -8,6 +7,8 @@ import type { JobContext, JobRegistry, JobResult, JobType } from './job-type.js'
 import { parkJob } from './park-job.js';
 import type { QueueKeys } from './queue-keys.js';
 import { createRedisClock, type SharedClock } from './redis/redis-clock.js';
+import type { RedisClient, ReplicaAcks } from './redis/lua-script.js';
+import { isRedisFailure } from './redis/redis-failure.js';
 import type { RequestBudget } from './request-budget.js';
 import { decideAfterTokenCheck, decideRetry, type RetryDecision, type RetryPolicy } from './retry-policy.js';
 import { createRowAttempts } from './row-attempt.js';
@@ -18,7 +19,7 @@ import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
 
 export interface RowProcessorOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: QueueKeys;
   store: BatchStore;
   queue: Queue<RowJobData>;
@@ -38,6 +39,8 @@ export interface RowProcessorOptions {
   /** Where shared times come from; Redis TIME by default. */
   clock?: SharedClock;
   random?: () => number;
+  /** Replicas that must hold a row's in-flight marker before its call (RedisHandle.replicaAcks); none by default. */
+  replicaAcks?: ReplicaAcks | undefined;
 }
 
 /** Rows of a stopped batch wait as delayed jobs this long, or until `retry` promotes them. */
@@ -60,10 +63,11 @@ type Facts = ConfirmLater['failure'];
  */
 export function createRowProcessor(options: RowProcessorOptions) {
   const { store, policy } = options;
-  const attemptsOf = createRowAttempts(options.redis, options.keys);
+  const attemptsOf = createRowAttempts(options.redis, options.keys, options.replicaAcks);
   const clock = options.clock ?? createRedisClock(options.redis);
   const settleMs = options.requestSettleMs;
 
+  let warnedUnreplicated = false;
   return async function processRow(job: Job<RowJobData>, token?: string, signal?: AbortSignal): Promise<RowOutcome['outcome']> {
     const { batchId, row } = job.data;
     const logger = options.logger.child({ batch: batchId, row });
@@ -99,6 +103,11 @@ export function createRowProcessor(options: RowProcessorOptions) {
     if (start.kind === 'wait') {
       logger.info({ waitMs: start.waitMs }, 'an earlier request of this row may still land: confirming after it');
       return park(start.waitMs, settleMs, start.nowMs);
+    }
+    if (!start.replicated) {
+      // Once per process: a cluster that lost a replica would otherwise log this for every row.
+      logger[warnedUnreplicated ? 'debug' : 'warn']({ wanted: options.replicaAcks?.count }, 'no Redis replica confirmed the in-flight marker in time; going on (a failover now could lose it)');
+      warnedUnreplicated = true;
     }
     const { attempts, firstStartMs } = start;
     // A job BullMQ moved back after its worker stopped renewing the lock may have been mid-call.
@@ -221,6 +230,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
     async function handleFailure(error: unknown, stillUncertain: boolean, inFlightMs: number): Promise<never> {
       // Lost the row: leave it to BullMQ and the next owner; the marker makes it confirm first.
       if (lockLost()) return abandon(isApiError(error) && error.mayHaveApplied);
+      // Redis failed (not the service): not the row's outcome. BullMQ runs the job again; the marker stays.
+      if (isRedisFailure(error)) throw error;
       if (stillUncertain) await attemptsOf.leaveUncertain(batchId, row, inFlightMs);
       else await attemptsOf.clear(batchId, row);
       const nowMs = await clock.now();

@@ -4,6 +4,7 @@ import { describeSubject } from '../plan/format-plan.js';
 import type { BatchPlan, PlannedRow, Verdict } from '../plan/planned-row.js';
 import type { BatchRecord, BatchStore } from './batch-store.js';
 import type { RowOutcome } from './row-outcome.js';
+import { rowsQueueName } from './queue-keys.js';
 import { rowJobOptions, type RowJobData } from './row-job.js';
 
 export interface SubmitOptions {
@@ -36,10 +37,8 @@ export function batchIdOf(sha256: string, target: string, options: SubmitOptions
   return `b${createHash('sha256').update(`${sha256}\n${target}\n${canonical}`).digest('hex').slice(0, 12)}`;
 }
 
-/** The BullMQ queue of a target: workers for one service never take rows meant for another. */
-export function queueNameOf(target: string): string {
-  return `rows-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`;
-}
+/** The BullMQ queue of a target (named in queue-keys.ts, with the other keys). */
+export const queueNameOf = rowsQueueName;
 
 /**
  * Verdicts that end a row before anything runs, and how. Rows the pre-flight refused, could not find or found in

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
 import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Logger } from '../core/logger.js';
+import type { RedisClient } from './redis/lua-script.js';
 import type { QueueKeys } from './queue-keys.js';
 
 export interface TokenCheckOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: QueueKeys;
   api: SmartsheetApi;
   logger: Logger;

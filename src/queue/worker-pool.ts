@@ -1,4 +1,4 @@
-import { Worker, type RedisOptions } from 'bullmq';
+import { Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
 import type { RowJobData } from './row-job.js';
@@ -6,7 +6,8 @@ import { RowLockLostError } from './row-lock-lost.js';
 import type { createRowProcessor } from './row-processor.js';
 
 export interface WorkerPoolOptions {
-  connection: RedisOptions;
+  /** From RedisHandle.bullmqConnection(): commands wait through reconnections, as BullMQ requires of workers. */
+  connection: ConnectionOptions;
   prefix: string;
   queueName: string;
   concurrency: number;
@@ -31,7 +32,7 @@ export interface WorkerPool {
 
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const worker = new Worker<RowJobData>(options.queueName, options.processor, {
-    connection: { ...options.connection, maxRetriesPerRequest: null },
+    connection: options.connection,
     prefix: options.prefix,
     concurrency: options.concurrency,
     lockDuration: options.lockDurationMs ?? 15_000,

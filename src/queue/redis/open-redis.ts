@@ -1,16 +1,22 @@
 import path from 'node:path';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { ConnectionOptions } from 'bullmq';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { PACKAGE_ROOT } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
-import { UsageError } from '../../core/seatflow-error.js';
 import { startOrJoinEmbeddedRedis } from './embedded-redis.js';
+import type { RedisClient, ReplicaAcks } from './lua-script.js';
+import { probeCluster } from './probe-cluster.js';
 import { probeRedis } from './probe-redis.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
+import { SentinelClient } from './sentinel-client.js';
+import { parseRedisUrl, type RedisTarget } from './redis-target.js';
 
 export { REDIS_UNAVAILABLE_EXIT_CODE, RedisUnavailableError } from './redis-unavailable-error.js';
 
 export interface OpenRedisOptions {
-  /** REDIS_URL; when absent, the embedded server. */
+  /** Where Redis is (REDIS_URL or a config section, see redis-target.ts); when absent, `url`, else the embedded server. */
+  target?: RedisTarget | undefined;
+  /** REDIS_URL; when absent too, the embedded server. */
   url?: string | undefined;
   dataDir: string;
   logger: Logger;
@@ -18,79 +24,106 @@ export interface OpenRedisOptions {
   configFile?: string;
 }
 
-/** Where Redis is, and one command connection that waits through a restart instead of failing. */
+/** Where Redis is, and one command connection that waits through a restart or a failover instead of failing. */
 export interface RedisHandle {
-  connection: RedisOptions;
+  kind: RedisTarget['kind'] | 'embedded';
   description: string;
-  /** For seatflow's own commands (records, outcomes, budget). BullMQ opens its own connections from `connection`. */
-  client: Redis;
-  /** Closes `client` and stops the embedded server when nobody else uses it. */
+  /** Replicas a row's in-flight marker must reach before its call: one behind Sentinel or on a cluster, else none. */
+  replicaAcks: ReplicaAcks;
+  /** For seatflow's own commands (records, outcomes, budget). BullMQ opens its own: see `bullmqConnection`. */
+  client: RedisClient;
+  /**
+   * What to give one BullMQ Queue or Worker as `connection`: options for one server (BullMQ opens and closes its
+   * connections), a new client for a cluster or Sentinel (closed with this handle). Either way commands wait through a
+   * reconnection (maxRetriesPerRequest null, which BullMQ requires of workers).
+   */
+  bullmqConnection(): ConnectionOptions;
+  /** Closes `client` and the clients given to BullMQ, and stops the embedded server when nobody else uses it. */
   close(): Promise<void>;
 }
 
 export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle> {
-  let connection: RedisOptions;
-  let description: string;
-  let release: () => Promise<void> = async () => undefined;
-  if (options.url !== undefined && options.url !== '') {
-    description = describeUrl(options.url);
-    connection = optionsFromUrl(options.url);
-    const problem = await probeRedis(connection, 3000);
-    if (problem !== undefined) {
-      throw new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${description}: ${problem}`, {
-        hint: 'Check REDIS_URL and that the server is running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping); nothing was queued or changed. Unset REDIS_URL to use a private redis-server.',
-      });
-    }
-  } else {
+  const target = options.target ?? (options.url !== undefined && options.url !== '' ? parseRedisUrl(options.url) : undefined);
+  if (target === undefined) {
     const embedded = await startOrJoinEmbeddedRedis({
       dataDir: options.dataDir,
       configFile: options.configFile ?? path.join(PACKAGE_ROOT, 'config', 'redis.conf'),
       logger: options.logger,
     });
-    connection = embedded.connection;
-    description = embedded.description;
-    release = embedded.release;
+    return handleOf({ kind: 'single', options: embedded.connection, description: embedded.description }, 'embedded', options.logger, embedded.release);
   }
-  // maxRetriesPerRequest null: during a Redis restart commands wait for the reconnection rather than failing a row.
-  const client = new Redis({ ...connection, maxRetriesPerRequest: null });
-  client.on('error', (error) => options.logger.debug({ err: error }, 'redis connection error'));
+  // A cluster probe connects, reads the slot map from the nodes, then asks CLUSTER INFO: twice the time of one server.
+  const problem = target.kind === 'cluster' ? await probeCluster(target, 6000) : await probeRedis(probeOptionsOf(target.options), 3000);
+  if (problem !== undefined) {
+    throw new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${target.description}: ${problem}`, {
+      hint: 'Check REDIS_URL (or the redis section of the config file) and that the servers are running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping); nothing was queued or changed. Unset REDIS_URL to use a private redis-server.',
+    });
+  }
+  return handleOf(target, target.kind, options.logger, async () => undefined);
+}
+
+function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger, release: () => Promise<void>): RedisHandle {
+  const bullmqClients: RedisClient[] = [];
+  const client = connect(target);
+  client.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   return {
-    connection,
-    description,
+    kind,
+    description: target.description,
+    // A replica that is down or lagging costs each row at most timeoutMs, then the row goes on (with a warning).
+    replicaAcks: { count: target.kind === 'single' ? 0 : 1, timeoutMs: 500 },
     client,
+    bullmqConnection() {
+      if (target.kind === 'single') return { ...serverClientOptions(target) };
+      const shared = connect(target);
+      shared.on('error', (error) => logger.debug({ err: error }, 'redis connection error (BullMQ)'));
+      bullmqClients.push(shared);
+      return shared;
+    },
     async close() {
-      await client.quit().catch(() => client.disconnect());
+      await client.quit().catch(() => undefined);
+      client.disconnect();
+      for (const shared of bullmqClients) shared.disconnect();
       await release();
     },
   };
 }
 
-function optionsFromUrl(url: string): RedisOptions {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError('REDIS_URL is not a URL', 'Write it like redis://host:6379 or rediss://user:password@host:6380/0.');
-  }
-  const options: RedisOptions = {
-    host: parsed.hostname || '127.0.0.1',
-    port: parsed.port === '' ? 6379 : Number(parsed.port),
-  };
-  if (parsed.username !== '') options.username = decodeURIComponent(parsed.username);
-  if (parsed.password !== '') options.password = decodeURIComponent(parsed.password);
-  const db = parsed.pathname.replace('/', '');
-  if (db !== '') options.db = Number(db);
-  if (parsed.protocol === 'rediss:') options.tls = {};
-  return options;
+function connect(target: RedisTarget): RedisClient {
+  if (target.kind === 'cluster') return new Cluster(target.nodes, clusterClientOptions(target.options));
+  return target.kind === 'sentinel' ? new SentinelClient(serverClientOptions(target)) : new Redis(serverClientOptions(target));
 }
 
-/** The URL without its password, for messages. */
-export function describeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable REDIS_URL)';
-  }
+/**
+ * maxRetriesPerRequest null: during a Redis restart or failover commands wait for the reconnection rather than
+ * failing a row; behind Sentinel, each reconnection asks the sentinels for the current master (and SentinelClient
+ * moves as soon as they announce a new one). A demoted master answers READONLY to writes: reconnect and resend.
+ */
+function serverClientOptions(target: Exclude<RedisTarget, { kind: 'cluster' }>): RedisOptions {
+  const sentinel = target.kind === 'sentinel' ? { reconnectOnError: reconnectWhenReadOnly } : {};
+  return { ...target.options, ...sentinel, maxRetriesPerRequest: null };
+}
+
+/**
+ * A failover takes the cluster a few seconds (node timeout, election): each command waits it out, retrying on
+ * CLUSTERDOWN, TRYAGAIN, MOVED and closed connections for up to about ten seconds before failing.
+ */
+function clusterClientOptions(options: ClusterOptions): ClusterOptions {
+  return {
+    ...options,
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 200,
+    retryDelayOnTryAgain: 200,
+    maxRedirections: 50,
+    clusterRetryStrategy: (times) => Math.min(100 * times, 2000),
+    redisOptions: { ...options.redisOptions, maxRetriesPerRequest: null, reconnectOnError: reconnectWhenReadOnly },
+  };
+}
+
+function reconnectWhenReadOnly(error: Error): 2 | false {
+  return error.message.startsWith('READONLY') ? 2 : false;
+}
+
+/** A probe fails at once when no sentinel answers, instead of ioredis asking them again forever. */
+function probeOptionsOf(options: RedisOptions): RedisOptions {
+  return options.sentinels !== undefined ? { ...options, sentinelRetryStrategy: () => null } : options;
 }

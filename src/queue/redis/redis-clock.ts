@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './lua-script.js';
 
 /**
  * The clock that times shared between machines come from: Redis `TIME`, the one clock every worker reads alike. A
@@ -9,7 +9,7 @@ export interface SharedClock {
   now(): Promise<number>;
 }
 
-export function createRedisClock(redis: Redis): SharedClock {
+export function createRedisClock(redis: RedisClient): SharedClock {
   return {
     async now() {
       const [seconds, micros] = await redis.time();

@@ -105,3 +105,16 @@ describe('parseRate', () => {
     expect(() => parseRate('fast')).toThrow(UsageError);
   });
 });
+
+describe('loadConfig: Redis sections', () => {
+  it('takes a cluster or Sentinel section from the config file', () => {
+    const file = tempFile(JSON.stringify({ redis: { cluster: { nodes: ['10.0.0.1:7000', '10.0.0.2:7000'], password: 'p' } } }));
+    expect(loadConfig({ configFile: file, env: {} }).redis.cluster).toEqual({ nodes: ['10.0.0.1:7000', '10.0.0.2:7000'], password: 'p' });
+    const sentinel = tempFile(JSON.stringify({ redis: { sentinel: { nodes: ['s1:26379'], name: 'mymaster' } } }));
+    expect(loadConfig({ configFile: sentinel, env: {} }).redis.sentinel?.name).toBe('mymaster');
+  });
+
+  it('refuses a queue prefix with braces: seatflow adds its own hash tags', () => {
+    expect(() => loadConfig({ env: { SEATFLOW_QUEUE_PREFIX: '{mine}' } })).toThrow(/queuePrefix: may not contain \{ or \}/);
+  });
+});

@@ -1,0 +1,224 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { createSilentLogger } from '../../src/core/logger.js';
+import { createBatchStore, type BatchRecord } from '../../src/queue/batch-store.js';
+import { createQueueKeys, rowsQueueName, tokenKey } from '../../src/queue/queue-keys.js';
+import { openRedis, type RedisHandle } from '../../src/queue/redis/open-redis.js';
+import type { RowOutcome } from '../../src/queue/row-outcome.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/server/index.js';
+import type { Mutation } from '../../src/server/sim/mutation-log.js';
+import { ROOT } from '../helpers/run-seatflow.js';
+
+/** What a fleet test gives the scenario: its Redis topology, how to fail it over, and where its keys live. */
+export interface FleetTopology {
+  /** REDIS_URL for every seatflow process. */
+  url: string;
+  /** Kills or fails over the Redis server that matters most mid-batch; resolves when it was done (not healed). */
+  failover(keys: { queueKey: string; batchKey: string }): Promise<string>;
+  /** Every key under `pattern` on every reachable node, each with the hash slot that node says it is in. */
+  scanKeys(pattern: string): Promise<{ key: string; slot: number }[]>;
+  /**
+   * Called once the batch reads finished and the workers are gone, before the final state is read: e.g. waits until a
+   * failed-over master has been demoted (and has dropped whatever was written to it meanwhile).
+   */
+  settle?(): Promise<void>;
+  /** The slot of a key (CLUSTER KEYSLOT), or undefined for a topology without slots. */
+  slotOf(key: string): Promise<number | undefined>;
+}
+
+export interface FleetResult {
+  batch: BatchRecord;
+  outcomes: RowOutcome[];
+  mutations: Mutation[];
+  refused429: number;
+  failedOver: string;
+  /** Rows done when the failover and the worker's kill came: both must land mid-batch. */
+  doneAtFailover: number;
+  doneAtKill: number;
+  watchOutput: string;
+}
+
+const ROWS = 60;
+/** The service's limit in the test: 60 calls per 6 s per token (a full bucket to start), 10 calls a second after. */
+const LIMIT = { requests: 60, perSeconds: 6 };
+
+/**
+ * The fleet as several machines would run it: a reference server with a rate limit, `submit` from one process,
+ * three `worker` processes, `status --watch` from a fourth. Mid-batch, the topology fails over (after 15 rows) and one
+ * worker is SIGKILLed (after 30). Returns what the checks need; every process and directory is gone when it resolves
+ * or throws.
+ */
+export async function runFleetScenario(topology: FleetTopology): Promise<FleetResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'seatflow-fleet-'));
+  const children: ChildProcess[] = [];
+  let server: RunningReferenceServer | undefined;
+  let redis: RedisHandle | undefined;
+  try {
+    // Every call takes 100 ms, so killed workers and a failover meet rows mid-call.
+    server = await startReferenceServer({ rateLimit: LIMIT, faults: 'delay:100ms:1' });
+    let refused429 = 0;
+    const take = server.rateLimiter.take.bind(server.rateLimiter);
+    server.rateLimiter.take = (token, cost) => {
+      const decision = take(token, cost);
+      if (!decision.allowed) refused429 += 1;
+      return decision;
+    };
+    const emails = deactivatableEmails(server, ROWS);
+    const manifest = path.join(dir, 'leavers.csv');
+    writeFileSync(manifest, ['email,action', ...emails.map((e) => `${e},deactivate`)].join('\n') + '\n');
+    const config = path.join(dir, 'fleet.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        worker: { concurrency: 4, lockDurationMs: 4000, stalledIntervalMs: 1000, shutdownGraceMs: 2000 },
+        retry: { maxAttempts: 20, maxElapsedMs: 120_000, baseDelayMs: 100, maxDelayMs: 1000 },
+        rateLimit: { ...LIMIT, headroom: 0.1 },
+      }),
+    );
+    const prefix = `fleet${randomUUID().slice(0, 8)}`;
+    const env = {
+      ...process.env,
+      REDIS_URL: topology.url,
+      SEATFLOW_QUEUE_PREFIX: prefix,
+      SEATFLOW_DATA_DIR: path.join(dir, 'data'),
+      SMARTSHEET_API_BASE: server.url,
+      SMARTSHEET_ACCESS_TOKEN: server.tokens.admin,
+      SEATFLOW_LOG_LEVEL: 'warn',
+    };
+    const seatflow = (args: string[]): ChildProcess => {
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), ...args, '--config', config], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      return child;
+    };
+    const workers = [0, 1, 2].map(() => seatflow(['worker']));
+    const submit = await finished(seatflow(['submit', manifest, '--yes', '--json']), 60_000);
+    expect(submit.code, submit.stderr).toBe(0);
+    const batchId = (JSON.parse(submit.stdout) as { id: string }).id;
+    const watch = finished(seatflow(['status', batchId, '--watch']), 120_000);
+
+    redis = await openRedis({ url: topology.url, dataDir: dir, logger: createSilentLogger() });
+    const keys = createQueueKeys(prefix);
+    const store = createBatchStore(redis.client, keys);
+    const progress = async (): Promise<number> => {
+      const batch = await store.get(batchId);
+      return (batch?.counts.succeeded ?? 0) + (batch?.counts.unchanged ?? 0);
+    };
+    await waitUntil(async () => (await progress()) >= 15, 45_000, 'the fleet to finish 15 rows');
+    const doneAtFailover = await progress();
+    const failedOver = await topology.failover({ queueKey: `${prefix}:${rowsQueueName(server.url)}:wait`, batchKey: keys.batch(batchId) });
+    await waitUntil(async () => (await progress()) >= 30, 45_000, 'the fleet to finish 30 rows after the failover');
+    const killed = workers[0] as ChildProcess;
+    killed.kill('SIGKILL');
+    const doneAtKill = await progress();
+
+    const watched = await watch;
+    expect(watched.code, watched.stderr).toBe(0);
+    // Nobody may repair the state from here: what is read below is what the fleet left.
+    await Promise.all(workers.map(async (worker) => {
+      if (worker.exitCode !== null || worker.signalCode !== null) return;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.kill('SIGKILL');
+      await exited;
+    }));
+    await topology.settle?.();
+    const batch = await store.get(batchId);
+    if (batch === undefined) throw new Error('the batch record is gone');
+    const outcomes: RowOutcome[] = [];
+    for await (const outcome of store.outcomes(batchId)) outcomes.push(outcome);
+    const response = await fetch(`${server.origin}/_sim/mutations`, { headers: { authorization: `Bearer ${server.tokens.admin}` } });
+    const body = (await response.json()) as { data?: Mutation[] } | Mutation[];
+    const mutations = Array.isArray(body) ? body : (body.data ?? []);
+    await expectKeysInTheirSlots(topology, prefix, batchId, rowsQueueName(server.url), tokenKey(server.tokens.admin));
+    return { batch, outcomes, mutations, refused429, failedOver, doneAtFailover, doneAtKill, watchOutput: watched.stdout + watched.stderr };
+  } finally {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await redis?.close().catch(() => undefined);
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every row has one outcome and changed its user once, as the mutation log shows; no 429 reached the fleet. */
+export function expectFleetDidItsWork(result: FleetResult): void {
+  expect(result.doneAtFailover).toBeLessThan(ROWS);
+  expect(result.doneAtKill).toBeLessThan(ROWS);
+  expect(result.batch.state).toBe('finished');
+  expect(result.outcomes).toHaveLength(ROWS);
+  expect(new Set(result.outcomes.map((o) => o.row)).size).toBe(ROWS);
+  expect(result.outcomes.filter((o) => o.outcome === 'failed')).toEqual([]);
+  const changed = result.outcomes.filter((o) => o.outcome === 'succeeded' || (o.outcome === 'unchanged' && o.confirmed === true));
+  expect(changed).toHaveLength(ROWS);
+  const perUser = new Map<number, number>();
+  for (const m of result.mutations.filter((m) => m.operation === 'deactivateUser')) {
+    if (m.userId !== undefined) perUser.set(m.userId, (perUser.get(m.userId) ?? 0) + 1);
+  }
+  for (const outcome of changed) expect(perUser.get(outcome.userId ?? -1), `changes of ${outcome.email}`).toBe(1);
+  expect(perUser.size).toBe(ROWS);
+  expect(result.refused429).toBe(0);
+  expect(result.watchOutput).toContain('finished');
+}
+
+/**
+ * Every key of the test's prefix carries a hash tag, and the tag is what it belongs to: the batch (its record, rows,
+ * outcomes, markers), the queue (BullMQ's keys), the token (the budget) or the batch index; on a cluster, each key sits
+ * in the slot of its tag.
+ */
+async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, batchId: string, queueName: string, token: string): Promise<void> {
+  const found = await topology.scanKeys(`${prefix}:*`);
+  expect(found.length).toBeGreaterThan(5);
+  const allowed = new Map([
+    [batchId, 'batch'],
+    [queueName.slice(1, -1), 'queue'],
+    [token, 'budget'],
+    ['index', 'index'],
+  ]);
+  const kinds = new Set<string>();
+  for (const { key, slot } of found) {
+    const tag = /\{([^}]*)\}/.exec(key)?.[1];
+    expect(tag, `hash tag of ${key}`).toBeDefined();
+    expect(allowed.has(tag as string), `${key} belongs to nothing of this batch`).toBe(true);
+    kinds.add(allowed.get(tag as string) as string);
+    const expected = await topology.slotOf(`{${tag as string}}`);
+    if (expected !== undefined) expect(slot, `slot of ${key}`).toBe(expected);
+  }
+  expect([...kinds].sort()).toEqual(['batch', 'budget', 'index', 'queue']);
+}
+
+function deactivatableEmails(server: RunningReferenceServer, count: number): string[] {
+  const out: string[] = [];
+  for (const user of server.context.state.users.values()) {
+    if (user.status === 'ACTIVE' && user.inOrg && !user.externallyManaged && !user.admin && /^[a-z]+\.[a-z]+\.\d+@acme\.example$/.test(user.email)) out.push(user.email);
+    if (out.length === count) break;
+  }
+  if (out.length < count) throw new Error(`only ${out.length} deactivatable users in the demo organization`);
+  return out;
+}
+
+async function finished(child: ChildProcess, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`seatflow ${child.spawnargs.slice(2, 4).join(' ')} did not end within ${timeoutMs} ms:\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
