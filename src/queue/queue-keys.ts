@@ -29,6 +29,14 @@ export function createQueueKeys(prefix: string) {
     pause: (tokenKey: string) => `${base}:pause:${tokenKey}`,
     /** Counters of calls and 429s per token, for status and benchmarks. */
     calls: (tokenKey: string) => `${base}:calls:${tokenKey}`,
+    /** Sorted set of offboarding workflow ids by creation time. */
+    workflows: `${base}:workflows`,
+    /** Hash: an offboarding workflow's record (options, step batch ids, counts). */
+    workflow: (workflowId: string) => `${base}:workflow:${workflowId}`,
+    /** Hash row → a leaver's state (JSON): phase, dates, state before, steps. */
+    leavers: (workflowId: string) => `${base}:workflow:${workflowId}:leavers`,
+    /** Hash userId → `<workflow>:<row>` of every leaver of an open offboarding (transfer targets must not be leaving). */
+    leaving: `${base}:leaving`,
   };
 }
 

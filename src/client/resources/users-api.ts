@@ -91,7 +91,7 @@ export function createUsersApi(transport: Transport): UsersApi {
     async get(userId, options = {}) {
       const operation = 'users.get';
       return transport.send(
-        { operation, method: 'GET', path: pathOf('users', requireId(operation, 'userId', userId)), signal: options.signal },
+        { operation, method: 'GET', path: pathOf('users', requireId(operation, 'userId', userId)), query: { include: options.include }, signal: options.signal },
         readProfile,
       );
     },
