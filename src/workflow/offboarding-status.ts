@@ -1,3 +1,4 @@
+import { formatHold } from './hold-duration.js';
 import { OPEN_PHASES, type LeaverPhase, type LeaverState, type LeaverStep } from './leaver-state.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
@@ -69,7 +70,7 @@ export function formatOffboardingStatus(status: OffboardingStatus): string {
   const { workflow } = status;
   const lines = [
     `Offboarding ${workflow.id}  ${workflow.state}${workflow.sim ? '  [SIMULATION]' : ''}  ${workflow.source}`,
-    `  hold ${Math.round(workflow.holdMs / 3_600_000)}h; step batches ${workflow.deactivateBatch}, ${workflow.removeBatch}, ${workflow.reactivateBatch}`,
+    `  hold ${formatHold(workflow.holdMs)}; step batches ${workflow.deactivateBatch}, ${workflow.removeBatch}, ${workflow.reactivateBatch}`,
     `  ${Object.entries(status.phases).map(([phase, n]) => `${n} ${phase}`).join(', ')}`,
   ];
   for (const view of status.leavers) {
