@@ -100,7 +100,7 @@ describe('offboarding: undo and the hold', () => {
   });
 
   it('writes a report with one row per leaver: steps, times, state before, transfer target used', async () => {
-    const { h, o } = await open();
+    const { o } = await open();
     const workflow = await o.offboard(['email,transferTo', 'priya.shah@acme.example,dana.whitfield@acme.example', 'nobody@acme.example,']);
     o.startWorkers();
     await o.settle(workflow.id);
