@@ -49,7 +49,7 @@ export async function endSteps(context: WorkflowContext, workflow: WorkflowRecor
 
 /** A leaver who reached an end is no longer leaving (may be a transfer target again); the workflow ends with its last. */
 export async function closeLeaver(context: WorkflowContext, workflow: WorkflowRecord, leaver: LeaverState): Promise<void> {
-  if (leaver.userId !== undefined && leaver.phase !== 'removed') await context.store.clearLeaving(leaver.userId, leavingOwner(workflow.id, leaver.row));
+  if (leaver.userId !== undefined) await context.store.clearLeaving(leaver.userId, leavingOwner(workflow.id, leaver.row));
   const all = await context.store.leavers(workflow.id);
   if (all.every((other) => !OPEN_PHASES.has(other.phase))) await context.store.setState(workflow.id, 'finished');
 }
