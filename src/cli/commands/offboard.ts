@@ -4,7 +4,7 @@ import { emailSchema } from '../../manifest/action.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import { reportFormatOf } from '../../queue/report-writer.js';
 import { formatOffboardingPlan } from '../../workflow/format-offboarding-plan.js';
-import { formatHold, parseHold } from '../../workflow/hold-duration.js';
+import { checkHold, formatHold, parseHold } from '../../workflow/hold-duration.js';
 import { writeOffboardingReport } from '../../workflow/offboarding-report.js';
 import { formatOffboardingStatus } from '../../workflow/offboarding-status.js';
 import { readLeavers } from '../../workflow/read-leavers.js';
@@ -57,10 +57,12 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
   const out = process.stdout;
   return withCliRuntime(flags, {}, async (runtime) => {
     const holdMs = flags.hold === undefined ? runtime.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(flags.hold);
+    // Refusals that need no Redis come first.
+    checkHold(holdMs, runtime.config.offboarding.reactivationWindowDays);
+    const leavers = await readLeavers({ path: file, maxRows: runtime.config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) });
     const batchRuntime = await openBatchRuntime(runtime);
     const offboarding = openOffboarding(runtime, batchRuntime);
     out.write(`Target: ${runtime.targetLabel}\n`);
-    const leavers = await readLeavers({ path: file, maxRows: runtime.config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) });
     if (leavers.ignored.length > 0) out.write(`note: columns ignored: ${leavers.ignored.join(', ')}\n`);
     const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api;
     const plan = await offboarding.plan(leavers, {
