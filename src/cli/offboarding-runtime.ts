@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { createJobRegistry } from '../../jobs/registry.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import { createOffboardingSystem, type OffboardingSystem } from '../workflow/offboarding-system.js';
 import { formatOffboardingStatus } from '../workflow/offboarding-status.js';
+import { writeOffboardingReport } from '../workflow/offboarding-report.js';
 import { createWorkflowStore } from '../workflow/workflow-store.js';
 import type { BatchRuntime } from './batch-runtime.js';
 import type { CliRuntime } from './cli-runtime.js';
@@ -49,10 +51,21 @@ export async function workUntil(runtime: CliRuntime, batch: BatchRuntime, offboa
 
 /** `seatflow status OFFBOARDING`: per leaver, the step done, the next step and when, until when undo is possible. */
 export async function printOffboardingStatus(runtime: CliRuntime, batch: BatchRuntime, workflowId: string, json: boolean): Promise<boolean> {
-  const workflow = await createWorkflowStore(batch.redis.client, batch.system.keys).get(workflowId);
+  const workflow = await createWorkflowStore(batch.redis.client, batch.system.keys, batch.target).get(workflowId);
   if (workflow === undefined) return false;
   const status = await openOffboarding(runtime, batch, workflow.target).status(workflowId);
   if (status === undefined) return false;
   process.stdout.write(json ? `${JSON.stringify(status)}\n` : formatOffboardingStatus(status));
+  return true;
+}
+
+/** `seatflow report OFFBOARDING`: one row per leaver (see offboarding-report.ts); false when the id names no offboarding. */
+export async function writeOffboardingReportOf(runtime: CliRuntime, batch: BatchRuntime, workflowId: string, out: string | undefined): Promise<boolean> {
+  const workflow = await createWorkflowStore(batch.redis.client, batch.system.keys, batch.target).get(workflowId);
+  if (workflow === undefined) return false;
+  const rows = (await openOffboarding(runtime, batch, workflow.target).reportRows(workflowId)) ?? [];
+  const file = out ?? path.join(runtime.config.dataDir, 'reports', `${workflowId}${workflow.sim ? '-simulation' : ''}.csv`);
+  await writeOffboardingReport(rows, file);
+  process.stdout.write(`Report of offboarding ${workflowId}${workflow.sim ? ' (SIMULATION)' : ''}: ${rows.length} leavers: ${path.resolve(file)}\n`);
   return true;
 }

@@ -35,8 +35,11 @@ export function createQueueKeys(prefix: string) {
     workflow: (workflowId: string) => `${base}:workflow:${workflowId}`,
     /** Hash row → a leaver's state (JSON): phase, dates, state before, steps. */
     leavers: (workflowId: string) => `${base}:workflow:${workflowId}:leavers`,
-    /** Hash userId → `<workflow>:<row>` of every leaver of an open offboarding (transfer targets must not be leaving). */
-    leaving: `${base}:leaving`,
+    /**
+     * Hash userId → the offboarding and row of every leaver of an open offboarding of one target (transfer targets
+     * must not be leaving). Per target, since user ids of different services (a simulation, the real one) mean others.
+     */
+    leaving: (targetKey: string) => `${base}:leaving:${targetKey}`,
   };
 }
 

@@ -68,7 +68,7 @@ export interface OffboardingSystem {
 /** The offboarding workflow over one Redis, assembled; the composition roots (CLI, control API) build one. */
 export function createOffboardingSystem(options: OffboardingSystemOptions): OffboardingSystem {
   const connection = { ...options.redis.connection, maxRetriesPerRequest: null };
-  const store = createWorkflowStore(options.redis.client, options.batches.keys);
+  const store = createWorkflowStore(options.redis.client, options.batches.keys, options.target);
   const clock = options.clock ?? systemClock;
   let stepQueue: Queue<StepJobData> | undefined;
   const queue = (): Queue<StepJobData> => {

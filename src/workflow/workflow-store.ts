@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { QueueKeys } from '../queue/queue-keys.js';
@@ -57,7 +58,12 @@ export interface WorkflowStore {
   leavingIn(userId: number): Promise<string | undefined>;
 }
 
-export function createWorkflowStore(redis: Redis, keys: QueueKeys): WorkflowStore {
+/**
+ * The workflow records and leaver states in Redis, and the leaving register of `target` (the API base URL or
+ * `sim:<url>`).
+ */
+export function createWorkflowStore(redis: Redis, keys: QueueKeys, target: string): WorkflowStore {
+  const leaving = keys.leaving(createHash('sha256').update(target).digest('hex').slice(0, 12));
   const store: WorkflowStore = {
     async create(record, createdAtMs) {
       const key = keys.workflow(record.id);
@@ -101,13 +107,13 @@ export function createWorkflowStore(redis: Redis, keys: QueueKeys): WorkflowStor
       }
     },
     async markLeaving(userId, owner) {
-      await redis.hset(keys.leaving, String(userId), owner);
+      await redis.hset(leaving, String(userId), owner);
     },
     async clearLeaving(userId, owner) {
-      await redis.eval(CLEAR_LEAVING, 1, keys.leaving, String(userId), owner);
+      await redis.eval(CLEAR_LEAVING, 1, leaving, String(userId), owner);
     },
     async leavingIn(userId) {
-      return (await redis.hget(keys.leaving, String(userId))) ?? undefined;
+      return (await redis.hget(leaving, String(userId))) ?? undefined;
     },
   };
   return store;

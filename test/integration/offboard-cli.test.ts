@@ -38,6 +38,12 @@ describe('seatflow offboard / undo / status (CLI)', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/jordan\.lee@acme\.example\s+holding .* next: remove .* undo until/);
 
+    const again = path.join(dataDir, 'again.csv');
+    const written = await runSeatflow(['report', id!, '--out', again], env);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toContain(`Report of offboarding ${id!} (SIMULATION): 6 leavers`);
+    expect((await readFile(again, 'utf8')).split('\n')[0]).toMatch(/^row,line,email,userId,phase,reason,leaveAt,stateBefore/);
+
     const undo = await runSeatflow(['undo', id!, '--user', 'jordan.lee@acme.example'], { ...env, SMARTSHEET_ACCESS_TOKEN: 'x', SMARTSHEET_API_BASE: 'http://127.0.0.1:9/2.0' });
     expect(undo.code).toBe(2);
     expect(undo.stderr).toContain('was submitted for sim:');

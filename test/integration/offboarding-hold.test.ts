@@ -56,6 +56,26 @@ describe('offboarding: undo and the hold', () => {
     expect((await o.system.store.get(workflow.id))?.state).toBe('finished');
   });
 
+  it('undoes a whole offboarding: every leaver in the hold reactivated, nobody removed', async () => {
+    const { h, o } = await open();
+    const emails = await h.deactivatableEmails(3);
+    const workflow = await o.offboard(['email', ...emails]);
+    o.startWorkers();
+    await o.settle(workflow.id);
+    const results = await o.system.undo(workflow.id, { by: 'it.lead' });
+    expect(results?.map((r) => r.result)).toEqual(['undone', 'undone', 'undone']);
+    await o.settle(workflow.id);
+    await o.advance(8 * DAY);
+    await o.settle(workflow.id);
+    for (const email of emails) {
+      expect((await o.leaver(workflow.id, email)).phase).toBe('undone');
+      expect(await o.changesOf(email)).toEqual(['deactivateUser', 'reactivateUser']);
+    }
+    expect((await h.system.store.get(workflow.reactivateBatch))?.state).toBe('finished');
+    // Undone leavers may take over again: nobody of this offboarding is still leaving.
+    expect(await o.system.store.leavingIn(userId(h, emails[0]!))).toBeUndefined();
+  });
+
   it('does not remove a user someone else reactivated during the hold: the removal ends skipped with the reason', async () => {
     const { h, o } = await open();
     const [a] = await h.deactivatableEmails(1);

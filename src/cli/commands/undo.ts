@@ -36,7 +36,7 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
   const out = process.stdout;
   return withCliRuntime(flags, {}, async (runtime) => {
     const batchRuntime = await openBatchRuntime(runtime);
-    const workflow = await createWorkflowStore(batchRuntime.redis.client, batchRuntime.system.keys).get(workflowId);
+    const workflow = await createWorkflowStore(batchRuntime.redis.client, batchRuntime.system.keys, batchRuntime.target).get(workflowId);
     if (workflow === undefined) throw new UsageError(`no offboarding ${workflowId}`, 'Offboarding ids start with "o"; seatflow offboard printed it.');
     if (workflow.target !== batchRuntime.target) {
       throw new UsageError(
