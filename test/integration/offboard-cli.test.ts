@@ -47,7 +47,8 @@ describe('seatflow offboard / undo / status (CLI)', () => {
     const undo = await runSeatflow(['undo', id!, '--user', 'jordan.lee@acme.example'], { ...env, SMARTSHEET_ACCESS_TOKEN: 'x', SMARTSHEET_API_BASE: 'http://127.0.0.1:9/2.0' });
     expect(undo.code).toBe(2);
     expect(undo.stderr).toContain('was submitted for sim:');
-  });
+    // Four seatflow processes, each starting the CLI: give a loaded machine room.
+  }, 120_000);
 
   it('refuses a hold longer than the reactivation window and a date without a zone, with exit 2', async () => {
     const env = { SEATFLOW_DATA_DIR: dataDir };
@@ -57,5 +58,5 @@ describe('seatflow offboard / undo / status (CLI)', () => {
     const zone = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--dry-run'], env);
     expect(zone.code).toBe(2);
     expect(zone.stderr).toMatch(/"2026-11-20" has no time zone/);
-  });
+  }, 60_000);
 });
