@@ -59,6 +59,8 @@ export interface OffboardingSystem {
    * queued reactivation has its outcome. `offboard` and `undo` run workers until then.
    */
   settled(workflowId: string): Promise<boolean>;
+  /** A step batch of this offboarding stopped on a refused token (its rows wait for `seatflow retry BATCH`), if any. */
+  stoppedBatch(workflowId: string): Promise<string | undefined>;
   /** Runs now the delayed steps due by `atMs` on the workflow clock (tests move the clock; an operator may catch up). */
   promoteDue(atMs: number): Promise<number>;
   startStepWorker(options: StepWorkerOptions): { worker: Worker<StepJobData>; close(graceMs: number): Promise<void> };
@@ -134,6 +136,14 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
         if (leaver.phase === 'undone' && !(await options.batches.store.hasOutcome(workflow.reactivateBatch, leaver.row))) return false;
       }
       return true;
+    },
+    async stoppedBatch(workflowId) {
+      const workflow = await store.get(workflowId);
+      if (workflow === undefined) return undefined;
+      for (const batchId of [workflow.deactivateBatch, workflow.removeBatch, workflow.reactivateBatch]) {
+        if ((await options.batches.store.get(batchId))?.state === 'stopped') return batchId;
+      }
+      return undefined;
     },
     async promoteDue(atMs) {
       let promoted = 0;

@@ -10,6 +10,8 @@ export interface StepJobData {
   step: StepName;
   /** When the step is due (epoch ms, by the workflow's clock): status shows it and tests promote by it. */
   dueAt: number;
+  /** How often this step has looked for its row's outcome: the wait between looks grows with it. */
+  polls?: number;
 }
 
 /** The BullMQ queue of a target's offboarding steps (as rows-<hash> is its rows'). */

@@ -16,6 +16,9 @@ export interface StepProcessorOptions extends WorkflowContext {
   api: SmartsheetApi;
 }
 
+/** The longest wait between two looks at a queued row's outcome. */
+const MAX_POLL_MS = 60_000;
+
 const DONE: ReadonlySet<RowOutcome['outcome']> = new Set(['succeeded', 'unchanged']);
 
 /**
@@ -32,8 +35,11 @@ export function createStepProcessor(options: StepProcessorOptions) {
     const workflow = await store.get(workflowId);
     const leaver = await store.getLeaver(workflowId, row);
     if (workflow === undefined || leaver === undefined) return 'missing';
+    // A row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
     const waitForRow = async (): Promise<never> => {
-      await job.moveToDelayed(Date.now() + options.pollMs, token);
+      const polls = job.data.polls ?? 0;
+      await job.updateData({ ...job.data, polls: polls + 1 });
+      await job.moveToDelayed(Date.now() + Math.min(options.pollMs * 1.5 ** polls, MAX_POLL_MS), token);
       throw new DelayedError();
     };
     try {

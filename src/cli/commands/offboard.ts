@@ -86,12 +86,14 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     try {
       if (flags.wait !== false) {
         const { api, budget } = createBudgetedApi(runtime, batchRuntime);
-        await workUntil(runtime, batchRuntime, offboarding, { api, budget, done: () => offboarding.settled(workflow.id), signal: interrupt.signal });
+        await workUntil(runtime, batchRuntime, offboarding, { api, budget, done: async () => (await offboarding.settled(workflow.id)) || (await offboarding.stoppedBatch(workflow.id)) !== undefined, signal: interrupt.signal });
       }
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
+    const stopped = await offboarding.stoppedBatch(workflow.id);
+    if (stopped !== undefined) out.write(`Stopped: the access token was refused; fix it, then run: seatflow retry ${stopped}\n`);
     const status = await offboarding.status(workflow.id);
     if (status === undefined) throw new Error(`offboarding ${workflow.id} disappeared from Redis`);
     out.write(`\n${formatOffboardingStatus(status)}`);
@@ -108,7 +110,7 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     await writeOffboardingReport(rows, reportFile);
     out.write(`Report (${rows.length} leavers${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
     if (interrupt.signal.aborted) return 130;
-    return status.leavers.some((leaver) => leaver.phase === 'failed') ? 1 : 0;
+    return stopped !== undefined || status.leavers.some((leaver) => leaver.phase === 'failed') ? 1 : 0;
   });
 }
 

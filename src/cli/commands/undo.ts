@@ -54,7 +54,7 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
       const onSignal = (): void => interrupt.abort();
       process.once('SIGINT', onSignal);
       try {
-        await workUntil(runtime, batchRuntime, offboarding, { api, budget, done: () => offboarding.settled(workflowId), signal: interrupt.signal });
+        await workUntil(runtime, batchRuntime, offboarding, { api, budget, done: async () => (await offboarding.settled(workflowId)) || (await offboarding.stoppedBatch(workflowId)) !== undefined, signal: interrupt.signal });
       } finally {
         process.off('SIGINT', onSignal);
       }
