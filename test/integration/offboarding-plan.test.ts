@@ -60,6 +60,17 @@ describe('offboarding plan', () => {
     expect(again.leavers[0]).toMatchObject({ verdict: 'refused', rule: 'already-leaving' });
   });
 
+  it('finds the same offboarding when the same plan is submitted again: nothing queued twice', async () => {
+    const { h, o } = await open();
+    const [a] = await h.deactivatableEmails(1);
+    const plan = await o.plan(['email', a!]);
+    const first = await o.system.submit(plan);
+    const again = await o.system.submit(plan);
+    expect(first.created).toBe(true);
+    expect(again).toMatchObject({ created: false, workflow: { id: first.workflow.id } });
+    expect(await o.system.context.stepQueue.getJobCounts('delayed', 'wait')).toEqual({ delayed: 0, wait: 1 });
+  });
+
   it('refuses a hold longer than the reactivation window', async () => {
     const { o } = await open();
     await expect(o.plan(['email', 'jordan.lee@acme.example'], { holdMs: 8 * DAY })).rejects.toThrow(/longer than the reactivation window \(7 days\)/);

@@ -8,6 +8,7 @@ import { checkHold, formatHold, parseHold } from '../../workflow/hold-duration.j
 import { writeOffboardingReport } from '../../workflow/offboarding-report.js';
 import { formatOffboardingStatus } from '../../workflow/offboarding-status.js';
 import { readLeavers } from '../../workflow/read-leavers.js';
+import { workflowIdOf } from '../../workflow/submit-offboarding.js';
 import { checkTimeZone } from '../../workflow/zoned-time.js';
 import { createBudgetedApi, defaultReportFile, openBatchRuntime } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
@@ -64,20 +65,25 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     const offboarding = openOffboarding(runtime, batchRuntime);
     out.write(`Target: ${runtime.targetLabel}\n`);
     if (leavers.ignored.length > 0) out.write(`note: columns ignored: ${leavers.ignored.join(', ')}\n`);
-    const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api;
-    const plan = await offboarding.plan(leavers, {
-      api: preflightApi,
-      config: runtime.config,
-      options: { holdMs, removeFromSharing: flags.removeFromSharing === true, ...(transferTo === undefined ? {} : { transferTo }), ...(timeZone === undefined ? {} : { timeZone }) },
-    });
-    out.write(formatOffboardingPlan(plan));
-    if (flags.dryRun === true) {
-      out.write('Dry run: nothing was queued.\n');
-      return 0;
+    const options = { holdMs, removeFromSharing: flags.removeFromSharing === true, ...(transferTo === undefined ? {} : { transferTo }), ...(timeZone === undefined ? {} : { timeZone }) };
+    // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
+    const known = await offboarding.store.get(workflowIdOf({ source: leavers, options }, batchRuntime.target));
+    let workflow;
+    if (known !== undefined && known.state !== 'submitting') {
+      workflow = known;
+      out.write(`Offboarding ${workflow.id} was queued before (same file and options): nothing queued again.\n`);
+    } else {
+      const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api;
+      const plan = await offboarding.plan(leavers, { api: preflightApi, config: runtime.config, options });
+      out.write(formatOffboardingPlan(plan));
+      if (flags.dryRun === true) {
+        out.write('Dry run: nothing was queued.\n');
+        return 0;
+      }
+      await confirmOnTerminal(plan.guardrails, flags);
+      workflow = (await offboarding.submit(plan)).workflow;
+      out.write(`Offboarding ${workflow.id} queued (hold ${formatHold(workflow.holdMs)}).\n`);
     }
-    await confirmOnTerminal(plan.guardrails, flags);
-    const { workflow, created } = await offboarding.submit(plan);
-    out.write(created ? `Offboarding ${workflow.id} queued (hold ${formatHold(workflow.holdMs)}).\n` : `Offboarding ${workflow.id} was queued before (same file and options): nothing queued again.\n`);
 
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
