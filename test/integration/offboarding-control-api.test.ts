@@ -31,6 +31,9 @@ describe('control API: offboarding', () => {
     const submitted = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=7d', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify([{ email: a }, { email: b }]) });
     expect(submitted.statusCode).toBe(202);
     const id = submitted.json().offboardingId as string;
+    const again = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=7d', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify([{ email: a }, { email: b }]) });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ offboardingId: id, created: false });
     o.startWorkers();
     await o.settle(id);
 

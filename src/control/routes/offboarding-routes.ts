@@ -6,6 +6,7 @@ import { parseHold } from '../../workflow/hold-duration.js';
 import { formatOffboardingReport } from '../../workflow/offboarding-report.js';
 import type { OffboardingSystem } from '../../workflow/offboarding-system.js';
 import { readLeavers } from '../../workflow/read-leavers.js';
+import { workflowIdOf } from '../../workflow/submit-offboarding.js';
 import { checkTimeZone } from '../../workflow/zoned-time.js';
 import type { ControlDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
@@ -16,7 +17,7 @@ import { requireTarget } from './plan-routes.js';
 
 /** What the offboarding endpoints use: the workflow over the same Redis and target as the batches. */
 export interface ControlOffboardingDeps {
-  system: Pick<OffboardingSystem, 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows'>;
+  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows'>;
   config: Parameters<OffboardingSystem['plan']>[1]['config'];
 }
 
@@ -55,12 +56,13 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
     const timeZone = query.tz === undefined ? undefined : checkTimeZone(query.tz);
     const holdMs = query.hold === undefined ? offboarding.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(query.hold);
     const file = await readLeavers({ path: path.join(path.sep, 'control-api', `leavers.${format}`), content: bytes, maxRows: offboarding.config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) });
-    const plan = await withRedis(deps, () =>
-      system.plan(file, {
-        api: deps.batches.api,
-        config: offboarding.config,
-        options: { holdMs, removeFromSharing: query.removeFromSharing === true, ...(query.transferTo === undefined ? {} : { transferTo: query.transferTo }), ...(timeZone === undefined ? {} : { timeZone }) },
-      }), { timeout: false });
+    const options = { holdMs, removeFromSharing: query.removeFromSharing === true, ...(query.transferTo === undefined ? {} : { transferTo: query.transferTo }), ...(timeZone === undefined ? {} : { timeZone }) };
+    // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
+    const known = await withRedis(deps, () => system.store.get(workflowIdOf({ source: file, options }, deps.target.id)));
+    if (known !== undefined && known.state !== 'submitting') {
+      return reply.code(200).header('location', `/v1/offboardings/${known.id}`).send({ offboardingId: known.id, created: false, status: await withRedis(deps, () => system.status(known.id)) });
+    }
+    const plan = await withRedis(deps, () => system.plan(file, { api: deps.batches.api, config: offboarding.config, options }), { timeout: false });
     if (query.dryRun === true) return reply.code(200).send({ target: deps.target.label, plan });
     if (plan.guardrails.needsConfirmation && query.confirm !== true) {
       throw new ControlError(409, CONTROL_ERROR_CODES.confirmationRequired, `refused: ${plan.guardrails.reasons.join('; ')}`, {
