@@ -49,7 +49,7 @@ export function createStepProcessor(options: StepProcessorOptions) {
       // A refusal that repeating cannot change ends the leaver; anything passing (5xx, network, Redis) is retried.
       if (isApiError(error) && !error.retryable && error.category !== 'Authorization') {
         const failed = await store.update(workflowId, row, (current) =>
-          current.phase === 'scheduled' || current.phase === 'holding'
+          current.phase === (step === 'deactivate' ? 'scheduled' : 'holding')
             ? { ...current, phase: 'failed', reason: error.message, steps: [...current.steps, stepOf(step === 'deactivate' ? 'state-recorded' : 'recheck', 'failed', new Date(clock.now()), error.message)] }
             : undefined,
         );

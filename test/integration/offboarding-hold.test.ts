@@ -76,6 +76,21 @@ describe('offboarding: undo and the hold', () => {
     expect(await o.system.store.leavingIn(userId(h, emails[0]!))).toBeUndefined();
   });
 
+  it('ends a leaver failed, with the answer of the service, when the user is gone by the leave date', async () => {
+    const { h, o } = await open();
+    const [a] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email,leaveDate', `${a},${new Date(o.clock.now() + DAY).toISOString()}`]);
+    o.startWorkers();
+    await h.api.users.remove(userId(h, a!));
+    await o.advance(DAY + 60_000);
+    await o.settle(workflow.id);
+    const leaver = await o.leaver(workflow.id, a!);
+    expect(leaver.phase).toBe('failed');
+    expect(await h.system.store.getOutcome(workflow.deactivateBatch, leaver.row)).toMatchObject({ outcome: 'failed', category: 'ResourceNotFound', status: 404 });
+    expect((await h.system.store.getOutcome(workflow.removeBatch, leaver.row))?.outcome).toBe('skipped');
+    expect(await o.changesOf(a!)).toEqual(['removeUser']);
+  });
+
   it('does not remove a user someone else reactivated during the hold: the removal ends skipped with the reason', async () => {
     const { h, o } = await open();
     const [a] = await h.deactivatableEmails(1);
