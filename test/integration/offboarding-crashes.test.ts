@@ -88,4 +88,25 @@ describe('offboarding interrupted', () => {
     await expectDeactivatedOnceRemovedOnce(o, emails);
     // Two seatflow processes start and a killed one's work waits for its locks to lapse: room for a loaded machine.
   }, 150_000);
+
+  it('a worker killed with SIGKILL while undo reactivates: each user deactivated once and reactivated once', async () => {
+    const { h, o } = await open('delay:300ms:1');
+    const emails = await h.deactivatableEmails(6);
+    const workflow = await o.offboard(['email', ...emails]);
+    o.startWorkers();
+    await o.settle(workflow.id, 60_000);
+    await o.stopWorkers();
+    const undone = await o.system.undo(workflow.id, { by: 'hr.operator' });
+    expect(undone?.every((result) => result.reactivating)).toBe(true);
+
+    const reactivated = async () => (await h.outcomes(workflow.reactivateBatch)).length;
+    child = spawnWorker(h);
+    await o.waitFor(async () => (await reactivated()) >= 1);
+    await kill(child);
+    expect(await reactivated()).toBeLessThan(6);
+    o.startWorkers();
+    await o.settle(workflow.id, 60_000);
+    for (const email of emails) expect(await o.changesOf(email), email).toEqual(['deactivateUser', 'reactivateUser']);
+    expect((await h.outcomes(workflow.removeBatch)).every((outcome) => outcome.outcome === 'cancelled')).toBe(true);
+  }, 150_000);
 });
