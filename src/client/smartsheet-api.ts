@@ -110,7 +110,8 @@ export interface UsersApi {
   listPage(options?: ListUsersOptions): Promise<IndexResult<User>>;
   list(options?: Omit<ListUsersOptions, 'page'>): AsyncIterable<User>;
   getCurrent(options?: CallOptions & { include?: readonly string[] }): Promise<UserProfile>;
-  get(userId: Id, options?: CallOptions): Promise<UserProfile>;
+  /** `include: ['groups']` asks for the user's groups; the service documents it for /users/me only, so it may be ignored. */
+  get(userId: Id, options?: CallOptions & { include?: readonly string[] }): Promise<UserProfile>;
   update(userId: Id, changes: UserUpdate, options?: CallOptions): Promise<User>;
   remove(userId: Id, options?: RemoveUserOptions): Promise<void>;
   deactivate(userId: Id, options?: CallOptions): Promise<void>;

@@ -5,6 +5,7 @@ import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
 import { registerManifestBodyParsers } from './manifest-body.js';
 import { registerBatchRoutes } from './routes/batch-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
+import { registerOffboardingRoutes } from './routes/offboarding-routes.js';
 import { registerPlanRoutes } from './routes/plan-routes.js';
 import { toControlError } from './to-control-error.js';
 import { isRedisDown } from './with-redis.js';
@@ -55,5 +56,6 @@ export function buildControlApp(deps: ControlDeps): FastifyInstance {
   registerHealthRoutes(app, deps);
   registerPlanRoutes(app, deps);
   registerBatchRoutes(app, deps);
+  if (deps.offboarding !== undefined) registerOffboardingRoutes(app, deps, deps.offboarding);
   return app;
 }

@@ -3,6 +3,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
+import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -34,6 +35,8 @@ export interface ControlDeps {
   /** The client for POST /v1/plans (reads only, like `seatflow plan`). */
   api: SmartsheetApi;
   batches: ControlBatchDeps;
+  /** The offboarding workflow (POST /v1/offboardings, status, undo, holds); its endpoints are absent without it. */
+  offboarding?: ControlOffboardingDeps;
   /** How long a Redis command may take before the request answers 503. Default 5000. */
   redisTimeoutMs?: number;
   /** Largest manifest body accepted, in bytes. Default 100 MiB. */

@@ -86,6 +86,18 @@ export const configSchema = z.strictObject({
     protectedAccounts: z.array(z.string()),
     maxRows: z.number().int().positive(),
   }),
+  /** `seatflow offboard`: the offboarding workflow. */
+  offboarding: z.strictObject({
+    /**
+     * How long the service lets a deactivated user be reactivated (30 days in interface.md, 7 on the real service
+     * today). A hold longer than this is refused at plan time: undo must stay possible until the removal.
+     */
+    reactivationWindowDays: z.number().positive(),
+    /** The hold between deactivation and removal when --hold is not given. */
+    defaultHoldDays: z.number().min(0),
+    /** How often a step waiting for its row's outcome looks again (delayed BullMQ work, not a timer). */
+    stepPollMs: z.number().int().min(50),
+  }),
   /** `seatflow serve`: the HTTP control API. */
   control: z.strictObject({
     host: z.string().min(1),

@@ -15,6 +15,9 @@ import { createHash } from 'node:crypto';
 export function createQueueKeys(prefix: string) {
   const base = `${prefix}:sf`;
   const batch = (batchId: string) => `${base}:batch:${hashTag(batchId)}`;
+  // Offboarding workflows are few and small: all their keys share one slot, so a workflow's record, the index and the
+  // leaving users change in one transaction on a cluster too.
+  const workflows = `${base}:${hashTag('workflows')}`;
   return {
     /** Sorted set of batch ids by creation time. */
     batches: `${base}:${hashTag('index')}:batches`,
@@ -39,6 +42,17 @@ export function createQueueKeys(prefix: string) {
     pause: (tokenKey: string) => `${base}:pause:${hashTag(tokenKey)}`,
     /** Counters of calls and 429s per token, for status and benchmarks. */
     calls: (tokenKey: string) => `${base}:calls:${hashTag(tokenKey)}`,
+    /** Sorted set of offboarding workflow ids by creation time. */
+    workflows: `${workflows}:index`,
+    /** Hash: an offboarding workflow's record (options, step batch ids, counts). */
+    workflow: (workflowId: string) => `${workflows}:workflow:${workflowId}`,
+    /** Hash row → a leaver's state (JSON): phase, dates, state before, steps. */
+    leavers: (workflowId: string) => `${workflows}:workflow:${workflowId}:leavers`,
+    /**
+     * Hash userId → the offboarding and row of every leaver of an open offboarding of one target (transfer targets
+     * must not be leaving). Per target, since user ids of different services (a simulation, the real one) mean others.
+     */
+    leaving: (targetKey: string) => `${workflows}:leaving:${targetKey}`,
   };
 }
 

@@ -7,6 +7,7 @@ import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-
 import { createCliRuntime } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { openOffboarding } from '../offboarding-runtime.js';
 
 interface ServeFlags extends CommonFlags {
   port?: number;
@@ -37,7 +38,7 @@ export function registerServeCommand(program: Command): void {
         control: { ...(flags.host === undefined ? {} : { host: flags.host }), ...(flags.port === undefined ? {} : { port: flags.port }) },
       },
     });
-    const pools: WorkerPool[] = [];
+    const pools: Pick<WorkerPool, 'close'>[] = [];
     try {
       const { config, logger } = runtime;
       // Loaded here, not at the top: every other command would pay for fastify and the routes at start.
@@ -54,9 +55,12 @@ export function registerServeCommand(program: Command): void {
         api: runtime.api,
         batches: { system: batchRuntime.system, api: createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api, redis: batchRuntime.redis.client },
       };
+      const offboarding = openOffboarding(runtime, batchRuntime);
+      deps.offboarding = { system: offboarding, config };
       if (flags.workers > 0 && configured) {
         for (let i = 0; i < flags.workers; i += 1) {
           pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));
+          pools.push(offboarding.startStepWorker({ api: budgetedApi, ...workerSettingsOf(runtime) }));
         }
       } else if (flags.workers > 0) {
         logger.warn('no access token (SMARTSHEET_ACCESS_TOKEN): --workers ignored, no rows will be executed by this process');

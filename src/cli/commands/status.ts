@@ -4,6 +4,7 @@ import { countsLine, formatBatchSummary } from '../batch-summary.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { watchBatch } from '../batch-progress.js';
 import { farParkedLines, farParkedRows } from '../far-parked-rows.js';
+import { printOffboardingStatus } from '../offboarding-runtime.js';
 
 interface StatusFlags extends CommonFlags {
   json?: boolean;
@@ -14,12 +15,13 @@ interface StatusFlags extends CommonFlags {
 export function registerStatusCommand(program: Command): void {
   const command = program
     .command('status')
-    .description('show a batch (counts, failed rows) or list recent batches')
-    .argument('[batch]', 'batch id')
+    .description('show a batch (counts, failed rows) or an offboarding (per leaver: step done, next step and when), or list recent batches')
+    .argument('[batch]', 'batch id or offboarding id')
     .option('--watch', 'follow the batch until it ends')
     .option('--json', 'print JSON');
   addCommonOptions(command).action(async (batchId: string | undefined, flags: StatusFlags) => {
-    await withBatchRuntime(flags, async (runtime, { system }) => {
+    await withBatchRuntime(flags, async (runtime, batchRuntime) => {
+      const { system } = batchRuntime;
       if (batchId === undefined) {
         const batches = await system.store.list(50);
         if (flags.json === true) {
@@ -33,6 +35,7 @@ export function registerStatusCommand(program: Command): void {
         }
         return;
       }
+      if (await printOffboardingStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
       let batch = await system.store.get(batchId);
       if (batch === undefined) {
         process.stderr.write(`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);

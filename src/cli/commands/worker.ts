@@ -4,6 +4,7 @@ import { createJobRegistry } from '../../../jobs/registry.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
+import { openOffboarding } from '../offboarding-runtime.js';
 
 /**
  * `seatflow worker`: processes the rows of every open batch of its target (SMARTSHEET_API_BASE) until SIGINT or
@@ -24,6 +25,8 @@ export function registerWorkerCommand(program: Command): void {
       const { api, budget } = createBudgetedApi(runtime, batchRuntime);
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
       const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+      // Offboarding steps (due deactivations and removals) are taken by the same worker.
+      const steps = openOffboarding(runtime, batchRuntime).startStepWorker({ api, ...workerSettingsOf(runtime) });
       runtime.logger.info(
         { target: runtime.targetLabel, redis: batchRuntime.redis.description, concurrency, queue: batchRuntime.system.queue.name },
         'worker started; SIGINT or SIGTERM stops it',
@@ -33,7 +36,7 @@ export function registerWorkerCommand(program: Command): void {
         closeWithGrace({ delay: shutdownGraceMs + 10_000, logger: false }, async ({ signal, err }) => {
           if (err) runtime.logger.error({ err }, 'worker failed');
           runtime.logger.info({ signal, graceMs: shutdownGraceMs }, 'stopping: active rows finish, the rest stays queued');
-          await pool.close(shutdownGraceMs);
+          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs)]);
           // close-with-grace exits the process when this callback returns, so close Redis and the clients here.
           await runtime.close();
           resolve();

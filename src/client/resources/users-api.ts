@@ -96,7 +96,7 @@ export function createUsersApi(transport: Transport, seatNaming: SeatNaming): Us
     async get(userId, options = {}) {
       const operation = 'users.get';
       return transport.send(
-        { operation, method: 'GET', path: pathOf('users', requireId(operation, 'userId', userId)), signal: options.signal },
+        { operation, method: 'GET', path: pathOf('users', requireId(operation, 'userId', userId)), query: { include: options.include }, signal: options.signal },
         readProfile,
       );
     },

@@ -1,0 +1,125 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { emailSchema } from '../../manifest/action.js';
+import { parseHold } from '../../workflow/hold-duration.js';
+import { formatOffboardingReport } from '../../workflow/offboarding-report.js';
+import type { OffboardingSystem } from '../../workflow/offboarding-system.js';
+import { readLeavers } from '../../workflow/read-leavers.js';
+import { workflowIdOf } from '../../workflow/submit-offboarding.js';
+import { checkTimeZone } from '../../workflow/zoned-time.js';
+import type { ControlDeps } from '../control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
+import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
+import { outcomesQuerySchema, parseRequestPart } from '../request-schemas.js';
+import { withRedis } from '../with-redis.js';
+import { requireTarget } from './plan-routes.js';
+
+/** What the offboarding endpoints use: the workflow over the same Redis and target as the batches. */
+export interface ControlOffboardingDeps {
+  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows'>;
+  config: Parameters<OffboardingSystem['plan']>[1]['config'];
+}
+
+const flag = z.enum(['true', 'false', '1', '0', '']).transform((value) => value === 'true' || value === '1' || value === '').optional();
+
+const submitQuerySchema = z.object({
+  hold: z.string().optional(),
+  transferTo: emailSchema.optional(),
+  removeFromSharing: flag,
+  tz: z.string().optional(),
+  /** Plays the role of --yes. */
+  confirm: flag,
+  /** Plan only, queue nothing (like --dry-run). */
+  dryRun: flag,
+});
+const paramsSchema = z.object({ id: z.string().regex(/^o[0-9a-f]{12}$/) });
+const undoBodySchema = z.object({ users: z.array(emailSchema).min(1).optional(), by: z.string().trim().min(1).max(200) });
+
+/**
+ * `seatflow offboard`, `status` and `undo` over HTTP, and the list of holds undo can still act on (for the dashboard).
+ * A thin adapter over the same workflow functions as the CLI.
+ */
+export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDeps, offboarding: ControlOffboardingDeps): void {
+  const { system } = offboarding;
+  const workflowId = (params: unknown): string => {
+    const parsed = paramsSchema.safeParse(params);
+    if (!parsed.success) throw notFound(String((params as { id?: unknown }).id));
+    return parsed.data.id;
+  };
+
+  app.post('/v1/offboardings', async (request, reply) => {
+    const query = parseRequestPart(submitQuerySchema, request.query, 'query');
+    const bytes = manifestBytesOf(request.body);
+    const format = manifestFormatOf(request.headers['content-type']);
+    requireTarget(deps);
+    const timeZone = query.tz === undefined ? undefined : checkTimeZone(query.tz);
+    const holdMs = query.hold === undefined ? offboarding.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(query.hold);
+    const file = await readLeavers({ path: path.join(path.sep, 'control-api', `leavers.${format}`), content: bytes, maxRows: offboarding.config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) });
+    const options = { holdMs, removeFromSharing: query.removeFromSharing === true, ...(query.transferTo === undefined ? {} : { transferTo: query.transferTo }), ...(timeZone === undefined ? {} : { timeZone }) };
+    // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
+    const known = await withRedis(deps, () => system.store.get(workflowIdOf({ source: file, options }, deps.target.id)));
+    if (known !== undefined && known.state !== 'submitting') {
+      return reply.code(200).header('location', `/v1/offboardings/${known.id}`).send({ offboardingId: known.id, created: false, status: await withRedis(deps, () => system.status(known.id)) });
+    }
+    const plan = await withRedis(deps, () => system.plan(file, { api: deps.batches.api, config: offboarding.config, options }), { timeout: false });
+    if (query.dryRun === true) return reply.code(200).send({ target: deps.target.label, plan });
+    if (plan.guardrails.needsConfirmation && query.confirm !== true) {
+      throw new ControlError(409, CONTROL_ERROR_CODES.confirmationRequired, `refused: ${plan.guardrails.reasons.join('; ')}`, {
+        hint: 'Check the plan (?dryRun=true), then send the same file again with ?confirm=true. Nothing was queued.',
+        details: { guardrails: plan.guardrails },
+      });
+    }
+    const { workflow, created } = await withRedis(deps, () => system.submit(plan), { timeout: false });
+    return reply
+      .code(created ? 202 : 200)
+      .header('location', `/v1/offboardings/${workflow.id}`)
+      .send({ offboardingId: workflow.id, created, plan, status: await withRedis(deps, () => system.status(workflow.id)) });
+  });
+
+  app.get('/v1/offboardings/:id', async (request) => {
+    const id = workflowId(request.params);
+    const status = await withRedis(deps, () => system.status(id));
+    if (status === undefined) throw notFound(id);
+    return status;
+  });
+
+  app.get('/v1/offboardings/:id/report', async (request, reply) => {
+    const { format } = parseRequestPart(outcomesQuerySchema, request.query, 'query');
+    const id = workflowId(request.params);
+    const rows = await withRedis(deps, () => system.reportRows(id));
+    if (rows === undefined) throw notFound(id);
+    return reply
+      .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${id}.${format}"`)
+      .send(formatOffboardingReport(rows, format));
+  });
+
+  app.post('/v1/offboardings/:id/undo', async (request) => {
+    const id = workflowId(request.params);
+    const body = undoBodySchema.safeParse(parseJson(request.body));
+    if (!body.success) {
+      throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, `bad request: ${body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`, {
+        hint: 'Send JSON {"by": "who is undoing", "users": ["leaver@example.com"]} (users optional: all leavers).',
+      });
+    }
+    const results = await withRedis(deps, () => system.undo(id, { by: `${body.data.by} (control API)`, ...(body.data.users === undefined ? {} : { users: body.data.users }) }), { timeout: false });
+    if (results === undefined) throw notFound(id);
+    return { offboardingId: id, results };
+  });
+
+  app.get('/v1/holds', async () => ({ holds: await withRedis(deps, () => system.listHolds()) }));
+}
+
+function notFound(id: string): ControlError {
+  return new ControlError(404, CONTROL_ERROR_CODES.notFound, `no offboarding ${id}`, { hint: 'Offboarding ids start with "o" (POST /v1/offboardings answers it).' });
+}
+
+function parseJson(body: unknown): unknown {
+  if (!Buffer.isBuffer(body)) return body ?? {};
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

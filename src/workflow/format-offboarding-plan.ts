@@ -1,0 +1,34 @@
+import { formatHold } from './hold-duration.js';
+import type { LeaverVerdict, OffboardingPlan, PlannedLeaver } from './plan-offboarding.js';
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/, 'Z');
+
+function describe(leaver: PlannedLeaver, holdMs: number): string {
+  if (leaver.verdict === 'refused') return `REFUSED (${leaver.rule ?? 'refused'}): ${leaver.reason ?? ''}`;
+  const removal = `remove after the hold, ${leaver.verdict === 'deactivate-on-date' ? '' : 'about '}${iso(leaver.leaveAt + holdMs)}`;
+  const transfer = leaver.transferTo === undefined ? ', no transfer target' : `, sheets and groups to ${leaver.transferTo.email}`;
+  const groups = (leaver.groupsOwned ?? 0) > 0 ? `; owns ${leaver.groupsOwned} group(s)` : '';
+  const first: Record<Exclude<LeaverVerdict, 'refused'>, string> = {
+    'deactivate-now': 'deactivate now',
+    'deactivate-on-date': `deactivate on ${iso(leaver.leaveAt)}`,
+    'already-deactivated': 'already deactivated (no call)',
+  };
+  return `${first[leaver.verdict]}; ${removal}${transfer}${groups}`;
+}
+
+/** The plan of an offboarding as text: one line per leaver with its verdict, then the notes. */
+export function formatOffboardingPlan(plan: OffboardingPlan): string {
+  const count = (verdict: LeaverVerdict) => plan.leavers.filter((leaver) => leaver.verdict === verdict).length;
+  const lines = [
+    `Plan: ${plan.leavers.length} leavers: ${count('deactivate-now')} deactivate now, ${count('deactivate-on-date')} on a later date, ` +
+      `${count('already-deactivated')} already deactivated, ${count('refused')} refused (hold ${formatHold(plan.options.holdMs)}` +
+      `${plan.options.transferTo === undefined ? '' : `, --transfer-to ${plan.options.transferTo}`}${plan.options.removeFromSharing ? ', removed from sharing' : ''}; pre-flight used ${plan.apiCalls} calls)`,
+  ];
+  const width = Math.min(40, Math.max(...plan.leavers.map((leaver) => leaver.email.length)));
+  for (const leaver of plan.leavers) {
+    lines.push(`  ${String(leaver.row).padStart(3)}  ${leaver.email.padEnd(width)}  ${describe(leaver, plan.options.holdMs)}`);
+    for (const note of leaver.notes) lines.push(`       note: ${note}`);
+  }
+  if (plan.guardrails.needsConfirmation) lines.push(`Guardrails: ${plan.guardrails.reasons.join('; ')}`);
+  return `${lines.join('\n')}\n`;
+}

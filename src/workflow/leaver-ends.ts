@@ -1,0 +1,55 @@
+import type { Outcome, RowOutcome } from '../queue/row-outcome.js';
+import { OPEN_PHASES, type LeaverState } from './leaver-state.js';
+import type { WorkflowContext } from './workflow-context.js';
+import { leavingOwner, type WorkflowRecord } from './workflow-store.js';
+
+type StepBatch = 'deactivate' | 'remove' | 'reactivate';
+
+export interface StepEnd {
+  outcome: Outcome;
+  message: string;
+  extra?: Partial<RowOutcome>;
+}
+
+/**
+ * The outcome of a step that ends without its row running (refused at plan, undone, skipped after the re-check), in
+ * that step's batch: each step batch holds exactly one outcome per leaver, so it finishes with the workflow.
+ */
+export function leaverOutcome(batchId: string, leaver: Pick<LeaverState, 'row' | 'line' | 'email' | 'userId'>, action: StepBatch, end: StepEnd, sim: boolean, at: Date): RowOutcome {
+  return {
+    batchId,
+    row: leaver.row,
+    line: leaver.line,
+    action,
+    outcome: end.outcome,
+    email: leaver.email,
+    ...(leaver.userId === undefined ? {} : { userId: leaver.userId }),
+    message: end.message,
+    attempts: 0,
+    finishedAt: at.toISOString(),
+    sim,
+    ...end.extra,
+  };
+}
+
+const BATCH_OF: Record<StepBatch, keyof Pick<WorkflowRecord, 'deactivateBatch' | 'removeBatch' | 'reactivateBatch'>> = {
+  deactivate: 'deactivateBatch',
+  remove: 'removeBatch',
+  reactivate: 'reactivateBatch',
+};
+
+/** Records the given step outcomes (a step that already has one keeps it), and closes the leaver when it ended. */
+export async function endSteps(context: WorkflowContext, workflow: WorkflowRecord, leaver: LeaverState, ends: Partial<Record<StepBatch, StepEnd>>): Promise<void> {
+  const at = new Date(context.clock.now());
+  for (const [step, end] of Object.entries(ends) as [StepBatch, StepEnd][]) {
+    await context.batches.recordOutcome(leaverOutcome(workflow[BATCH_OF[step]], leaver, step, end, context.sim, at));
+  }
+  if (!OPEN_PHASES.has(leaver.phase)) await closeLeaver(context, workflow, leaver);
+}
+
+/** A leaver who reached an end is no longer leaving (may be a transfer target again); the workflow ends with its last. */
+export async function closeLeaver(context: WorkflowContext, workflow: WorkflowRecord, leaver: LeaverState): Promise<void> {
+  if (leaver.userId !== undefined) await context.store.clearLeaving(leaver.userId, leavingOwner(workflow.id, leaver.row));
+  const all = await context.store.leavers(workflow.id);
+  if (all.every((other) => !OPEN_PHASES.has(other.phase))) await context.store.setState(workflow.id, 'finished');
+}

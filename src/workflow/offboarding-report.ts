@@ -1,0 +1,88 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { once } from 'node:events';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { BatchStore } from '../queue/batch-store.js';
+import { neutraliseCell, reportFormatOf } from '../queue/report-writer.js';
+import type { RowOutcome } from '../queue/row-outcome.js';
+import type { LeaverState } from './leaver-state.js';
+import type { WorkflowRecord } from './workflow-store.js';
+
+export const OFFBOARDING_REPORT_COLUMNS = [
+  'row', 'line', 'email', 'userId', 'phase', 'reason', 'leaveAt', 'stateBefore', 'deactivate', 'deactivatedAt', 'deactivateMessage',
+  'holdUntil', 'remove', 'removedAt', 'removeMessage', 'transferPlanned', 'transferUsed', 'handedOver', 'undoneBy', 'undoneAt',
+  'reactivate', 'reactivatedAt', 'reactivateMessage', 'steps', 'workflowId', 'sim',
+] as const;
+export type OffboardingReportRow = Partial<Record<(typeof OFFBOARDING_REPORT_COLUMNS)[number], string | number | boolean | object>>;
+
+/** One report row per leaver: every step with its time and outcome, the state before and the transfer target used. */
+export function offboardingReportRow(workflow: WorkflowRecord, leaver: LeaverState, outcomes: { deactivate?: RowOutcome; remove?: RowOutcome; reactivate?: RowOutcome }): OffboardingReportRow {
+  const { deactivate, remove, reactivate } = outcomes;
+  const groups = leaver.stateBefore?.groupsOwned;
+  // The service answers a removal with SUCCESS and no counts: what moved is what the user owned before, to whom.
+  const handedOver =
+    remove !== undefined && (remove.outcome === 'succeeded') && leaver.transferUsed !== undefined
+      ? `${groups === undefined ? 'groups (count not reported)' : `${groups.length} group(s)`} and owned sheets to ${leaver.transferUsed.email}`
+      : undefined;
+  return {
+    row: leaver.row,
+    line: leaver.line,
+    email: leaver.email,
+    userId: leaver.userId,
+    phase: leaver.phase,
+    reason: leaver.reason,
+    leaveAt: new Date(leaver.leaveAt).toISOString(),
+    stateBefore: leaver.stateBefore,
+    deactivate: deactivate?.outcome,
+    deactivatedAt: deactivate?.finishedAt,
+    deactivateMessage: deactivate?.message,
+    holdUntil: leaver.holdUntil === undefined ? undefined : new Date(leaver.holdUntil).toISOString(),
+    remove: remove?.outcome,
+    removedAt: remove?.finishedAt,
+    removeMessage: remove?.message,
+    transferPlanned: leaver.transferTo?.email,
+    transferUsed: leaver.transferUsed?.email,
+    handedOver,
+    undoneBy: leaver.undo?.by,
+    undoneAt: leaver.undo?.at,
+    reactivate: reactivate?.outcome,
+    reactivatedAt: reactivate?.finishedAt,
+    reactivateMessage: reactivate?.message,
+    steps: leaver.steps,
+    workflowId: workflow.id,
+    sim: workflow.sim,
+  };
+}
+
+export async function offboardingReportRows(workflow: WorkflowRecord, leavers: readonly LeaverState[], batches: BatchStore): Promise<OffboardingReportRow[]> {
+  return Promise.all(
+    leavers.map(async (leaver) => {
+      const [deactivate, remove, reactivate] = await Promise.all([
+        batches.getOutcome(workflow.deactivateBatch, leaver.row),
+        batches.getOutcome(workflow.removeBatch, leaver.row),
+        batches.getOutcome(workflow.reactivateBatch, leaver.row),
+      ]);
+      return offboardingReportRow(workflow, leaver, { ...(deactivate ? { deactivate } : {}), ...(remove ? { remove } : {}), ...(reactivate ? { reactivate } : {}) });
+    }),
+  );
+}
+
+/** CSV (cells that could run as formulas neutralised; objects as JSON) or JSON Lines, by the file's extension. */
+export function formatOffboardingReport(rows: readonly OffboardingReportRow[], format: 'csv' | 'jsonl'): string {
+  if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+  const cell = (value: OffboardingReportRow[keyof OffboardingReportRow]): string => {
+    if (value === undefined) return '';
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    return neutraliseCell(typeof value === 'object' ? JSON.stringify(value) : value);
+  };
+  return stringify([[...OFFBOARDING_REPORT_COLUMNS], ...rows.map((row) => OFFBOARDING_REPORT_COLUMNS.map((column) => cell(row[column])))]);
+}
+
+export async function writeOffboardingReport(rows: readonly OffboardingReportRow[], file: string): Promise<void> {
+  const format = reportFormatOf(file);
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  const out = createWriteStream(file);
+  out.end(formatOffboardingReport(rows, format));
+  await once(out, 'finish');
+}

@@ -1,0 +1,162 @@
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Config } from '../core/config.js';
+import type { User } from '../contract/index.js';
+import type { LoadedManifest } from '../manifest/load-manifest.js';
+import { countCalls } from '../plan/count-calls.js';
+import { checkGuardrails, type GuardrailCheck } from '../plan/guardrails.js';
+import { RULES, type PlannedRow } from '../plan/planned-row.js';
+import { preflight } from '../plan/preflight.js';
+import { checkHold } from './hold-duration.js';
+import type { Leaver, LeaversFile } from './read-leavers.js';
+import { groupsOwnedBy, transferTargetProblem } from './transfer-target-check.js';
+
+/**
+ * deactivate-on-date: access is cut on a future leave date; deactivate-now: no date or a past one; already-deactivated:
+ * the hold starts at the leave date without a call; refused: nothing will be done for this leaver (rule, reason).
+ */
+export type LeaverVerdict = 'deactivate-on-date' | 'deactivate-now' | 'already-deactivated' | 'refused';
+
+export interface PlannedLeaver {
+  row: number;
+  line: number;
+  email: string;
+  userId?: number;
+  leaveAt: number;
+  verdict: LeaverVerdict;
+  rule?: string;
+  reason?: string;
+  notes: string[];
+  transferTo?: { email: string; userId: number };
+  /** Groups the user owns now; undefined when the service did not say. */
+  groupsOwned?: number;
+  /** The deactivate row as the pre-flight planned it (the deactivate step's row). */
+  deactivateRow: PlannedRow;
+}
+
+export interface OffboardingOptions {
+  holdMs: number;
+  /** --transfer-to: the fallback transfer target for every leaver. */
+  transferTo?: string;
+  removeFromSharing: boolean;
+  timeZone?: string;
+}
+
+export interface OffboardingPlan {
+  source: { path: string; sha256: string; format: LeaversFile['format'] };
+  options: OffboardingOptions;
+  leavers: PlannedLeaver[];
+  guardrails: GuardrailCheck;
+  apiCalls: number;
+  plannedAt: number;
+}
+
+export interface PlanOffboardingOptions {
+  api: SmartsheetApi;
+  config: Pick<Config, 'guardrails' | 'offboarding'>;
+  options: OffboardingOptions;
+  now: number;
+  /** Where a user is leaving in another open offboarding (`offboarding o… row N`), if anywhere. */
+  leavingElsewhere: (userId: number) => Promise<string | undefined>;
+}
+
+/**
+ * The plan of an offboarding, before anything is queued: the pre-flight of the deactivate rows (not found, protected,
+ * own account, consumer domain, status), the leave date, group ownership, and the transfer target each removal will
+ * use (the row's, else --transfer-to), each checked now. A hold longer than the reactivation window is refused whole.
+ */
+export async function planOffboarding(file: LeaversFile, options: PlanOffboardingOptions): Promise<OffboardingPlan> {
+  checkHold(options.options.holdMs, options.config.offboarding.reactivationWindowDays);
+  const { api, calls } = countCalls(options.api);
+  const manifest: LoadedManifest = {
+    path: file.path,
+    format: file.format,
+    sha256: file.sha256,
+    rows: file.leavers.map((leaver) => ({ row: leaver.row, line: leaver.line, action: { action: 'deactivate', user: { email: leaver.email } } })),
+    invalid: [],
+    rowCount: file.leavers.length,
+    validCount: file.leavers.length,
+    warnings: [],
+  };
+  const deactivation = await preflight(manifest, { api, protectedAccounts: options.config.guardrails.protectedAccounts });
+  const targets = await resolveTargets(api, file.leavers, options.options.transferTo);
+  const leavingHere = new Map(file.leavers.map((leaver) => [leaver.email, leaver.row]));
+
+  const leavers: PlannedLeaver[] = [];
+  for (const leaver of file.leavers) {
+    const row = deactivation.rows.find((planned) => planned.row === leaver.row);
+    if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
+    leavers.push(await planLeaver(leaver, row, { ...options, api, targets, leavingHere }));
+  }
+  const accepted = leavers.filter((leaver) => leaver.verdict !== 'refused');
+  const removals: PlannedRow[] = accepted.map((leaver) => ({ ...leaver.deactivateRow, actionName: 'remove', verdict: 'change' }));
+  const guardrails = checkGuardrails({ rows: removals, organizationUsers: deactivation.organizationUsers }, options.config.guardrails);
+  return {
+    source: { path: file.path, sha256: file.sha256, format: file.format },
+    options: options.options,
+    leavers,
+    guardrails,
+    apiCalls: deactivation.apiCalls + calls(),
+    plannedAt: options.now,
+  };
+}
+
+interface LeaverContext extends PlanOffboardingOptions {
+  targets: Map<string, User>;
+  leavingHere: Map<string, number>;
+}
+
+async function planLeaver(leaver: Leaver, row: PlannedRow, context: LeaverContext): Promise<PlannedLeaver> {
+  const leaveAt = Math.max(leaver.leaveAt ?? context.now, context.now);
+  const base = { row: leaver.row, line: leaver.line, email: leaver.email, leaveAt, notes: [] as string[], deactivateRow: row };
+  const userId = row.target.userId;
+  const refused = (rule: string, reason: string): PlannedLeaver => ({ ...base, ...(userId === undefined ? {} : { userId }), verdict: 'refused', rule, reason });
+  if (row.verdict !== 'change' && row.verdict !== 'no-op') return refused(row.rule ?? row.verdict, row.reason ?? row.verdict);
+  if (userId === undefined) return refused(RULES.invalidRow, 'the user was not resolved');
+  const elsewhere = await context.leavingElsewhere(userId);
+  if (elsewhere !== undefined) return refused('already-leaving', `already leaving in ${elsewhere}`);
+
+  const profile = await context.api.users.get(userId, { include: ['groups'] });
+  const groups = groupsOwnedBy(profile);
+  const ownsGroups = (groups?.length ?? 0) > 0;
+  const planned: PlannedLeaver = {
+    ...base,
+    userId,
+    verdict: row.verdict === 'no-op' ? 'already-deactivated' : leaver.leaveAt !== undefined && leaver.leaveAt > context.now ? 'deactivate-on-date' : 'deactivate-now',
+    ...(groups === undefined ? {} : { groupsOwned: groups.length }),
+  };
+  if (leaver.leaveAt !== undefined && leaver.leaveAt < context.now) planned.notes.push(`leave date ${new Date(leaver.leaveAt).toISOString()} has passed: deactivates now`);
+
+  const candidates = [leaver.transferTo, context.options.transferTo].filter((email): email is string => email !== undefined);
+  const problems: string[] = [];
+  for (const email of new Set(candidates)) {
+    const user = context.targets.get(email);
+    const hereRow = context.leavingHere.get(email);
+    const leavingIn = hereRow !== undefined ? `this file, row ${hereRow}` : user === undefined ? undefined : await context.leavingElsewhere(user.id);
+    const problem = transferTargetProblem(email, user, { ownsGroups, leavingIn });
+    if (problem === undefined && user !== undefined) {
+      planned.transferTo = { email: user.email.toLowerCase(), userId: user.id };
+      if (problems.length > 0) planned.notes.push(`${problems.join('; ')}: transfers to --transfer-to ${email} instead`);
+      break;
+    }
+    if (problem !== undefined) problems.push(problem);
+  }
+  if (planned.transferTo === undefined && problems.length > 0) return { ...planned, verdict: 'refused', rule: RULES.transferTargetInvalid, reason: problems.join('; ') };
+  if (planned.transferTo === undefined && ownsGroups) {
+    return { ...planned, verdict: 'refused', rule: RULES.ownsGroupsWithoutTransferTo, reason: `owns ${groups?.length ?? 0} group(s) and has no transfer target: add a transferTo column or --transfer-to` };
+  }
+  if (planned.transferTo === undefined && groups === undefined) {
+    planned.notes.push('the service did not say which groups the user owns: without a transfer target the removal is refused if they own any');
+  }
+  return planned;
+}
+
+/** The transfer targets of every row and --transfer-to, by e-mail, with `email=` listings (100 per call). */
+async function resolveTargets(api: SmartsheetApi, leavers: readonly Leaver[], fallback: string | undefined): Promise<Map<string, User>> {
+  const emails = [...new Set([...leavers.flatMap((leaver) => (leaver.transferTo === undefined ? [] : [leaver.transferTo])), ...(fallback === undefined ? [] : [fallback])])];
+  const found = new Map<string, User>();
+  for (let i = 0; i < emails.length; i += 100) {
+    const page = await api.users.listPage({ email: emails.slice(i, i + 100), pageSize: 100 });
+    for (const user of page.data) found.set(user.email.toLowerCase(), user);
+  }
+  return found;
+}

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import type { JobsOptions } from 'bullmq';
+import { hashTag } from '../queue/queue-keys.js';
+
+/** The two timed steps of a leaver: cut access on the leave date, remove after the hold. */
+export type StepName = 'deactivate' | 'remove';
+
+export interface StepJobData {
+  workflowId: string;
+  row: number;
+  step: StepName;
+  /** When the step is due (epoch ms, by the workflow's clock): status shows it and tests promote by it. */
+  dueAt: number;
+  /** How often this step has looked for its row's outcome: the wait between looks grows with it. */
+  polls?: number;
+}
+
+/** The BullMQ queue of a target's offboarding steps (as rows-<hash> is its rows'). */
+export function stepQueueNameOf(target: string): string {
+  return hashTag(`offboard-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`);
+}
+
+/** `<workflow>-<row>-<step>`: a step is queued once, whoever (submission, a repeated step, a restart) adds it again. */
+export function stepJobId(workflowId: string, row: number, step: StepName): string {
+  return `${workflowId}-${row}-${step}`;
+}
+
+/**
+ * A step waits in Redis as a delayed job until it is due, so it survives worker and Redis restarts (AOF) and needs no
+ * process to keep time. BullMQ's attempts cover reads that met a passing outage (the step is idempotent by phase).
+ */
+export function stepJobOptions(data: StepJobData, nowMs: number): JobsOptions {
+  return {
+    jobId: stepJobId(data.workflowId, data.row, data.step),
+    delay: Math.max(0, data.dueAt - nowMs),
+    attempts: 25,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 30 * 24 * 3600 },
+  };
+}

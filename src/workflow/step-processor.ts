@@ -1,0 +1,206 @@
+import { DelayedError, type Job } from 'bullmq';
+import { isApiError } from '../client/api-error.js';
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { PlannedRow } from '../plan/planned-row.js';
+import { rowJobOptions } from '../queue/row-job.js';
+import type { RowOutcome } from '../queue/row-outcome.js';
+import { captureStateBefore } from './capture-state-before.js';
+import { endSteps } from './leaver-ends.js';
+import { stepOf, type LeaverState } from './leaver-state.js';
+import { recheckBeforeRemoval } from './recheck-before-removal.js';
+import { stepJobOptions, type StepJobData } from './step-job.js';
+import type { WorkflowContext } from './workflow-context.js';
+import type { WorkflowRecord } from './workflow-store.js';
+
+export interface StepProcessorOptions extends WorkflowContext {
+  api: SmartsheetApi;
+}
+
+/** The longest wait between two looks at a queued row's outcome. */
+const MAX_POLL_MS = 60_000;
+
+/** Marks the note of a step waiting on an `unknown` row; dropped once the row's outcome is known. */
+const UNKNOWN_NOTE = 'may have been applied and could not be confirmed';
+const settledNotes = (notes: readonly string[]): string[] => notes.filter((note) => !note.includes(UNKNOWN_NOTE));
+
+const DONE: ReadonlySet<RowOutcome['outcome']> = new Set(['succeeded', 'unchanged']);
+
+/**
+ * Runs one step of one leaver. Every step reads the leaver's phase and does only what that phase still needs, so a
+ * step run twice (a killed worker, a Redis restart, a step added again) repeats nothing: the change itself is a row
+ * of a step batch, run by the existing row processor with its confirm-before-repeat. A step whose row is queued looks
+ * again after `pollMs` as delayed work, not as a timer.
+ */
+export function createStepProcessor(options: StepProcessorOptions) {
+  const { store, batches, clock } = options;
+
+  return async function processStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
+    const { workflowId, row, step } = job.data;
+    const workflow = await store.get(workflowId);
+    const leaver = await store.getLeaver(workflowId, row);
+    if (workflow === undefined || leaver === undefined) return 'missing';
+    // A row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
+    const waitForRow = async (): Promise<never> => {
+      const polls = job.data.polls ?? 0;
+      await job.updateData({ ...job.data, polls: polls + 1 });
+      await job.moveToDelayed(Date.now() + Math.min(options.pollMs * 1.5 ** polls, MAX_POLL_MS), token);
+      throw new DelayedError();
+    };
+    try {
+      return step === 'deactivate' ? await deactivate(workflow, leaver, waitForRow, signal) : await remove(workflow, leaver, waitForRow, signal);
+    } catch (error) {
+      if (error instanceof DelayedError) throw error;
+      // A refusal that repeating cannot change ends the leaver; anything passing (5xx, network, Redis) is retried.
+      if (isApiError(error) && !error.retryable && error.category !== 'Authorization') {
+        const failed = await store.update(workflowId, row, (current) =>
+          current.phase === (step === 'deactivate' ? 'scheduled' : 'holding')
+            ? { ...current, phase: 'failed', reason: error.message, steps: [...current.steps, stepOf(step === 'deactivate' ? 'state-recorded' : 'recheck', 'failed', new Date(clock.now()), error.message)] }
+            : undefined,
+        );
+        if (failed !== undefined) {
+          const end = { outcome: 'failed' as const, message: error.message, extra: { category: error.category, ...(error.status === undefined ? {} : { status: error.status }), ...(error.errorCode === undefined ? {} : { errorCode: error.errorCode }) } };
+          await endSteps(options, workflow, failed, step === 'deactivate' ? { deactivate: end, remove: skipped('not removed: an earlier step failed'), reactivate: notUndone } : { remove: end, reactivate: notUndone });
+          return 'failed';
+        }
+      }
+      throw error;
+    }
+  };
+
+  async function deactivate(workflow: WorkflowRecord, start: LeaverState, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
+    let leaver: LeaverState | undefined = start;
+    if (leaver.phase === 'scheduled') {
+      const userId = leaver.userId;
+      if (userId === undefined) throw new Error(`leaver row ${leaver.row} has no user id`);
+      const now = new Date(clock.now());
+      const before = await captureStateBefore(options.api, userId, now, signal);
+      leaver = (await store.update(workflow.id, leaver.row, (current) =>
+        current.phase !== 'scheduled'
+          ? undefined
+          : { ...current, phase: 'deactivating', stateBefore: before, deactivateRequestedAt: clock.now(), steps: [...current.steps, stepOf('state-recorded', 'recorded', now, `status ${before.status ?? 'hidden'}`)] },
+      )) ?? (await store.getLeaver(workflow.id, leaver.row));
+    }
+    if (leaver?.phase === 'deactivating') {
+      const outcome = await batches.getOutcome(workflow.deactivateBatch, leaver.row);
+      if (outcome === undefined) {
+        await options.rowsQueue.add('deactivate', { batchId: workflow.deactivateBatch, row: leaver.row }, rowJobOptions(workflow.deactivateBatch, leaver.row));
+        return waitForRow();
+      }
+      if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.deactivateBatch, waitForRow);
+      const at = new Date(clock.now());
+      if (DONE.has(outcome.outcome)) {
+        const holdUntil = (leaver.deactivateRequestedAt ?? clock.now()) + workflow.holdMs;
+        leaver = (await store.update(workflow.id, leaver.row, (current) =>
+          current.phase !== 'deactivating'
+            ? undefined
+            : {
+                ...current,
+                phase: 'holding',
+                holdUntil,
+                notes: settledNotes(current.notes),
+                steps: [...current.steps, stepOf('deactivate', outcome.outcome, new Date(outcome.finishedAt), outcome.message), stepOf('hold', 'started', at, `removal due ${new Date(holdUntil).toISOString()}`)],
+              },
+        )) ?? (await store.getLeaver(workflow.id, leaver.row));
+      } else {
+        const reason = `deactivation ${outcome.outcome}: ${outcome.message ?? ''}`.trim();
+        const failed = await store.update(workflow.id, leaver.row, (current) =>
+          current.phase !== 'deactivating' ? undefined : { ...current, phase: 'failed', reason, notes: settledNotes(current.notes), steps: [...current.steps, stepOf('deactivate', outcome.outcome, new Date(outcome.finishedAt), outcome.message)] },
+        );
+        if (failed !== undefined) await endSteps(options, workflow, failed, { remove: skipped('not removed: the deactivation did not succeed'), reactivate: notUndone });
+        return 'failed';
+      }
+    }
+    if (leaver?.phase === 'holding' && leaver.holdUntil !== undefined) {
+      const data: StepJobData = { workflowId: workflow.id, row: leaver.row, step: 'remove', dueAt: leaver.holdUntil };
+      await options.stepQueue.add('remove', data, stepJobOptions(data, clock.now()));
+    }
+    return leaver?.phase ?? 'missing';
+  }
+
+  /**
+   * The step's row ended `unknown`: the change may be there and the service could not be read to tell. The leaver is
+   * neither failed nor done: it waits, with a note saying how to settle it (`seatflow retry` confirms the row first);
+   * once the row has a known outcome, this step goes on from it.
+   */
+  async function waitForUnknown(workflow: WorkflowRecord, leaver: LeaverState, batchId: string, waitForRow: () => Promise<never>): Promise<never> {
+    const note = `the ${batchId === workflow.deactivateBatch ? 'deactivation' : 'removal'} ${UNKNOWN_NOTE}: run  seatflow retry ${batchId}  to confirm it`;
+    if (!leaver.notes.includes(note)) {
+      await store.update(workflow.id, leaver.row, (current) => (current.notes.includes(note) ? undefined : { ...current, notes: [...current.notes, note] }));
+    }
+    return waitForRow();
+  }
+
+  async function remove(workflow: WorkflowRecord, start: LeaverState, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
+    let leaver: LeaverState | undefined = start;
+    if (leaver.phase === 'holding') {
+      const check = await recheckBeforeRemoval(leaver, {
+        api: options.api,
+        fallback: workflow.transferTo,
+        leavingIn: (userId) => store.leavingIn(userId),
+        ...(signal === undefined ? {} : { signal }),
+      });
+      const at = new Date(clock.now());
+      if (check.kind !== 'remove') {
+        const phase = check.kind === 'skip' ? 'skipped' : 'failed';
+        const ended = await store.update(workflow.id, leaver.row, (current) =>
+          current.phase !== 'holding' ? undefined : { ...current, phase, reason: check.reason, steps: [...current.steps, stepOf('recheck', phase, at, check.reason)] },
+        );
+        if (ended === undefined) return (await store.getLeaver(workflow.id, start.row))?.phase ?? 'missing';
+        const end = check.kind === 'skip' ? skipped(check.reason) : { outcome: 'failed' as const, message: check.reason, extra: { category: 'Refused', rule: 'transfer-target-invalid' } };
+        await endSteps(options, workflow, ended, { remove: end, reactivate: notUndone });
+        return phase;
+      }
+      await batches.saveRows(workflow.removeBatch, [removeRow(workflow, leaver, check.transferTo)]);
+      leaver = (await store.update(workflow.id, leaver.row, (current) =>
+        current.phase !== 'holding'
+          ? undefined
+          : {
+              ...current,
+              phase: 'removing',
+              ...(check.transferTo === undefined ? {} : { transferUsed: check.transferTo }),
+              steps: [...current.steps, stepOf('recheck', 'passed', at, check.note ?? (check.transferTo === undefined ? 'still deactivated; no transfer target' : `still deactivated; transfer to ${check.transferTo.email}`))],
+            },
+      )) ?? (await store.getLeaver(workflow.id, leaver.row));
+    }
+    if (leaver?.phase === 'removing') {
+      const outcome = await batches.getOutcome(workflow.removeBatch, leaver.row);
+      if (outcome === undefined) {
+        await options.rowsQueue.add('remove', { batchId: workflow.removeBatch, row: leaver.row }, rowJobOptions(workflow.removeBatch, leaver.row));
+        return waitForRow();
+      }
+      if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.removeBatch, waitForRow);
+      const phase = DONE.has(outcome.outcome) ? 'removed' : 'failed';
+      const ended = await store.update(workflow.id, leaver.row, (current) =>
+        current.phase !== 'removing'
+          ? undefined
+          : { ...current, phase, notes: settledNotes(current.notes), ...(phase === 'failed' ? { reason: `removal ${outcome.outcome}: ${outcome.message ?? ''}`.trim() } : {}), steps: [...current.steps, stepOf('remove', outcome.outcome, new Date(outcome.finishedAt), outcome.message)] },
+      );
+      if (ended !== undefined) await endSteps(options, workflow, ended, { reactivate: phase === 'removed' ? skipped('removed: nothing to undo') : notUndone });
+      return phase;
+    }
+    return leaver?.phase ?? 'missing';
+  }
+}
+
+function skipped(message: string) {
+  return { outcome: 'skipped' as const, message };
+}
+
+const notUndone = skipped('not undone');
+
+/** The remove row of a leaver, as the existing remove job type takes it: with the transfer target the re-check chose. */
+function removeRow(workflow: WorkflowRecord, leaver: LeaverState, transferTo: { email: string; userId: number } | undefined): PlannedRow {
+  return {
+    row: leaver.row,
+    line: leaver.line,
+    action: {
+      action: 'remove',
+      user: { email: leaver.email },
+      ...(transferTo === undefined ? {} : { transferTo: { email: transferTo.email }, transferSheets: true }),
+      ...(workflow.removeFromSharing ? { removeFromSharing: true } : {}),
+    },
+    actionName: 'remove',
+    verdict: 'change',
+    target: { ...(leaver.userId === undefined ? {} : { userId: leaver.userId }), email: leaver.email, ...(transferTo === undefined ? {} : { transferToUserId: transferTo.userId }) },
+  };
+}

@@ -1,0 +1,57 @@
+import { UsageError } from '../core/seatflow-error.js';
+
+const OFFSET_OR_Z = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/;
+
+/** Refuses a time zone name Intl does not know, with what to write instead. */
+export function checkTimeZone(zone: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    throw new UsageError(`unknown time zone "${zone}"`, 'Give an IANA zone name, e.g. --tz Europe/Berlin or --tz America/New_York.');
+  }
+}
+
+/** How far `zone` is ahead of UTC at the instant `utcMs`, in ms. */
+function zoneOffsetMs(utcMs: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(utcMs));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return asUtc - Math.floor(utcMs / 1000) * 1000;
+}
+
+/**
+ * An HR leave date as an instant (epoch ms). ISO-8601 with `Z` or an offset is taken as written; a date, or a date
+ * and time without an offset, is local time in `zone` (a date alone means 00:00 that day: access ends as the day
+ * starts). Without a zone such a value is ambiguous and refused. Returns a message instead of throwing, for row problems.
+ */
+export function parseLeaveDate(text: string, zone: string | undefined): { ms: number } | { problem: string } {
+  const value = text.trim();
+  if (OFFSET_OR_Z.test(value) && value.includes('T')) {
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) ? { ms } : { problem: `"${value}" is not an ISO-8601 date-time` };
+  }
+  const match = LOCAL.exec(value);
+  if (match === null) return { problem: `"${value}" is not a date (write 2026-12-04, 2026-12-04T17:00 with --tz, or 2026-12-04T17:00:00Z)` };
+  if (zone === undefined) {
+    return { problem: `"${value}" has no time zone: pass --tz (e.g. --tz Europe/Berlin) or write the offset (2026-12-04T00:00:00+01:00)` };
+  }
+  const [, y, mo, d, h, mi, s] = match.map((part) => (part === undefined ? 0 : Number(part)));
+  const wall = Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, s ?? 0);
+  const check = new Date(wall);
+  if (check.getUTCMonth() !== (mo ?? 1) - 1 || check.getUTCDate() !== d) return { problem: `"${value}" is not a calendar date` };
+  // Two passes settle the offset across a daylight-saving change.
+  let ms = wall - zoneOffsetMs(wall, zone);
+  ms = wall - zoneOffsetMs(ms, zone);
+  return { ms };
+}

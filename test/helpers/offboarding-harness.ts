@@ -1,0 +1,89 @@
+import { expect } from 'vitest';
+import { systemClock, type Clock } from '../../src/core/clock.js';
+import type { Config } from '../../src/core/config.js';
+import { createSilentLogger } from '../../src/core/logger.js';
+import type { LeaverState } from '../../src/workflow/leaver-state.js';
+import { createOffboardingSystem, type OffboardingSystem } from '../../src/workflow/offboarding-system.js';
+import type { OffboardingOptions, OffboardingPlan } from '../../src/workflow/plan-offboarding.js';
+import { readLeavers } from '../../src/workflow/read-leavers.js';
+import type { WorkflowRecord } from '../../src/workflow/workflow-store.js';
+import type { BatchHarness } from './batch-harness.js';
+
+export const DAY = 86_400_000;
+
+export const TEST_OFFBOARDING: Config['offboarding'] = { reactivationWindowDays: 7, defaultHoldDays: 7, stepPollMs: 100 };
+
+const GUARDRAILS: Config['guardrails'] = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
+
+/**
+ * The offboarding workflow over a batch harness, on the reference server's clock: moving that clock and promoting the
+ * steps due by it stands in for waiting days (BullMQ's delays run on real time; the workflow's due times on this clock).
+ */
+export interface OffboardingHarness {
+  system: OffboardingSystem;
+  clock: Clock;
+  plan(lines: string[], options?: Partial<OffboardingOptions>): Promise<OffboardingPlan>;
+  offboard(lines: string[], options?: Partial<OffboardingOptions>): Promise<WorkflowRecord>;
+  /** Row workers and a step worker in this process. */
+  startWorkers(): void;
+  stopWorkers(): Promise<void>;
+  /** Moves the server's clock and runs the steps due by then. */
+  advance(ms: number): Promise<void>;
+  settle(workflowId: string, timeoutMs?: number): Promise<void>;
+  waitFor(check: () => Promise<boolean>, timeoutMs?: number): Promise<void>;
+  leaver(workflowId: string, email: string): Promise<LeaverState>;
+  /** Operations of the mutation log on this user. */
+  changesOf(email: string): Promise<string[]>;
+}
+
+export function createOffboardingHarness(h: BatchHarness, offboarding: Config['offboarding'] = TEST_OFFBOARDING): OffboardingHarness {
+  const serverClock = h.server.context.clock;
+  const clock: Clock = { now: () => serverClock.now(), sleep: systemClock.sleep };
+  const system = createOffboardingSystem({ batches: h.system, redis: h.redisHandle, prefix: h.prefix, target: h.server.url, sim: true, logger: createSilentLogger(), offboarding, clock });
+  const pools: { close(graceMs: number): Promise<void> }[] = [];
+  let files = 0;
+  const waitFor = async (check: () => Promise<boolean>, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const harness: OffboardingHarness = {
+    system,
+    clock,
+    async plan(lines, options = {}) {
+      files += 1;
+      const file = await readLeavers({ path: h.writeManifest(`leavers-${files}.csv`, lines), ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) });
+      return system.plan(file, { api: h.api, config: { guardrails: GUARDRAILS, offboarding }, options: { holdMs: 7 * DAY, removeFromSharing: false, ...options } });
+    },
+    async offboard(lines, options) {
+      return (await system.submit(await harness.plan(lines, options))).workflow;
+    },
+    startWorkers() {
+      pools.push(h.startWorkers({ concurrency: 4 }));
+      pools.push(system.startStepWorker({ api: h.api, concurrency: 4, lockDurationMs: 4000, stalledIntervalMs: 1000 }));
+    },
+    async stopWorkers() {
+      await Promise.all(pools.splice(0).map((pool) => pool.close(2000)));
+    },
+    async advance(ms) {
+      serverClock.advance(ms);
+      await system.promoteDue(clock.now());
+    },
+    async settle(workflowId, timeoutMs) {
+      await waitFor(() => system.settled(workflowId), timeoutMs);
+    },
+    waitFor,
+    async leaver(workflowId, email) {
+      const found = (await system.store.leavers(workflowId)).find((leaver) => leaver.email === email);
+      expect(found, email).toBeDefined();
+      return found!;
+    },
+    async changesOf(email) {
+      const user = [...h.server.context.state.users.values()].find((u) => u.email === email);
+      return (await h.mutations()).filter((m) => m.userId === user?.id).map((m) => m.operation);
+    },
+  };
+  return harness;
+}

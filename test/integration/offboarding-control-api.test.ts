@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildControlApp } from '../../src/control/build-control-app.js';
+import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import { createOffboardingHarness, DAY, TEST_OFFBOARDING, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+import { auth, controlDeps } from '../unit/control/control-test-deps.js';
+
+const batches = useBatchHarnesses();
+let current: OffboardingHarness | undefined;
+afterEach(async () => {
+  await current?.stopWorkers();
+  await current?.system.close();
+  current = undefined;
+});
+
+describe('control API: offboarding', () => {
+  it('submits a leavers file, shows its status and holds, undoes one leaver and reports', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const o = (current = createOffboardingHarness(h));
+    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
+    const app = buildControlApp(
+      controlDeps({
+        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
+        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
+      }),
+    );
+    const [a, b] = await h.deactivatableEmails(2);
+    const tooLong = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=8d', headers: { ...auth, 'content-type': 'text/csv' }, payload: `email\n${a}\n` });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.message).toMatch(/reactivation window/);
+
+    const submitted = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=7d', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify([{ email: a }, { email: b }]) });
+    expect(submitted.statusCode).toBe(202);
+    const id = submitted.json().offboardingId as string;
+    const again = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=7d', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify([{ email: a }, { email: b }]) });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ offboardingId: id, created: false });
+    o.startWorkers();
+    await o.settle(id);
+
+    const holds = await app.inject({ method: 'GET', url: '/v1/holds', headers: auth });
+    expect(holds.json().holds.map((hold: { email: string; phase: string }) => [hold.email, hold.phase])).toEqual([[a, 'holding'], [b, 'holding']]);
+
+    const undone = await app.inject({ method: 'POST', url: `/v1/offboardings/${id}/undo`, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ by: 'dashboard user', users: [a] }) });
+    expect(undone.statusCode).toBe(200);
+    expect(undone.json().results[0]).toMatchObject({ email: a, result: 'undone', reactivating: true });
+    await o.settle(id);
+    await o.advance(7 * DAY + 60_000);
+    await o.settle(id);
+
+    const status = await app.inject({ method: 'GET', url: `/v1/offboardings/${id}`, headers: auth });
+    expect(status.json().leavers.map((l: { email: string; phase: string }) => [l.email, l.phase])).toEqual([[a, 'undone'], [b, 'removed']]);
+    expect(status.json().leavers[0].undo.by).toBe('dashboard user (control API)');
+    const report = await app.inject({ method: 'GET', url: `/v1/offboardings/${id}/report?format=csv`, headers: auth });
+    expect(report.body.split('\n')[0]).toMatch(/^row,line,email,userId,phase/);
+    expect(report.body).toContain(',removed,');
+    const missing = await app.inject({ method: 'GET', url: '/v1/offboardings/o000000000000', headers: auth });
+    expect(missing.statusCode).toBe(404);
+    await app.close();
+  });
+});

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import { FAST_RETRY, type BatchHarness } from '../helpers/batch-harness.js';
+import { createOffboardingHarness, DAY, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+
+const batches = useBatchHarnesses();
+let current: OffboardingHarness | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+  await current?.stopWorkers();
+  await current?.system.close();
+  current = undefined;
+});
+
+async function open(faults?: string) {
+  const h = await batches.open({ rateLimit: 'off', ...(faults === undefined ? {} : { faults }) });
+  current = createOffboardingHarness(h);
+  return { h, o: current };
+}
+
+/** The real `seatflow worker`, configured as an operator would, with short locks so a killed worker's work returns fast. */
+function spawnWorker(h: BatchHarness): ChildProcess {
+  const config = h.writeManifest(`worker-config-${Date.now()}.json`, [
+    JSON.stringify({ worker: { concurrency: 4, lockDurationMs: 2000, stalledIntervalMs: 1000 }, retry: FAST_RETRY, rateLimit: { requests: 6000, perSeconds: 60, headroom: 0 }, offboarding: { reactivationWindowDays: 7, defaultHoldDays: 7, stepPollMs: 100 } }),
+  ]);
+  return spawn(process.execPath, [path.resolve('bin/seatflow'), 'worker', '--config', config], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+    env: { ...process.env, REDIS_URL: batches.redis().url, SEATFLOW_QUEUE_PREFIX: h.prefix, SMARTSHEET_API_BASE: h.server.url, SMARTSHEET_ACCESS_TOKEN: h.server.tokens.admin, SEATFLOW_LOG_LEVEL: 'error' },
+  });
+}
+
+async function kill(process: ChildProcess): Promise<void> {
+  const exited = once(process, 'exit');
+  process.kill('SIGKILL');
+  await exited;
+}
+
+async function expectDeactivatedOnceRemovedOnce(o: OffboardingHarness, emails: readonly string[]): Promise<void> {
+  for (const email of emails) expect(await o.changesOf(email), email).toEqual(['deactivateUser', 'removeUser']);
+}
+
+describe('offboarding interrupted', () => {
+  it('the hold survives a worker restart and a Redis restart: the removal runs once when due', async () => {
+    const { h, o } = await open();
+    const emails = await h.deactivatableEmails(4);
+    const workflow = await o.offboard(['email', ...emails]);
+    o.startWorkers();
+    await o.settle(workflow.id);
+    await o.stopWorkers();
+    // The pending removals exist only as delayed jobs in Redis: restart it (append-only file) with no worker running.
+    await batches.redis().restart();
+    o.startWorkers();
+    await o.advance(7 * DAY + 60_000);
+    await o.settle(workflow.id);
+    for (const email of emails) expect((await o.leaver(workflow.id, email)).phase).toBe('removed');
+    await expectDeactivatedOnceRemovedOnce(o, emails);
+  });
+
+  it('a worker killed with SIGKILL in the deactivate step and again in the remove step: each user deactivated once and removed once', async () => {
+    // Every call takes 300 ms, so the killed worker has steps and rows in flight.
+    const { h, o } = await open('delay:300ms:1');
+    const emails = await h.deactivatableEmails(6);
+    const workflow = await o.offboard(['email,transferTo', ...emails.map((email) => `${email},dana.whitfield@acme.example`)]);
+    const done = async (batchId: string) => (await h.outcomes(batchId)).length;
+
+    child = spawnWorker(h);
+    await o.waitFor(async () => (await done(workflow.deactivateBatch)) >= 1);
+    await kill(child);
+    expect(await done(workflow.deactivateBatch)).toBeLessThan(6);
+    o.startWorkers();
+    await o.settle(workflow.id, 60_000);
+    for (const email of emails) expect((await o.leaver(workflow.id, email)).phase).toBe('holding');
+    await o.stopWorkers();
+
+    await o.advance(7 * DAY + 60_000);
+    child = spawnWorker(h);
+    await o.waitFor(async () => (await done(workflow.removeBatch)) >= 1);
+    await kill(child);
+    expect(await done(workflow.removeBatch)).toBeLessThan(6);
+    o.startWorkers();
+    await o.settle(workflow.id, 60_000);
+    for (const email of emails) expect((await o.leaver(workflow.id, email)).phase).toBe('removed');
+    await expectDeactivatedOnceRemovedOnce(o, emails);
+    // Two seatflow processes start and a killed one's work waits for its locks to lapse: room for a loaded machine.
+  }, 150_000);
+
+  it('a worker killed with SIGKILL while undo reactivates: each user deactivated once and reactivated once', async () => {
+    const { h, o } = await open('delay:300ms:1');
+    const emails = await h.deactivatableEmails(6);
+    const workflow = await o.offboard(['email', ...emails]);
+    o.startWorkers();
+    await o.settle(workflow.id, 60_000);
+    await o.stopWorkers();
+    const undone = await o.system.undo(workflow.id, { by: 'hr.operator' });
+    expect(undone?.every((result) => result.reactivating)).toBe(true);
+
+    const reactivated = async () => (await h.outcomes(workflow.reactivateBatch)).length;
+    child = spawnWorker(h);
+    await o.waitFor(async () => (await reactivated()) >= 1);
+    await kill(child);
+    expect(await reactivated()).toBeLessThan(6);
+    o.startWorkers();
+    await o.settle(workflow.id, 60_000);
+    for (const email of emails) expect(await o.changesOf(email), email).toEqual(['deactivateUser', 'reactivateUser']);
+    expect((await h.outcomes(workflow.removeBatch)).every((outcome) => outcome.outcome === 'cancelled')).toBe(true);
+  }, 150_000);
+});
