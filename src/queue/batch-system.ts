@@ -40,7 +40,7 @@ export interface BatchSystem {
   control: BatchControl;
   /** The queue of this system's target. */
   queue: Queue<RowJobData>;
-  submit(plan: BatchPlan, options?: Pick<SubmitOptions, 'options'>): Promise<SubmitResult>;
+  submit(plan: BatchPlan, options?: Pick<SubmitOptions, 'options' | 'identity'>): Promise<SubmitResult>;
   budget(options: Pick<RequestBudgetOptions, 'accessToken' | 'rate' | 'burst' | 'pauseWithoutRetryAfterMs'>): RequestBudget;
   startWorkers(options: StartWorkersOptions): WorkerPool;
   /** Closes the queues this system opened (not the Redis handle, which the caller owns). */

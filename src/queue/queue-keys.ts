@@ -29,10 +29,17 @@ export function createQueueKeys(prefix: string) {
     pause: (tokenKey: string) => `${base}:pause:${tokenKey}`,
     /** Counters of calls and 429s per token, for status and benchmarks. */
     calls: (tokenKey: string) => `${base}:calls:${tokenKey}`,
+    /** The last run (JSON) of a reconciliation schedule of one schedule queue. */
+    scheduleLastRun: (scheduleQueue: string, name: string) => `${base}:schedule:${scheduleQueue}:${name}:last`,
   };
 }
 
 export type QueueKeys = ReturnType<typeof createQueueKeys>;
+
+/** The BullMQ queue of a target's reconciliation schedules (Job Schedulers): only workers of that service fire them. */
+export function scheduleQueueNameOf(target: string): string {
+  return `schedules-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`;
+}
 
 /** A token is never written to Redis; its budget is keyed by a hash of it. */
 export function tokenKey(accessToken: string): string {
