@@ -61,8 +61,10 @@ export async function runReconciliation(options: RunReconciliationOptions): Prom
   return { plan, disposition, ...(submitted === undefined ? {} : { submitted }), report };
 }
 
-/** `weekly-seats-20261123T050000Z`: safe as a file name, sorted by time. */
+/** `weekly-seats-20261123T050000Z` or `license-policy-20261123T050000Z`: safe as a file name, sorted by time. */
 function reportStem(runKey: string, runAt: Date): string {
-  const key = runKey.replace(/^policy:/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(-60);
+  // A manual run is keyed by its policy's path; its file name is enough to tell reports apart.
+  const name = runKey.startsWith('policy:') ? path.basename(runKey, path.extname(runKey)) : runKey;
+  const key = name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
   return `${key}-${runAt.toISOString().replace(/[-:]|\.\d+/g, '')}`;
 }

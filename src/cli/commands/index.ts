@@ -9,6 +9,8 @@ import { registerRetryCommand } from './retry.js';
 import { registerCancelCommand } from './cancel.js';
 import { registerSimCommand } from './sim.js';
 import { registerServeCommand } from './serve.js';
+import { registerReconcileCommand } from './reconcile.js';
+import { registerScheduleCommand } from './schedule.js';
 
 /**
  * Every subcommand, each built in its own file. Add one line per command here.
@@ -24,4 +26,6 @@ export function registerCommands(program: Command): void {
   registerCancelCommand(program);
   registerSimCommand(program);
   registerServeCommand(program);
+  registerReconcileCommand(program);
+  registerScheduleCommand(program);
 }
