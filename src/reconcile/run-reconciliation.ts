@@ -49,8 +49,8 @@ export async function runReconciliation(options: RunReconciliationOptions): Prom
       held.push(...plan.guardrails.reasons.map((reason) => `${reason} (not confirmed)`));
     }
     if (held.length > 0) disposition = { runId, applied: false, heldBecause: held };
-    else if (plan.plan.rows.length === 0) disposition = { runId, applied: true };
     else {
+      // Submitted even with no rows: the run leaves its record, and the same run submitted again finds it.
       if (options.system === undefined) throw new Error('runReconciliation: apply needs the batch system');
       const labelled = { ...plan.plan, source: { ...plan.plan.source, path: `${plan.policy.path} (policy run ${runId})` } };
       submitted = await options.system.submit(labelled, { identity: `reconcile:${runId}` });

@@ -69,8 +69,9 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       out.write(`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
       return 2;
     }
-    if (run.submitted === undefined) {
-      out.write('Nothing to submit.\n');
+    if (run.submitted === undefined) throw new Error('an applied run has no batch');
+    if (run.submitted.batch.total === 0) {
+      out.write(`Batch ${run.submitted.batch.id}: no seat needs to change; nothing was queued.\n`);
       return 0;
     }
     return runToEnd(runtime, batch, run);
