@@ -15,8 +15,9 @@ export function formatReconciliation(run: ReconciliationPlan): string {
     '',
   ];
   const header = ['row', 'email', 'rule', 'seat', 'verdict'];
+  const byRow = new Map(run.plan.rows.map((row) => [row.row, row]));
   const cells = run.changes.map((decision, index) => {
-    const planned = run.plan.rows.find((row) => row.row === index + 1);
+    const planned = byRow.get(index + 1);
     const verdict = planned === undefined ? '?' : planned.verdict;
     const why = planned === undefined || planned.verdict === 'change' ? '' : `${planned.rule === undefined ? '' : `[${planned.rule}] `}${planned.reason ?? ''}`;
     return [String(index + 1), decision.email, decision.rule ?? '', `${decision.seatBefore ?? '?'} → ${decision.seatAfter ?? '?'}`, verdict, why];

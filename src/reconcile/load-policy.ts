@@ -65,29 +65,32 @@ async function readOrRefuse(file: string, what: string): Promise<Buffer> {
   }
 }
 
+/** The source line of each source-of-truth row, for messages about it. */
+const lines = new WeakMap<object, number>();
+
 async function readSourceOfTruth(file: string, name: string): Promise<SourceOfTruth> {
   const bytes = await readOrRefuse(file, `source-of-truth file "${name}"`);
-  let records: Record<string, string>[];
+  let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
-    records = parse(bytes, { columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, skip_empty_lines: true, trim: true });
+    records = parse(bytes, { columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, skip_empty_lines: true, trim: true, info: true });
   } catch (error) {
     throw new UsageError(`source-of-truth file "${name}" cannot be read as CSV: ${(error as Error).message}`, 'It needs a header row with an "email" column.');
   }
   const rows = new Map<string, Record<string, string>>();
-  for (const [index, record] of records.entries()) {
+  for (const { record, info } of records) {
     const email = record.email?.toLowerCase();
     if (email === undefined) throw new UsageError(`source-of-truth file "${name}" has no "email" column`, 'Add a header row with an "email" column.');
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`source-of-truth file "${name}" line ${index + 2}: "${email}" is not an e-mail address`);
-    if (rows.has(email)) throw new UsageError(`source-of-truth file "${name}" line ${index + 2}: ${email} is listed twice`, 'Keep one line per person.');
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`source-of-truth file "${name}" line ${info.lines}: "${email}" is not an e-mail address`);
+    if (rows.has(email)) throw new UsageError(`source-of-truth file "${name}" line ${info.lines}: ${email} is listed twice`, 'Keep one line per person.');
+    lines.set(record, info.lines);
     rows.set(email, record);
   }
   return rows;
 }
 
 function checkSeatColumn(rows: SourceOfTruth, name: string, column: string, ruleIndex: number): void {
-  let line = 1;
   for (const [email, row] of rows) {
-    line += 1;
+    const line = lines.get(row) ?? 0;
     if (!(column.toLowerCase() in row)) throw new UsageError(`rules[${ruleIndex}]: source-of-truth file "${name}" has no "${column}" column`);
     const value = row[column.toLowerCase()] ?? '';
     if (value.trim() !== '' && seatInColumn(row, column) === undefined) {

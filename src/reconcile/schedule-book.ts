@@ -165,3 +165,16 @@ function checkTimeZone(tz: string): void {
     throw new UsageError(`--tz "${tz}" is not a time zone`, 'Use an IANA name such as Europe/Berlin, America/New_York or UTC.');
   }
 }
+
+/**
+ * Every schedule of a target with its next and last run: for callers that only read them (the control API's
+ * dashboard). Opens and closes its own BullMQ connection.
+ */
+export async function listSchedules(options: ScheduleBookOptions): Promise<ScheduleView[]> {
+  const book = createScheduleBook(options);
+  try {
+    return await book.list();
+  } finally {
+    await book.close();
+  }
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Queue, type Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
-import { createScheduleBook, type ScheduleBook, type ScheduleView } from '../../src/reconcile/schedule-book.js';
+import { createScheduleBook, listSchedules, type ScheduleBook, type ScheduleView } from '../../src/reconcile/schedule-book.js';
 import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../../src/reconcile/schedule-worker.js';
 import { DEMO } from '../../src/server/demo/demo-organization.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
@@ -157,7 +157,9 @@ describe('scheduled reconciliation', () => {
       expect(view.lastRun!.report).toMatch(/dry-run-\d{8}T\d{6}Z\.json$/);
       expect(await h.system.store.list()).toEqual([]);
       expect((await h.mutations()).filter((m) => /downgrade/i.test(m.operation))).toEqual([]);
-      expect((await f.book.list()).map((s) => s.name)).toEqual(['dry-run']);
+      const listed = await listSchedules({ redis: h.redisHandle, prefix: h.prefix, target: h.server.url, store: h.system.store, logger: createSilentLogger() });
+      expect(listed).toEqual([expect.objectContaining({ name: 'dry-run', apply: false, cron: '30 5 * * *', tz: 'America/New_York', lastRun: view.lastRun, lastBatch: undefined })]);
+      expect(Date.parse(listed[0]!.next!)).toBeGreaterThan(Date.now());
       expect(await f.book.remove('dry-run')).toBe(true);
       expect(await f.book.list()).toEqual([]);
     } finally {

@@ -51,6 +51,7 @@ describe('loadPolicy', () => {
     const policy = JSON.stringify({ rules: [{ when: { inFile: 'hr.csv' }, then: { seatFromColumn: 'seat' } }] });
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat\na@acme.example,MEMBER\nb@acme.example,OWNER\n' }))).toContain('line 3 (b@acme.example): "OWNER" is not a seat');
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat\nnot-an-address,MEMBER\n' }))).toContain('line 2');
+    expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat,note\na@acme.example,MEMBER,"two\nlines"\n\nb@acme.example,boss,\n' }))).toContain('line 5 (b@acme.example)');
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat\na@acme.example,MEMBER\nA@acme.example,GUEST\n' }))).toContain('listed twice');
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'mail,seat\na@acme.example,MEMBER\n' }))).toContain('no "email" column');
   });
