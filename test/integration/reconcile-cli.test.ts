@@ -1,10 +1,18 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/core/logger.js';
+import { createBatchStore } from '../../src/queue/batch-store.js';
+import { createQueueKeys } from '../../src/queue/queue-keys.js';
+import { openRedis } from '../../src/queue/redis/open-redis.js';
+import { createScheduleBook } from '../../src/reconcile/schedule-book.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/server/start-reference-server.js';
-import { runSeatflow } from '../helpers/run-seatflow.js';
+import { startTestRedis } from '../helpers/redis-server.js';
+import { ROOT, runSeatflow } from '../helpers/run-seatflow.js';
 
 // Each test runs several commands, each a process of its own: a few seconds each on a loaded machine.
 // The commands as a person runs them: bin/seatflow, a private redis-server under the data directory that every
@@ -65,6 +73,37 @@ describe('seatflow reconcile (CLI)', () => {
     const missing = await runSeatflow(['schedule', 'remove', 'weekly-seats'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no schedule "weekly-seats"');
+  }, 180_000);
+});
+
+describe('seatflow worker (CLI) and schedules', () => {
+  it('fires a schedule tick of its target: the run is recorded as the schedule\'s last run', async () => {
+    const redis = await startTestRedis();
+    const prefix = redis.prefix();
+    const workerEnv = { ...env, REDIS_URL: redis.url, SEATFLOW_QUEUE_PREFIX: prefix };
+    const worker = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), 'worker', '--log-level', 'warn'], { cwd: ROOT, env: { ...process.env, ...workerEnv }, stdio: 'ignore' });
+    const handle = await openRedis({ url: redis.url, dataDir, logger: createSilentLogger() });
+    const book = createScheduleBook({ redis: handle, prefix, target: server.url, store: createBatchStore(handle.client, createQueueKeys(prefix)), logger: createSilentLogger() });
+    try {
+      const added = await runSeatflow(['schedule', 'add', 'nightly-plan', 'jobs/examples/license-policy.json', '--cron', '0 2 * * *'], workerEnv);
+      expect(added.code).toBe(0);
+      const next = Date.parse((await book.get('nightly-plan'))!.next!);
+      // Drive BullMQ's scheduler instead of waiting for 02:00: the tick's delayed job runs now.
+      const queue = new Queue(book.queueName, { connection: { ...handle.connection, maxRetriesPerRequest: null }, prefix });
+      await (await queue.getJob(`repeat:nightly-plan:${next}`))!.promote();
+      await queue.close();
+      const deadline = Date.now() + 60_000;
+      let lastRun;
+      while ((lastRun = (await book.get('nightly-plan'))?.lastRun) === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(lastRun).toMatchObject({ tick: new Date(next).toISOString(), applied: false });
+      expect(lastRun!.plan.change).toBeGreaterThan(0);
+    } finally {
+      worker.kill('SIGTERM');
+      await new Promise((resolve) => worker.once('exit', resolve));
+      await book.close();
+      await handle.close();
+      await redis.stop();
+    }
   }, 180_000);
 });
 
