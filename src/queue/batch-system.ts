@@ -44,7 +44,7 @@ export interface BatchSystem {
   control: BatchControl;
   /** The queue of this system's target. */
   queue: Queue<RowJobData>;
-  submit(plan: BatchPlan, options?: Pick<SubmitOptions, 'options'>): Promise<SubmitResult>;
+  submit(plan: BatchPlan, options?: Pick<SubmitOptions, 'options' | 'identity'>): Promise<SubmitResult>;
   /** Rows of the batch parked as delayed jobs due more than `boundMs` from now (Redis time): see `rowsParkedBeyond`. */
   rowsParkedBeyond(batch: BatchRecord, boundMs: number): Promise<ParkedRow[]>;
   budget(options: Pick<RequestBudgetOptions, 'accessToken' | 'rate'>): RequestBudget;

@@ -53,6 +53,8 @@ export function createQueueKeys(prefix: string) {
      * must not be leaving). Per target, since user ids of different services (a simulation, the real one) mean others.
      */
     leaving: (targetKey: string) => `${workflows}:leaving:${targetKey}`,
+    /** The last run (JSON) of a reconciliation schedule of one schedule queue (in that queue's slot). */
+    scheduleLastRun: (scheduleQueue: string, name: string) => `${base}:schedule:${scheduleQueue}:${name}:last`,
   };
 }
 
@@ -70,6 +72,11 @@ export function hashTag(id: string): string {
  */
 export function rowsQueueName(target: string): string {
   return hashTag(`rows-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`);
+}
+
+/** The BullMQ queue of a target's reconciliation schedules (Job Schedulers): only workers of that service fire them. */
+export function scheduleQueueNameOf(target: string): string {
+  return hashTag(`schedules-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`);
 }
 
 /** A token is never written to Redis; its budget is keyed by a hash of it. */

@@ -13,6 +13,11 @@ export interface SubmitOptions {
   /** Where it runs: the API base URL, or `sim:<instance>` for an embedded reference server. */
   target: string;
   sim: boolean;
+  /**
+   * What the batch is, when not its manifest's bytes: a policy run names its run (`weekly-seats@2026-11-23T05:00:00Z`),
+   * so the same run submitted twice finds its batch while next week's run is a new one, whatever rows each produced.
+   */
+  identity?: string;
   now?: () => Date;
 }
 
@@ -60,7 +65,7 @@ const AT_ONCE: Record<Exclude<Verdict, 'change'>, { outcome: RowOutcome['outcome
  */
 export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, plan: BatchPlan, options: SubmitOptions): Promise<SubmitResult> {
   const now = options.now ?? (() => new Date());
-  const id = batchIdOf(plan.source.sha256, options.target, options.options);
+  const id = batchIdOf(options.identity ?? plan.source.sha256, options.target, options.options);
   const actionable = plan.rows.filter((row) => row.verdict === 'change');
   const createdAt = now();
   const created = await store.create(

@@ -11,6 +11,8 @@ import { registerSimCommand } from './sim.js';
 import { registerServeCommand } from './serve.js';
 import { registerOffboardCommand } from './offboard.js';
 import { registerUndoCommand } from './undo.js';
+import { registerReconcileCommand } from './reconcile.js';
+import { registerScheduleCommand } from './schedule.js';
 
 /**
  * Every subcommand, each built in its own file. Add one line per command here.
@@ -28,4 +30,6 @@ export function registerCommands(program: Command): void {
   registerServeCommand(program);
   registerOffboardCommand(program);
   registerUndoCommand(program);
+  registerReconcileCommand(program);
+  registerScheduleCommand(program);
 }

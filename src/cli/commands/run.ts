@@ -7,9 +7,10 @@ import { watchBatch } from '../batch-progress.js';
 import { existingBatchLine, exitCodeOf, formatBatchSummary } from '../batch-summary.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
+import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 
-interface RunFlags extends ManifestFlags {
+interface RunFlags extends ManifestFlags, AgainFlags {
   report?: string;
 }
 
@@ -24,7 +25,7 @@ export function registerRunCommand(program: Command): void {
     .description('plan a manifest, execute it to the end with progress, print the summary and write the report')
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<batch>.csv)')
     .option('--concurrency <n>', 'rows processed at once by this process');
-  addCommonOptions(addManifestOptions(command)).action(async (manifest: string, flags: RunFlags) => {
+  addCommonOptions(addAgainOption(addManifestOptions(command))).action(async (manifest: string, flags: RunFlags) => {
     process.exitCode = await runManifest(manifest, flags);
   });
 }
@@ -48,7 +49,8 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     );
     await confirmOnTerminal(guardrails, flags);
 
-    const submitted = await system.submit(plan, { options: batchOptionsOf(flags) });
+    const submitted = await system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
+    if (!submitted.created) refuseFinishedResubmission(submitted.batch, manifestPath, 'run');
     const batchId = submitted.batch.id;
     out.write(
       submitted.created

@@ -4,9 +4,10 @@ import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
 import { countsLine, existingBatchLine } from '../batch-summary.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
+import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 
-interface SubmitFlags extends ManifestFlags {
+interface SubmitFlags extends ManifestFlags, AgainFlags {
   json?: boolean;
 }
 
@@ -16,7 +17,7 @@ export function registerSubmitCommand(program: Command): void {
     .command('submit')
     .description('plan a manifest and queue it as a batch for workers; submitting the same file again finds the batch')
     .option('--json', 'print the batch record as JSON');
-  addCommonOptions(addManifestOptions(command)).action(async (manifest: string, flags: SubmitFlags) => {
+  addCommonOptions(addAgainOption(addManifestOptions(command))).action(async (manifest: string, flags: SubmitFlags) => {
     if (flags.sim === true) {
       // Each --sim process has its own simulated service, so no worker could ever reach this batch's target.
       throw new UsageError(
@@ -29,7 +30,8 @@ export function registerSubmitCommand(program: Command): void {
       const { api } = createBudgetedApi(runtime, batchRuntime, { retryReads: true });
       const { plan, guardrails } = await planFromFlags(manifest, flags, api, runtime.config);
       await confirmOnTerminal(guardrails, flags, flags.json === true);
-      const result = await batchRuntime.system.submit(plan, { options: batchOptionsOf(flags) });
+      const result = await batchRuntime.system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
+      if (!result.created) refuseFinishedResubmission(result.batch, manifest, 'submit');
       const out = process.stdout;
       if (flags.json === true) {
         out.write(`${JSON.stringify({ ...result.batch, created: result.created, jobsAdded: result.jobsAdded, target: runtime.targetLabel })}\n`);

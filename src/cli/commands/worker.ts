@@ -5,11 +5,13 @@ import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openOffboarding } from '../offboarding-runtime.js';
+import { startScheduledRuns } from '../reconcile-runtime.js';
 
 /**
  * `seatflow worker`: processes the rows of every open batch of its target (SMARTSHEET_API_BASE) until SIGINT or
  * SIGTERM; then it stops taking rows, lets active rows finish within worker.shutdownGraceMs and leaves the rest queued.
- * Run as many as you like, on as many machines as share REDIS_URL: they share one request budget per token.
+ * Run as many as you like, on as many machines as share REDIS_URL: they share one request budget per token. It also
+ * fires the target's reconciliation schedules (`seatflow schedule add`).
  */
 export function registerWorkerCommand(program: Command): void {
   const command = program
@@ -27,6 +29,8 @@ export function registerWorkerCommand(program: Command): void {
       const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
       // Offboarding steps (due deactivations and removals) are taken by the same worker.
       const steps = openOffboarding(runtime, batchRuntime).startStepWorker({ api, ...workerSettingsOf(runtime) });
+      // Reconciliation schedules of this target fire here too: one firing per tick across every worker.
+      const schedules = startScheduledRuns(runtime, batchRuntime);
       runtime.logger.info(
         { target: runtime.targetLabel, redis: batchRuntime.redis.description, concurrency, queue: batchRuntime.system.queue.name },
         'worker started; SIGINT or SIGTERM stops it',
@@ -36,7 +40,7 @@ export function registerWorkerCommand(program: Command): void {
         closeWithGrace({ delay: shutdownGraceMs + 10_000, logger: false }, async ({ signal, err }) => {
           if (err) runtime.logger.error({ err }, 'worker failed');
           runtime.logger.info({ signal, graceMs: shutdownGraceMs }, 'stopping: active rows finish, the rest stays queued');
-          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs)]);
+          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.worker.close()]);
           // close-with-grace exits the process when this callback returns, so close Redis and the clients here.
           await runtime.close();
           resolve();

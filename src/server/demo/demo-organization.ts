@@ -31,7 +31,7 @@ function storyUsers(): User[] {
     person('dana.whitfield@acme.example', 'Dana', 'Whitfield', { groupAdmin: true }),
     person('jordan.lee@acme.example', 'Jordan', 'Lee'),
     person('priya.shah@acme.example', 'Priya', 'Shah', { groupAdmin: true }),
-    person('marcus.chen@acme.example', 'Marcus', 'Chen'),
+    person('marcus.chen@acme.example', 'Marcus', 'Chen', { lastLoginDaysAgo: 134 }),
     person('elena.garcia@acme.example', 'Elena', 'Garcia', { admin: true }),
     person('sam.taylor@gmail.com', 'Sam', 'Taylor'),
     person('alex.kim@acme.example', 'Alex', 'Kim', { externallyManaged: true }),
@@ -42,7 +42,7 @@ function storyUsers(): User[] {
     person('jamie.fox@partner.example', 'Jamie', 'Fox', { seatType: 'GUEST', licensedSheetCreator: false }),
     // External (isInternal: false) with a CONTRIBUTOR seat: the one kind of user GUEST is an upgrade target for.
     person('lee.park@partner.example', 'Lee', 'Park', { seatType: 'CONTRIBUTOR', licensedSheetCreator: false }),
-    person('pat.quinn@acme.example', 'Pat', 'Quinn', { status: 'PENDING', licensedSheetCreator: false, seatType: 'VIEWER' }),
+    person('pat.quinn@acme.example', 'Pat', 'Quinn', { status: 'PENDING', licensedSheetCreator: false, seatType: 'VIEWER', lastLoginDaysAgo: undefined, invitedDaysAgo: 41 }),
     person('chris.morgan@acme.example', 'Chris', 'Morgan', { alternateEmails: [{ email: 'chris.m@acme.example', confirmed: true }] }),
     person('noah.fischer@acme.example', 'Noah', 'Fischer', { seats: [{ planId: main, seatType: 'MEMBER' }, { planId: DEMO.labsPlanId, seatType: 'MEMBER' }] }),
   ];

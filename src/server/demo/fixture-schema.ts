@@ -21,7 +21,10 @@ export const fixtureUserSchema = z.object({
   status: z.enum(USER_STATUSES).default('ACTIVE'),
   externallyManaged: z.boolean().default(false),
   deactivatedDaysAgo: z.number().min(0).optional(),
+  /** Absent: never logged in. */
   lastLoginDaysAgo: z.number().min(0).optional(),
+  /** When the user was invited and given their seats (default 400 days ago; seats changed 90 days ago). */
+  invitedDaysAgo: z.number().min(0).optional(),
   /** Seats per plan; default: one seat in the first plan, `seatType` or MEMBER. */
   seats: z.array(z.object({ planId: id, seatType, provisionalExpiresInDays: z.number().optional() })).optional(),
   seatType: seatType.optional(),

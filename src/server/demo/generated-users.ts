@@ -32,6 +32,16 @@ const PROFILES: { status: User['status']; seatType: NonNullable<User['seatType']
 ];
 
 /**
+ * When the n-th generated user last logged in, so that licence policies have something to find: most users recently,
+ * one in 40 not for 3–12 months (stale), one in 40 never since being invited 10–69 days ago.
+ */
+function lastLoginOf(i: number, recent: number): Pick<User, 'lastLoginDaysAgo' | 'invitedDaysAgo'> {
+  if (i % 40 === 16) return { lastLoginDaysAgo: 91 + recent * 5 };
+  if (i % 40 === 33) return { invitedDaysAgo: 10 + recent };
+  return { lastLoginDaysAgo: recent };
+}
+
+/**
  * `count` users `firstname.lastname.NNN@acme.example`, deterministic for a seed. Built as final fixture objects
  * (no schema pass), so 100,000 users take well under a second.
  */
@@ -44,6 +54,8 @@ export function generateUsers(count: number, mainPlanId: number, labsPlanId: num
     const last = prng.pick(LAST);
     const profile = PROFILES[i % PROFILES.length] ?? { status: 'ACTIVE', seatType: 'MEMBER' };
     const inLabs = i % 25 === 7;
+    // Drawn for every user, so the names that follow stay what they were before last logins varied.
+    const recentLogin = prng.int(60);
     const user: User = {
       email: `${first}.${last}.${String(i + 1).padStart(width, '0')}@acme.example`,
       firstName: first[0]?.toUpperCase() + first.slice(1),
@@ -59,8 +71,8 @@ export function generateUsers(count: number, mainPlanId: number, labsPlanId: num
         : [{ planId: mainPlanId, seatType: profile.seatType }],
       alternateEmails: [],
       department: prng.pick(DEPARTMENTS),
-      lastLoginDaysAgo: prng.int(60),
     };
+    Object.assign(user, lastLoginOf(i, recentLogin));
     if (profile.deactivatedDaysAgo !== undefined) user.deactivatedDaysAgo = profile.deactivatedDaysAgo;
     users[i] = user;
   }

@@ -54,14 +54,14 @@ export function loadFixture(fixture: ParsedFixture, now: number, seed: number | 
       inOrg: true,
       deactivatedAt: u.status === 'DEACTIVATED' ? now - (u.deactivatedDaysAgo ?? 1) * DAY : null,
       lastLogin: u.lastLoginDaysAgo === undefined ? null : now - u.lastLoginDaysAgo * DAY,
-      createdAt: now - 400 * DAY,
+      createdAt: now - (u.invitedDaysAgo ?? 400) * DAY,
       seats: seats.map((s) => {
         const plan = state.plans.get(s.planId);
         const provisional = 'provisionalExpiresInDays' in s ? s.provisionalExpiresInDays : undefined;
         return {
           planId: s.planId,
           seatType: s.seatType === 'CONTRIBUTOR' ? 'VIEWER' : s.seatType,
-          seatTypeLastChangedAt: now - 90 * DAY,
+          seatTypeLastChangedAt: now - (u.invitedDaysAgo ?? 90) * DAY,
           provisionalExpirationDate: s.seatType === 'PROVISIONAL_MEMBER' ? now + (provisional ?? 30) * DAY : null,
           isInternal: plan === undefined ? false : domainMatches(u.email, plan.domains),
         };

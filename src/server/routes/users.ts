@@ -1,6 +1,6 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { isSystemAdmin } from '../http/authenticate.js';
-import { paginate, readPaging } from '../http/paging.js';
+import { paginate, readPaging, type PageRequest } from '../http/paging.js';
 import { queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import { domainMatches, EMAIL_ADDRESS } from '../rules/email-domains.js';
@@ -18,6 +18,13 @@ function seatFilter(ctx: RouteContext): string | undefined {
     throw ApiError.badRequest(CODES.invalidParameterValue, 'Invalid value for parameter seatType: VIEWER was retired; use CONTRIBUTOR.');
   }
   return seat === 'CONTRIBUTOR' ? 'VIEWER' : seat;
+}
+
+/** include=lastLogin is honoured only for pages of at most 100 users (wire.md U2); larger pages leave it out. */
+const LAST_LOGIN_MAX_PAGE = 100;
+
+function pageHoldsAtMost(paging: PageRequest, matching: number, limit: number): boolean {
+  return (paging.includeAll ? matching : paging.pageSize) <= limit;
 }
 
 /** List users: `email=` filters are index lookups, so ~100 addresses cost ~100 map reads, not a scan. */
@@ -45,14 +52,15 @@ function listUsers(ctx: RouteContext): unknown {
       u.seats.some((s) => (planId === undefined || s.planId === planId) && (seatType === undefined || s.seatType === seatType)),
     );
   }
+  const paging = readPaging(ctx.query);
   const viewOptions = {
     dates: ctx.dates,
     callerIsAdmin: isSystemAdmin(ctx.principal),
     displayContributorSeatType: reportsContributor(ctx),
     ...(planId === undefined ? {} : { planId }),
-    includeLastLogin: queryIncludes(ctx.query).has('lastlogin'),
+    includeLastLogin: queryIncludes(ctx.query).has('lastlogin') && pageHoldsAtMost(paging, users.length, LAST_LOGIN_MAX_PAGE),
   };
-  return paginate(users, readPaging(ctx.query), (u) => userView(u, viewOptions));
+  return paginate(users, paging, (u) => userView(u, viewOptions));
 }
 
 function profile(ctx: RouteContext, user: UserRecord, isMe: boolean): unknown {

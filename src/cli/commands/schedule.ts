@@ -1,0 +1,115 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../../core/seatflow-error.js';
+import { formatReconciliation } from '../../reconcile/format-reconciliation.js';
+import { loadPolicy } from '../../reconcile/load-policy.js';
+import type { ScheduleView } from '../../reconcile/schedule-book.js';
+import { lastRunOf } from '../../reconcile/schedule-worker.js';
+import { openBatchRuntime, withBatchRuntime } from '../batch-runtime.js';
+import { OUTCOMES, type OutcomeCounts } from '../../queue/row-outcome.js';
+import { withCliRuntime } from '../cli-runtime.js';
+import { addCommonOptions, type CommonFlags } from '../common-options.js';
+import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
+
+interface AddFlags extends CommonFlags {
+  cron: string;
+  tz?: string;
+  apply?: boolean;
+}
+
+/**
+ * `seatflow schedule add|list|remove|run`: reconciliation on a schedule. Schedules live in Redis as BullMQ Job
+ * Schedulers of the target (SMARTSHEET_API_BASE); `seatflow worker` fires them, once per tick however many run.
+ */
+export function registerScheduleCommand(program: Command): void {
+  const schedule = program.command('schedule').description('run a licence policy on a schedule (fired by `seatflow worker`)');
+
+  addCommonOptions(
+    schedule
+      .command('add')
+      .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
+      .argument('<name>', 'schedule name (letters, digits, . _ -)')
+      .argument('<policy>', 'policy file (JSON); read again at every run')
+      .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
+      .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
+      .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)'),
+  ).action(async (name: string, policy: string, flags: AddFlags) => {
+    await withBatchRuntime(flags, async (runtime, batch) => {
+      await loadPolicy(policy); // refused now, not at the first tick
+      const book = openScheduleBook(runtime, batch);
+      const added = await book.add({ name, policyPath: path.resolve(policy), apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }) });
+      process.stdout.write(`Schedule ${added.name}: ${describe(added)}; next run ${added.next ?? 'none'}\n`);
+      process.stdout.write('Runs are fired by `seatflow worker` (keep at least one running against this target).\n');
+    });
+  });
+
+  addCommonOptions(schedule.command('list').description('list schedules with their next and last run').option('--json', 'print as JSON')).action(
+    async (flags: CommonFlags & { json?: boolean }) => {
+      await withBatchRuntime(flags, async (runtime, batch) => {
+        const schedules = await openScheduleBook(runtime, batch).list();
+        if (flags.json === true) process.stdout.write(`${JSON.stringify(schedules, null, 2)}\n`);
+        else process.stdout.write(schedules.length === 0 ? 'No schedules. Add one with: seatflow schedule add NAME POLICY --cron "0 6 * * 1"\n' : schedules.map(formatSchedule).join('\n'));
+      });
+    },
+  );
+
+  addCommonOptions(schedule.command('remove').description('remove a schedule (its batches and reports stay)').argument('<name>')).action(
+    async (name: string, flags: CommonFlags) => {
+      await withBatchRuntime(flags, async (runtime, batch) => {
+        if (!(await openScheduleBook(runtime, batch).remove(name))) throw new UsageError(`no schedule "${name}"`, 'See them with: seatflow schedule list');
+        process.stdout.write(`Schedule ${name} removed.\n`);
+      });
+    },
+  );
+
+  addCommonOptions(schedule.command('run').description("run a schedule's policy now, once (as a tick at this time)").argument('<name>')).action(
+    async (name: string, flags: CommonFlags) => {
+      process.exitCode = await withCliRuntime({ ...flags, sim: false }, {}, async (runtime) => {
+        const batch = await openBatchRuntime(runtime);
+        const book = openScheduleBook(runtime, batch);
+        const found = await book.get(name);
+        if (found === undefined) throw new UsageError(`no schedule "${name}"`, 'See them with: seatflow schedule list');
+        const tick = new Date();
+        const run = await scheduledRunOf(runtime, batch)({ name: found.name, policyPath: found.policyPath, apply: found.apply }, tick);
+        await book.recordRun(name, lastRunOf(run, tick, new Date()));
+        const out = process.stdout;
+        out.write(`Target: ${runtime.targetLabel}\n${formatReconciliation(run.plan)}Plan report: ${path.resolve(run.report.csv)} (run ${run.disposition.runId})\n`);
+        if (run.disposition.heldBecause !== undefined) {
+          out.write(`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
+          return 2;
+        }
+        if (run.submitted !== undefined) {
+          const { batch: record, created, jobsAdded } = run.submitted;
+          out.write(created ? `Batch ${record.id}: ${jobsAdded} rows queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
+        } else if (!found.apply) out.write('Plan only (the schedule has no --apply): nothing was changed.\n');
+        return 0;
+      });
+    },
+  );
+}
+
+function describe(view: Pick<ScheduleView, 'cron' | 'tz' | 'apply' | 'policyPath'>): string {
+  return `"${view.cron ?? '?'}" ${view.tz ?? 'UTC'}, ${view.apply ? 'applies' : 'plan only'}, policy ${view.policyPath}`;
+}
+
+/** One schedule for people: what, when next, and what its last run did. */
+export function formatSchedule(view: ScheduleView): string {
+  const lines = [`${view.name}: ${describe(view)}`, `  next run: ${view.next ?? 'none'}`];
+  const last = view.lastRun;
+  if (last === undefined) lines.push('  last run: never');
+  else {
+    const what =
+      last.error !== undefined ? `failed: ${last.error}`
+      : last.heldBecause !== undefined ? `changed nothing: ${last.heldBecause.join('; ')}`
+      : last.batchId !== undefined ? `batch ${last.batchId}${view.lastBatch === undefined ? '' : ` (${view.lastBatch.state}; ${outcomeCounts(view.lastBatch.counts, view.lastBatch.total)})`}`
+      : `${last.plan.change ?? 0} changes planned${last.applied ? '' : ', plan only'}`;
+    lines.push(`  last run: ${last.tick} (${last.runId}): ${what}`);
+    if (last.report !== '') lines.push(`  report: ${last.report}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function outcomeCounts(counts: OutcomeCounts, total: number): string {
+  const parts = OUTCOMES.filter((outcome) => counts[outcome] > 0).map((outcome) => `${counts[outcome]} ${outcome}`);
+  return `${total} rows: ${parts.join(', ') || 'none yet'}`;
+}

@@ -1,0 +1,32 @@
+import { summaryLine } from '../plan/format-plan.js';
+import type { ReconciliationPlan } from './plan-reconciliation.js';
+
+/**
+ * A reconciliation plan for people: what was read, then one line per seat change with the rule that matched, the
+ * seat before and after and the pre-flight's verdict (the same verdicts as `seatflow plan`), then limits and guardrails.
+ */
+export function formatReconciliation(run: ReconciliationPlan): string {
+  const excluded = run.decisions.filter((decision) => decision.excluded !== undefined).length;
+  const matched = run.decisions.filter((decision) => decision.rule !== undefined);
+  const head = [
+    `Policy: ${run.policy.path} (sha256 ${run.policy.sha256.slice(0, 12)})`,
+    `Plan ${run.planId}: ${run.usersRead} users read with their last login (${run.usersRead === 0 ? 0 : Math.ceil(run.usersRead / 100)} pages of ≤100), ` +
+      `${excluded} excluded, ${matched.length} matched a rule, ${run.changes.length} need a seat change`,
+    '',
+  ];
+  const header = ['row', 'email', 'rule', 'seat', 'verdict'];
+  const byRow = new Map(run.plan.rows.map((row) => [row.row, row]));
+  const cells = run.changes.map((decision, index) => {
+    const planned = byRow.get(index + 1);
+    const verdict = planned === undefined ? '?' : planned.verdict;
+    const why = planned === undefined || planned.verdict === 'change' ? '' : `${planned.rule === undefined ? '' : `[${planned.rule}] `}${planned.reason ?? ''}`;
+    return [String(index + 1), decision.email, decision.rule ?? '', `${decision.seatBefore ?? '?'} → ${decision.seatAfter ?? '?'}`, verdict, why];
+  });
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd();
+  const table = cells.length === 0 ? ['No seat needs to change.'] : [line([...header, 'reason']), line([...widths.map((w) => '-'.repeat(w)), '------']), ...cells.map(line)];
+  const tail = ['', summaryLine({ ...run.plan, apiCalls: run.apiCalls })];
+  for (const reason of run.limits.reasons) tail.push(`limit: ${reason}`);
+  for (const reason of run.guardrails.reasons) tail.push(`guardrail: ${reason}`);
+  return `${[...head, ...table, ...tail].join('\n')}\n`;
+}

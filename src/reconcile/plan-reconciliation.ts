@@ -1,0 +1,84 @@
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Config } from '../core/config.js';
+import { checkGuardrails, type GuardrailCheck } from '../plan/guardrails.js';
+import { planManifest } from '../plan/plan-manifest.js';
+import type { BatchPlan } from '../plan/planned-row.js';
+import { evaluatePolicy, type SeatDecision } from './evaluate-policy.js';
+import { loadPolicy, type LoadedPolicy } from './load-policy.js';
+import { policyManifest } from './policy-manifest.js';
+import { readPlanUsers } from './read-plan-users.js';
+import { checkRunLimits, type RunLimitCheck } from './run-limits.js';
+
+export interface PlanReconciliationOptions {
+  policyPath: string;
+  /** A client on the shared request budget, retrying its reads (the live read and the pre-flight only GET). */
+  api: SmartsheetApi;
+  guardrails: Config['guardrails'];
+  /** When the run happens; ages are measured from it. Default: now. */
+  now?: Date;
+}
+
+export interface ReconciliationPlan {
+  policy: LoadedPolicy;
+  planId: number;
+  ranAt: Date;
+  /** Users holding a seat in the plan, as read. */
+  usersRead: number;
+  /** Every user's decision (excluded, matched, or untouched). */
+  decisions: SeatDecision[];
+  /** The decisions that became manifest rows: row i+1 of `plan` is changes[i]. */
+  changes: SeatDecision[];
+  /** The same verdicts as `seatflow plan` gives (change, no-op, refused, …), from the existing pre-flight. */
+  plan: BatchPlan;
+  guardrails: GuardrailCheck;
+  limits: RunLimitCheck;
+  /** HTTP calls: the live read plus the pre-flight. */
+  apiCalls: number;
+}
+
+/**
+ * Policy → live seats → decisions → a manifest of the difference → the existing pre-flight. Changes nothing.
+ * The share limits count against the plan's users; the guardrails against the organization's, as for any manifest.
+ */
+export async function planReconciliation(options: PlanReconciliationOptions): Promise<ReconciliationPlan> {
+  const ranAt = options.now ?? new Date();
+  const policy = await loadPolicy(options.policyPath);
+  const live = await readPlanUsers(options.api, policy.policy.planId);
+  const decisions = evaluatePolicy(live.users, policy, { now: ranAt, protectedAccounts: options.guardrails.protectedAccounts, callerId: live.caller.id });
+  const changes = decisions.filter((decision) => decision.action !== undefined);
+  const plan = changes.length === 0 ? emptyPlan(policy) : await preflightChanges(changes, live.planId, policy, options);
+  const changing = plan.rows.filter((row) => row.verdict === 'change').length;
+  return {
+    policy,
+    planId: live.planId,
+    ranAt,
+    usersRead: live.users.length,
+    decisions,
+    changes,
+    plan,
+    guardrails: checkGuardrails(plan, options.guardrails),
+    limits: checkRunLimits(changing, live.users.length, policy.policy.limits),
+    apiCalls: live.apiCalls + plan.apiCalls,
+  };
+}
+
+async function preflightChanges(changes: SeatDecision[], planId: number, policy: LoadedPolicy, options: PlanReconciliationOptions): Promise<BatchPlan> {
+  const { plan } = await planManifest({
+    path: policy.path,
+    content: policyManifest(changes, planId),
+    format: 'json',
+    api: options.api,
+    guardrails: options.guardrails,
+    refusalHint: 'The policy produced rows the manifest checks refuse; check the policy and the source-of-truth files.',
+  });
+  return plan;
+}
+
+function emptyPlan(policy: LoadedPolicy): BatchPlan {
+  return {
+    rows: [],
+    summary: { total: 0, change: 0, 'no-op': 0, refused: 0, 'not-found': 0, conflict: 0, invalid: 0 },
+    apiCalls: 0,
+    source: { path: policy.path, sha256: policy.sha256, format: 'json' },
+  };
+}

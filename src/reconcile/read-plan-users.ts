@@ -1,0 +1,47 @@
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { User } from '../contract/index.js';
+import { UsageError } from '../core/seatflow-error.js';
+import { countCalls } from '../plan/count-calls.js';
+
+/** The service returns `lastLogin` only on pages of at most 100 users (wire.md U2). */
+export const LAST_LOGIN_PAGE_SIZE = 100;
+
+export interface PlanUsers {
+  planId: number;
+  /** Every user holding a seat in the plan, with that plan's seat, lastLogin and seatTypeLastChangedAt. */
+  users: User[];
+  caller: { id: number; email: string };
+  /** HTTP calls spent: one per 100 users, plus who-am-I (and the caller's plans when the policy names none). */
+  apiCalls: number;
+}
+
+/**
+ * Reads the live seats of one plan as cheaply as the service allows: list users filtered by plan with
+ * include=lastLogin, 100 per page (one call per 100 users). Pass a client on the shared request budget.
+ */
+export async function readPlanUsers(source: SmartsheetApi, planId: number | undefined): Promise<PlanUsers> {
+  const { api, calls } = countCalls(source);
+  const me = await api.users.getCurrent();
+  const plan = planId ?? (await onlyPlanOf(api, me.id));
+  const users: User[] = [];
+  for (let page = 1; ; page += 1) {
+    const answer = await api.users.listPage({ planId: plan, include: ['lastLogin'], displayContributorSeatType: true, page, pageSize: LAST_LOGIN_PAGE_SIZE });
+    users.push(...answer.data);
+    if (page >= answer.totalPages || answer.data.length === 0) break;
+  }
+  return { planId: plan, users, caller: { id: me.id, email: me.email.toLowerCase() }, apiCalls: calls() };
+}
+
+/**
+ * A policy without planId means "the only plan". The API lists plans per user, so the plans of the admin running
+ * seatflow stand for the organization's: one plan there is taken, several are refused.
+ */
+async function onlyPlanOf(api: SmartsheetApi, userId: number): Promise<number> {
+  const plans = (await api.users.listPlansPage(userId)).data;
+  const only = plans[0];
+  if (plans.length === 1 && only !== undefined) return only.planId;
+  throw new UsageError(
+    `the policy names no planId and the organization has ${plans.length === 0 ? 'no plan visible to this token' : `${plans.length} plans (${plans.map((p) => p.planId).join(', ')})`}`,
+    'Add "planId" to the policy.',
+  );
+}

@@ -1,0 +1,97 @@
+import { Worker, type Job, type ConnectionOptions } from 'bullmq';
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+import type { BatchSystem } from '../queue/batch-system.js';
+import { runIdOf, runReconciliation, type ReconciliationRun } from './run-reconciliation.js';
+import { scheduleDataSchema, type LastRun, type ScheduleBook, type ScheduleData } from './schedule-book.js';
+
+/** Runs one firing of a schedule: the policy of `data` for the run `tick`. */
+export type ScheduledRun = (data: ScheduleData, tick: Date) => Promise<ReconciliationRun>;
+
+export interface ScheduledRunOptions {
+  /** A client on the shared request budget that retries its reads. */
+  api: SmartsheetApi;
+  guardrails: Config['guardrails'];
+  system: Pick<BatchSystem, 'submit'>;
+  reportDir: string;
+  /** When the run happens, for measuring ages; default the process clock. Tests pass the reference server's clock. */
+  now?: () => Date;
+}
+
+/**
+ * A schedule's run: the same as `seatflow reconcile`, named by the schedule and its tick. Nobody can answer a
+ * prompt, so guardrails crossed hold the run (it changes nothing and its report says why).
+ */
+export function createScheduledRun(options: ScheduledRunOptions): ScheduledRun {
+  return (data, tick) =>
+    runReconciliation({
+      policyPath: data.policyPath,
+      api: options.api,
+      guardrails: options.guardrails,
+      ...(options.now === undefined ? {} : { now: options.now() }),
+      runKey: data.name,
+      runAt: tick,
+      apply: data.apply,
+      system: options.system,
+      confirmGuardrails: () => Promise.resolve(false),
+      reportDir: options.reportDir,
+    });
+}
+
+/** What `schedule list` keeps of a run. */
+export function lastRunOf(run: ReconciliationRun, tick: Date, finishedAt: Date): LastRun {
+  const { disposition } = run;
+  return {
+    runId: disposition.runId,
+    tick: tick.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    applied: disposition.applied,
+    ...(disposition.batchId === undefined ? {} : { batchId: disposition.batchId }),
+    ...(disposition.batchExisted === undefined ? {} : { batchExisted: disposition.batchExisted }),
+    ...(disposition.heldBecause === undefined ? {} : { heldBecause: disposition.heldBecause }),
+    plan: { ...run.plan.plan.summary },
+    policySha256: run.plan.policy.sha256,
+    report: run.report.json,
+  };
+}
+
+export interface ScheduleWorkerOptions {
+  /** A BullMQ connection (RedisHandle.bullmqConnection()). */
+  connection: ConnectionOptions;
+  prefix: string;
+  book: ScheduleBook;
+  run: ScheduledRun;
+  logger: Logger;
+}
+
+/**
+ * The worker of the schedule queue, started by `seatflow worker` beside the row workers. BullMQ hands each tick's job
+ * to one worker; the tick is the job's scheduled time (`prevMillis`), which names the run and so the batch.
+ */
+export function startScheduleWorker(options: ScheduleWorkerOptions): Worker<ScheduleData> {
+  const worker = new Worker<ScheduleData>(
+    options.book.queueName,
+    async (job: Job<ScheduleData>) => {
+      const data = scheduleDataSchema.parse(job.data);
+      const tick = new Date(job.opts.prevMillis ?? job.timestamp);
+      const log = options.logger.child({ schedule: data.name, run: runIdOf(data.name, tick) });
+      try {
+        const run = await options.run(data, tick);
+        await options.book.recordRun(data.name, lastRunOf(run, tick, new Date()));
+        log.info({ batch: run.disposition.batchId, held: run.disposition.heldBecause, plan: run.plan.plan.summary }, 'scheduled reconciliation ran');
+        return run.disposition;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await options.book.recordRun(data.name, {
+          runId: runIdOf(data.name, tick), tick: tick.toISOString(), finishedAt: new Date().toISOString(), applied: false, plan: {}, policySha256: '', report: '', error: message,
+        });
+        log.error({ err: error }, 'scheduled reconciliation failed; the next tick runs as planned');
+        throw error;
+      }
+    },
+    { connection: options.connection, prefix: options.prefix, concurrency: 1 },
+  );
+  worker.on('error', (error) => options.logger.warn({ err: error }, 'schedule worker connection error'));
+  return worker;
+}

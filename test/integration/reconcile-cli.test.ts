@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/core/logger.js';
+import { createBatchStore } from '../../src/queue/batch-store.js';
+import { createQueueKeys } from '../../src/queue/queue-keys.js';
+import { openRedis } from '../../src/queue/redis/open-redis.js';
+import { createScheduleBook } from '../../src/reconcile/schedule-book.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/server/start-reference-server.js';
+import { startTestRedis } from '../helpers/redis-server.js';
+import { ROOT, runSeatflow } from '../helpers/run-seatflow.js';
+
+// Each test runs several commands, each a process of its own: a few seconds each on a loaded machine.
+// The commands as a person runs them: bin/seatflow, a private redis-server under the data directory that every
+// command of a test shares, and either --sim or a reference server that outlives the commands.
+let dataDir: string;
+let server: RunningReferenceServer;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'seatflow-reconcile-'));
+  server = await startReferenceServer({ rateLimit: 'off' });
+  env = { SEATFLOW_DATA_DIR: dataDir, SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: server.tokens.admin };
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const reportPath = (stdout: string) => /Plan report: (\S+\.csv)/.exec(stdout)?.[1];
+
+describe('seatflow reconcile (CLI)', () => {
+  it('plans the example policy against --sim: rule, seat before and after, verdict per user; changes nothing; the report names the policy hash', async () => {
+    const { code, stdout } = await runSeatflow(['reconcile', 'jobs/examples/license-policy.json', '--sim'], { SEATFLOW_DATA_DIR: dataDir });
+    expect(code).toBe(0);
+    expect(stdout).toContain('SIMULATION');
+    expect(stdout).toMatch(/marcus\.chen@acme\.example\s+HR source of truth\s+MEMBER → GUEST\s+change/);
+    expect(stdout).toMatch(/casey\.nguyen@acme\.example\s+HR source of truth\s+CONTRIBUTOR → MEMBER\s+change/);
+    expect(stdout).toMatch(/no login for 90 days\s+MEMBER → CONTRIBUTOR/);
+    expect(stdout).toContain('Nothing was changed.');
+    const rows = parse(await readFile(reportPath(stdout)!), { columns: true }) as Record<string, string>[];
+    expect(rows.length).toBeGreaterThan(3);
+    expect(new Set(rows.map((row) => row.policySha256)).size).toBe(1);
+    expect(rows[0]!.policySha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows.find((row) => row.email === 'marcus.chen@acme.example')).toMatchObject({ rule: 'HR source of truth', seatBefore: 'MEMBER', seatAfter: 'GUEST', action: 'downgrade', verdict: 'change' });
+  });
+
+  it('--apply over the policy limit changes nothing, says why and exits 2', async () => {
+    const policy = path.join(dataDir, 'capped.json');
+    await writeFile(policy, JSON.stringify({ rules: [{ when: { seat: 'MEMBER', lastLoginOlderThanDays: 90 }, then: { seat: 'CONTRIBUTOR' } }], limits: { maxChanges: 1 } }));
+    const { code, stdout } = await runSeatflow(['reconcile', policy, '--apply'], env);
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/Nothing was changed: \d+ seat changes, more than the policy's limits\.maxChanges \(1\)/);
+    expect(server.context.mutations.list().filter((m) => /downgrade/i.test(m.operation))).toEqual([]);
+  });
+
+  it('adds, lists, runs and removes a schedule', async () => {
+    const added = await runSeatflow(['schedule', 'add', 'weekly-seats', 'jobs/examples/license-policy.json', '--cron', '0 6 * * 1', '--tz', 'Europe/Berlin', '--apply'], env);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/Schedule weekly-seats: "0 6 \* \* 1" Europe\/Berlin, applies/);
+    const ran = await runSeatflow(['schedule', 'run', 'weekly-seats'], env);
+    expect(ran.code).toBe(0);
+    const batchId = /Batch (b[0-9a-f]+): \d+ rows queued/.exec(ran.stdout)?.[1];
+    expect(batchId).toBeDefined();
+    const listed = await runSeatflow(['schedule', 'list'], env);
+    expect(listed.stdout).toMatch(/next run: \d{4}-\d\d-\d\dT0[45]:00:00\.000Z/);
+    expect(listed.stdout).toContain(`batch ${batchId} (queued;`);
+    expect((await runSeatflow(['schedule', 'remove', 'weekly-seats'], env)).code).toBe(0);
+    expect((await runSeatflow(['schedule', 'list'], env)).stdout).toContain('No schedules.');
+    const missing = await runSeatflow(['schedule', 'remove', 'weekly-seats'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no schedule "weekly-seats"');
+  }, 180_000);
+});
+
+describe('seatflow worker (CLI) and schedules', () => {
+  it('fires a schedule tick of its target: the run is recorded as the schedule\'s last run', async () => {
+    const redis = await startTestRedis();
+    const prefix = redis.prefix();
+    const workerEnv = { ...env, REDIS_URL: redis.url, SEATFLOW_QUEUE_PREFIX: prefix };
+    const worker = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), 'worker', '--log-level', 'warn'], { cwd: ROOT, env: { ...process.env, ...workerEnv }, stdio: 'ignore' });
+    const handle = await openRedis({ url: redis.url, dataDir, logger: createSilentLogger() });
+    const book = createScheduleBook({ redis: handle, prefix, target: server.url, store: createBatchStore(handle.client, createQueueKeys(prefix)), logger: createSilentLogger() });
+    try {
+      const added = await runSeatflow(['schedule', 'add', 'nightly-plan', 'jobs/examples/license-policy.json', '--cron', '0 2 * * *'], workerEnv);
+      expect(added.code).toBe(0);
+      const next = Date.parse((await book.get('nightly-plan'))!.next!);
+      // Drive BullMQ's scheduler instead of waiting for 02:00: the tick's delayed job runs now.
+      const queue = new Queue(book.queueName, { connection: handle.bullmqConnection(), prefix });
+      await (await queue.getJob(`repeat:nightly-plan:${next}`))!.promote();
+      await queue.close();
+      const deadline = Date.now() + 60_000;
+      let lastRun;
+      while ((lastRun = (await book.get('nightly-plan'))?.lastRun) === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(lastRun).toMatchObject({ tick: new Date(next).toISOString(), applied: false });
+      expect(lastRun!.plan.change).toBeGreaterThan(0);
+    } finally {
+      worker.kill('SIGTERM');
+      await new Promise((resolve) => worker.once('exit', resolve));
+      await book.close();
+      await handle.close();
+      await redis.stop();
+    }
+  }, 180_000);
+});
+
+describe('seatflow run of a finished manifest (CLI)', () => {
+  it('says when it ran and how to run it again instead of a quiet exit 0; --again makes a new batch', async () => {
+    const manifest = path.join(dataDir, 'again.csv');
+    await writeFile(manifest, 'email,action\njordan.lee@acme.example,deactivate\n');
+    const first = await runSeatflow(['run', manifest], env);
+    expect(first.code).toBe(0);
+    const firstBatch = /Batch (b[0-9a-f]+):/.exec(first.stdout)?.[1];
+    const second = await runSeatflow(['run', manifest], env);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`already ran as batch ${firstBatch}`);
+    expect(second.stderr).toContain(`seatflow run ${manifest} --again`);
+    const third = await runSeatflow(['run', manifest, '--again'], env);
+    expect(third.code).toBe(0);
+    expect(third.stdout).not.toContain(firstBatch!);
+    expect(third.stdout).toContain('1 rows: 1 unchanged');
+  }, 180_000);
+});

@@ -1,0 +1,182 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Queue, type Worker } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/core/logger.js';
+import { createScheduleBook, listSchedules, type ScheduleBook, type ScheduleView } from '../../src/reconcile/schedule-book.js';
+import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../../src/reconcile/schedule-worker.js';
+import { DEMO } from '../../src/server/demo/demo-organization.js';
+import type { BatchHarness } from '../helpers/batch-harness.js';
+import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+
+const batches = useBatchHarnesses();
+const DAY = 86_400_000;
+const GUARDRAILS = { destructiveMaxCount: 1000, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1_000_000 };
+
+/** Members who have not logged in for 90 days, by the reference server's clock, go to CONTRIBUTOR. */
+function writePolicy(h: BatchHarness, limits: Record<string, number> = {}): string {
+  const file = path.join(h.dir, 'policy.json');
+  writeFileSync(file, JSON.stringify({ planId: DEMO.planId, rules: [{ name: 'stale', when: { seat: 'MEMBER', lastLoginOlderThanDays: 90 }, then: { seat: 'CONTRIBUTOR' } }], limits }));
+  return file;
+}
+
+interface Fixture {
+  book: ScheduleBook;
+  run: ScheduledRun;
+  /** BullMQ's view of the schedule queue, to drive the scheduler: a tick's delayed job is promoted, not waited for. */
+  queue: Queue;
+  workers: Worker[];
+  /** Ids of the schedule jobs completed, by any worker. */
+  completed: string[];
+  close(): Promise<void>;
+}
+
+function scheduleFixture(h: BatchHarness, workerCount: number): Fixture {
+  const logger = createSilentLogger();
+  const book = createScheduleBook({ redis: h.redisHandle, prefix: h.prefix, target: h.server.url, store: h.system.store, logger });
+  // Ages are measured on the reference server's clock, which the test moves.
+  const run = createScheduledRun({ api: h.api, guardrails: GUARDRAILS, system: h.system, reportDir: path.join(h.dir, 'reconcile'), now: () => new Date(h.server.context.clock.now()) });
+  const queue = new Queue(book.queueName, { connection: h.redisHandle.bullmqConnection(), prefix: h.prefix });
+  const completed: string[] = [];
+  const workers = Array.from({ length: workerCount }, () => {
+    const worker = startScheduleWorker({ connection: h.redisHandle.bullmqConnection(), prefix: h.prefix, book, run, logger });
+    worker.on('completed', (job) => completed.push(job.id ?? '?'));
+    return worker;
+  });
+  return {
+    book,
+    run,
+    queue,
+    workers,
+    completed,
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await queue.close();
+      await book.close();
+    },
+  };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Fires the tick BullMQ scheduled next, now, and waits until a worker recorded its run. */
+async function fireNextTick(f: Fixture, name: string): Promise<{ tick: number; view: ScheduleView }> {
+  const before = await f.book.get(name);
+  const tick = Number(Date.parse(before!.next!));
+  const job = await until('the tick job', async () => (await f.queue.getJob(`repeat:${name}:${tick}`)) ?? undefined);
+  await job.promote();
+  const view = await until('the run of the tick', async () => {
+    const current = await f.book.get(name);
+    return current?.lastRun?.tick === new Date(tick).toISOString() ? current : undefined;
+  });
+  return { tick, view };
+}
+
+const berlin = (ms: number) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'short', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(ms));
+
+describe('scheduled reconciliation', () => {
+  it('fires a tick once with two workers, finds its batch when the same tick runs again, and makes a new batch on the next tick', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const f = scheduleFixture(h, 2);
+    try {
+      const added = await f.book.add({ name: 'weekly-seats', policyPath: writePolicy(h), apply: true, cron: '0 6 * * 1', tz: 'Europe/Berlin' });
+      expect(berlin(Date.parse(added.next!))).toBe('Mon 06:00');
+
+      const first = await fireNextTick(f, 'weekly-seats');
+      const batchId = first.view.lastRun!.batchId!;
+      expect(first.view.lastRun).toMatchObject({ applied: true, runId: `weekly-seats@${new Date(first.tick).toISOString()}` });
+      expect(first.view.lastRun!.plan.change).toBeGreaterThan(0);
+      // The next tick is a week later, in the schedule's time zone.
+      expect(Date.parse(first.view.next!) - first.tick).toBeGreaterThanOrEqual(7 * DAY - 3_600_000);
+      expect(berlin(Date.parse(first.view.next!))).toBe('Mon 06:00');
+
+      h.startWorkers();
+      const batch = await h.waitForState(batchId, ['finished']);
+      expect(batch.counts.succeeded).toBe(first.view.lastRun!.plan.change);
+      // Give a second worker every chance to fire the same tick again: it must not.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(f.completed).toEqual([`repeat:weekly-seats:${first.tick}`]);
+      expect((await h.system.store.list()).map((b) => b.id)).toEqual([batchId]);
+      const downgrades = (await h.mutations()).filter((m) => /downgrade/i.test(m.operation));
+      expect(downgrades).toHaveLength(batch.counts.succeeded);
+      expect(new Set(downgrades.map((m) => m.userId)).size).toBe(downgrades.length);
+
+      // The same tick again (a re-delivered job, a retry) finds the first batch and queues nothing.
+      const again = await f.run({ name: 'weekly-seats', policyPath: added.policyPath, apply: true }, new Date(first.tick));
+      expect(again.disposition).toMatchObject({ batchId, batchExisted: true });
+      expect(again.submitted?.jobsAdded).toBe(0);
+
+      // Six weeks pass on the service's clock: more members went stale. The next tick is a new batch for them.
+      h.server.context.clock.advance(45 * DAY);
+      const second = await fireNextTick(f, 'weekly-seats');
+      const nextBatch = second.view.lastRun!.batchId!;
+      expect(nextBatch).not.toBe(batchId);
+      expect(second.tick).toBe(Date.parse(first.view.next!));
+      const finished = await h.waitForState(nextBatch, ['finished']);
+      expect(finished.counts.succeeded).toBeGreaterThan(0);
+      expect(f.completed).toHaveLength(2);
+      expect(second.view.lastBatch).toMatchObject({ state: expect.any(String), total: finished.total });
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('changes nothing when a run is over its limit, and says why', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const f = scheduleFixture(h, 1);
+    try {
+      await f.book.add({ name: 'capped', policyPath: writePolicy(h, { maxChanges: 2 }), apply: true, cron: '0 6 1 * *' });
+      const { view } = await fireNextTick(f, 'capped');
+      expect(view.lastRun!.applied).toBe(false);
+      expect(view.lastRun!.batchId).toBeUndefined();
+      expect(view.lastRun!.heldBecause!.join(' ')).toMatch(/more than the policy's limits\.maxChanges \(2\)/);
+      expect(await h.system.store.list()).toEqual([]);
+      expect((await h.mutations()).filter((m) => /downgrade/i.test(m.operation))).toEqual([]);
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('only writes the plan report when the schedule has no --apply; remove forgets it', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const f = scheduleFixture(h, 1);
+    try {
+      await f.book.add({ name: 'dry-run', policyPath: writePolicy(h), apply: false, cron: '30 5 * * *', tz: 'America/New_York' });
+      const { view } = await fireNextTick(f, 'dry-run');
+      expect(view.lastRun).toMatchObject({ applied: false });
+      expect(view.lastRun!.plan.change).toBeGreaterThan(0);
+      expect(view.lastRun!.report).toMatch(/dry-run-\d{8}T\d{6}Z\.json$/);
+      expect(await h.system.store.list()).toEqual([]);
+      expect((await h.mutations()).filter((m) => /downgrade/i.test(m.operation))).toEqual([]);
+      const listed = await listSchedules({ redis: h.redisHandle, prefix: h.prefix, target: h.server.url, store: h.system.store, logger: createSilentLogger() });
+      expect(listed).toEqual([expect.objectContaining({ name: 'dry-run', apply: false, cron: '30 5 * * *', tz: 'America/New_York', lastRun: view.lastRun, lastBatch: undefined })]);
+      expect(Date.parse(listed[0]!.next!)).toBeGreaterThan(Date.now());
+      expect(await f.book.remove('dry-run')).toBe(true);
+      expect(await f.book.list()).toEqual([]);
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('refuses a bad cron pattern and a bad time zone', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const f = scheduleFixture(h, 0);
+    try {
+      const policyPath = writePolicy(h);
+      await expect(f.book.add({ name: 'bad', policyPath, apply: false, cron: '0 6 * * 1', tz: 'Mars/Olympus' })).rejects.toThrow(/not a time zone/);
+      await expect(f.book.add({ name: 'bad', policyPath, apply: false, cron: 'every monday' })).rejects.toThrow(/not a cron pattern/);
+      await expect(f.book.add({ name: 'no spaces', policyPath, apply: false, cron: '0 6 * * 1' })).rejects.toThrow(/not a schedule name/);
+    } finally {
+      await f.close();
+    }
+  });
+});
