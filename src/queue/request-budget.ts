@@ -60,6 +60,8 @@ export interface RequestBudget {
   counters(): Promise<{ calls: number; rateLimited: number }>;
   /** The pause to use after a 429 with this Retry-After. */
   pauseAfter429(retryAfterMs: number | undefined): number;
+  /** Calls the fleet could send right now without waiting (0 to burst; 0 while paused): the budget's level, for metrics. */
+  available(): Promise<number>;
 }
 
 // KEYS: tat, pause, calls. ARGV: interval ms, burst, cost. Returns {1, wait} when a slot was reserved, {0, wait}
@@ -89,6 +91,16 @@ local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 if current < untilMs then redis.call('SET', KEYS[1], untilMs, 'PX', tonumber(ARGV[1]) + 1000) end
 redis.call('HINCRBY', KEYS[2], 'rateLimited', 1)
 return untilMs`;
+
+// KEYS: tat, pause. ARGV: interval ms, burst. Reads only.
+const AVAILABLE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if tonumber(redis.call('GET', KEYS[2]) or '0') > now then return 0 end
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local ahead = (tat - now) / tonumber(ARGV[1])
+return math.max(0, math.floor(tonumber(ARGV[2]) - ahead))`;
 
 const PAUSED_FOR = `
 local t = redis.call('TIME')
@@ -134,6 +146,9 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
     async counters() {
       const values = await options.redis.hmget(callsKey, 'calls', 'rateLimited');
       return { calls: Number(values[0] ?? 0), rateLimited: Number(values[1] ?? 0) };
+    },
+    async available() {
+      return Number(await options.redis.eval(AVAILABLE, 2, tatKey, pauseKey, interval, burst));
     },
     pauseAfter429(retryAfterMs) {
       // The service documents no Retry-After; its advice is to wait out the window. A small margin avoids a second 429.
