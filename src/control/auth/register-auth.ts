@@ -15,7 +15,9 @@ declare module 'fastify' {
   }
 }
 
-/** Paths whose routes a plugin registers (so they carry no config of ours) and that belong to the dashboard. */
+/** Paths whose routes a plugin registers (so they carry no config of ours): the dashboard's own static files are
+ * public (the sign-in page needs its stylesheet), Bull Board belongs to the signed-in dashboard. */
+const PUBLIC_PREFIXES = ['/assets/'];
 const SESSION_PREFIXES = ['/admin/queues'];
 
 /**
@@ -43,5 +45,6 @@ function authOf(request: FastifyRequest): RouteAuth {
   const configured = request.routeOptions.config.auth;
   if (configured !== undefined) return configured;
   const path = request.url.split('?', 1)[0] ?? '';
+  if (PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix))) return 'public';
   return SESSION_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? 'session' : 'bearer';
 }

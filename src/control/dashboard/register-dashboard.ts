@@ -28,6 +28,7 @@ import { batchesPage, batchesTable } from './pages/batches-page.js';
 import { batchLive, batchPage, confirmPage, type BudgetView } from './pages/batch-page.js';
 import { loginPage } from './pages/login-page.js';
 import { planForm, planPreviewPage } from './pages/plan-page.js';
+import { createBudgetSampler } from './budget-sampler.js';
 import { createPlanPreviews } from './plan-previews.js';
 import { registerQueueBoard } from './register-queue-board.js';
 
@@ -76,15 +77,12 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps)
     return batch;
   };
 
-  let lastSample: { at: number; calls: number } | undefined;
+  const sampler = deps.budget === undefined ? undefined : createBudgetSampler(deps.budget.budget);
+  app.addHook('onClose', async () => sampler?.close());
   const budgetView = async (): Promise<BudgetView | undefined> => {
-    if (deps.budget === undefined) return undefined;
-    const { budget, rate } = deps.budget;
-    const [{ calls, rateLimited }, pausedForMs] = await Promise.all([budget.counters(), budget.pausedFor()]);
-    const at = Date.now();
-    const callsPerMinute = lastSample !== undefined && at - lastSample.at > 500 ? ((calls - lastSample.calls) * 60_000) / (at - lastSample.at) : undefined;
-    if (lastSample === undefined || at - lastSample.at > 500) lastSample = { at, calls };
-    return { callsPerMinute, allowedPerMinute: (rate.requests * (1 - rate.headroom) * 60) / rate.perSeconds, rateLimited, pausedForMs };
+    if (sampler === undefined || deps.budget === undefined) return undefined;
+    const { rate } = deps.budget;
+    return { ...(await sampler.rates()), allowedPerMinute: (rate.requests * (1 - rate.headroom) * 60) / rate.perSeconds };
   };
 
   app.setErrorHandler((error, request, reply) => {

@@ -42,6 +42,9 @@ export async function registerSecurity(app: FastifyInstance, token: string, poli
         'upgrade-insecure-requests': null,
       },
     },
+    // Not no-referrer: under it browsers send `Origin: null` with the dashboard's own form posts, which the origin
+    // check must refuse. same-origin keeps the Origin for this server and tells other sites nothing.
+    referrerPolicy: { policy: 'same-origin' },
     // The dashboard is often reached over plain HTTP on loopback, where HSTS means nothing; a proxy in front sets it.
     strictTransportSecurity: false,
   });

@@ -1,14 +1,18 @@
 import type { BatchRecord } from '../../../queue/batch-store.js';
 import { OUTCOMES, type Outcome, type RowOutcome } from '../../../queue/row-outcome.js';
 import { durationOf, isSettled, outcomeCounts, progressBar, stateBadge, timeOf } from '../format.js';
+import type { BudgetRates } from '../budget-sampler.js';
 import { html, type SafeHtml } from '../html.js';
 
 /** The request budget as the batch page shows it; absent when the server has no budget for the target. */
-export interface BudgetView {
-  callsPerMinute: number | undefined;
+export interface BudgetView extends BudgetRates {
   allowedPerMinute: number;
-  rateLimited: number;
-  pausedForMs: number;
+}
+
+function callsLine(budget: BudgetView): SafeHtml {
+  if (budget.windowMs < 1000) return html`— (measuring) · limit ${Math.floor(budget.allowedPerMinute)} / min`;
+  const seconds = Math.round(budget.windowMs / 1000);
+  return html`${budget.callsInWindow} in the last ${seconds} s · limit ${Math.floor(budget.allowedPerMinute)} / min`;
 }
 
 /** The part of the batch page that moves: progress, counts, calls against the budget, 429 pauses. */
@@ -24,8 +28,8 @@ export function batchLive(batch: BatchRecord, budget: BudgetView | undefined): S
     <div><dt>Duration</dt><dd>${durationOf(batch)}</dd></div>
     ${budget === undefined
       ? ''
-      : html`<div><dt>API calls</dt><dd>${budget.callsPerMinute === undefined ? '—' : Math.round(budget.callsPerMinute)} / min of ${Math.floor(budget.allowedPerMinute)} allowed</dd></div>
-    <div><dt>429 pauses</dt><dd>${budget.rateLimited}${budget.pausedForMs > 0 ? html` — <strong>paused ${Math.ceil(budget.pausedForMs / 1000)} s</strong>` : ''}</dd></div>`}
+      : html`<div><dt>API calls (fleet, this token)</dt><dd>${callsLine(budget)}</dd></div>
+    <div><dt>429 pauses</dt><dd>${budget.rateLimitedInWindow} recently, ${budget.rateLimitedTotal} in all${budget.pausedForMs > 0 ? html` — <strong>paused for ${Math.ceil(budget.pausedForMs / 1000)} s</strong>` : ''}</dd></div>`}
   </dl>
 </div>
 ${batch.message === undefined || batch.message === '' ? '' : html`<p class="note">${batch.message}</p>`}
