@@ -33,7 +33,7 @@ export interface SeatflowMetrics {
  */
 export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'seatflow_process_' });
+  collectDefaultMetrics({ register: registry, prefix: 'seatflow_' });
   let sources: MetricsSources = {};
   const observedBatches = new Set<string>();
 
