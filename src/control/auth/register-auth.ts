@@ -31,6 +31,10 @@ export function registerAuth(app: FastifyInstance, token: string): void {
     if (auth === 'public') return;
     if ((auth === 'bearer' || auth === 'bearer-or-session') && bearerMatches(request.headers.authorization)) return;
     if ((auth === 'session' || auth === 'bearer-or-session') && hasSession(request)) return;
+    if (auth === 'session' && request.headers['hx-request'] === 'true') {
+      // A live part of a page whose session ended: htmx sends the whole page to the sign-in form, not just the part.
+      return reply.code(401).header('hx-redirect', '/login').send();
+    }
     if (auth === 'session' && request.method === 'GET') {
       return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
     }

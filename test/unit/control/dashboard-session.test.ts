@@ -122,3 +122,12 @@ describe('dashboard forms', () => {
     expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 });
+
+describe('live parts of a page', () => {
+  it('send the whole page to the sign-in form when the session ended, instead of swapping the form into the part', async () => {
+    app = buildControlApp(controlDeps());
+    const response = await app.inject({ method: 'GET', url: '/batches/live', headers: { 'hx-request': 'true' } });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['hx-redirect']).toBe('/login');
+  });
+});
