@@ -37,6 +37,8 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
 export interface ServeProcess {
   url: string;
   token: string;
+  /** Base URL of the embedded reference server (`…/2.0`), which answers `sim-admin-token`. */
+  simUrl: string;
   stop(): Promise<void>;
 }
 
@@ -54,13 +56,14 @@ export async function startServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> 
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const started = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+  const started = await new Promise<{ url: string; token: string; simUrl: string }>((resolve, reject) => {
     const timer = setInterval(() => {
       const url = /dashboard: (http:\/\/\S+?)\/?\s/.exec(stdout)?.[1];
       const token = /control token \(generated[^)]*\): (\S+)/.exec(stdout)?.[1];
-      if (url !== undefined && token !== undefined) {
+      const simUrl = /embedded reference server at (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url !== undefined && token !== undefined && simUrl !== undefined) {
         clearInterval(timer);
-        resolve({ url, token });
+        resolve({ url, token, simUrl });
       }
     }, 50);
     child.once('exit', (code) => {

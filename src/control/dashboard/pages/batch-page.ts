@@ -15,27 +15,6 @@ function callsLine(budget: BudgetView): SafeHtml {
   return html`${budget.callsInWindow} in the last ${seconds} s · limit ${Math.floor(budget.allowedPerMinute)} / min`;
 }
 
-/** The part of the batch page that moves: progress, counts, calls against the budget, 429 pauses. */
-export function batchLive(batch: BatchRecord, budget: BudgetView | undefined): SafeHtml {
-  const poll = isSettled(batch) ? '' : html` hx-get="/batches/${batch.id}/live" hx-trigger="every 2s" hx-swap="outerHTML"`;
-  return html`<section id="batch-live" aria-labelledby="progress-title"${poll}>
-<h2 id="progress-title" class="visually-hidden">Progress</h2>
-<div class="live-grid">
-  <div>${stateBadge(batch)} ${progressBar(batch)}</div>
-  <div>${outcomeCounts(batch)}</div>
-  <dl class="facts">
-    <div><dt>Started</dt><dd>${timeOf(batch.createdAt)}</dd></div>
-    <div><dt>Duration</dt><dd>${durationOf(batch)}</dd></div>
-    ${budget === undefined
-      ? ''
-      : html`<div><dt>API calls (fleet, this token)</dt><dd>${callsLine(budget)}</dd></div>
-    <div><dt>429 pauses</dt><dd>${budget.rateLimitedInWindow} recently, ${budget.rateLimitedTotal} in all${budget.pausedForMs > 0 ? html` — <strong>paused for ${Math.ceil(budget.pausedForMs / 1000)} s</strong>` : ''}</dd></div>`}
-  </dl>
-</div>
-${batch.message === undefined || batch.message === '' ? '' : html`<p class="note">${batch.message}</p>`}
-</section>`;
-}
-
 export interface RowsView {
   filter: Outcome | undefined;
   rows: RowOutcome[];
@@ -64,22 +43,55 @@ ${view.rows.length === 0
 <td><span class="badge outcome-${row.outcome}">${row.outcome}</span></td><td>${row.category ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}</td>
 <td>${row.status ?? ''}</td><td>${row.errorCode ?? ''}</td><td class="message">${row.message ?? ''}</td><td>${row.attempts}</td></tr>`,
     )}</tbody></table>
-${view.more ? html`<p><a href="/batches/${batch.id}?${view.filter === undefined ? '' : `outcome=${view.filter}&`}offset=${view.offset + view.rows.length}">Next rows</a></p>` : ''}`}
+${view.more ? html`<p><a href="/batches/${batch.id}${rowsQuery({ filter: view.filter, offset: view.offset + view.rows.length })}">Next rows</a></p>` : ''}`}
 </section>`;
 }
 
-export function batchPage(batch: BatchRecord, budget: BudgetView | undefined, rows: RowsView): SafeHtml {
+/** The query of a rows view, for links and for the live part's own URL. */
+function rowsQuery(view: Pick<RowsView, 'filter' | 'offset'>): string {
+  const params = new URLSearchParams();
+  if (view.filter !== undefined) params.set('outcome', view.filter);
+  if (view.offset > 0) params.set('offset', String(view.offset));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * Everything on the batch page that moves: actions, progress, counts, calls against the budget, 429 pauses, and the
+ * rows with their filter counts. While the batch runs it asks for itself again every 2 s (same filter), and stops
+ * once the batch is settled.
+ */
+export function batchLive(batch: BatchRecord, budget: BudgetView | undefined, rows: RowsView): SafeHtml {
+  const poll = isSettled(batch) ? '' : html` hx-get="/batches/${batch.id}/live${rowsQuery(rows)}" hx-trigger="every 2s" hx-swap="outerHTML"`;
   const canRetry = batch.counts.failed > 0 || batch.counts.cancelled > 0 || batch.state === 'stopped';
   const canCancel = !isSettled(batch);
+  return html`<div id="batch-live"${poll}>
+<div class="actions">${canRetry ? html`<a class="button" href="/batches/${batch.id}/retry">Retry failed rows…</a>` : ''}${canCancel ? html`<a class="button danger" href="/batches/${batch.id}/cancel">Cancel batch…</a>` : ''}</div>
+<section class="live" aria-labelledby="progress-title">
+<h2 id="progress-title" class="visually-hidden">Progress</h2>
+<div class="live-grid">
+  <div>${stateBadge(batch)} ${progressBar(batch)}</div>
+  <div>${outcomeCounts(batch)}</div>
+  <dl class="facts">
+    <div><dt>Started</dt><dd>${timeOf(batch.createdAt)}</dd></div>
+    <div><dt>Duration</dt><dd>${durationOf(batch)}</dd></div>
+    ${budget === undefined
+      ? ''
+      : html`<div><dt>API calls (fleet, this token)</dt><dd>${callsLine(budget)}</dd></div>
+    <div><dt>429 pauses</dt><dd>${budget.rateLimitedInWindow} recently, ${budget.rateLimitedTotal} in all${budget.pausedForMs > 0 ? html` — <strong>paused for ${Math.ceil(budget.pausedForMs / 1000)} s</strong>` : ''}</dd></div>`}
+  </dl>
+</div>
+${batch.message === undefined || batch.message === '' ? '' : html`<p class="note">${batch.message}</p>`}
+</section>
+${rowsTable(batch, rows)}
+</div>`;
+}
+
+export function batchPage(batch: BatchRecord, budget: BudgetView | undefined, rows: RowsView): SafeHtml {
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/batches">Batches</a> › ${batch.id}</nav>
-<div class="heading"><h1>${batch.source} ${batch.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h1>
-<div class="actions">
-${canRetry ? html`<a class="button" href="/batches/${batch.id}/retry">Retry failed rows…</a>` : ''}
-${canCancel ? html`<a class="button danger" href="/batches/${batch.id}/cancel">Cancel batch…</a>` : ''}
-</div></div>
+<h1>${batch.source} ${batch.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h1>
 <p class="muted">Batch <span class="mono">${batch.id}</span> · target ${batch.target}</p>
-${batchLive(batch, budget)}
-${rowsTable(batch, rows)}`;
+${batchLive(batch, budget, rows)}`;
 }
 
 /** Retry and cancel ask first, on a page of their own, so that a stray click or key press changes nothing. */

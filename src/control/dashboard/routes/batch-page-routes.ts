@@ -6,7 +6,7 @@ import { OUTCOMES, type RowOutcome } from '../../../queue/row-outcome.js';
 import { withRedis } from '../../with-redis.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { batchesPage, batchesTable } from '../pages/batches-page.js';
-import { batchLive, batchPage, confirmPage } from '../pages/batch-page.js';
+import { batchLive, batchPage, confirmPage, type RowsView } from '../pages/batch-page.js';
 
 const ROWS_PER_PAGE = 200;
 const rowsQuerySchema = z.object({
@@ -22,27 +22,31 @@ export function registerBatchPageRoutes(app: FastifyInstance, context: Dashboard
   app.get('/batches', session, async (_request, reply) => render(reply, batchesPage(await withRedis(deps, () => system.store.list(50))), { title: 'Batches', section: 'batches' }));
   app.get('/batches/live', session, async (_request, reply) => fragment(reply, batchesTable(await withRedis(deps, () => system.store.list(50)))));
 
-  app.get('/batches/:id', session, async (request, reply) => {
-    const batch = await batchOf(request);
-    const query = rowsQuerySchema.parse(request.query ?? {});
+  /** The rows of one page of the batch view: those of the filter, from the offset, in row order. */
+  const rowsOf = async (batchId: string, query: unknown): Promise<RowsView> => {
+    const { outcome: filter, offset } = rowsQuerySchema.parse(query ?? {});
     const rows: RowOutcome[] = [];
     let seen = 0;
-    let more = false;
-    // Outcomes are read in slices in row order; a filtered page stops reading once it is full.
-    for await (const outcome of system.store.outcomes(batch.id)) {
-      if (query.outcome !== undefined && outcome.outcome !== query.outcome) continue;
+    // Outcomes are read in slices in row order; a page stops reading once it is full.
+    for await (const outcome of system.store.outcomes(batchId)) {
+      if (filter !== undefined && outcome.outcome !== filter) continue;
       seen += 1;
-      if (seen <= query.offset) continue;
-      if (rows.length === ROWS_PER_PAGE) {
-        more = true;
-        break;
-      }
+      if (seen <= offset) continue;
+      if (rows.length === ROWS_PER_PAGE) return { filter, rows, more: true, offset };
       rows.push(outcome);
     }
-    const body = batchPage(batch, await budgetView(), { filter: query.outcome, rows, more, offset: query.offset });
+    return { filter, rows, more: false, offset };
+  };
+
+  app.get('/batches/:id', session, async (request, reply) => {
+    const batch = await batchOf(request);
+    const body = batchPage(batch, await budgetView(), await rowsOf(batch.id, request.query));
     return render(reply, body, { title: batch.source, section: 'batches' });
   });
-  app.get('/batches/:id/live', session, async (request, reply) => fragment(reply, batchLive(await batchOf(request), await budgetView())));
+  app.get('/batches/:id/live', session, async (request, reply) => {
+    const batch = await batchOf(request);
+    return fragment(reply, batchLive(batch, await budgetView(), await rowsOf(batch.id, request.query)));
+  });
 
   for (const format of ['csv', 'jsonl'] as const) {
     app.get(`/batches/:id/report.${format}`, session, async (request, reply) => {
