@@ -24,17 +24,18 @@ describe('seatflow worker --metrics-port', () => {
       env: { ...process.env, REDIS_URL: redis.url, SEATFLOW_QUEUE_PREFIX: redis.prefix(), SEATFLOW_DATA_DIR: dataDir, SEATFLOW_LOG_LEVEL: 'warn', SMARTSHEET_ACCESS_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       const deadline = Date.now() + 30_000;
       let url: string | undefined;
       while (url === undefined && Date.now() < deadline && child.exitCode === null) {
-        url = /metrics: (http:\/\/\S+\/metrics)/.exec(stdout)?.[1];
+        url = /seatflow metrics: (http:\/\/\S+\/metrics)/.exec(stderr)?.[1];
         if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      expect(url, stdout).toBeDefined();
+      expect(url, stderr).toBeDefined();
       const response = await fetch(url!);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/plain/);

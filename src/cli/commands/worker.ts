@@ -1,17 +1,12 @@
 import closeWithGrace from 'close-with-grace';
 import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
-import { createSeatflowMetrics } from '../../control/metrics/seatflow-metrics.js';
-import { startMetricsServer } from '../../control/metrics/start-metrics-server.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
-import { wholeNumber } from '../whole-number.js';
+import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
 
-interface WorkerFlags extends CommonFlags {
-  metricsPort?: number;
-  metricsHost: string;
-}
+type WorkerFlags = CommonFlags & MetricsFlags;
 
 /**
  * `seatflow worker`: processes the rows of every open batch of its target (SMARTSHEET_API_BASE) until SIGINT or
@@ -22,22 +17,16 @@ export function registerWorkerCommand(program: Command): void {
   const command = program
     .command('worker')
     .description('process queued batches until stopped (SIGINT/SIGTERM finish active rows, the rest stays queued)')
-    .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)')
-    .option('--metrics-port <n>', 'serve Prometheus metrics at http://HOST:N/metrics (0 picks a free port)', (text: string) => wholeNumber('--metrics-port', text, 0, 65535))
-    .option('--metrics-host <host>', 'address of the metrics server', '127.0.0.1');
-  addCommonOptions(command).action(async (flags: WorkerFlags) => {
+    .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
+  addCommonOptions(addMetricsOptions(command)).action(async (flags: WorkerFlags) => {
     await withCliRuntime(flags, {}, async (runtime) => {
       // A refused token is found now, not when the first batch arrives (and stops on it).
       await runtime.api.users.getCurrent();
-      const metrics = flags.metricsPort === undefined ? undefined : createSeatflowMetrics(runtime.logger);
-      const batchRuntime = await openBatchRuntime(runtime, metrics === undefined ? {} : { metrics });
-      const { api, budget } = createBudgetedApi(runtime, batchRuntime, metrics === undefined ? {} : { metrics });
-      if (metrics !== undefined && flags.metricsPort !== undefined) {
-        const server = await startMetricsServer(metrics.registry, { port: flags.metricsPort, host: flags.metricsHost });
-        runtime.onClose(() => server.close());
-        runtime.logger.info({ url: server.url }, 'metrics for Prometheus');
-        process.stdout.write(`seatflow worker metrics: ${server.url}\n`);
-      }
+      const observed = metricsOf(runtime, flags);
+      const metrics = observed === undefined ? {} : { metrics: observed.metrics };
+      const batchRuntime = await openBatchRuntime(runtime, metrics);
+      const { api, budget } = createBudgetedApi(runtime, batchRuntime, metrics);
+      await observed?.serve();
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
       const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
       runtime.logger.info(

@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { createSeatflowMetrics, type SeatflowMetrics } from '../control/metrics/seatflow-metrics.js';
+import { startMetricsServer } from '../control/metrics/start-metrics-server.js';
+import type { CliRuntime } from './cli-runtime.js';
+import { wholeNumber } from './whole-number.js';
+
+export interface MetricsFlags {
+  metricsPort?: number;
+  metricsHost: string;
+}
+
+/** `--metrics-port N` and `--metrics-host H`: Prometheus metrics of this process while it runs. */
+export function addMetricsOptions(command: Command): Command {
+  return command
+    .option('--metrics-port <n>', 'serve Prometheus metrics at http://HOST:N/metrics while running (0 picks a free port)', (text: string) => wholeNumber('--metrics-port', text, 0, 65535))
+    .option('--metrics-host <host>', 'address of the metrics server', '127.0.0.1');
+}
+
+/**
+ * The metrics of this process when `--metrics-port` was given: its registry is created now (to feed the queue and
+ * client hooks) and served once `serve()` is called; the server closes with the runtime.
+ */
+export function metricsOf(runtime: CliRuntime, flags: MetricsFlags): { metrics: SeatflowMetrics; serve(): Promise<void> } | undefined {
+  const port = flags.metricsPort;
+  if (port === undefined) return undefined;
+  const metrics = createSeatflowMetrics(runtime.logger);
+  return {
+    metrics,
+    async serve() {
+      const server = await startMetricsServer(metrics.registry, { port, host: flags.metricsHost });
+      runtime.onClose(() => server.close());
+      runtime.logger.info({ url: server.url }, 'metrics for Prometheus');
+      process.stderr.write(`seatflow metrics: ${server.url}\n`);
+    },
+  };
+}
