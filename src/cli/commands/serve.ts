@@ -8,7 +8,7 @@ import { DEFAULT_PLAN_TIMEOUT_MS } from '../../control/plan-within-deadline.js';
 import { startControlServer } from '../../control/start-control-server.js';
 import type { WorkerPool } from '../../queue/worker-pool.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
-import { createCliRuntime } from '../cli-runtime.js';
+import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
 
@@ -57,7 +57,8 @@ export function registerServeCommand(program: Command): void {
         token,
         target: { label: runtime.targetLabel, id: batchRuntime.target, configured, sim: runtime.sim !== undefined },
         guardrails: config.guardrails,
-        api: runtime.api,
+        // POST /v1/plans and the dashboard's preview: reads retried within the time a caller is kept waiting.
+        api: runtime.createApi({ retry: { ...readRetryPolicy(config), maxElapsedMs: Math.min(config.retry.maxElapsedMs, planTimeoutMs) } }),
         batches: {
           system: batchRuntime.system,
           // Pre-flight reads retry a busy service, but never longer than an HTTP caller is kept waiting.

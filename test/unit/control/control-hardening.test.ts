@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../../src/client/api-error.js';
+import { createSmartsheetClient } from '../../../src/client/create-smartsheet-client.js';
+import { startStubHttpServer } from '../../helpers/stub-http-server.js';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
 import { startControlServer } from '../../../src/control/start-control-server.js';
 import { adminApi, auth, controlDeps } from './control-test-deps.js';
@@ -125,6 +127,23 @@ describe('a plan whose target answers 503', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(response.headers['retry-after']).toBe('30');
     expect(response.json().error).toMatchObject({ code: 'TARGET_ERROR', retryAfterSeconds: 30, hint: expect.stringContaining('Nothing was queued') });
+  });
+
+  it('bounds a client that retries a service answering 503 for ten minutes', async () => {
+    const service = await startStubHttpServer(() => ({ status: 503, headers: { 'retry-after': '1' }, body: { errorCode: 4001, message: 'busy', refId: 'r1' } }));
+    const api = createSmartsheetClient({ baseUrl: service.url, accessToken: 'a-token', retry: { maxAttempts: 100, maxElapsedMs: 600_000, baseDelayMs: 200, maxDelayMs: 1000 } });
+    try {
+      app = buildControlApp(controlDeps({ api, planTimeoutMs: 2500 }));
+      const started = Date.now();
+      const response = await app.inject({ method: 'POST', url: '/v1/plans', headers: { ...auth, 'content-type': 'text/csv' }, payload: csv });
+      expect(response.statusCode).toBe(503);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      expect(service.requests.length).toBeGreaterThan(1);
+    } finally {
+      await api.close();
+      await service.close();
+    }
   });
 
   it('passes the service Retry-After on when the pre-flight ends in a 503', async () => {
