@@ -12,15 +12,21 @@ export interface PlanPreview {
   needsConfirmation: boolean;
 }
 
-/** Previews in memory, each for `ttlMs`, at most `max` (the oldest go first): a preview is a short-lived step. */
-export function createPlanPreviews(options: { ttlMs?: number; max?: number; now?: () => number } = {}) {
+/**
+ * Previews in memory, each for `ttlMs`, at most `max` of them and `maxBytes` of manifests together (the oldest go
+ * first): a preview is a short-lived step, and a few large uploads must not hold the server's memory.
+ */
+export function createPlanPreviews(options: { ttlMs?: number; max?: number; maxBytes?: number; now?: () => number } = {}) {
   const ttlMs = options.ttlMs ?? 30 * 60 * 1000;
   const max = options.max ?? 20;
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const now = options.now ?? Date.now;
   const entries = new Map<string, { preview: PlanPreview; at: number }>();
+  const bytesHeld = () => [...entries.values()].reduce((sum, entry) => sum + entry.preview.bytes.length, 0);
   const prune = () => {
     for (const [id, entry] of entries) if (now() - entry.at > ttlMs) entries.delete(id);
-    while (entries.size > max) entries.delete(entries.keys().next().value as string);
+    // The newest preview always stays, whatever its size (it is within the body limit).
+    while (entries.size > 1 && (entries.size > max || bytesHeld() > maxBytes)) entries.delete(entries.keys().next().value as string);
   };
   return {
     add(preview: PlanPreview): string {

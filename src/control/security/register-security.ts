@@ -36,6 +36,7 @@ export async function registerSecurity(app: FastifyInstance, token: string, poli
         'script-src': ["'self'"],
         'style-src': ["'self'"],
         'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'", 'data:'],
         'form-action': ["'self'"],
         'frame-ancestors': ["'none'"],
         // Served over plain HTTP on loopback; upgrading would break the dashboard there.
