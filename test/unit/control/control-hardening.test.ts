@@ -16,11 +16,15 @@ afterEach(async () => {
 const csv = 'email,action\nmarcus.chen@acme.example,deactivate\n';
 
 describe('control API against web pages', () => {
-  it('refuses a text/plain body (which any page can post cross-site without asking) with 415', async () => {
-    app = buildControlApp(controlDeps());
-    const response = await app.inject({ method: 'POST', url: '/v1/plans', headers: { ...auth, 'content-type': 'text/plain' }, payload: csv });
-    expect(response.statusCode).toBe(415);
-    expect(response.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  it('refuses the bodies any page can post cross-site without asking (text/plain, forms) with 415', async () => {
+    const deps = controlDeps();
+    app = buildControlApp(deps);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const response = await app.inject({ method: 'POST', url: '/v1/batches?confirm=true', headers: { ...auth, 'content-type': type }, payload: csv });
+      expect(response.statusCode, type).toBe(415);
+      expect(response.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+    expect((deps.batches as unknown as { calls: string[] }).calls).toEqual([]);
   });
 
   it('refuses a foreign Origin with 403 even with the right token, before reading the body', async () => {
