@@ -19,7 +19,8 @@ export async function registerQueueBoard(app: FastifyInstance, deps: ControlDeps
   createBullBoard({
     queues: [new BullMQAdapter(queue, { readOnlyMode: true, description: `rows of ${deps.target.label}` })],
     serverAdapter,
-    options: { uiConfig: { boardTitle: 'seatflow queues' } },
+    // The docs link points to the internet; the way back points to the dashboard.
+    options: { uiConfig: { boardTitle: 'seatflow queues', hideDocsLink: true, miscLinks: [{ text: 'Back to the seatflow dashboard', url: '/batches' }] } },
   });
   await app.register(serverAdapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
 }
