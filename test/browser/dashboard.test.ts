@@ -48,7 +48,7 @@ beforeAll(async () => {
     launchChromium(),
   ]);
   page = await browser.context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(30_000);
 }, 60_000);
 
 afterAll(async () => {
@@ -65,7 +65,8 @@ const api = async (pathName: string) => {
   return (await response.json()) as Record<string, unknown>;
 };
 
-describe('the dashboard in a real browser against seatflow serve --sim', () => {
+// Generous limits for a loaded machine: every step waits for a condition, none sleeps.
+describe('the dashboard in a real browser against seatflow serve --sim', { timeout: 120_000 }, () => {
   it('signs in with the control token, through a form, into an HttpOnly SameSite=Strict cookie', async () => {
     await page.goto(`${serve.url}/batches`);
     await page.waitForURL(/\/login\?next=%2Fbatches$/);
