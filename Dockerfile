@@ -21,6 +21,7 @@ RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin/seatflow ./bin/seatflow
 COPY config ./config
+COPY assets ./assets
 COPY jobs/examples ./jobs/examples
 RUN mkdir -p /app/.seatflow && chown -R node:node /app/.seatflow
 USER node

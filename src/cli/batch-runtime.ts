@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { longestRequestMs } from '../client/longest-request-ms.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { SeatflowMetrics } from '../control/metrics/seatflow-metrics.js';
 import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
 import { openRedis, type RedisHandle } from '../queue/redis/open-redis.js';
 import { redisTargetOf } from '../queue/redis/redis-target.js';
@@ -21,12 +22,15 @@ export interface BatchRuntime {
  * Opens Redis (REDIS_URL, or the embedded server under the data directory) and the queue machinery; both are closed
  * with the CLI runtime, queues before the connection.
  */
-export async function openBatchRuntime(runtime: CliRuntime): Promise<BatchRuntime> {
+export async function openBatchRuntime(runtime: CliRuntime, options: { metrics?: SeatflowMetrics } = {}): Promise<BatchRuntime> {
   const { config, logger } = runtime;
   const redis = await openRedis({ target: redisTargetOf(config.redis), dataDir: config.dataDir, logger });
   runtime.onClose(() => redis.close());
   const target = runtime.sim !== undefined ? `sim:${runtime.sim.url}` : config.api.baseUrl;
-  const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim: runtime.sim !== undefined, logger });
+  const { metrics } = options;
+  const hooks = metrics === undefined ? {} : { hooks: { onOutcome: metrics.onOutcome } };
+  const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim: runtime.sim !== undefined, logger, ...hooks });
+  metrics?.watch({ queue: system.queue, store: system.store });
   runtime.onClose(() => system.close());
   return { redis, system, target };
 }
@@ -35,12 +39,21 @@ export async function openBatchRuntime(runtime: CliRuntime): Promise<BatchRuntim
  * A client whose every call takes from the fleet-wide budget of its token and reports 429s to it. `retryReads` is for
  * the pre-flight only (GETs, outside the queue); workers' clients never retry, because the queue owns their retries.
  */
-export function createBudgetedApi(runtime: CliRuntime, batch: BatchRuntime, options: { retryReads?: boolean } = {}): { api: SmartsheetApi; budget: RequestBudget } {
+export function createBudgetedApi(
+  runtime: CliRuntime,
+  batch: BatchRuntime,
+  options: { retryReads?: boolean; maxRetryElapsedMs?: number; metrics?: SeatflowMetrics } = {},
+): { api: SmartsheetApi; budget: RequestBudget } {
   const budget = batch.system.budget({ accessToken: runtime.config.api.accessToken ?? 'no-token', rate: runtime.config.rateLimit });
+  const { metrics } = options;
+  metrics?.watch({ budget });
+  const retry = readRetryPolicy(runtime.config);
+  const beforeRequest = (info: Parameters<RequestBudget['beforeRequest']>[0]) => budget.beforeRequest(info);
   const api = runtime.createApi({
-    ...(options.retryReads === true ? { retry: readRetryPolicy(runtime.config) } : {}),
-    beforeRequest: (info) => budget.beforeRequest(info),
+    ...(options.retryReads === true ? { retry: { ...retry, maxElapsedMs: Math.min(retry.maxElapsedMs ?? Infinity, options.maxRetryElapsedMs ?? Infinity) } } : {}),
+    beforeRequest: metrics === undefined ? beforeRequest : metrics.timeBudgetWait(beforeRequest),
     onResponse: (info) => {
+      metrics?.onResponse(info);
       budget.onResponse(info).catch((error: unknown) => runtime.logger.warn({ err: error }, 'could not record a 429 in Redis'));
     },
   });

@@ -1,61 +1,60 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { createBearerTokenCheck } from './bearer-token-check.js';
-import type { ControlDeps } from './control-deps.js';
+import { registerAuth } from './auth/register-auth.js';
+import type { ControlDeps, ControlHttpPolicy } from './control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
+import { registerDashboard } from './dashboard/register-dashboard.js';
 import { registerManifestBodyParsers } from './manifest-body.js';
 import { registerBatchRoutes } from './routes/batch-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerOffboardingRoutes } from './routes/offboarding-routes.js';
+import { registerMetricsRoutes } from './routes/metrics-routes.js';
 import { registerPlanRoutes } from './routes/plan-routes.js';
+import { registerSecurity } from './security/register-security.js';
 import { toControlError } from './to-control-error.js';
 import { isRedisDown } from './with-redis.js';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Answered without a bearer token (health probes). */
-    public?: boolean;
-  }
-}
-
-const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
+const DEFAULT_HTTP_POLICY: ControlHttpPolicy = { bindHost: '127.0.0.1', allowedHosts: [], allowedOrigins: [], rateLimit: { max: 600, perSeconds: 60 } };
 
 /**
- * The control API, built but not listening (`startControlServer` listens; tests use `inject()`). A thin adapter: every
- * endpoint calls the same plan and queue functions as the CLI command of the same name.
+ * The control API and the dashboard, built but not listening (`startControlServer` listens; tests use `inject()`).
+ * A thin adapter: every endpoint calls the same plan and queue functions as the CLI command of the same name.
  */
 export function buildControlApp(deps: ControlDeps): FastifyInstance {
+  if (deps.token.length < 32) throw new Error('the control token must be at least 32 characters');
   // Request logs carry method, URL and remote address only (fastify's default serializers): never a header.
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
   });
-  registerManifestBodyParsers(app);
-
-  const tokenMatches = deps.token === undefined ? undefined : createBearerTokenCheck(deps.token);
-  app.addHook('onRequest', async (request, reply) => {
-    if (tokenMatches === undefined || request.routeOptions.config.public === true) return;
-    if (tokenMatches(request.headers.authorization)) return;
-    reply.header('www-authenticate', 'Bearer realm="seatflow"');
-    throw new ControlError(401, CONTROL_ERROR_CODES.unauthorized, request.headers.authorization === undefined ? 'no bearer token' : 'the bearer token is not valid', {
-      hint: 'Send Authorization: Bearer <token>, the control.token of the server (SEATFLOW_CONTROL_TOKEN).',
-    });
-  });
+  // Nothing is parsed unless a scope below says how: /v1 takes manifests, the dashboard takes its forms.
+  app.removeAllContentTypeParsers();
 
   app.setErrorHandler((error, request, reply) => {
     const answer = toControlError(error, isRedisDown(deps.batches.redis.status));
     if (answer.statusCode >= 500) request.log.error({ err: error, code: answer.code }, 'request failed');
+    if (answer.retryAfterSeconds !== undefined) void reply.header('retry-after', String(answer.retryAfterSeconds));
     return reply.code(answer.statusCode).header('content-type', 'application/json; charset=utf-8').send(answer.toBody());
   });
-  app.setNotFoundHandler((request, reply) => {
-    const answer = new ControlError(404, CONTROL_ERROR_CODES.notFound, `no endpoint ${request.method} ${request.url.split('?', 1)[0] ?? ''}`, {
-      hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, GET /healthz, GET /readyz.',
+  void app.register(async (root) => {
+    await registerSecurity(root, deps.token, { ...DEFAULT_HTTP_POLICY, ...deps.http });
+    registerAuth(root, deps.token);
+    // Inside this scope, so that an unknown path still needs the token (and says nothing to a stranger).
+    root.setNotFoundHandler((request, reply) => {
+      const answer = new ControlError(404, CONTROL_ERROR_CODES.notFound, `no endpoint ${request.method} ${request.url.split('?', 1)[0] ?? ''}`, {
+        hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, POST /v1/offboardings, GET /v1/offboardings/:id[/report], POST /v1/offboardings/:id/undo, GET /v1/holds, GET /healthz, GET /readyz, GET /metrics; the dashboard at /.',
+      });
+      return reply.code(404).send(answer.toBody());
     });
-    return reply.code(404).send(answer.toBody());
+    registerHealthRoutes(root, deps);
+    registerMetricsRoutes(root, deps);
+    await root.register(async (v1) => {
+      registerManifestBodyParsers(v1);
+      registerPlanRoutes(v1, deps);
+      registerBatchRoutes(v1, deps);
+      if (deps.offboarding !== undefined) registerOffboardingRoutes(v1, deps, deps.offboarding);
+    });
+    await root.register(async (dashboard) => registerDashboard(dashboard, deps));
   });
-
-  registerHealthRoutes(app, deps);
-  registerPlanRoutes(app, deps);
-  registerBatchRoutes(app, deps);
-  if (deps.offboarding !== undefined) registerOffboardingRoutes(app, deps, deps.offboarding);
   return app;
 }

@@ -4,6 +4,8 @@ import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
+import type { RequestBudget } from '../queue/request-budget.js';
+import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -18,18 +20,30 @@ export interface ControlTarget {
 
 /** What the batch endpoints use: the queue machinery over one Redis. */
 export interface ControlBatchDeps {
-  system: Pick<BatchSystem, 'store' | 'control' | 'submit'>;
+  system: Pick<BatchSystem, 'store' | 'control' | 'submit' | 'queue'>;
   /** The client for the pre-flight of submitted batches: it takes from the fleet's shared request budget. */
   api: SmartsheetApi;
   /** The command connection, watched to answer 503 at once while Redis is down instead of waiting on it. */
   redis: Pick<RedisClient, 'status' | 'ping'>;
 }
 
+/** Who may talk to the API over HTTP, besides holding the token (against DNS rebinding and cross-site requests). */
+export interface ControlHttpPolicy {
+  /** The address the server binds: on loopback, only loopback Host names are accepted unless listed in allowedHosts. */
+  bindHost: string;
+  /** Host header names accepted besides loopback ones. Empty on a non-loopback binding: any Host. */
+  allowedHosts: string[];
+  /** Origins allowed besides the server's own. */
+  allowedOrigins: string[];
+  /** Requests per client address and window. */
+  rateLimit: { max: number; perSeconds: number };
+}
+
 /** Everything `buildControlApp` needs; built by the composition root (`seatflow serve`) or by a test. */
 export interface ControlDeps {
   logger: Logger;
-  /** The bearer token callers must present; undefined turns auth off (startControlServer allows it on loopback only). */
-  token: string | undefined;
+  /** The bearer token callers must present, and the dashboard's sign-in; at least 32 characters. */
+  token: string;
   target: ControlTarget;
   guardrails: Config['guardrails'];
   /** The client for POST /v1/plans (reads only, like `seatflow plan`). */
@@ -39,6 +53,15 @@ export interface ControlDeps {
   offboarding?: ControlOffboardingDeps;
   /** How long a Redis command may take before the request answers 503. Default 5000. */
   redisTimeoutMs?: number;
-  /** Largest manifest body accepted, in bytes. Default 100 MiB. */
+  /** Largest manifest body accepted, in bytes. Default 10 MiB. */
   bodyLimitBytes?: number;
+  /** How long a plan may wait on the target before answering 503 with Retry-After. Default 20 000. */
+  planTimeoutMs?: number;
+  /** How long /readyz trusts its last check of the token against the target. Default 30 000. */
+  readyCacheMs?: number;
+  http?: Partial<ControlHttpPolicy>;
+  /** The fleet's request budget for the target's token, shown on the batch page (calls, 429 pauses). */
+  budget?: { budget: Pick<RequestBudget, 'counters' | 'pausedFor' | 'state'>; rate: Config['rateLimit'] };
+  /** Served at GET /metrics when given. */
+  metrics?: SeatflowMetrics;
 }

@@ -3,6 +3,10 @@ import { SeatflowError } from '../core/seatflow-error.js';
 /** Stable `error.code`s of the control API, for machines; `message` and `hint` are for people. */
 export const CONTROL_ERROR_CODES = {
   unauthorized: 'UNAUTHORIZED',
+  forbiddenHost: 'FORBIDDEN_HOST',
+  forbiddenOrigin: 'FORBIDDEN_ORIGIN',
+  csrf: 'CSRF_TOKEN_INVALID',
+  rateLimited: 'RATE_LIMITED',
   badRequest: 'BAD_REQUEST',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   bodyTooLarge: 'BODY_TOO_LARGE',
@@ -20,6 +24,8 @@ export type ControlErrorCode = (typeof CONTROL_ERROR_CODES)[keyof typeof CONTROL
 
 export interface ControlErrorOptions {
   hint?: string;
+  /** Sent as Retry-After (seconds) and in the body. */
+  retryAfterSeconds?: number;
   /** Extra fields of the error body (e.g. `problems` of a refused manifest). */
   details?: Record<string, unknown>;
   cause?: unknown;
@@ -29,6 +35,7 @@ export interface ControlErrorOptions {
 export class ControlError extends SeatflowError {
   readonly statusCode: number;
   readonly details: Record<string, unknown> | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(statusCode: number, code: ControlErrorCode, message: string, options: ControlErrorOptions = {}) {
     super(code, message, {
@@ -37,10 +44,19 @@ export class ControlError extends SeatflowError {
     });
     this.statusCode = statusCode;
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toBody(): { error: Record<string, unknown> } {
-    return { error: { code: this.code, message: this.message, ...(this.hint === undefined ? {} : { hint: this.hint }), ...this.details } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.hint === undefined ? {} : { hint: this.hint }),
+        ...(this.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: this.retryAfterSeconds }),
+        ...this.details,
+      },
+    };
   }
 }
 

@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ManifestFormat } from '../manifest/manifest-format.js';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
 
-/** Media types a manifest may be sent as, and the format each names. */
+/**
+ * Media types a manifest may be sent as, and the format each names. Not text/plain (nor form types): a web page can
+ * send those cross-site without asking the server first, so accepting them would let any page submit a batch.
+ */
 export const MANIFEST_MEDIA_TYPES: Readonly<Record<string, ManifestFormat>> = {
   'text/csv': 'csv',
   'application/csv': 'csv',
-  'text/plain': 'csv',
   'application/json': 'json',
   'application/x-ndjson': 'jsonl',
   'application/jsonl': 'jsonl',

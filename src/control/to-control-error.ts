@@ -36,7 +36,8 @@ function fromApiError(error: ApiError): ControlError {
   if (error.category === 'ServiceUnavailable') {
     return new ControlError(503, CODES.targetError, message, {
       hint: 'The service is busy or unavailable; send the request again later. Nothing was queued.',
-      details: { ...details, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) },
+      retryAfterSeconds: error.retryAfterMs === undefined ? 30 : Math.max(1, Math.ceil(error.retryAfterMs / 1000)),
+      details,
     });
   }
   return new ControlError(502, CODES.targetError, message, { details });

@@ -102,8 +102,18 @@ export const configSchema = z.strictObject({
   control: z.strictObject({
     host: z.string().min(1),
     port: z.number().int().min(0).max(65535),
-    /** Bearer token callers must send; required unless bound to loopback. */
-    token: z.string().min(1).optional(),
+    /** Bearer token callers must send (and the dashboard's sign-in); `seatflow serve` generates one when unset. */
+    token: z.string().min(32, 'the control token must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
+    /** Largest request body (a manifest) accepted, in bytes. */
+    bodyLimitBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+    /** Host header values accepted besides loopback names (the names people reach this server by). Empty: any. */
+    allowedHosts: z.array(z.string().min(1)).default([]),
+    /** Origins allowed to send requests besides the server's own (e.g. https://ops.example.com). */
+    allowedOrigins: z.array(z.string().min(1)).default([]),
+    /** Requests per client address and window (HTTP 429 beyond it); health probes are not counted. */
+    rateLimit: z.strictObject({ max: z.number().int().min(1), perSeconds: z.number().positive() }).default({ max: 600, perSeconds: 60 }),
+    /** How long a plan may wait on the target service before the caller gets 503 with a retry hint. */
+    planTimeoutMs: z.number().int().min(1000).default(20_000),
   }),
 });
 

@@ -35,7 +35,7 @@ export interface BatchRecord extends z.infer<typeof recordSchema> {
 export type NewBatch = Omit<BatchRecord, 'counts' | 'state' | 'finishedAt' | 'message'>;
 
 // KEYS: outcomes, batch, inflight. ARGV: row, json, outcome, finishedAt (ISO).
-// Keeps the first outcome of a row only; counts it; marks the batch finished when every row has one. Only a row that
+// Keeps the first outcome of a row only; counts it; marks the batch finished when every row has one (returns 2 then). Only a row that
 // ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a change an earlier attempt
 // made unseen, and `retry` can run it again, which must then confirm before acting.
 // The counted fields come from OUTCOMES, so a new outcome cannot be left out of "every row has one".
@@ -49,6 +49,7 @@ local sum = 0
 for i = 1, n do sum = sum + tonumber(c[i] or '0') end
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 'submitting' then
   redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', ARGV[4])
+  return 2
 end
 return 1`);
 
@@ -90,7 +91,12 @@ export interface BatchStore {
   finishIfComplete(batchId: string, now: Date): Promise<void>;
 }
 
-export function createBatchStore(redis: RedisClient, keys: QueueKeys): BatchStore {
+export interface BatchStoreHooks {
+  /** Called after an outcome was recorded (not for a row that already had one); `batchFinished` when it was the last. */
+  onOutcome?: (outcome: RowOutcome, batchFinished: boolean) => void;
+}
+
+export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: BatchStoreHooks = {}): BatchStore {
   const store: BatchStore = {
     async create(batch, createdAtMs) {
       const key = keys.batch(batch.id);
@@ -149,7 +155,9 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys): BatchStor
     async recordOutcome(outcome) {
       const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
       const result = await RECORD.run(redis, [keys.outcomes(outcome.batchId), keys.batch(outcome.batchId), keys.inflight(outcome.batchId)], [String(outcome.row), json, outcome.outcome, outcome.finishedAt]);
-      return result === 1;
+      if (result === 0) return false;
+      hooks.onOutcome?.(outcome, result === 2);
+      return true;
     },
     async getOutcome(batchId, row) {
       const json = await redis.hget(keys.outcomes(batchId), String(row));

@@ -3,7 +3,7 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchPlan } from '../plan/planned-row.js';
 import { createBatchControl, type BatchControl } from './batch-control.js';
-import { createBatchStore, type BatchRecord, type BatchStore } from './batch-store.js';
+import { createBatchStore, type BatchRecord, type BatchStore, type BatchStoreHooks } from './batch-store.js';
 import type { JobRegistry } from './job-type.js';
 import { createQueueKeys, type QueueKeys } from './queue-keys.js';
 import { rowsParkedBeyond, type ParkedRow } from './parked-rows.js';
@@ -24,6 +24,8 @@ export interface BatchSystemOptions {
   target: string;
   sim: boolean;
   logger: Logger;
+  /** Observers of recorded outcomes (metrics); they must not throw. */
+  hooks?: BatchStoreHooks;
 }
 
 export interface StartWorkersOptions {
@@ -56,7 +58,7 @@ export interface BatchSystem {
 /** The queue machinery over one Redis, assembled; the composition roots (CLI, control API) build one of these. */
 export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
   const keys = createQueueKeys(options.prefix);
-  const store = createBatchStore(options.redis.client, keys);
+  const store = createBatchStore(options.redis.client, keys, options.hooks);
   const queues = new Map<string, Queue<RowJobData>>();
   const queueFor = (name: string): Queue<RowJobData> => {
     let queue = queues.get(name);

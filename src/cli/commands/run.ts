@@ -8,9 +8,10 @@ import { existingBatchLine, exitCodeOf, formatBatchSummary } from '../batch-summ
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
 import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
+import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 
-interface RunFlags extends ManifestFlags, AgainFlags {
+interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags {
   report?: string;
 }
 
@@ -25,7 +26,7 @@ export function registerRunCommand(program: Command): void {
     .description('plan a manifest, execute it to the end with progress, print the summary and write the report')
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<batch>.csv)')
     .option('--concurrency <n>', 'rows processed at once by this process');
-  addCommonOptions(addAgainOption(addManifestOptions(command))).action(async (manifest: string, flags: RunFlags) => {
+  addCommonOptions(addMetricsOptions(addAgainOption(addManifestOptions(command)))).action(async (manifest: string, flags: RunFlags) => {
     process.exitCode = await runManifest(manifest, flags);
   });
 }
@@ -34,12 +35,15 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
   if (flags.report !== undefined) reportFormatOf(flags.report, '--report');
   const out = process.stdout;
   return withCliRuntime(flags, {}, async (runtime) => {
-    const batchRuntime = await openBatchRuntime(runtime);
+    const observed = await metricsOf(runtime, flags);
+    const metrics = observed === undefined ? {} : { metrics: observed.metrics };
+    const batchRuntime = await openBatchRuntime(runtime, metrics);
     const { system } = batchRuntime;
-    const { api, budget } = createBudgetedApi(runtime, batchRuntime);
+    const { api, budget } = createBudgetedApi(runtime, batchRuntime, metrics);
+    await observed?.serve();
     out.write(`Target: ${runtime.targetLabel}\n`);
 
-    const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api;
+    const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true, ...metrics }).api;
     const { plan, guardrails, manifest } = await planFromFlags(manifestPath, flags, preflightApi, runtime.config);
     for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
     const s = plan.summary;

@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import closeWithGrace from 'close-with-grace';
 import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
 import type { ControlDeps } from '../../control/control-deps.js';
 import type { WorkerPool } from '../../queue/worker-pool.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
-import { createCliRuntime } from '../cli-runtime.js';
+import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
 import { openOffboarding } from '../offboarding-runtime.js';
@@ -16,16 +17,16 @@ interface ServeFlags extends CommonFlags {
 }
 
 /**
- * `seatflow serve`: the HTTP control API (plans, batches, outcomes, retry, cancel), and with --workers N also N
- * in-process workers, so that one process can both accept and execute batches. SIGINT/SIGTERM stop accepting
- * requests, let active rows finish within worker.shutdownGraceMs and leave the rest queued.
+ * `seatflow serve`: the HTTP control API (plans, batches, outcomes, retry, cancel), the dashboard and /metrics, and
+ * with --workers N also N in-process workers, so that one process can both accept and execute batches.
+ * SIGINT/SIGTERM stop accepting requests, let active rows finish within worker.shutdownGraceMs and leave the rest queued.
  */
 export function registerServeCommand(program: Command): void {
   const command = program
     .command('serve')
-    .description('serve the HTTP control API (token: SEATFLOW_CONTROL_TOKEN); --workers N also executes batches')
+    .description('serve the HTTP control API, the dashboard and /metrics (token: SEATFLOW_CONTROL_TOKEN, or one is generated); --workers N also executes batches')
     .option('--port <n>', 'port to listen on (config control.port, default 8080; 0 picks a free one)', (text: string) => wholeNumber('--port', text, 0, 65535))
-    .option('--host <host>', 'address to bind (config control.host, default 127.0.0.1; other addresses need a token)')
+    .option('--host <host>', 'address to bind (config control.host, default 127.0.0.1)')
     .option('--workers <n>', 'in-process workers, each running worker.concurrency rows at once', (text: string) => wholeNumber('--workers', text, 0, 64), 0);
   addCommonOptions(command).action(async (flags: ServeFlags) => {
     const runtime = await createCliRuntime({
@@ -41,19 +42,36 @@ export function registerServeCommand(program: Command): void {
     const pools: Pick<WorkerPool, 'close'>[] = [];
     try {
       const { config, logger } = runtime;
-      // Loaded here, not at the top: every other command would pay for fastify and the routes at start.
-      const { assertSafeBinding, startControlServer } = await import('../../control/start-control-server.js');
-      assertSafeBinding(config.control.host, config.control.token);
-      const batchRuntime = await openBatchRuntime(runtime);
-      const { api: budgetedApi, budget } = createBudgetedApi(runtime, batchRuntime);
+      // Loaded here, not at the top: every other command would pay for fastify, prom-client and the routes at start.
+      const { startControlServer } = await import('../../control/start-control-server.js');
+      const { createSeatflowMetrics } = await import('../../control/metrics/seatflow-metrics.js');
+      const { DEFAULT_PLAN_TIMEOUT_MS } = await import('../../control/plan-within-deadline.js');
+      // Always a token: even on loopback, any local process or a web page (through the browser) could reach the API.
+      const generated = config.control.token === undefined;
+      const token = config.control.token ?? randomBytes(32).toString('base64url');
+      const metrics = createSeatflowMetrics(logger);
+      const batchRuntime = await openBatchRuntime(runtime, { metrics });
+      const { api: budgetedApi, budget } = createBudgetedApi(runtime, batchRuntime, { metrics });
+      const planTimeoutMs = config.control.planTimeoutMs ?? DEFAULT_PLAN_TIMEOUT_MS;
       const configured = config.api.accessToken !== undefined;
       const deps: ControlDeps = {
         logger,
-        token: config.control.token,
+        token,
         target: { label: runtime.targetLabel, id: batchRuntime.target, configured, sim: runtime.sim !== undefined },
         guardrails: config.guardrails,
-        api: runtime.api,
-        batches: { system: batchRuntime.system, api: createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api, redis: batchRuntime.redis.client },
+        // POST /v1/plans and the dashboard's preview: reads retried within the time a caller is kept waiting.
+        api: runtime.createApi({ retry: { ...readRetryPolicy(config), maxElapsedMs: Math.min(config.retry.maxElapsedMs, planTimeoutMs) } }),
+        batches: {
+          system: batchRuntime.system,
+          // Pre-flight reads retry a busy service, but never longer than an HTTP caller is kept waiting.
+          api: createBudgetedApi(runtime, batchRuntime, { retryReads: true, maxRetryElapsedMs: planTimeoutMs, metrics }).api,
+          redis: batchRuntime.redis.client,
+        },
+        bodyLimitBytes: config.control.bodyLimitBytes,
+        planTimeoutMs,
+        http: { bindHost: config.control.host, allowedHosts: config.control.allowedHosts, allowedOrigins: config.control.allowedOrigins, rateLimit: config.control.rateLimit },
+        budget: { budget, rate: config.rateLimit },
+        metrics,
       };
       const offboarding = openOffboarding(runtime, batchRuntime);
       deps.offboarding = { system: offboarding, config };
@@ -66,13 +84,13 @@ export function registerServeCommand(program: Command): void {
         logger.warn('no access token (SMARTSHEET_ACCESS_TOKEN): --workers ignored, no rows will be executed by this process');
       }
       const server = await startControlServer({ deps, host: config.control.host, port: config.control.port });
-      logger.info(
-        { url: server.url, target: runtime.targetLabel, redis: batchRuntime.redis.description, workers: pools.length, auth: config.control.token !== undefined },
-        'control API listening; SIGINT or SIGTERM stops it',
-      );
-      if (config.control.token === undefined) logger.warn('no control token (SEATFLOW_CONTROL_TOKEN): any process on this machine can use the API');
+      logger.info({ url: server.url, target: runtime.targetLabel, redis: batchRuntime.redis.description, workers: pools.length }, 'control API listening; SIGINT or SIGTERM stops it');
       if (runtime.sim) logger.warn('SIMULATION: the API acts on the embedded reference server with demo data, not the real service');
-      process.stdout.write(`seatflow control API: ${server.url}   target: ${runtime.targetLabel}   workers: ${pools.length}\n`);
+      process.stdout.write(`seatflow control API and dashboard: ${server.url}/   target: ${runtime.targetLabel}   workers: ${pools.length}\n`);
+      if (generated) {
+        // Printed (never logged): the person who started the server signs in with it. It changes at every start.
+        process.stdout.write(`control token (generated for this run; set SEATFLOW_CONTROL_TOKEN to keep one): ${token}\n`);
+      }
 
       await new Promise<void>((resolve) => {
         closeWithGrace({ delay: config.worker.shutdownGraceMs + 10_000, logger: false }, async ({ signal, err }) => {

@@ -6,6 +6,9 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { startScheduledRuns } from '../reconcile-runtime.js';
+import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
+
+type WorkerFlags = CommonFlags & MetricsFlags;
 
 /**
  * `seatflow worker`: processes the rows of every open batch of its target (SMARTSHEET_API_BASE) until SIGINT or
@@ -18,13 +21,16 @@ export function registerWorkerCommand(program: Command): void {
     .command('worker')
     .description('process queued batches until stopped (SIGINT/SIGTERM finish active rows, the rest stays queued)')
     .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
-  addCommonOptions(command).action(async (flags: CommonFlags) => {
+  addCommonOptions(addMetricsOptions(command)).action(async (flags: WorkerFlags) => {
     await withCliRuntime(flags, {}, async (runtime) => {
-      const batchRuntime = await openBatchRuntime(runtime);
+      const observed = await metricsOf(runtime, flags);
+      const metrics = observed === undefined ? {} : { metrics: observed.metrics };
+      const batchRuntime = await openBatchRuntime(runtime, metrics);
       // A refused token is found now, not when the first batch arrives (and stops on it); the check spends from the
       // token's shared budget like every other call, so a fleet of starting workers cannot overrun the service.
-      await createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api.users.getCurrent();
-      const { api, budget } = createBudgetedApi(runtime, batchRuntime);
+      await createBudgetedApi(runtime, batchRuntime, { retryReads: true, ...metrics }).api.users.getCurrent();
+      const { api, budget } = createBudgetedApi(runtime, batchRuntime, metrics);
+      await observed?.serve();
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
       const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
       // Offboarding steps (due deactivations and removals) are taken by the same worker.

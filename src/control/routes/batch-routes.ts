@@ -1,17 +1,14 @@
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../core/seatflow-error.js';
-import { batchIdOf } from '../../queue/submit-batch.js';
 import { batchView } from '../batch-view.js';
 import type { ControlDeps } from '../control-deps.js';
 import { batchNotFound, CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { reportLines } from '../../queue/report-writer.js';
-import { planRequest } from '../plan-request.js';
+import { submitManifest } from '../submit-manifest.js';
 import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, submitQuerySchema } from '../request-schemas.js';
 import { withRedis } from '../with-redis.js';
-import { requireTarget } from './plan-routes.js';
 
 /** The batch endpoints: `seatflow submit`, `status`, `report`, `retry` and `cancel` over HTTP. */
 export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): void {
@@ -29,36 +26,8 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
     const query = parseRequestPart(submitQuerySchema, request.query, 'query');
     const bytes = manifestBytesOf(request.body);
     const format = manifestFormatOf(request.headers['content-type']);
-    requireTarget(deps);
-    // The same options as `seatflow submit`, so that the CLI and the API find the same batch for the same file.
-    const options = { action: query.action, skipInvalid: query.skipInvalid === true };
-    const id = batchIdOf(createHash('sha256').update(bytes).digest('hex'), deps.target.id, options);
-    const known = await withRedis(deps, () => system.store.get(id));
-    if (known !== undefined && known.state !== 'submitting') {
-      // Found before spending a pre-flight on it: the same manifest again is the same batch.
-      return reply.code(200).header('location', `/v1/batches/${id}`).send({ batchId: id, created: false, existing: true, jobsAdded: 0, batch: batchView(known) });
-    }
-    const { plan, guardrails } = await planRequest({
-      bytes,
-      format,
-      api: deps.batches.api,
-      guardrails: deps.guardrails,
-      skipInvalid: query.skipInvalid === true,
-      ...(query.action === undefined ? {} : { defaultAction: query.action }),
-      ...(query.name === undefined ? {} : { name: query.name }),
-    });
-    if (guardrails.needsConfirmation && query.confirm !== true) {
-      throw new ControlError(409, CONTROL_ERROR_CODES.confirmationRequired, `refused: ${guardrails.reasons.join('; ')}`, {
-        hint: 'Check the plan (POST /v1/plans), then send the same manifest again with ?confirm=true. Nothing was queued.',
-        details: { guardrails, summary: plan.summary },
-      });
-    }
-    const result = await withRedis(deps, () => system.submit(plan, { options }), { timeout: false });
-    const batch = batchView(result.batch);
-    return reply
-      .code(result.created ? 202 : 200)
-      .header('location', batch.links.self)
-      .send({ batchId: batch.id, created: result.created, existing: !result.created, jobsAdded: result.jobsAdded, batch });
+    const result = await submitManifest(deps, { bytes, format, name: query.name, action: query.action, skipInvalid: query.skipInvalid === true, confirm: query.confirm === true });
+    return reply.code(result.created ? 202 : 200).header('location', result.batch.links.self).send(result);
   });
 
   app.get('/v1/batches', async (request) => {

@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ControlDeps } from '../control-deps.js';
+import { createTargetCheck } from '../target-check.js';
 import { withTimeout } from '../with-redis.js';
 
 /** Liveness and readiness, without auth so that orchestrators can probe them; they reveal no batch data. */
 export function registerHealthRoutes(app: FastifyInstance, deps: ControlDeps): void {
-  app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
+  const tokenCheck = createTargetCheck(deps.api, { cacheMs: deps.readyCacheMs ?? 30_000, timeoutMs: 5000 });
+  const publicProbe = { config: { auth: 'public' as const, rateLimit: false as const } };
+  app.get('/healthz', publicProbe, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
-    const checks = { redis: await redisCheck(deps), target: targetCheck(deps) };
+  app.get('/readyz', publicProbe, async (_request, reply) => {
+    const [redis, target] = await Promise.all([redisCheck(deps), deps.target.configured ? tokenCheck() : Promise.resolve(targetCheck(deps))]);
+    const checks = { redis, target };
     const ready = checks.redis.ok && checks.target.ok;
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
   });

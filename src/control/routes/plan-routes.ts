@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ControlDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
-import { planRequest } from '../plan-request.js';
+import { planWithinDeadline } from '../plan-within-deadline.js';
 import { parseRequestPart, planQuerySchema } from '../request-schemas.js';
 
 /** POST /v1/plans: `seatflow plan --json` over HTTP. Validates and pre-flights the body; changes nothing. */
@@ -12,11 +12,10 @@ export function registerPlanRoutes(app: FastifyInstance, deps: ControlDeps): voi
     const bytes = manifestBytesOf(request.body);
     const format = manifestFormatOf(request.headers['content-type']);
     requireTarget(deps);
-    const { plan, guardrails, manifest } = await planRequest({
+    const { plan, guardrails, manifest } = await planWithinDeadline(deps, {
       bytes,
       format,
       api: deps.api,
-      guardrails: deps.guardrails,
       skipInvalid: query.skipInvalid === true,
       ...(query.action === undefined ? {} : { defaultAction: query.action }),
       ...(query.name === undefined ? {} : { name: query.name }),

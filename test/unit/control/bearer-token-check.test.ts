@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBearerTokenCheck } from '../../../src/control/bearer-token-check.js';
+import { createBearerTokenCheck } from '../../../src/control/auth/bearer-token-check.js';
 
 describe('createBearerTokenCheck', () => {
   const check = createBearerTokenCheck('s3cret-token');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
-import { auth, controlDeps, createCapturingLogger, TOKEN } from './control-test-deps.js';
+import { adminApi, auth, controlDeps, createCapturingLogger, TOKEN } from './control-test-deps.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -43,11 +43,11 @@ describe('control API auth', () => {
   });
 
   it('answers /healthz and /readyz without a token', async () => {
-    app = buildControlApp(controlDeps());
+    app = buildControlApp(controlDeps({ api: adminApi() }));
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', checks: { redis: { ok: true }, target: { ok: true } } });
+    expect(ready.json()).toEqual({ status: 'ready', checks: { redis: { ok: true }, target: { ok: true, checkedAt: expect.any(String) } } });
   });
 
   it('asks for a token on unknown paths too, and names the endpoints once authenticated', async () => {
@@ -69,8 +69,7 @@ describe('control API auth', () => {
     expect(log).not.toContain('a-wrong-token-value');
   });
 
-  it('serves without auth when no token is configured (loopback only, see startControlServer)', async () => {
-    app = buildControlApp(controlDeps({ token: undefined }));
-    expect((await app.inject({ method: 'GET', url: '/v1/batches' })).statusCode).toBe(200);
+  it('refuses to build with a token shorter than 32 characters', () => {
+    expect(() => buildControlApp(controlDeps({ token: 'x'.repeat(31) }))).toThrow(/at least 32 characters/);
   });
 });

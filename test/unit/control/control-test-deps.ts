@@ -5,7 +5,7 @@ import type { ControlBatchDeps, ControlDeps } from '../../../src/control/control
 import type { BatchRecord } from '../../../src/queue/batch-store.js';
 import { emptyCounts } from '../../../src/queue/row-outcome.js';
 
-export const TOKEN = 'control-token-0123456789abcdef';
+export const TOKEN = 'control-token-0123456789abcdef-0123456789';
 
 /** A logger that keeps every line, to prove what was (and was not) logged. */
 export function createCapturingLogger(): { logger: ControlDeps['logger']; lines: string[] } {
@@ -97,3 +97,17 @@ export function controlDeps(overrides: Partial<ControlDeps> = {}): ControlDeps {
 }
 
 export const auth = { authorization: `Bearer ${TOKEN}` };
+
+/** A client whose only call is the token check of /readyz; it counts the calls and answers as told. */
+export function adminApi(answer: () => Promise<{ admin?: boolean; email?: string }> = async () => ({ admin: true, email: 'admin@acme.example' })): SmartsheetApi & { checks: number } {
+  const api = {
+    checks: 0,
+    users: {
+      getCurrent: async () => {
+        api.checks += 1;
+        return answer();
+      },
+    },
+  };
+  return api as unknown as SmartsheetApi & { checks: number };
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { BatchRecord } from '../../queue/batch-store.js';
+import type { ControlDeps } from '../control-deps.js';
+import { batchNotFound } from '../control-error.js';
+import { batchParamsSchema } from '../request-schemas.js';
+import { withRedis } from '../with-redis.js';
+import { createBudgetSampler } from './budget-sampler.js';
+import type { SafeHtml } from './html.js';
+import { page, type PageOptions } from './layout.js';
+import type { BudgetView } from './pages/batch-page.js';
+
+export type RenderOptions = Omit<PageOptions, 'body' | 'sim' | 'targetLabel' | 'csrfToken'> & { signedIn?: boolean };
+
+/** What every group of dashboard pages uses: route options, page rendering, and lookups shared between pages. */
+export interface DashboardContext {
+  deps: ControlDeps;
+  /** Route options of a signed-in page. */
+  session: { config: { auth: 'session' } };
+  /** Route options of a signed-in form post: its CSRF token is checked before the handler runs. */
+  csrf: { config: { auth: 'session' }; preHandler: preHandlerHookHandler };
+  /** A whole page in the layout (navigation, SIMULATION banner, sign-out form with its CSRF token). */
+  render(reply: FastifyReply, body: SafeHtml, options: RenderOptions, status?: number): FastifyReply;
+  /** A part of a page, for htmx to swap in. */
+  fragment(reply: FastifyReply, body: SafeHtml): FastifyReply;
+  /** The batch named by the `:id` of the route, or a 404. */
+  batchOf(request: FastifyRequest): Promise<BatchRecord>;
+  /** The fleet's request budget as the batch page shows it; undefined when this server has none. */
+  budgetView(): Promise<BudgetView | undefined>;
+}
+
+export function createDashboardContext(app: FastifyInstance, deps: ControlDeps): DashboardContext {
+  const session = { config: { auth: 'session' as const } };
+  const sampler = deps.budget === undefined ? undefined : createBudgetSampler(deps.budget.budget);
+  app.addHook('onClose', async () => sampler?.close());
+  return {
+    deps,
+    session,
+    csrf: { ...session, preHandler: app.csrfProtection },
+    render: (reply, body, options, status = 200) =>
+      reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(page({ ...options, body, sim: deps.target.sim, targetLabel: deps.target.label, ...(options.signedIn === false ? {} : { csrfToken: reply.generateCsrf() }) }).text),
+    fragment: (reply, body) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body.text),
+    async batchOf(request) {
+      const id = (request.params as { id?: string }).id ?? '';
+      const batch = batchParamsSchema.safeParse({ id }).success ? await withRedis(deps, () => deps.batches.system.store.get(id)) : undefined;
+      if (batch === undefined) throw batchNotFound(id);
+      return batch;
+    },
+    async budgetView() {
+      if (sampler === undefined || deps.budget === undefined) return undefined;
+      const { rate } = deps.budget;
+      return { ...(await sampler.rates()), allowedPerMinute: (rate.requests * (1 - rate.headroom) * 60) / rate.perSeconds };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { BatchRecord } from '../../queue/batch-store.js';
+import { OUTCOMES, rowsWithOutcome } from '../../queue/row-outcome.js';
+import { html, type SafeHtml } from './html.js';
+
+/** Terminal states: nothing will change without a person pressing retry, so live updates stop. */
+export function isSettled(batch: BatchRecord): boolean {
+  return batch.state === 'finished' || batch.state === 'cancelled' || batch.state === 'stopped';
+}
+
+export function durationOf(batch: BatchRecord, now = Date.now()): string {
+  const end = batch.finishedAt === undefined || batch.finishedAt === '' ? now : Date.parse(batch.finishedAt);
+  const seconds = Math.max(0, Math.round((end - Date.parse(batch.createdAt)) / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+/** `2026-11-23T12:00:05.123Z` → `2026-11-23 12:00:05 UTC`: one unambiguous form whatever the reader's zone. */
+export function timeOf(iso: string | undefined): string {
+  if (iso === undefined || iso === '') return '—';
+  return `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+export function stateBadge(batch: BatchRecord): SafeHtml {
+  return html`<span class="badge state-${batch.state}">${batch.state}</span>`;
+}
+
+export function progressBar(batch: BatchRecord): SafeHtml {
+  const done = rowsWithOutcome(batch.counts);
+  const percent = batch.total === 0 ? 100 : Math.floor((100 * done) / batch.total);
+  return html`<div class="progress"><progress max="${batch.total}" value="${done}" aria-label="Rows done">${percent}%</progress><span>${done} / ${batch.total} rows (${percent}%)</span></div>`;
+}
+
+export function outcomeCounts(batch: BatchRecord): SafeHtml {
+  return html`<ul class="counts">${OUTCOMES.map(
+    (outcome) => html`<li class="outcome-${outcome}"><span class="n">${batch.counts[outcome]}</span> ${outcome}</li>`,
+  )}</ul>`;
+}

@@ -1,0 +1,56 @@
+import { html, type SafeHtml } from './html.js';
+
+/**
+ * The dashboard's sections, in navigation order. A new section (holds, schedules) is one line here and one route
+ * module registered in register-dashboard.ts.
+ */
+export const NAV_ITEMS: ReadonlyArray<{ href: string; label: string; section: string }> = [
+  { href: '/batches', label: 'Batches', section: 'batches' },
+  { href: '/plan', label: 'Plan a manifest', section: 'plan' },
+  { href: '/admin/queues', label: 'Queues', section: 'queues' },
+];
+
+export interface PageOptions {
+  title: string;
+  /** The NAV_ITEMS section this page belongs to (marked as current). */
+  section?: string;
+  /** Shown as a banner on every page when the target is the embedded reference server. */
+  sim?: boolean;
+  targetLabel?: string;
+  /** Present on signed-in pages: the sign-out form needs a CSRF token. */
+  csrfToken?: string;
+  body: SafeHtml;
+}
+
+export function page(options: PageOptions): SafeHtml {
+  const signedIn = options.csrfToken !== undefined;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowScriptTags":false}'>
+<title>${options.title} · seatflow</title>
+<link rel="stylesheet" href="/assets/dashboard.css">
+<script src="/assets/htmx.min.js" defer></script>
+<script src="/assets/dashboard.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+  <a class="brand" href="/batches">seatflow</a>
+  ${signedIn
+    ? html`<nav aria-label="Sections"><ul>${NAV_ITEMS.map(
+        (item) => html`<li><a href="${item.href}"${item.section === options.section ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+      )}</ul></nav>
+  <form class="signout" method="post" action="/logout"><input type="hidden" name="_csrf" value="${options.csrfToken}"><button type="submit" class="link">Sign out</button></form>`
+    : ''}
+</header>
+${options.sim === true ? html`<p class="sim-banner" role="note"><strong>SIMULATION</strong> — acting on the embedded reference server with demo data, not the real service.</p>` : ''}
+${options.targetLabel !== undefined && options.sim !== true ? html`<p class="target">Target: ${options.targetLabel}</p>` : ''}
+<main id="main">
+${options.body}
+</main>
+</body>
+</html>`;
+}

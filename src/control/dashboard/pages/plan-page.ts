@@ -1,0 +1,57 @@
+import { ACTION_NAMES } from '../../../manifest/action.js';
+import { describeSubject } from '../../../plan/format-plan.js';
+import type { GuardrailCheck } from '../../../plan/guardrails.js';
+import type { BatchPlan } from '../../../plan/planned-row.js';
+import { html, type SafeHtml } from '../html.js';
+
+/** The upload form: a file input that is also the drop zone (dropping a file on it works without script). */
+export function planForm(csrfToken: string, error?: { message: string; problems?: string[] }): SafeHtml {
+  return html`<h1>Plan a manifest</h1>
+<p>Choose or drop a manifest (CSV, JSON or JSON Lines). Seatflow checks every row against the live state of the target and shows what it would do. Nothing changes until you submit the batch on the next page.</p>
+${error === undefined
+  ? ''
+  : html`<div class="error" role="alert"><p>${error.message}</p>${error.problems === undefined ? '' : html`<ul>${error.problems.slice(0, 50).map((problem) => html`<li>${problem}</li>`)}</ul>`}</div>`}
+<form method="post" action="/plan" enctype="multipart/form-data" class="plan-form">
+  <input type="hidden" name="_csrf" value="${csrfToken}">
+  <label for="manifest" class="dropzone" id="dropzone"><span>Drop a manifest here, or choose a file</span>
+    <input id="manifest" name="manifest" type="file" accept=".csv,.tsv,.txt,.json,.jsonl,.ndjson" required>
+  </label>
+  <label for="action">Action for rows that name none</label>
+  <select id="action" name="action"><option value="">(each row names its action)</option>${ACTION_NAMES.map((name) => html`<option value="${name}">${name}</option>`)}</select>
+  <div class="check"><input id="skipInvalid" name="skipInvalid" type="checkbox" value="true"><label for="skipInvalid">Go on with the valid rows when some rows are invalid</label></div>
+  <button type="submit">Preview the plan</button>
+</form>`;
+}
+
+const VERDICT_ORDER = ['change', 'no-op', 'refused', 'not-found', 'conflict', 'invalid'] as const;
+
+export function planPreviewPage(options: { previewId: string; name: string; plan: BatchPlan; guardrails: GuardrailCheck; warnings: string[]; csrfToken: string }): SafeHtml {
+  const { plan, guardrails } = options;
+  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/plan">Plan a manifest</a> › ${options.name}</nav>
+<h1>Plan of ${options.name}</h1>
+<ul class="counts verdicts">${VERDICT_ORDER.map((verdict) => html`<li class="verdict-${verdict}"><span class="n">${plan.summary[verdict]}</span> ${verdict}</li>`)}</ul>
+<p class="muted">${plan.summary.total} rows · ${plan.apiCalls} API calls spent on the pre-flight${plan.organizationUsers === undefined ? '' : ` · ${plan.organizationUsers} users in the organization`}</p>
+${options.warnings.length === 0 ? '' : html`<ul class="note">${options.warnings.map((warning) => html`<li>${warning}</li>`)}</ul>`}
+<section aria-labelledby="guardrails-title" class="${guardrails.needsConfirmation ? 'guardrail over' : 'guardrail ok'}">
+<h2 id="guardrails-title">Guardrails</h2>
+${guardrails.needsConfirmation
+  ? html`<p><strong>Confirmation needed:</strong></p><ul>${guardrails.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`
+  : html`<p>Within the limits: ${guardrails.destructiveCount} destructive change${guardrails.destructiveCount === 1 ? '' : 's'}.</p>`}
+</section>
+<form method="post" action="/plan/${options.previewId}/submit" class="submit-form">
+  <input type="hidden" name="_csrf" value="${options.csrfToken}">
+  <div class="check"><input id="confirm" name="confirm" type="checkbox" value="true" required><label for="confirm">I checked this plan: run its ${plan.summary.change} change${plan.summary.change === 1 ? '' : 's'}${guardrails.needsConfirmation ? ', over the guardrails' : ''}</label></div>
+  <button type="submit">Submit the batch</button>
+  <a class="button secondary" href="/plan">Start over</a>
+</form>
+<section aria-labelledby="rows-title">
+<h2 id="rows-title">Rows</h2>
+<table class="rows">
+<thead><tr><th scope="col">Row</th><th scope="col">Action</th><th scope="col">User</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
+<tbody>${plan.rows.slice(0, 1000).map(
+    (row) => html`<tr><td>${row.row}<div class="muted small">line ${row.line}</div></td><td>${row.actionName}</td><td>${describeSubject(row)}</td>
+<td><span class="badge verdict-${row.verdict}">${row.verdict}</span></td><td>${row.reason ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}${row.problems === undefined ? '' : html`<ul>${row.problems.map((p) => html`<li>${p.field === undefined ? '' : `${p.field}: `}${p.message}</li>`)}</ul>`}</td></tr>`,
+  )}</tbody></table>
+${plan.rows.length > 1000 ? html`<p class="muted">The first 1000 of ${plan.rows.length} rows are shown.</p>` : ''}
+</section>`;
+}

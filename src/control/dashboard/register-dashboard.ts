@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { PACKAGE_ROOT } from '../../core/config.js';
+import type { ControlDeps } from '../control-deps.js';
+import { toControlError } from '../to-control-error.js';
+import { createDashboardContext } from './dashboard-context.js';
+import { html, type SafeHtml } from './html.js';
+import { registerQueueBoard } from './register-queue-board.js';
+import { registerBatchPageRoutes } from './routes/batch-page-routes.js';
+import { registerPlanPageRoutes } from './routes/plan-page-routes.js';
+import { registerSignInRoutes } from './routes/sign-in-routes.js';
+
+/** The dashboard's stylesheet and script, at the package root so that src/ and dist/ serve the same files. */
+const ASSETS_DIR = path.join(PACKAGE_ROOT, 'assets', 'dashboard');
+/** htmx from the installed package, served by this server: the dashboard loads nothing from the internet. */
+const HTMX = readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'));
+
+/**
+ * The dashboard: server-rendered pages over the same functions as /v1 (htmx polls the parts that move). Pages need
+ * the sign-in cookie; every form carries a CSRF token. A new section is a route module registered here and one
+ * entry of NAV_ITEMS (layout.ts).
+ */
+export async function registerDashboard(app: FastifyInstance, deps: ControlDeps): Promise<void> {
+  await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
+  await app.register(fastifyMultipart, { attachFieldsToBody: true, limits: { fileSize: deps.bodyLimitBytes ?? 10 * 1024 * 1024, files: 1, fields: 10 } });
+  await app.register(fastifyStatic, { root: ASSETS_DIR, prefix: '/assets/', decorateReply: false, index: false, wildcard: false });
+  app.get('/assets/htmx.min.js', { config: { auth: 'public' } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(HTMX),
+  );
+
+  const context = createDashboardContext(app, deps);
+  app.setErrorHandler((error, request, reply) => {
+    if ((error as { code?: string }).code?.startsWith('FST_CSRF') === true) {
+      return context.render(reply, errorBody('The form expired or did not come from this dashboard. Load the page again and send it again.'), { title: 'Form expired' }, 403);
+    }
+    const answer = toControlError(error, false);
+    if (answer.statusCode >= 500) request.log.error({ err: error }, 'dashboard request failed');
+    return context.render(reply, errorBody(answer.message, answer.hint), { title: 'Error' }, answer.statusCode);
+  });
+
+  registerSignInRoutes(app, context);
+  registerBatchPageRoutes(app, context);
+  registerPlanPageRoutes(app, context);
+  await registerQueueBoard(app, deps);
+}
+
+function errorBody(message: string, hint?: string): SafeHtml {
+  return html`<section class="narrow"><h1>Something went wrong</h1><p class="error" role="alert">${message}</p>${hint === undefined ? '' : html`<p>${hint}</p>`}<p><a href="/batches">Back to the batches</a></p></section>`;
+}

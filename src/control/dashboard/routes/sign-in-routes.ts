@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { createBearerTokenCheck } from '../../auth/bearer-token-check.js';
+import { endSession, startSession } from '../../auth/dashboard-session.js';
+import type { DashboardContext } from '../dashboard-context.js';
+import { loginPage } from '../pages/login-page.js';
+
+const loginSchema = z.object({ token: z.string().default(''), next: z.string().default('/batches') });
+
+/** Only a path of this server, never `//other.example` or a full URL, may be where sign-in sends the person next. */
+export function safeNext(next: string): string {
+  return /^\/(?![/\\])[^\s]*$/.test(next) ? next : '/batches';
+}
+
+/** Sign-in and sign-out: the token is posted once, in a form body, and answered with the session cookie. */
+export function registerSignInRoutes(app: FastifyInstance, context: DashboardContext): void {
+  const tokenMatches = createBearerTokenCheck(context.deps.token);
+  const publicPage = { config: { auth: 'public' as const } };
+
+  app.get('/', context.session, async (_request, reply) => reply.redirect('/batches', 303));
+  app.get('/login', publicPage, async (request, reply) => {
+    const next = safeNext(String((request.query as { next?: unknown }).next ?? '/batches'));
+    return context.render(reply, loginPage({ csrfToken: reply.generateCsrf(), next }), { title: 'Sign in', signedIn: false });
+  });
+  app.post('/login', { ...publicPage, preHandler: app.csrfProtection }, async (request, reply) => {
+    const form = loginSchema.parse(request.body ?? {});
+    if (!tokenMatches(`Bearer ${form.token}`)) {
+      const body = loginPage({ csrfToken: reply.generateCsrf(), next: safeNext(form.next), error: 'That is not the control token of this server.' });
+      return context.render(reply, body, { title: 'Sign in', signedIn: false }, 401);
+    }
+    startSession(request, reply);
+    return reply.redirect(safeNext(form.next), 303);
+  });
+  app.post('/logout', context.csrf, async (_request, reply) => {
+    endSession(reply);
+    return reply.redirect('/login', 303);
+  });
+}
