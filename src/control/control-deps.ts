@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
+import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
 
@@ -51,6 +52,11 @@ export interface ControlDeps {
   batches: ControlBatchDeps;
   /** The offboarding workflow (POST /v1/offboardings, status, undo, holds); its endpoints are absent without it. */
   offboarding?: ControlOffboardingDeps;
+  /**
+   * The reconciliation schedules of the target, read by the dashboard's schedules page (adding and removing stay in
+   * the CLI). A book kept open by the server: one BullMQ connection for its life, not one per page. Absent: no page.
+   */
+  schedules?: Pick<ScheduleBook, 'list'>;
   /** How long a Redis command may take before the request answers 503. Default 5000. */
   redisTimeoutMs?: number;
   /** Largest manifest body accepted, in bytes. Default 10 MiB. */

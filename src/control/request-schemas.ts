@@ -25,6 +25,9 @@ export const outcomesQuerySchema = z.object({ format: z.enum(['jsonl', 'csv']).d
 /** Batch ids are `b` and 12 hex digits (submit-batch's batchIdOf); anything else names no batch. */
 export const batchParamsSchema = z.object({ id: z.string().regex(/^b[0-9a-f]{12}$/) });
 
+/** Offboarding ids are `o` and 12 hex digits (submit-offboarding's workflowIdOf). */
+export const offboardingParamsSchema = z.object({ id: z.string().regex(/^o[0-9a-f]{12}$/) });
+
 /** Parses a part of a request at the edge, or answers 400 listing every problem. */
 export function parseRequestPart<T extends z.ZodType>(schema: T, value: unknown, part: 'query' | 'params'): z.output<T> {
   const parsed = schema.safeParse(value ?? {});

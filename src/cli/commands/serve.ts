@@ -9,6 +9,7 @@ import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
 import { openOffboarding } from '../offboarding-runtime.js';
+import { openScheduleBook } from '../reconcile-runtime.js';
 
 interface ServeFlags extends CommonFlags {
   port?: number;
@@ -75,6 +76,8 @@ export function registerServeCommand(program: Command): void {
       };
       const offboarding = openOffboarding(runtime, batchRuntime);
       deps.offboarding = { system: offboarding, config };
+      // Kept open for the server's life: the schedules page reads it at every refresh (one connection, not one per page).
+      deps.schedules = openScheduleBook(runtime, batchRuntime);
       if (flags.workers > 0 && configured) {
         for (let i = 0; i < flags.workers; i += 1) {
           pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));

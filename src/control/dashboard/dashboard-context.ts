@@ -6,10 +6,10 @@ import { batchParamsSchema } from '../request-schemas.js';
 import { withRedis } from '../with-redis.js';
 import { createBudgetSampler } from './budget-sampler.js';
 import type { SafeHtml } from './html.js';
-import { page, type PageOptions } from './layout.js';
+import { NAV_ITEMS, page, type PageOptions } from './layout.js';
 import type { BudgetView } from './pages/batch-page.js';
 
-export type RenderOptions = Omit<PageOptions, 'body' | 'sim' | 'targetLabel' | 'csrfToken'> & { signedIn?: boolean };
+export type RenderOptions = Omit<PageOptions, 'body' | 'sim' | 'targetLabel' | 'csrfToken' | 'navItems'> & { signedIn?: boolean };
 
 /** What every group of dashboard pages uses: route options, page rendering, and lookups shared between pages. */
 export interface DashboardContext {
@@ -31,6 +31,7 @@ export interface DashboardContext {
 export function createDashboardContext(app: FastifyInstance, deps: ControlDeps): DashboardContext {
   const session = { config: { auth: 'session' as const } };
   const sampler = deps.budget === undefined ? undefined : createBudgetSampler(deps.budget.budget);
+  const navItems = NAV_ITEMS.filter((item) => item.needs === undefined || deps[item.needs] !== undefined);
   app.addHook('onClose', async () => sampler?.close());
   return {
     deps,
@@ -41,7 +42,7 @@ export function createDashboardContext(app: FastifyInstance, deps: ControlDeps):
         .code(status)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(page({ ...options, body, sim: deps.target.sim, targetLabel: deps.target.label, ...(options.signedIn === false ? {} : { csrfToken: reply.generateCsrf() }) }).text),
+        .send(page({ ...options, body, navItems, sim: deps.target.sim, targetLabel: deps.target.label, ...(options.signedIn === false ? {} : { csrfToken: reply.generateCsrf() }) }).text),
     fragment: (reply, body) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body.text),
     async batchOf(request) {
       const id = (request.params as { id?: string }).id ?? '';

@@ -36,3 +36,16 @@ export function outcomeCounts(batch: BatchRecord): SafeHtml {
     (outcome) => html`<li class="outcome-${outcome}"><span class="n">${batch.counts[outcome]}</span> ${outcome}</li>`,
   )}</ul>`;
 }
+
+/** How far `iso` is from now, roughly (`in 6 d 23 h`, `3 min ago`): when a hold ends matters more than its second. */
+export function relativeTime(iso: string | undefined, now = Date.now()): string {
+  if (iso === undefined || iso === '') return '';
+  const ms = Date.parse(iso) - now;
+  const minutes = Math.round(Math.abs(ms) / 60_000);
+  const span =
+    minutes < 1 ? 'less than a minute'
+    : minutes < 60 ? `${minutes} min`
+    : minutes < 24 * 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min`
+    : `${Math.floor(minutes / 1440)} d ${Math.floor((minutes % 1440) / 60)} h`;
+  return ms >= 0 ? `in ${span}` : `${span} ago`;
+}

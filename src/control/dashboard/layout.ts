@@ -1,12 +1,22 @@
 import { html, type SafeHtml } from './html.js';
 
+export interface NavItem {
+  href: string;
+  label: string;
+  section: string;
+  /** Shown only when the server has this part (the ControlDeps field of the same name). */
+  needs?: 'offboarding' | 'schedules';
+}
+
 /**
- * The dashboard's sections, in navigation order. A new section (holds, schedules) is one line here and one route
- * module registered in register-dashboard.ts.
+ * The dashboard's sections, in navigation order. A new section is one line here and one route module registered in
+ * register-dashboard.ts.
  */
-export const NAV_ITEMS: ReadonlyArray<{ href: string; label: string; section: string }> = [
+export const NAV_ITEMS: ReadonlyArray<NavItem> = [
   { href: '/batches', label: 'Batches', section: 'batches' },
   { href: '/plan', label: 'Plan a manifest', section: 'plan' },
+  { href: '/holds', label: 'Holds', section: 'holds', needs: 'offboarding' },
+  { href: '/schedules', label: 'Schedules', section: 'schedules', needs: 'schedules' },
   { href: '/admin/queues', label: 'Queues', section: 'queues' },
 ];
 
@@ -19,6 +29,8 @@ export interface PageOptions {
   targetLabel?: string;
   /** Present on signed-in pages: the sign-out form needs a CSRF token. */
   csrfToken?: string;
+  /** The sections this server has; default all of NAV_ITEMS. */
+  navItems?: ReadonlyArray<NavItem>;
   body: SafeHtml;
 }
 
@@ -40,7 +52,7 @@ export function page(options: PageOptions): SafeHtml {
 <header class="top">
   <a class="brand" href="/batches">seatflow</a>
   ${signedIn
-    ? html`<nav aria-label="Sections"><ul>${NAV_ITEMS.map(
+    ? html`<nav aria-label="Sections"><ul>${(options.navItems ?? NAV_ITEMS).map(
         (item) => html`<li><a href="${item.href}"${item.section === options.section ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
       )}</ul></nav>
   <form class="signout" method="post" action="/logout"><input type="hidden" name="_csrf" value="${options.csrfToken}"><button type="submit" class="link">Sign out</button></form>`

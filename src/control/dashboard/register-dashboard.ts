@@ -12,7 +12,9 @@ import { createDashboardContext } from './dashboard-context.js';
 import { html, type SafeHtml } from './html.js';
 import { registerQueueBoard } from './register-queue-board.js';
 import { registerBatchPageRoutes } from './routes/batch-page-routes.js';
+import { registerHoldsPageRoutes } from './routes/holds-page-routes.js';
 import { registerPlanPageRoutes } from './routes/plan-page-routes.js';
+import { registerSchedulesPageRoutes } from './routes/schedules-page-routes.js';
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
 
 /** The dashboard's stylesheet and script, at the package root so that src/ and dist/ serve the same files. */
@@ -46,6 +48,8 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps)
   registerSignInRoutes(app, context);
   registerBatchPageRoutes(app, context);
   registerPlanPageRoutes(app, context);
+  registerHoldsPageRoutes(app, context);
+  registerSchedulesPageRoutes(app, context);
   await registerQueueBoard(app, deps);
 }
 

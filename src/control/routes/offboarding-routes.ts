@@ -12,6 +12,7 @@ import type { ControlDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { outcomesQuerySchema, parseRequestPart } from '../request-schemas.js';
+import { offboardingNotFound, undoOnTarget } from '../undo-on-target.js';
 import { withRedis } from '../with-redis.js';
 import { requireTarget } from './plan-routes.js';
 
@@ -44,7 +45,7 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
   const { system } = offboarding;
   const workflowId = (params: unknown): string => {
     const parsed = paramsSchema.safeParse(params);
-    if (!parsed.success) throw notFound(String((params as { id?: unknown }).id));
+    if (!parsed.success) throw offboardingNotFound(String((params as { id?: unknown }).id));
     return parsed.data.id;
   };
 
@@ -80,7 +81,7 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
   app.get('/v1/offboardings/:id', async (request) => {
     const id = workflowId(request.params);
     const status = await withRedis(deps, () => system.status(id));
-    if (status === undefined) throw notFound(id);
+    if (status === undefined) throw offboardingNotFound(id);
     return status;
   });
 
@@ -88,7 +89,7 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
     const { format } = parseRequestPart(outcomesQuerySchema, request.query, 'query');
     const id = workflowId(request.params);
     const rows = await withRedis(deps, () => system.reportRows(id));
-    if (rows === undefined) throw notFound(id);
+    if (rows === undefined) throw offboardingNotFound(id);
     return reply
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="${id}.${format}"`)
@@ -103,16 +104,11 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         hint: 'Send JSON {"by": "who is undoing", "users": ["leaver@example.com"]} (users optional: all leavers).',
       });
     }
-    const results = await withRedis(deps, () => system.undo(id, { by: `${body.data.by} (control API)`, ...(body.data.users === undefined ? {} : { users: body.data.users }) }), { timeout: false });
-    if (results === undefined) throw notFound(id);
+    const results = await undoOnTarget(deps, offboarding, id, { by: `${body.data.by} (control API)`, ...(body.data.users === undefined ? {} : { users: body.data.users }) });
     return { offboardingId: id, results };
   });
 
   app.get('/v1/holds', async () => ({ holds: await withRedis(deps, () => system.listHolds()) }));
-}
-
-function notFound(id: string): ControlError {
-  return new ControlError(404, CONTROL_ERROR_CODES.notFound, `no offboarding ${id}`, { hint: 'Offboarding ids start with "o" (POST /v1/offboardings answers it).' });
 }
 
 function parseJson(body: unknown): unknown {

@@ -1,0 +1,29 @@
+import type { UndoRequest, UndoResult } from '../workflow/undo-offboarding.js';
+import type { ControlDeps } from './control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
+import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
+import { withRedis } from './with-redis.js';
+
+/**
+ * Undo of an offboarding for the control API and the dashboard (one function, so both act alike). Like `seatflow
+ * undo`, it acts only on an offboarding of this server's target: a reactivation is a row of this target's queue, so
+ * undoing another target's offboarding here would reactivate the user on the wrong service (an old `--sim` run's
+ * records stay in a kept Redis, for one).
+ */
+export async function undoOnTarget(deps: ControlDeps, offboarding: ControlOffboardingDeps, workflowId: string, request: UndoRequest): Promise<UndoResult[]> {
+  const { system } = offboarding;
+  const workflow = await withRedis(deps, () => system.store.get(workflowId));
+  if (workflow === undefined) throw offboardingNotFound(workflowId);
+  if (workflow.target !== deps.target.id) {
+    throw new ControlError(409, CONTROL_ERROR_CODES.conflict, `offboarding ${workflowId} was submitted for ${workflow.target}, not this server's target (${deps.target.id}): nothing was undone`, {
+      hint: workflow.sim ? 'It was a simulation: its reference server ended with that process.' : 'Undo it with seatflow undo against its target (SMARTSHEET_API_BASE).',
+    });
+  }
+  const results = await withRedis(deps, () => system.undo(workflowId, request), { timeout: false });
+  if (results === undefined) throw offboardingNotFound(workflowId);
+  return results;
+}
+
+export function offboardingNotFound(id: string): ControlError {
+  return new ControlError(404, CONTROL_ERROR_CODES.notFound, `no offboarding ${id}`, { hint: 'Offboarding ids start with "o" (POST /v1/offboardings answers it).' });
+}
