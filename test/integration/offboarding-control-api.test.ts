@@ -19,6 +19,7 @@ describe('control API: offboarding', () => {
     const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
     const app = buildControlApp(
       controlDeps({
+        target: { label: 'test target', id: h.server.url, configured: true, sim: true },
         batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
         offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
       }),

@@ -1,0 +1,57 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { TOKEN } from './control-test-deps.js';
+
+/** A browser's cookie jar for inject(): the cookies responses set, sent back as one Cookie header. */
+export interface CookieJar {
+  take(response: LightMyRequestResponse): void;
+  header(): string;
+}
+
+export function createCookieJar(): CookieJar {
+  const cookies = new Map<string, string>();
+  return {
+    take(response) {
+      for (const cookie of response.cookies) cookies.set(cookie.name, cookie.value);
+    },
+    header: () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+  };
+}
+
+/** The CSRF token of the (first) form of a page. */
+export const csrfOf = (body: string): string => /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
+
+/** Signs in through the form, as a person does; the jar then holds the session and CSRF cookies. */
+export async function signIn(app: FastifyInstance): Promise<CookieJar> {
+  const jar = createCookieJar();
+  const form = await app.inject({ method: 'GET', url: '/login' });
+  jar.take(form);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/login',
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ _csrf: csrfOf(form.body), token: TOKEN, next: '/batches' }).toString(),
+  });
+  expect(response.statusCode).toBe(303);
+  jar.take(response);
+  return jar;
+}
+
+/** A signed-in GET of a dashboard page; the jar takes what it sets (the CSRF secret of its forms). */
+export async function getPage(app: FastifyInstance, jar: CookieJar, url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const response = await app.inject({ method: 'GET', url, headers: { cookie: jar.header(), ...headers } });
+  jar.take(response);
+  return response;
+}
+
+/** A signed-in form post, with the fields given (add `_csrf` to pass the check). */
+export async function postForm(app: FastifyInstance, jar: CookieJar, url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
+  const response = await app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+  jar.take(response);
+  return response;
+}
