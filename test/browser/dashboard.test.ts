@@ -179,10 +179,66 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await page.locator('#batch-live .badge.state-finished').waitFor({ timeout: 45_000 });
   });
 
+  it('lists a leaver on hold and undoes the offboarding through the confirmation page: the user is active again', async () => {
+    const users = async () => {
+      const response = await fetch(`${serve.simUrl}/users?pageSize=500`, { headers: { authorization: 'Bearer sim-admin-token' } });
+      return ((await response.json()) as { data: Array<{ email: string; status: string; admin?: boolean }> }).data;
+    };
+    // Some demo users are managed by an identity provider (the service refuses their deactivation, and the API does
+    // not tell which): a few leavers, so that at least one is deactivated and held. The demo data is deterministic.
+    const candidates = (await users()).filter((user) => /^[a-z]+\.[a-z]+\.\d+@acme\.example$/.test(user.email) && user.status === 'ACTIVE' && user.admin !== true).slice(0, 4);
+    expect(candidates).toHaveLength(4);
+    const submitted = await fetch(`${serve.url}/v1/offboardings?hold=7d`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'text/csv' },
+      body: `email\n${candidates.map((user) => user.email).join('\n')}\n`,
+    });
+    expect(submitted.status).toBe(202);
+    const { offboardingId } = (await submitted.json()) as { offboardingId: string };
+    // The server's worker deactivates the leavers at once (no leave date); the hold then keeps the removal back.
+    let seen = '';
+    const leaver = await waitFor('the leavers to be deactivated and held', async () => {
+      const status = (await api(`/v1/offboardings/${offboardingId}`)) as { leavers?: Array<{ email: string; phase: string }> };
+      seen = JSON.stringify(status.leavers ?? status);
+      const leavers = status.leavers ?? [];
+      if (leavers.length === 0 || leavers.some((l) => l.phase === 'scheduled' || l.phase === 'deactivating')) return undefined;
+      return leavers.find((l) => l.phase === 'holding')?.email ?? 'none';
+    }, 45_000).catch((error: Error) => {
+      throw new Error(`${error.message}; last status: ${seen}`);
+    });
+    expect(leaver, seen).not.toBe('none');
+
+    await page.getByRole('link', { name: 'Holds' }).click();
+    await page.waitForURL(/\/holds$/);
+    const undo = page.getByRole('link', { name: `Undo the offboarding of ${leaver}…` });
+    await undo.waitFor();
+    await shot('08-holds');
+    await undo.click();
+    await page.getByRole('heading', { name: 'Undo offboarding' }).waitFor();
+    await page.getByText(`Undo the offboarding of ${leaver}?`).waitFor();
+    await shot('09-confirm-undo');
+    await page.getByRole('button', { name: 'Yes, undo' }).click();
+    await page.getByRole('status').filter({ hasText: `${leaver}: undone` }).waitFor();
+    await waitFor('the leaver to be reactivated on the service', async () => ((await users()).find((user) => user.email === leaver)?.status === 'ACTIVE' ? true : undefined), 45_000);
+
+    await page.getByRole('link', { name: 'See the offboarding' }).click();
+    await page.waitForURL(new RegExp(`/offboardings/${offboardingId}$`));
+    await page.locator('#offboarding-live').getByText('undone by dashboard').waitFor();
+    await shot('10-offboarding');
+
+    // Schedules: read-only; this server's target has none.
+    await page.getByRole('link', { name: 'Schedules' }).click();
+    await page.getByText('No reconciliation schedules for this target.').waitFor();
+    await expect(page.getByText('seatflow schedule add NAME POLICY').isVisible()).resolves.toBe(true);
+    await shot('11-schedules');
+  });
+
   it('lists the batch, serves the queue board behind the sign-in, and /metrics shows the batch', async () => {
     await page.goto(`${serve.url}/batches`);
-    await page.locator('table.batches tbody tr').first().waitFor();
-    expect(await page.locator('table.batches tbody tr').first().innerText()).toMatch(/offboarding\.csv[\s\S]*SIMULATION[\s\S]*finished/);
+    // The plan page's batch (the offboarding test's step batches are newer).
+    const batchRow = page.locator('table.batches tbody tr').filter({ hasText: 'offboarding.csv' });
+    await batchRow.waitFor();
+    expect(await batchRow.innerText()).toMatch(/offboarding\.csv[\s\S]*SIMULATION[\s\S]*finished/);
     await shot('06-batches');
 
     await page.goto(`${serve.url}/admin/queues`);

@@ -35,7 +35,7 @@ function group({ workflow, holds }: HoldGroup, now: number): SafeHtml {
   const titleId = `hold-${workflow.id}`;
   return html`<section class="hold-group" aria-labelledby="${titleId}">
 <div class="heading"><h2 id="${titleId}"><a id="open-${workflow.id}" href="/offboardings/${workflow.id}">${workflow.source}</a> ${workflow.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h2>
-<a class="button secondary" id="undo-all-${workflow.id}" href="/offboardings/${workflow.id}/undo">Undo all ${holds.length} on hold…</a></div>
+<a class="button danger" id="undo-all-${workflow.id}" href="/offboardings/${workflow.id}/undo">Undo all ${holds.length} on hold…</a></div>
 <p class="muted">Offboarding <span class="mono">${workflow.id}</span> · hold ${formatHold(workflow.holdMs)} · submitted ${timeOf(workflow.createdAt)} · ${workflow.total} leaver${workflow.total === 1 ? '' : 's'} in all</p>
 <table class="holds">
 <caption class="visually-hidden">Leavers on hold in offboarding ${workflow.id} (${workflow.source})</caption>

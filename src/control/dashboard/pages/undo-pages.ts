@@ -35,13 +35,14 @@ export function undoConfirmPage(view: UndoConfirmView): SafeHtml {
 <p><a href="/offboardings/${workflow.id}">Back to the offboarding</a></p></section>`;
   }
   const deactivated = view.leavers.some((leaver) => leaver.phase === 'holding');
+  const scheduled = view.leavers.some((leaver) => leaver.phase === 'scheduled');
   return html`${crumbs(workflow)}
 <section class="narrow">
 <h1>Undo offboarding</h1>
 <p>${workflow.source} ${workflow.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</p>
 <p>${view.user === undefined ? html`Undo the offboarding of these <strong>${view.leavers.length}</strong> leavers?` : html`Undo the offboarding of <strong>${view.user}</strong>?`}</p>
 <ul>${view.leavers.map((leaver) => html`<li>${leaver.email} ${phaseBadge(leaver.phase)}${leaver.undoUntil === undefined ? '' : html` <span class="muted small">undo possible until ${timeOf(leaver.undoUntil)}</span>`}</li>`)}</ul>
-<p>The removal is cancelled. A leaver seatflow has already deactivated (<strong>holding</strong>) is reactivated by a row of the offboarding's reactivate batch; one still <strong>scheduled</strong> is simply never deactivated. The undo is recorded as done by <strong>${DASHBOARD_UNDO_BY}</strong>.</p>
+<p>The removal is cancelled.${deactivated ? html` A leaver seatflow has already deactivated (<strong>holding</strong>) is reactivated by a row of the offboarding's reactivate batch.` : ''}${scheduled ? html` A leaver still <strong>scheduled</strong> is simply never deactivated.` : ''} The undo is recorded as done by <strong>${DASHBOARD_UNDO_BY}</strong>.</p>
 ${deactivated && view.workers === 0 ? html`<p class="note">No seatflow worker is connected now: the reactivation waits in the queue until one runs (<code>seatflow worker</code>, or <code>seatflow serve --workers 1</code>).</p>` : ''}
 <form method="post" action="/offboardings/${workflow.id}/undo">
   <input type="hidden" name="_csrf" value="${view.csrfToken}">
