@@ -131,7 +131,7 @@ else
   save()
 end
 if pauseMs > 0 and pauseUntil < now + pauseMs then
-  redis.call('SET', KEYS[2], string.format('%.0f', now + pauseMs), 'PX', math.ceil(pauseMs) + 1000)
+  redis.call('SET', KEYS[2], string.format('%.3f', now + pauseMs), 'PX', math.ceil(pauseMs) + 1000)
 end
 return {math.ceil(pauseMs), tostring(cap), tostring(rate * 1000)}`;
 
@@ -141,7 +141,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local untilMs = now + tonumber(ARGV[8])
 local current = tonumber(redis.call('GET', KEYS[2]) or '0')
-if current < untilMs then redis.call('SET', KEYS[2], string.format('%.0f', untilMs), 'PX', math.ceil(tonumber(ARGV[8])) + 1000) end
+if current < untilMs then redis.call('SET', KEYS[2], string.format('%.3f', untilMs), 'PX', math.ceil(tonumber(ARGV[8])) + 1000) end
 return math.ceil(math.max(current, untilMs) - now)`;
 
 /** Returns {level, capacity, rate per second, pause left ms} as strings, without changing anything. */

@@ -6,11 +6,12 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { createBatchStore, type BatchRecord } from '../../src/queue/batch-store.js';
-import { createQueueKeys, rowsQueueName, tokenKey } from '../../src/queue/queue-keys.js';
+import { createQueueKeys, rowsQueueName, scheduleQueueNameOf, tokenKey } from '../../src/queue/queue-keys.js';
 import { openRedis, type RedisHandle } from '../../src/queue/redis/open-redis.js';
 import type { RowOutcome } from '../../src/queue/row-outcome.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/server/index.js';
 import type { Mutation } from '../../src/server/sim/mutation-log.js';
+import { stepQueueNameOf } from '../../src/workflow/step-job.js';
 import { ROOT } from '../helpers/run-seatflow.js';
 
 /** What a fleet test gives the scenario: its Redis topology, how to fail it over, and where its keys live. */
@@ -132,7 +133,7 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
     const response = await fetch(`${server.origin}/_sim/mutations`, { headers: { authorization: `Bearer ${server.tokens.admin}` } });
     const body = (await response.json()) as { data?: Mutation[] } | Mutation[];
     const mutations = Array.isArray(body) ? body : (body.data ?? []);
-    await expectKeysInTheirSlots(topology, prefix, batchId, rowsQueueName(server.url), tokenKey(server.tokens.admin));
+    await expectKeysInTheirSlots(topology, prefix, batchId, server.url, tokenKey(server.tokens.admin));
     return { batch, outcomes, mutations, refused429, failedOver, doneAtFailover, doneAtKill, watchOutput: watched.stdout + watched.stderr };
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -164,15 +165,19 @@ export function expectFleetDidItsWork(result: FleetResult): void {
 
 /**
  * Every key of the test's prefix carries a hash tag, and the tag is what it belongs to: the batch (its record, rows,
- * outcomes, markers), the queue (BullMQ's keys), the token (the budget) or the batch index; on a cluster, each key sits
- * in the slot of its tag.
+ * outcomes, markers), the queue (BullMQ's keys), the token (the budget) or the batch index, or the two other queues every
+ * `seatflow worker` watches (offboarding steps, reconciliation schedules); on a cluster, each key sits in the slot of
+ * its tag.
  */
-async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, batchId: string, queueName: string, token: string): Promise<void> {
+async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, batchId: string, target: string, token: string): Promise<void> {
+  const tagOf = (queueName: string): string => queueName.slice(1, -1);
   const found = await topology.scanKeys(`${prefix}:*`);
   expect(found.length).toBeGreaterThan(5);
   const allowed = new Map([
     [batchId, 'batch'],
-    [queueName.slice(1, -1), 'queue'],
+    [tagOf(rowsQueueName(target)), 'queue'],
+    [tagOf(stepQueueNameOf(target)), 'steps'],
+    [tagOf(scheduleQueueNameOf(target)), 'schedules'],
     [token, 'budget'],
     ['index', 'index'],
   ]);
@@ -185,7 +190,7 @@ async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, b
     const expected = await topology.slotOf(`{${tag as string}}`);
     if (expected !== undefined) expect(slot, `slot of ${key}`).toBe(expected);
   }
-  expect([...kinds].sort()).toEqual(['batch', 'budget', 'index', 'queue']);
+  expect([...kinds]).toEqual(expect.arrayContaining(['batch', 'budget', 'index', 'queue']));
 }
 
 function deactivatableEmails(server: RunningReferenceServer, count: number): string[] {

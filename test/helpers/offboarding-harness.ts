@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import type { Config } from '../../src/core/config.js';
 import { createSilentLogger } from '../../src/core/logger.js';
@@ -7,6 +7,8 @@ import { createOffboardingSystem, type OffboardingSystem } from '../../src/workf
 import type { OffboardingOptions, OffboardingPlan } from '../../src/workflow/plan-offboarding.js';
 import { readLeavers } from '../../src/workflow/read-leavers.js';
 import type { WorkflowRecord } from '../../src/workflow/workflow-store.js';
+import type { StartReferenceServerOptions } from '../../src/server/index.js';
+import { useBatchHarnesses } from './batch-fixtures.js';
 import type { BatchHarness } from './batch-harness.js';
 
 export const DAY = 86_400_000;
@@ -86,4 +88,29 @@ export function createOffboardingHarness(h: BatchHarness, offboarding: Config['o
     },
   };
   return harness;
+}
+
+/**
+ * One test Redis for the file and, per test, a batch harness (reference server with rate limiting off) with the
+ * offboarding workflow over it; workers and the workflow are closed after each test.
+ */
+export function useOffboardingHarnesses(): {
+  batches: ReturnType<typeof useBatchHarnesses>;
+  open: (serverOptions?: StartReferenceServerOptions) => Promise<{ h: BatchHarness; o: OffboardingHarness }>;
+} {
+  const batches = useBatchHarnesses();
+  let current: OffboardingHarness | undefined;
+  afterEach(async () => {
+    await current?.stopWorkers();
+    await current?.system.close();
+    current = undefined;
+  });
+  return {
+    batches,
+    async open(serverOptions = {}) {
+      const h = await batches.open({ rateLimit: 'off', ...serverOptions });
+      current = createOffboardingHarness(h);
+      return { h, o: current };
+    },
+  };
 }

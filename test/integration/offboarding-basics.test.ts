@@ -1,20 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
-import { createOffboardingHarness, DAY, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+import { describe, expect, it } from 'vitest';
+import { DAY, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 
-const batches = useBatchHarnesses();
-let current: OffboardingHarness | undefined;
-afterEach(async () => {
-  await current?.stopWorkers();
-  await current?.system.close();
-  current = undefined;
-});
-
-async function open() {
-  const h = await batches.open({ rateLimit: 'off' });
-  current = createOffboardingHarness(h);
-  return { h, o: current };
-}
+const { open } = useOffboardingHarnesses();
 
 describe('offboarding', () => {
   it('deactivates now for no or a past leave date, on the date for a future one, and removes with transfer after the hold', async () => {

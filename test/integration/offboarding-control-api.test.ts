@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildControlApp } from '../../src/control/build-control-app.js';
-import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
-import { createOffboardingHarness, DAY, TEST_OFFBOARDING, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+import { DAY, TEST_OFFBOARDING, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 import { auth, controlDeps } from '../unit/control/control-test-deps.js';
 
-const batches = useBatchHarnesses();
-let current: OffboardingHarness | undefined;
-afterEach(async () => {
-  await current?.stopWorkers();
-  await current?.system.close();
-  current = undefined;
-});
+const { open } = useOffboardingHarnesses();
 
 describe('control API: offboarding', () => {
   it('submits a leavers file, shows its status and holds, undoes one leaver and reports', async () => {
-    const h = await batches.open({ rateLimit: 'off' });
-    const o = (current = createOffboardingHarness(h));
+    const { h, o } = await open();
     const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
     const app = buildControlApp(
       controlDeps({

@@ -2,25 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import { FAST_RETRY, type BatchHarness } from '../helpers/batch-harness.js';
-import { createOffboardingHarness, DAY, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+import { DAY, useOffboardingHarnesses, type OffboardingHarness } from '../helpers/offboarding-harness.js';
 
-const batches = useBatchHarnesses();
-let current: OffboardingHarness | undefined;
+const harnesses = useOffboardingHarnesses();
+const { batches } = harnesses;
 let child: ChildProcess | undefined;
-afterEach(async () => {
+afterEach(() => {
   if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
   child = undefined;
-  await current?.stopWorkers();
-  await current?.system.close();
-  current = undefined;
 });
 
 async function open(faults?: string) {
-  const h = await batches.open({ rateLimit: 'off', ...(faults === undefined ? {} : { faults }) });
-  current = createOffboardingHarness(h);
-  return { h, o: current };
+  return harnesses.open(faults === undefined ? {} : { faults });
 }
 
 /** The real `seatflow worker`, configured as an operator would, with short locks so a killed worker's work returns fast. */

@@ -1,21 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import { describe, expect, it } from 'vitest';
 import type { BatchHarness } from '../helpers/batch-harness.js';
-import { createOffboardingHarness, DAY, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+import { DAY, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 
-const batches = useBatchHarnesses();
-let current: OffboardingHarness | undefined;
-afterEach(async () => {
-  await current?.stopWorkers();
-  await current?.system.close();
-  current = undefined;
-});
-
-async function open() {
-  const h = await batches.open({ rateLimit: 'off' });
-  current = createOffboardingHarness(h);
-  return { h, o: current };
-}
+const { open } = useOffboardingHarnesses();
 
 function userId(h: BatchHarness, email: string): number {
   const user = [...h.server.context.state.users.values()].find((u) => u.email === email);

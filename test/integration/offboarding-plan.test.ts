@@ -1,20 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManifestRefusedError } from '../../src/plan/manifest-refused-error.js';
-import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
-import { createOffboardingHarness, DAY, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+import { DAY, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 
-const batches = useBatchHarnesses();
-let current: OffboardingHarness | undefined;
-afterEach(async () => {
-  await current?.system.close();
-  current = undefined;
-});
-
-async function open() {
-  const h = await batches.open({ rateLimit: 'off' });
-  current = createOffboardingHarness(h);
-  return { h, o: current };
-}
+const { open } = useOffboardingHarnesses();
 
 describe('offboarding plan', () => {
   it('gives each leaver a verdict before anything is queued', async () => {

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
-import { createOffboardingHarness, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+import { describe, expect, it } from 'vitest';
+import { useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 
-const batches = useBatchHarnesses();
-let current: OffboardingHarness | undefined;
-afterEach(async () => {
-  await current?.stopWorkers();
-  await current?.system.close();
-  current = undefined;
-});
+const { open } = useOffboardingHarnesses();
 
 describe('an offboarding step whose row ended unknown', () => {
   it('keeps the leaver waiting (not failed) with a note saying how to settle it; seatflow retry confirms and the workflow goes on', async () => {
-    const h = await batches.open({ rateLimit: 'off' });
-    const o = (current = createOffboardingHarness(h));
+    const { h, o } = await open();
     const [leaverEmail] = await h.deactivatableEmails(1);
     const workflow = await o.offboard(['email', leaverEmail!]);
     // What a worker leaves when an attempt may have applied and even the later confirm-only reads failed.

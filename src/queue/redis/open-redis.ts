@@ -52,8 +52,10 @@ export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle>
     });
     return handleOf({ kind: 'single', options: embedded.connection, description: embedded.description }, 'embedded', options.logger, embedded.release);
   }
-  // A cluster probe connects, reads the slot map from the nodes, then asks CLUSTER INFO: twice the time of one server.
-  const problem = target.kind === 'cluster' ? await probeCluster(target, 6000) : await probeRedis(probeOptionsOf(target.options), 3000);
+  // A cluster probe connects, reads the slot map from the nodes, then asks CLUSTER INFO; a Sentinel probe asks a
+  // sentinel for the master, then the master: each gets twice the time of one server.
+  const problem =
+    target.kind === 'cluster' ? await probeCluster(target, 6000) : await probeRedis(probeOptionsOf(target.options), target.kind === 'sentinel' ? 6000 : 3000);
   if (problem !== undefined) {
     throw new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${target.description}: ${problem}`, {
       hint: 'Check REDIS_URL (or the redis section of the config file) and that the servers are running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping); nothing was queued or changed. Unset REDIS_URL to use a private redis-server.',
