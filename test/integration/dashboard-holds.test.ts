@@ -1,24 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildControlApp } from '../../src/control/build-control-app.js';
-import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
-import { createOffboardingHarness, DAY, TEST_OFFBOARDING, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+import { DAY, TEST_OFFBOARDING, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 import { controlDeps } from '../unit/control/control-test-deps.js';
 import { csrfOf, getPage, postForm, signIn } from '../unit/control/dashboard-sign-in.js';
 
-const batches = useBatchHarnesses();
-let current: OffboardingHarness | undefined;
-afterEach(async () => {
-  await current?.stopWorkers();
-  await current?.system.close();
-  current = undefined;
-});
+const { open } = useOffboardingHarnesses();
 
 const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 describe('dashboard: holds and undo against Redis, workers and the reference server', () => {
   it('lists the leavers in their hold, undoes one through the confirmation page and the reactivation reaches the service', async () => {
-    const h = await batches.open({ rateLimit: 'off' });
-    const o = (current = createOffboardingHarness(h));
+    const { h, o } = await open();
     const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
     const app = buildControlApp(
       controlDeps({
