@@ -39,6 +39,9 @@ describe('a batch interrupted', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
+    // Rows whose call the killed worker had started and not recorded: their in-flight markers are still there.
+    const heldByTheKilled = (await h.redisHandle.client.hkeys(h.system.keys.inflight(batch.id))).map(Number);
+    expect(heldByTheKilled.length, 'rows in flight when the worker was killed').toBeGreaterThan(0);
     const midway = await h.system.store.get(batch.id);
     expect(midway?.state).toBe('queued');
     h.startWorkers({ concurrency: 6 });
@@ -46,8 +49,8 @@ describe('a batch interrupted', () => {
     expect(done.counts.failed).toBe(0);
     const outcomes = await h.outcomes(batch.id);
     expect(outcomes).toHaveLength(40);
-    // The rows the killed worker held were re-read before anything was repeated.
-    expect(outcomes.some((o) => o.confirmed === true)).toBe(true);
+    // Every row the killed worker held was re-read before anything was repeated.
+    for (const row of heldByTheKilled) expect(outcomes.find((o) => o.row === row)?.confirmed, `row ${row}`).toBe(true);
     await expectEachUserChangedOnce(h, outcomes, 'deactivateUser');
   });
 

@@ -52,10 +52,7 @@ export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle>
     });
     return handleOf({ kind: 'single', options: embedded.connection, description: embedded.description }, 'embedded', options.logger, embedded.release);
   }
-  // A cluster probe connects, reads the slot map from the nodes, then asks CLUSTER INFO; a Sentinel probe asks a
-  // sentinel for the master, then the master: each gets twice the time of one server.
-  const problem =
-    target.kind === 'cluster' ? await probeCluster(target, 6000) : await probeRedis(probeOptionsOf(target.options), target.kind === 'sentinel' ? 6000 : 3000);
+  const problem = await probeTarget(target);
   if (problem !== undefined) {
     throw new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${target.description}: ${problem}`, {
       hint: 'Check REDIS_URL (or the redis section of the config file) and that the servers are running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping); nothing was queued or changed. Unset REDIS_URL to use a private redis-server.',
@@ -63,6 +60,29 @@ export async function openRedis(options: OpenRedisOptions): Promise<RedisHandle>
   }
   return handleOf(target, target.kind, options.logger, async () => undefined);
 }
+
+/** How long a command started during a failover keeps probing a cluster or Sentinel set-up before giving up. */
+export const FAILOVER_PROBE_MS = 20_000;
+
+/**
+ * Undefined when the target answers, else why not. One server: one probe, 3 s. A cluster or Sentinel set-up: a
+ * failover leaves it unable to answer for a few seconds (a dead master's slots, a master not yet promoted), and a
+ * command started then should wait it out like the workers' connections do, not exit 3: while some node or sentinel
+ * answers, it probes again until FAILOVER_PROBE_MS have passed. When none answers at all, nothing is failing over:
+ * it gives up at once. Each probe gets 6 s (more hops than one server).
+ */
+async function probeTarget(target: RedisTarget): Promise<string | undefined> {
+  if (target.kind === 'single') return probeRedis(probeOptionsOf(target.options), 3000);
+  const deadline = Date.now() + FAILOVER_PROBE_MS;
+  for (;;) {
+    const problem = target.kind === 'cluster' ? await probeCluster(target, 6000) : await probeRedis(probeOptionsOf(target.options), 6000);
+    if (problem === undefined || NOBODY_ANSWERS.test(problem) || Date.now() >= deadline) return problem;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** ioredis' words for "no seed node answered" (cluster) and "no sentinel answered". */
+const NOBODY_ANSWERS = /None of startup nodes is available|Failed to refresh slots cache|All sentinels are unreachable/i;
 
 function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger, release: () => Promise<void>): RedisHandle {
   const bullmqClients: RedisClient[] = [];
