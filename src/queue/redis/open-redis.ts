@@ -5,7 +5,7 @@ import { PACKAGE_ROOT } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { startOrJoinEmbeddedRedis } from './embedded-redis.js';
 import type { RedisClient, ReplicaAcks } from './lua-script.js';
-import { probeCluster } from './probe-cluster.js';
+import { NO_CLUSTER_NODE_ANSWERED, probeCluster } from './probe-cluster.js';
 import { probeRedis } from './probe-redis.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 import { SentinelClient } from './sentinel-client.js';
@@ -81,8 +81,8 @@ async function probeTarget(target: RedisTarget): Promise<string | undefined> {
   }
 }
 
-/** ioredis' words for "no seed node answered" (cluster) and "no sentinel answered". */
-const NOBODY_ANSWERS = /None of startup nodes is available|Failed to refresh slots cache|All sentinels are unreachable/i;
+/** "No seed node answered" (probe-cluster.ts) and ioredis' "no sentinel answered". */
+const NOBODY_ANSWERS = new RegExp(`${NO_CLUSTER_NODE_ANSWERED}|All sentinels are unreachable`, 'i');
 
 function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger, release: () => Promise<void>): RedisHandle {
   const bullmqClients: RedisClient[] = [];

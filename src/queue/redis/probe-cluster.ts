@@ -1,34 +1,32 @@
-import { Cluster } from 'ioredis';
 import type { RedisTarget } from './redis-target.js';
+import { probeRedisAnswer, type ProbeQuestion } from './probe-redis.js';
+
+/** ioredis-free words for "no seed answered at all" (open-redis.ts gives up at once on them: nothing is failing over). */
+export const NO_CLUSTER_NODE_ANSWERED = 'no node of the cluster answered';
+
+const clusterState: ProbeQuestion = async (client) => {
+  const info = String(await client.cluster('INFO'));
+  const state = /cluster_state:(\w+)/.exec(info)?.[1];
+  return state === 'ok' ? undefined : `the cluster's state is ${state ?? 'unknown'} (not every slot is served)`;
+};
 
 /**
- * Asks a Redis Cluster, over a connection that never retries, whether it serves every slot. Resolves undefined when
- * it does, else why not, so that a wrong or broken cluster is reported at once instead of ioredis retrying forever.
+ * Asks the seed nodes of a Redis Cluster, one plain connection each and in turn, whether the cluster serves every slot:
+ * the first node that answers says. Resolves undefined when it does, else why not. Plain connections, not a Cluster
+ * client: a Cluster client's start can wait on a dead node of its slot map (a master just killed) past any bound.
  */
 export async function probeCluster(target: Extract<RedisTarget, { kind: 'cluster' }>, timeoutMs = 3000): Promise<string | undefined> {
-  const cluster = new Cluster(target.nodes, {
-    ...target.options,
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    clusterRetryStrategy: () => null,
-    slotsRefreshTimeout: timeoutMs,
-    redisOptions: { ...target.options.redisOptions, connectTimeout: timeoutMs, maxRetriesPerRequest: 0 },
-  });
-  cluster.on('error', () => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs)));
-  const ask = async (): Promise<string | undefined> => {
-    await cluster.connect();
-    const info = String(await cluster.cluster('INFO'));
-    const state = /cluster_state:(\w+)/.exec(info)?.[1];
-    return state === 'ok' ? undefined : `the cluster's state is ${state ?? 'unknown'} (not every slot is served)`;
-  };
-  try {
-    return await Promise.race([ask(), timeout]);
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    clearTimeout(timer);
-    cluster.disconnect();
+  const problems: string[] = [];
+  for (const node of target.nodes) {
+    const problem = await probeRedisAnswer({ ...target.options.redisOptions, host: node.host, port: node.port }, timeoutMs, clusterState);
+    if (problem === undefined) return undefined;
+    // A node that answered with a wrong state speaks for the cluster; one that did not answer says nothing.
+    if (!isConnectionProblem(problem.message)) return problem.message;
+    problems.push(`${node.host}:${node.port}: ${problem.message}`);
   }
+  return `${NO_CLUSTER_NODE_ANSWERED} (${problems.join('; ')})`;
+}
+
+function isConnectionProblem(message: string): boolean {
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|Connection is closed|^no answer within/i.test(message);
 }

@@ -17,8 +17,16 @@ export interface RedisProbeProblem {
   silent: boolean;
 }
 
-/** probeRedis, telling a silent server apart from a refused or failed connection. */
-export async function probeRedisAnswer(options: RedisOptions, timeoutMs = 2000): Promise<RedisProbeProblem | undefined> {
+/** What a probe asks once connected: undefined when the answer is right, else what is wrong with it. */
+export type ProbeQuestion = (client: Redis) => Promise<string | undefined>;
+
+const ping: ProbeQuestion = async (client) => {
+  const answer = await client.ping();
+  return answer === 'PONG' ? undefined : `unexpected answer to PING: ${answer}`;
+};
+
+/** probeRedis, telling a silent server apart from a refused or failed connection; `ask` defaults to PING. */
+export async function probeRedisAnswer(options: RedisOptions, timeoutMs = 2000, ask: ProbeQuestion = ping): Promise<RedisProbeProblem | undefined> {
   const client = new Redis({
     ...options,
     lazyConnect: true,
@@ -33,8 +41,8 @@ export async function probeRedisAnswer(options: RedisOptions, timeoutMs = 2000):
   const check = async (): Promise<RedisProbeProblem | undefined> => {
     try {
       await client.connect();
-      const answer = await client.ping();
-      return answer === 'PONG' ? undefined : { message: `unexpected answer to PING: ${answer}`, silent: false };
+      const wrong = await ask(client);
+      return wrong === undefined ? undefined : { message: wrong, silent: false };
     } catch (error) {
       return { message: error instanceof Error ? error.message : String(error), silent: connected };
     }
