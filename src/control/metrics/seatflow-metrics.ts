@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { BeforeRequestInfo, ResponseInfo } from '../../client/smartsheet-client-options.js';
 import type { Logger } from '../../core/logger.js';
 import type { BatchStore } from '../../queue/batch-store.js';
-import type { RequestBudget } from '../../queue/request-budget.js';
+import type { BudgetState, RequestBudget } from '../../queue/request-budget.js';
 import type { RowOutcome } from '../../queue/row-outcome.js';
 
 /** BullMQ job states reported as queue depth. */
@@ -52,37 +52,37 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
       logger?.debug({ err: error, metric: what }, 'metric not read');
     }
   };
-  new Gauge({
-    name: 'seatflow_budget_available_calls',
-    help: 'Calls the fleet could send now without waiting on the request budget (0 while paused after a 429)',
-    registers: [registry],
-    async collect() {
-      const { budget } = sources;
-      if (budget === undefined) return;
-      await readGauge('budget', async () => {
-        const state = await budget.state();
-        this.set(state.pausedForMs > 0 ? 0 : Math.max(0, Math.floor(state.capacity - state.level)));
-      });
-    },
-  });
-  new Gauge({
-    name: 'seatflow_budget_capacity_calls',
-    help: 'The bucket size the budget has learned (the configured burst until 429s lower it)',
-    registers: [registry],
-    async collect() {
-      const { budget } = sources;
-      if (budget !== undefined) await readGauge('budget-capacity', async () => this.set((await budget.state()).capacity));
-    },
-  });
-  new Gauge({
-    name: 'seatflow_budget_rate_per_second',
-    help: 'The refill rate the budget has learned, calls per second (the configured rate until 429s lower it)',
-    registers: [registry],
-    async collect() {
-      const { budget } = sources;
-      if (budget !== undefined) await readGauge('budget-rate', async () => this.set((await budget.state()).ratePerSecond));
-    },
-  });
+  // One read of the budget's state serves the three gauges of a scrape (prom-client collects them at once): a read in
+  // flight is shared, and the next scrape reads again.
+  let stateRead: Promise<BudgetState> | undefined;
+  const budgetState = (budget: Pick<RequestBudget, 'state'>): Promise<BudgetState> => {
+    stateRead ??= budget.state().finally(() => {
+      stateRead = undefined;
+    });
+    return stateRead;
+  };
+  const budgetGauge = (name: string, help: string, valueOf: (state: BudgetState) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const { budget } = sources;
+        if (budget !== undefined) await readGauge(name, async () => this.set(valueOf(await budgetState(budget))));
+      },
+    });
+  };
+  budgetGauge(
+    'seatflow_budget_available_calls',
+    'Calls the fleet could send now without waiting on the request budget (0 while paused after a 429)',
+    (state) => (state.pausedForMs > 0 ? 0 : Math.max(0, Math.floor(state.capacity - state.level))),
+  );
+  budgetGauge('seatflow_budget_capacity_calls', 'The bucket size the budget has learned (the configured burst until 429s lower it)', (state) => state.capacity);
+  budgetGauge(
+    'seatflow_budget_rate_per_second',
+    'The refill rate the budget has learned, calls per second (the configured rate until 429s lower it)',
+    (state) => state.ratePerSecond,
+  );
   new Gauge({
     name: 'seatflow_budget_paused_seconds',
     help: 'Time left of the fleet-wide pause after a 429 (0 when not paused)',

@@ -58,6 +58,7 @@ describe('createSeatflowMetrics', () => {
     const metrics = createSeatflowMetrics();
     let broken = false;
     let pausedForMs = 0;
+    let stateReads = 0;
     metrics.watch({
       queue: {
         getJobCounts: async () => {
@@ -66,7 +67,13 @@ describe('createSeatflowMetrics', () => {
         },
         getWorkersCount: async () => 3,
       },
-      budget: { state: async () => ({ level: 48, capacity: 50, ratePerSecond: 4.9, pausedForMs }), pausedFor: async () => pausedForMs },
+      budget: {
+        state: async () => {
+          stateReads += 1;
+          return { level: 48, capacity: 50, ratePerSecond: 4.9, pausedForMs };
+        },
+        pausedFor: async () => pausedForMs,
+      },
     });
     let text = await metrics.registry.metrics();
     expect(text).toContain('seatflow_queue_jobs{state="waiting"} 5');
@@ -77,6 +84,8 @@ describe('createSeatflowMetrics', () => {
     expect(text).toContain('seatflow_budget_capacity_calls 50');
     expect(text).toContain('seatflow_budget_rate_per_second 4.9');
     expect(text).toContain('seatflow_budget_paused_seconds 0');
+    // The three budget gauges of one scrape share one read of the shared state.
+    expect(stateReads).toBe(1);
     // Paused after a 429: nothing can go now, whatever the level.
     pausedForMs = 1500;
     text = await metrics.registry.metrics();
