@@ -128,13 +128,15 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
       const workflow = await store.get(workflowId);
       if (workflow === undefined) return true;
       const now = clock.now();
-      for (const leaver of await store.leavers(workflowId)) {
+      const leavers = await store.leavers(workflowId);
+      for (const leaver of leavers) {
         if (leaver.phase === 'scheduled' && leaver.leaveAt <= now) return false;
         if (leaver.phase === 'holding' && (leaver.holdUntil ?? 0) <= now) return false;
         if (leaver.phase === 'deactivating' || leaver.phase === 'removing') return false;
         if (leaver.phase === 'undone' && !(await options.batches.store.hasOutcome(workflow.reactivateBatch, leaver.row))) return false;
       }
-      return true;
+      // The last leaver's end is written before the workflow is closed: until then its step is still at work.
+      return !(workflow.state === 'open' && leavers.every((leaver) => !OPEN_PHASES.has(leaver.phase)));
     },
     async stoppedBatch(workflowId) {
       const workflow = await store.get(workflowId);

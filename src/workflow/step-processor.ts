@@ -5,8 +5,8 @@ import type { PlannedRow } from '../plan/planned-row.js';
 import { rowJobOptions } from '../queue/row-job.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import { captureStateBefore } from './capture-state-before.js';
-import { endSteps } from './leaver-ends.js';
-import { stepOf, type LeaverState } from './leaver-state.js';
+import { closeLeaver, endSteps } from './leaver-ends.js';
+import { OPEN_PHASES, stepOf, type LeaverState } from './leaver-state.js';
 import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import type { WorkflowContext } from './workflow-context.js';
@@ -39,6 +39,11 @@ export function createStepProcessor(options: StepProcessorOptions) {
     const workflow = await store.get(workflowId);
     const leaver = await store.getLeaver(workflowId, row);
     if (workflow === undefined || leaver === undefined) return 'missing';
+    // A step run again after its worker died between ending the leaver and closing it: close it now.
+    if (!OPEN_PHASES.has(leaver.phase)) {
+      if (workflow.state === 'open') await closeLeaver(options, workflow, leaver);
+      return leaver.phase;
+    }
     // A row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
     const waitForRow = async (): Promise<never> => {
       const polls = job.data.polls ?? 0;
