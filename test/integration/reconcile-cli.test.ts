@@ -76,12 +76,12 @@ describe('seatflow reconcile (CLI)', () => {
   }, 180_000);
 });
 
-describe('seatflow worker (CLI) and schedules', () => {
-  it('fires a schedule tick of its target: the run is recorded as the schedule\'s last run', async () => {
+describe('seatflow worker and serve --workers (CLI) and schedules', () => {
+  it.each([[['worker']], [['serve', '--workers', '1', '--port', '0']]])('%j fires a schedule tick of its target: the run is recorded as the schedule\'s last run', async (command) => {
     const redis = await startTestRedis();
     const prefix = redis.prefix();
     const workerEnv = { ...env, REDIS_URL: redis.url, SEATFLOW_QUEUE_PREFIX: prefix };
-    const worker = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), 'worker', '--log-level', 'warn'], { cwd: ROOT, env: { ...process.env, ...workerEnv }, stdio: 'ignore' });
+    const worker = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), ...command, '--log-level', 'warn'], { cwd: ROOT, env: { ...process.env, ...workerEnv }, stdio: 'ignore' });
     const handle = await openRedis({ url: redis.url, dataDir, logger: createSilentLogger() });
     const book = createScheduleBook({ redis: handle, prefix, target: server.url, store: createBatchStore(handle.client, createQueueKeys(prefix)), logger: createSilentLogger() });
     try {

@@ -9,7 +9,7 @@ import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
 import { openOffboarding } from '../offboarding-runtime.js';
-import { openScheduleBook } from '../reconcile-runtime.js';
+import { openScheduleBook, startScheduledRuns } from '../reconcile-runtime.js';
 
 interface ServeFlags extends CommonFlags {
   port?: number;
@@ -76,10 +76,14 @@ export function registerServeCommand(program: Command): void {
       };
       const offboarding = openOffboarding(runtime, batchRuntime);
       deps.offboarding = { system: offboarding, config };
+      const workers = configured ? flags.workers : 0;
+      // With workers, this process also fires the target's reconciliation schedules, as `seatflow worker` does.
+      const scheduled = workers > 0 ? startScheduledRuns(runtime, batchRuntime) : undefined;
+      if (scheduled !== undefined) pools.push({ close: () => scheduled.worker.close() });
       // Kept open for the server's life: the schedules page reads it at every refresh (one connection, not one per page).
-      deps.schedules = openScheduleBook(runtime, batchRuntime);
-      if (flags.workers > 0 && configured) {
-        for (let i = 0; i < flags.workers; i += 1) {
+      deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
+      if (workers > 0) {
+        for (let i = 0; i < workers; i += 1) {
           pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));
           pools.push(offboarding.startStepWorker({ api: budgetedApi, ...workerSettingsOf(runtime) }));
         }
@@ -87,9 +91,9 @@ export function registerServeCommand(program: Command): void {
         logger.warn('no access token (SMARTSHEET_ACCESS_TOKEN): --workers ignored, no rows will be executed by this process');
       }
       const server = await startControlServer({ deps, host: config.control.host, port: config.control.port });
-      logger.info({ url: server.url, target: runtime.targetLabel, redis: batchRuntime.redis.description, workers: pools.length }, 'control API listening; SIGINT or SIGTERM stops it');
+      logger.info({ url: server.url, target: runtime.targetLabel, redis: batchRuntime.redis.description, workers }, 'control API listening; SIGINT or SIGTERM stops it');
       if (runtime.sim) logger.warn('SIMULATION: the API acts on the embedded reference server with demo data, not the real service');
-      process.stdout.write(`seatflow control API and dashboard: ${server.url}/   target: ${runtime.targetLabel}   workers: ${pools.length}\n`);
+      process.stdout.write(`seatflow control API and dashboard: ${server.url}/   target: ${runtime.targetLabel}   workers: ${workers}\n`);
       if (generated) {
         // Printed (never logged): the person who started the server signs in with it. It changes at every start.
         process.stdout.write(`control token (generated for this run; set SEATFLOW_CONTROL_TOKEN to keep one): ${token}\n`);

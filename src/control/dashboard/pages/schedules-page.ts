@@ -54,7 +54,7 @@ ${schedules.map(
 
 export function schedulesPage(schedules: readonly ScheduleView[], now: number): SafeHtml {
   return html`<h1>Schedules</h1>
-<p>Licence reconciliation on a schedule: at each tick a worker runs the policy, writes its plan report and, for a schedule that applies, submits the changes as a batch (a dry run only writes the report). Ticks are fired by <code>seatflow worker</code> processes of this target, once per tick however many run.</p>
+<p>Licence reconciliation on a schedule: at each tick a worker runs the policy, writes its plan report and, for a schedule that applies, submits the changes as a batch (a dry run only writes the report). Ticks are fired by <code>seatflow worker</code> processes (and <code>seatflow serve --workers N</code>) of this target, once per tick however many run.</p>
 <p class="note">This page is read-only. Add, replace or remove schedules with the CLI: <code>seatflow schedule add NAME POLICY --cron "0 6 * * 1" --tz Europe/Berlin [--apply]</code>, <code>seatflow schedule remove NAME</code>; run one now with <code>seatflow schedule run NAME</code>.</p>
 ${schedulesLive(schedules, now)}`;
 }
