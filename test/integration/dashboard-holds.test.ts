@@ -75,6 +75,17 @@ describe('dashboard: holds and undo against Redis, workers and the reference ser
       expect(last).toContain('1 leaver in 1 offboarding.');
       expect(last).toMatch(new RegExp(`${c} row 3 · user \\d+ holding remove `));
       expect(last).not.toContain(b!);
+
+      // The per-leaver report, linked from the offboarding page, behind the sign-in.
+      const offboardingPage = (await getPage(app, jar, `/offboardings/${workflow.id}`)).body;
+      expect(offboardingPage).toContain(`href="/offboardings/${workflow.id}/report.csv"`);
+      const csv = await getPage(app, jar, `/offboardings/${workflow.id}/report.csv`);
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers['content-type']).toContain('text/csv');
+      expect(csv.body.split('\n').filter((line) => line.includes(b!))).toHaveLength(1);
+      const jsonl = (await getPage(app, jar, `/offboardings/${workflow.id}/report.jsonl`)).body.trim().split('\n');
+      expect(jsonl).toHaveLength(3);
+      expect((await app.inject({ method: 'GET', url: `/offboardings/${workflow.id}/report.csv` })).statusCode).not.toBe(200);
     } finally {
       await app.close();
     }

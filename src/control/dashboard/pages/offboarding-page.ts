@@ -52,6 +52,7 @@ export function offboardingLive(view: OffboardingView): SafeHtml {
   ${workflow.transferTo === undefined ? '' : html`<div><dt>Transfer to</dt><dd>${workflow.transferTo}</dd></div>`}
   ${workflow.timeZone === undefined ? '' : html`<div><dt>Time zone</dt><dd>${workflow.timeZone}</dd></div>`}
   <div><dt>Step batches</dt><dd>${batches.map(([name, id], index) => html`${index === 0 ? '' : ' · '}<a href="/batches/${id}">${name}</a>`)}</dd></div>
+  <div><dt>Report (one row per leaver)</dt><dd><a href="/offboardings/${workflow.id}/report.csv">CSV</a> · <a href="/offboardings/${workflow.id}/report.jsonl">JSON Lines</a></dd></div>
 </dl>
 ${status.overdue > 0
   ? html`<p class="error" role="alert">${status.overdue} step${status.overdue === 1 ? ' is' : 's are'} due and no worker has taken ${status.overdue === 1 ? 'it' : 'them'}${status.workers === 0 ? ' (no worker is connected)' : ''}: start one with <code>seatflow worker</code>.</p>`

@@ -7,6 +7,7 @@ import type { OffboardingStatus } from '../../../workflow/offboarding-status.js'
 import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
 import { offboardingParamsSchema } from '../../request-schemas.js';
 import { offboardingNotFound, undoOnTarget } from '../../undo-on-target.js';
+import { formatOffboardingReport } from '../../../workflow/offboarding-report.js';
 import { withRedis } from '../../with-redis.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { holdsLive, holdsPage, type HoldGroup, type HoldsView } from '../pages/holds-page.js';
@@ -68,6 +69,19 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
     return render(reply, offboardingPage(viewOf(status)), { title: status.workflow.source, section: 'holds' });
   });
   app.get('/offboardings/:id/live', session, async (request, reply) => fragment(reply, offboardingLive(viewOf(await statusOf(request)))));
+
+  // The per-leaver report, as GET /v1/offboardings/:id/report gives it, behind the dashboard's sign-in.
+  for (const format of ['csv', 'jsonl'] as const) {
+    app.get(`/offboardings/:id/report.${format}`, session, async (request, reply) => {
+      const id = idOf(request);
+      const rows = await withRedis(deps, () => system.reportRows(id));
+      if (rows === undefined) throw offboardingNotFound(id);
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${id}.${format}"`)
+        .send(formatOffboardingReport(rows, format));
+    });
+  }
 
   app.get('/offboardings/:id/undo', session, async (request, reply) => {
     const status = await statusOf(request);
