@@ -136,6 +136,10 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
     if (current !== undefined && !(UPGRADES[current] ?? []).includes(action.seatType)) {
       return { verdict: 'refused', rule: RULES.seatNotEligible, reason: `a ${current} seat cannot be upgraded to ${action.seatType}`, target: planned };
     }
+    // The service makes GUEST an upgrade target for external users only (isInternal: false).
+    if (action.seatType === 'GUEST' && seated.isInternal === true) {
+      return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: 'GUEST is an upgrade only for users outside the plan\'s domains (isInternal: false); this user is internal', target: planned };
+    }
     return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: planned };
   }
   if (user.status !== undefined && user.status !== 'ACTIVE') {

@@ -16,6 +16,7 @@ export const RULES = {
   adminWithoutRemoveAdminStatus: 'admin-without-removeAdminStatus',
   ownsGroupsWithoutTransferTo: 'owns-groups-without-transferTo',
   seatNotEligible: 'seat-not-eligible',
+  guestForInternalUser: 'guest-for-internal-user',
   statusNotEligible: 'status-not-eligible',
   selfAccount: 'own-account',
   protectedAccount: 'protected-account',

@@ -157,7 +157,7 @@ async function readSeats(
       let lastKey: string | undefined;
       do {
         const page = await api.users.listPlansPage(user.id, lastKey === undefined ? {} : { lastKey });
-        for (const plan of page.data) seatIn(plan.planId).set(user.id, { ...user, planId: plan.planId, seatType: plan.seatType });
+        for (const plan of page.data) seatIn(plan.planId).set(user.id, { ...user, planId: plan.planId, seatType: plan.seatType, ...(plan.isInternal === undefined ? {} : { isInternal: plan.isInternal }) });
         lastKey = page.lastKey;
       } while (lastKey !== undefined);
       emails.delete(user.email.toLowerCase());

@@ -3,7 +3,7 @@ import type { AlternateEmail, Column, IndexResult, User, Webhook } from '../../.
 
 export interface FakeUser extends User {
   /** planId → seat; the first is the one unfiltered listings report. */
-  seats: { planId: number; seatType: NonNullable<User['seatType']> }[];
+  seats: { planId: number; seatType: NonNullable<User['seatType']>; isInternal?: boolean }[];
   alternates?: AlternateEmail[];
 }
 
@@ -30,7 +30,7 @@ export function createFakeApi(org: FakeOrg): SmartsheetApi {
     const { seats, alternates, ...rest } = user;
     void alternates;
     const seat = planId === undefined ? seats[0] : seats.find((s) => s.planId === planId);
-    return seat === undefined ? rest : { ...rest, seatType: seat.seatType, planId: seat.planId };
+    return seat === undefined ? rest : { ...rest, seatType: seat.seatType, planId: seat.planId, ...(seat.isInternal === undefined ? {} : { isInternal: seat.isInternal }) };
   };
   const byId = (id: number) => org.users.find((u) => u.id === id);
   const unsupported = () => {
@@ -47,7 +47,7 @@ export function createFakeApi(org: FakeOrg): SmartsheetApi {
       listPlansPage: async (id: number) => {
         const user = byId(id);
         if (user === undefined) throw notFound();
-        return { data: user.seats.map((seat) => ({ planId: seat.planId, seatType: seat.seatType })) };
+        return { data: user.seats.map((seat) => ({ planId: seat.planId, seatType: seat.seatType, ...(seat.isInternal === undefined ? {} : { isInternal: seat.isInternal }) })) };
       },
       getCurrent: async () => view(byId(org.me)!),
       get: async (id: number) => {
@@ -94,7 +94,8 @@ export function demoOrg(extraUsers = 0): FakeOrg {
     user('elena.garcia@acme.example', { admin: true }),
     user('sam.taylor@gmail.com'),
     user('taylor.brooks@acme.example', { status: 'DEACTIVATED' }),
-    user('casey.nguyen@acme.example', { seats: [{ planId: P1, seatType: 'VIEWER' }] }),
+    user('casey.nguyen@acme.example', { seats: [{ planId: P1, seatType: 'VIEWER', isInternal: true }] }),
+    user('lee.park@partner.example', { seats: [{ planId: P1, seatType: 'CONTRIBUTOR', isInternal: false }] }),
     user('riley.owens@acme.example', { seats: [{ planId: P1, seatType: 'PROVISIONAL_MEMBER' }] }),
     user('jamie.fox@partner.example', { seats: [{ planId: P1, seatType: 'GUEST' }] }),
     user('pat.quinn@acme.example', { status: 'PENDING' }),

@@ -90,6 +90,15 @@ describe('preflight', () => {
     expect(result.rows[0]?.target.planId).toBe(5420192837465012);
   });
 
+  it('refuses GUEST as an upgrade for an internal user, as the service does, and plans it for an external one', async () => {
+    const result = await plan('email,action,seatType\ncasey.nguyen@acme.example,upgrade,GUEST\nlee.park@partner.example,upgrade,GUEST\nriley.owens@acme.example,upgrade,MEMBER\n');
+    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+      ['refused', 'guest-for-internal-user'],
+      ['change', ''],
+      ['change', ''],
+    ]);
+  });
+
   it('classifies alternate e-mail rows; deleting an address the user does not have is refused, not a no-op', async () => {
     const result = await plan(
       'email,action,alternateEmail\nchris.morgan@acme.example,make-alternate-email-primary,chris.m@acme.example\nchris.morgan@acme.example,add-alternate-email,new@acme.example\njordan.lee@acme.example,add-alternate-email,dana.whitfield@acme.example\nmarcus.chen@acme.example,make-alternate-email-primary,marcus.chen@acme.example\njordan.lee@acme.example,delete-alternate-email,none@acme.example\n',
@@ -196,7 +205,7 @@ describe('preflight', () => {
     const result = await plan('email,action\nmarcus.chen@acme.example,deactivate\n');
     // users.me, one email batch, one page for the organization's size (share guardrail)
     expect(result.apiCalls).toBe(3);
-    expect(result.organizationUsers).toBe(14);
+    expect(result.organizationUsers).toBe(15);
   });
 
   it('pre-flights 10,000 rows with a full listing in a handful of calls', async () => {
