@@ -12,6 +12,7 @@ import type { RowOutcome } from '../../src/queue/row-outcome.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/server/index.js';
 import type { Mutation } from '../../src/server/sim/mutation-log.js';
 import { stepQueueNameOf } from '../../src/workflow/step-job.js';
+import { deactivatableEmails } from '../helpers/demo-users.js';
 import { ROOT } from '../helpers/run-seatflow.js';
 
 /** What a fleet test gives the scenario: its Redis topology, how to fail it over, and where its keys live. */
@@ -193,15 +194,6 @@ async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, b
   expect([...kinds]).toEqual(expect.arrayContaining(['batch', 'budget', 'index', 'queue']));
 }
 
-function deactivatableEmails(server: RunningReferenceServer, count: number): string[] {
-  const out: string[] = [];
-  for (const user of server.context.state.users.values()) {
-    if (user.status === 'ACTIVE' && user.inOrg && !user.externallyManaged && !user.admin && /^[a-z]+\.[a-z]+\.\d+@acme\.example$/.test(user.email)) out.push(user.email);
-    if (out.length === count) break;
-  }
-  if (out.length < count) throw new Error(`only ${out.length} deactivatable users in the demo organization`);
-  return out;
-}
 
 async function finished(child: ChildProcess, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   let stdout = '';

@@ -17,6 +17,7 @@ import type { RowOutcome } from '../../src/queue/row-outcome.js';
 import type { WorkerPool } from '../../src/queue/worker-pool.js';
 import { startReferenceServer, type RunningReferenceServer, type StartReferenceServerOptions } from '../../src/server/index.js';
 import type { Mutation } from '../../src/server/sim/mutation-log.js';
+import { deactivatableEmails } from './demo-users.js';
 import type { TestRedis } from './redis-server.js';
 
 /** The harness's clients' timeouts: a request without an answer may still land for 10 s. */
@@ -123,13 +124,7 @@ export async function createBatchHarness(redis: TestRedis, serverOptions: StartR
       return Array.isArray(body) ? body : (body.data ?? []);
     },
     async deactivatableEmails(count) {
-      const out: string[] = [];
-      for (const user of server.context.state.users.values()) {
-        if (user.status === 'ACTIVE' && user.inOrg && !user.externallyManaged && !user.admin && /^[a-z]+\.[a-z]+\.\d+@acme\.example$/.test(user.email)) out.push(user.email);
-        if (out.length === count) break;
-      }
-      if (out.length < count) throw new Error(`only ${out.length} deactivatable users in the demo organization`);
-      return out;
+      return deactivatableEmails(server, count);
     },
     async close() {
       await Promise.all(pools.map((pool) => pool.close(2000)));

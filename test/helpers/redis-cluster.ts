@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { freePort } from './redis-server.js';
+import { freePort, waitForPing } from './redis-server.js';
 
 const run = promisify(execFile);
 
@@ -223,23 +223,6 @@ function startNode(port: number, args: string[]): RedisNode {
       await exited;
     },
   };
-}
-
-async function waitForPing(port: number): Promise<void> {
-  for (let i = 0; i < 400; i += 1) {
-    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.ping();
-      return;
-    } catch {
-      await sleep(25);
-    } finally {
-      client.disconnect();
-    }
-  }
-  throw new Error(`redis-server on port ${port} did not start`);
 }
 
 function sleep(ms: number): Promise<void> {

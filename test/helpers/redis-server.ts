@@ -37,20 +37,7 @@ export async function startTestRedis(): Promise<TestRedis> {
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
-    for (let i = 0; i < 200; i += 1) {
-      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        await client.ping();
-        return;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      } finally {
-        client.disconnect();
-      }
-    }
-    throw new Error('test redis-server did not start');
+    await waitForPing(port);
   };
   const stop = async (): Promise<void> => {
     const running = child;
@@ -77,4 +64,22 @@ export async function startTestRedis(): Promise<TestRedis> {
       child?.kill(signal);
     },
   };
+}
+
+/** Resolves once a redis-server on this loopback port answers PING (tried every 25 ms, for about 10 s). */
+export async function waitForPing(port: number): Promise<void> {
+  for (let i = 0; i < 400; i += 1) {
+    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.ping();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    } finally {
+      client.disconnect();
+    }
+  }
+  throw new Error(`redis-server on port ${port} did not start`);
 }
