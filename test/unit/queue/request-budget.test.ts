@@ -1,20 +1,10 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../../src/core/clock.js';
 import { createQueueKeys } from '../../../src/queue/queue-keys.js';
 import { createRequestBudget, type BudgetRate, type RequestBudget } from '../../../src/queue/request-budget.js';
-import { startTestRedis, type TestRedis } from '../../helpers/redis-server.js';
+import { useTestRedisClient } from '../../helpers/test-redis-client.js';
 
-let server: TestRedis;
-let redis: Redis;
-beforeAll(async () => {
-  server = await startTestRedis();
-  redis = new Redis(server.url);
-});
-afterAll(async () => {
-  await redis.quit();
-  await server.stop();
-});
+const testRedis = useTestRedisClient();
 
 /** A clock whose sleep records what it was asked to wait and waits at most 20 ms (Redis time moves on its own). */
 function recordingClock(): Clock & { waits: number[] } {
@@ -28,8 +18,8 @@ function recordingClock(): Clock & { waits: number[] } {
 
 /** Budgets of one token on one Redis, as separate workers would hold them. */
 function fleet(rate: BudgetRate, count: number, clock: Clock = recordingClock(), token = 'tok'): RequestBudget[] {
-  const keys = createQueueKeys(server.prefix());
-  return Array.from({ length: count }, () => createRequestBudget({ redis, keys, accessToken: token, rate, clock }));
+  const keys = createQueueKeys(testRedis.server.prefix());
+  return Array.from({ length: count }, () => createRequestBudget({ redis: testRedis.client, keys, accessToken: token, rate, clock }));
 }
 
 async function until(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -98,9 +88,9 @@ describe('createRequestBudget', () => {
 
   it('keeps separate buckets for separate tokens', async () => {
     const clock = recordingClock();
-    const keys = createQueueKeys(server.prefix());
-    const a = createRequestBudget({ redis, keys, accessToken: 'one', rate: { ...rate, burst: 1 }, clock });
-    const b = createRequestBudget({ redis, keys, accessToken: 'two', rate: { ...rate, burst: 1 }, clock });
+    const keys = createQueueKeys(testRedis.server.prefix());
+    const a = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'one', rate: { ...rate, burst: 1 }, clock });
+    const b = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'two', rate: { ...rate, burst: 1 }, clock });
     await a.beforeRequest({ operation: 'x' });
     await b.beforeRequest({ operation: 'x' });
     expect(clock.waits).toEqual([]);
@@ -179,8 +169,8 @@ describe('createRequestBudget', () => {
   it('raises the capacity and rate again while no 429 comes, and keeps the state for a restarted worker', async () => {
     // A 0.25 s window so that recovery (one step per calm window) is seen quickly.
     const fast: BudgetRate = { requests: 40, perSeconds: 0.25, headroom: 0 };
-    const keys = createQueueKeys(server.prefix());
-    const first = createRequestBudget({ redis, keys, accessToken: 'tok', rate: fast });
+    const keys = createQueueKeys(testRedis.server.prefix());
+    const first = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'tok', rate: fast });
     for (let i = 0; i < 4; i += 1) await first.beforeRequest({ operation: 'x' });
     await first.onResponse({ operation: 'x', status: 429 });
     await first.onResponse({ operation: 'x', status: 429 });
@@ -188,7 +178,7 @@ describe('createRequestBudget', () => {
     expect(lowered.capacity).toBeLessThan(40);
     expect(lowered.ratePerSecond).toBeLessThan(160);
     // A new budget object (a restarted worker) sees the learned state, then the recovery.
-    const restarted = createRequestBudget({ redis, keys, accessToken: 'tok', rate: fast });
+    const restarted = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'tok', rate: fast });
     expect((await restarted.state()).capacity).toBe(lowered.capacity);
     await until(async () => (await restarted.state()).capacity > lowered.capacity);
     await until(async () => {
@@ -215,12 +205,12 @@ describe('createRequestBudget', () => {
   });
 
   it('never writes the token itself to Redis', async () => {
-    const prefix = server.prefix();
-    const budget = createRequestBudget({ redis, keys: createQueueKeys(prefix), accessToken: 'secret-token-value', rate, clock: recordingClock() });
+    const prefix = testRedis.server.prefix();
+    const budget = createRequestBudget({ redis: testRedis.client, keys: createQueueKeys(prefix), accessToken: 'secret-token-value', rate, clock: recordingClock() });
     await budget.beforeRequest({ operation: 'x' });
     await budget.onResponse({ operation: 'x', status: 429 });
     await budget.pause(10);
-    const keys = await redis.keys(`${prefix}:*`);
+    const keys = await testRedis.client.keys(`${prefix}:*`);
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) expect(key).not.toContain('secret-token-value');
   });
