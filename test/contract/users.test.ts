@@ -52,7 +52,7 @@ describe('users (contract)', () => {
 
   it('updates a user', async () => {
     const id = await server().userId('marcus.chen@acme.example');
-    const updated = await server().admin.users.update(id, { firstName: 'Marc', licensedSheetCreator: false });
+    const updated = await server().admin.users.update(id, { firstName: 'Marc' });
     expect(updated).toMatchObject({ id, firstName: 'Marc' });
     expect((await server().admin.users.get(id)).firstName).toBe('Marc');
   });
