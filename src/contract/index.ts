@@ -13,4 +13,5 @@ export * from './error-codes.js';
 export * from './isp-domains.js';
 export * from './unrecognized-value.js';
 export * from './list-users-paging.js';
+export * from './service-regions.js';
 export * from './viewer-sunset.js';

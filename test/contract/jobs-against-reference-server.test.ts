@@ -242,6 +242,12 @@ describe('job types against the reference server', () => {
     expect(await job.confirm(context)).toBe('not-done');
   });
 
+  it('reports the seat an add cost, for the report (docs/service.md#add-user)', async () => {
+    const job = registry.get('add') as JobType;
+    const result = await job.run(contextFor(ROWS.add.input, {}));
+    expect(result.detail).toMatchObject({ status: 'ACTIVE', seatType: 'PROVISIONAL_MEMBER', provisionalUntil: expect.stringMatching(/^\d{4}-/) });
+  });
+
   it('answers unchanged when the user is already out of the organization', async () => {
     const job = registry.get('remove') as JobType;
     const { input, target } = ROWS.remove;
