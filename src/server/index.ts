@@ -1,4 +1,4 @@
-/** The reference server: the service of spec/interface.md, for tests, benchmarks and `seatflow sim`. */
+/** The reference server: the service of docs/service.md (docs/reference-server.md), for tests, benchmarks and `seatflow sim`. */
 export { buildReferenceServer, type ReferenceServer, type ReferenceServerTokens } from './build-reference-server.js';
 export { startReferenceServer, type RunningReferenceServer, type StartReferenceServerOptions } from './start-reference-server.js';
 export type { ReferenceServerOptions } from './reference-server-options.js';

@@ -55,7 +55,7 @@ describe('error categories (contract)', () => {
     expect(isp.refId).toBeTruthy();
   });
 
-  // One case per refusal family of decisions.md #10a; each is a refusal of that request, never of the token.
+  // One case per refusal family of docs/service.md#refusal-codes; each is a refusal of that request, never of the token.
   it.each([
     ['deactivate yourself', 1336, async () => server().admin.users.deactivate(await server().userId('admin@acme.example'))],
     ['reactivate yourself', 1355, async () => server().admin.users.reactivate(await server().userId('admin@acme.example'))],

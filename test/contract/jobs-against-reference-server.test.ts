@@ -23,7 +23,7 @@ let files: string;
 let subscriber: Server;
 let callbackUrl: string;
 
-/** A webhook subscriber on loopback that answers the verification challenge (wire.md §8.1). */
+/** A webhook subscriber on loopback that answers the verification challenge (docs/service.md#webhooks). */
 async function startSubscriber(): Promise<Server> {
   const server = createServer((request, response) => {
     const challenge = request.headers['smartsheet-hook-challenge'];

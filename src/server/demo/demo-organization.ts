@@ -1,7 +1,7 @@
 import type { ParsedFixture } from './fixture-schema.js';
 import { generateUsers } from './generated-users.js';
 
-/** Fixed ids and tokens of the demo organization (BRIEF "The demo organization"). */
+/** Fixed ids and tokens of the demo organization (docs/reference-server.md#the-demo-organization). */
 export const DEMO = {
   orgId: 1029384756102938,
   planId: 5420192837465012,

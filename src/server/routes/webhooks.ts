@@ -135,7 +135,7 @@ async function update(ctx: RouteContext): Promise<unknown> {
     webhook.customHeaders = body.customHeaders as Record<string, string>;
   }
   if (enabled === true && (!webhook.enabled || urlChanged)) {
-    // The PUT is held until verification ends (wire.md §8.1).
+    // The PUT is held until verification ends (docs/service.md#webhooks).
     const outcome = await verifyCallback(webhook, settings.verificationTimeoutMs);
     webhook.enabled = outcome.ok;
     webhook.status = outcome.ok ? 'ENABLED' : 'DISABLED_VERIFICATION_FAILED';
