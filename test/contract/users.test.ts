@@ -58,6 +58,17 @@ describe('users (contract)', () => {
     expect(await server().admin.users.get(danaId)).toMatchObject({ id: danaId, email: 'dana.whitfield@acme.example', status: 'ACTIVE' });
   });
 
+  it('reads lastLogin from GET /users/{id} without any include (docs/service.md#get-user)', async () => {
+    const danaId = await server().userId('dana.whitfield@acme.example');
+    expect(typeof (await server().admin.users.get(danaId)).lastLogin).toBe('string');
+  });
+
+  it('adds a user: a Provisional Member seat and licensedSheetCreator true, whatever was sent (docs/service.md#add-user)', async () => {
+    const added = await server().admin.users.add({ email: 'new.hire@acme.example', licensedSheetCreator: false });
+    expect(added).toMatchObject({ licensedSheetCreator: true, seatType: 'PROVISIONAL_MEMBER', isInternal: true });
+    expect(typeof added.provisionalExpirationDate).toBe('string');
+  });
+
   it('updates a user', async () => {
     const id = await server().userId('marcus.chen@acme.example');
     const updated = await server().admin.users.update(id, { firstName: 'Marc' });

@@ -87,3 +87,16 @@ describe('the pre-flight follows the service as documented in late 2026 (docs/se
     expect(result.rows[2]?.reason).toMatch(/seatType "SUPER_SEAT"/);
   });
 });
+
+describe('consumer mail domains in the pre-flight (docs/service.md#consumer-mail-domains)', () => {
+  it('refuses the published domains with 1359 and plans a domain that is not on the list', async () => {
+    const result = await plan('email,action\nsomeone@duck.com,deactivate\nsomeone@web.de,deactivate\nsomeone@googlemail.com,deactivate\n', {}, (org) => {
+      for (const email of ['someone@duck.com', 'someone@web.de', 'someone@googlemail.com']) org.users.push({ ...userOf(org, 'jordan.lee@acme.example'), id: org.users.length + 5000, email });
+    });
+    expect(result.rows.map((row) => [row.verdict, row.rule ?? '', row.errorCode])).toEqual([
+      ['refused', 'isp-domain', 1359],
+      ['refused', 'isp-domain', 1359],
+      ['change', '', undefined],
+    ]);
+  });
+});
