@@ -108,8 +108,9 @@ function remove(action: ActionOf<'remove'>, facts: PreflightFacts, target: Resol
 function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget): Classification {
   const changing = PROFILE_FIELD_NAMES.filter((field) => action[field] !== undefined && action[field] !== user[field]);
   if (changing.length === 0) return { verdict: 'no-op', reason: 'every field already has that value', target };
-  // On a user-subscription plan licensedSheetCreator changes only for a System Admin (docs/service.md#update-user);
-  // every plan is on that model since the 2025 renewals, so the service refuses the whole call otherwise.
+  // On a user-subscription plan licensedSheetCreator changes only for a System Admin (docs/service.md#update-user), and
+  // the service refuses the whole call otherwise. Nothing read tells a plan's model: seatflow assumes the user model,
+  // to which plans moved at their renewals from 2025.
   if (changing.includes('licensedSheetCreator') && user.admin !== true && action.admin !== true) {
     return {
       verdict: 'refused',
@@ -152,8 +153,8 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
       return { verdict: 'refused', rule: RULES.seatNotEligible, reason: `a ${current} seat cannot be upgraded to ${action.seatType}`, target: planned };
     }
     // The service makes GUEST an upgrade target for external users only (isInternal: false).
-    if (action.seatType === 'GUEST' && seated.isInternal === true) {
-      return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: 'GUEST is an upgrade only for users outside the plan\'s domains (isInternal: false); this user is internal', target: planned };
+    if (action.seatType === 'GUEST' && seated.isInternal !== false) {
+      return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: `GUEST is an upgrade only for users outside the plan's domains (isInternal: false); ${internalWhy(seated)}`, target: planned };
     }
     return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: planned };
   }
@@ -162,8 +163,7 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
   }
   // GUEST is a seat for external users only (docs/service.md#downgrade-and-upgrade); the service refuses it otherwise.
   if (action.seatType === 'GUEST' && seated.isInternal !== false) {
-    const why = seated.isInternal === true ? 'this user is internal' : 'the service did not say whether this user is internal (isInternal missing)';
-    return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: `GUEST is a downgrade only for users outside the plan's domains (isInternal: false); ${why}`, target: planned };
+    return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: `GUEST is a downgrade only for users outside the plan's domains (isInternal: false); ${internalWhy(seated)}`, target: planned };
   }
   if (current !== undefined && !DOWNGRADABLE.has(current)) {
     return { verdict: 'refused', rule: RULES.seatNotEligible, reason: `a ${current} seat cannot be downgraded (only MEMBER, PROVISIONAL_MEMBER, GUEST)`, target: planned };
@@ -172,6 +172,11 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
     return { verdict: 'refused', rule: RULES.adminWithoutRemoveAdminStatus, reason: 'the user is an admin: add removeAdminStatus=true to downgrade', target: planned };
   }
   return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: planned };
+}
+
+/** Why a GUEST row is refused: the user is internal, or the service did not say (an unknown is not taken as external). */
+function internalWhy(seated: Pick<User, 'isInternal'>): string {
+  return seated.isInternal === true ? 'this user is internal' : 'the service did not say whether this user is internal (isInternal missing)';
 }
 
 /** The downgrade target as it will be sent, saying so when VIEWER/CONTRIBUTOR goes out under the other name. */
