@@ -16,7 +16,8 @@ const sim = await startReferenceServer({ users, rateLimit: 'off' });
 const api = createSmartsheetClient({ baseUrl: sim.url, accessToken: sim.tokens.admin, integrationOrg: '', timeouts: { connectMs: 5000, headersMs: 60000, bodyMs: 60000 } });
 const dir = mkdtempSync(path.join(tmpdir(), 'seatflow-preflight-'));
 try {
-  const everyone = (await api.users.listPage({ includeAll: true })).data.filter((u) => /\.\d+@acme\.example$/.test(u.email));
+  const everyone: { email: string }[] = [];
+  for await (const user of api.users.list({ pageSize: 2000 })) if (/\.\d+@acme\.example$/.test(user.email)) everyone.push(user);
   if (everyone.length < rows + 1) throw new Error(`only ${everyone.length} generated users; raise USERS`);
   const heir = everyone[rows]!.email;
   const lines = ['email,action,transferTo,seatType'];

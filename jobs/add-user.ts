@@ -20,7 +20,13 @@ export const addUserJob: JobType<ActionOf<'add'>> = {
       { email: action.user.email, ...userProfileFields(action) },
       { ...callOptions(context), ...definedOnly({ sendEmail: action.sendEmail, allowInviteAccountAdmin: action.allowInviteAccountAdmin }) },
     );
-    return succeeded({ userId: user.id, ...(user.status === undefined ? {} : { status: user.status }) });
+    // The report says which seat the add cost (docs/service.md#add-user): the service allocates one on every add.
+    return succeeded({
+      userId: user.id,
+      ...(user.status === undefined ? {} : { status: user.status }),
+      ...(user.seatType === undefined ? {} : { seatType: user.seatType }),
+      ...(typeof user.provisionalExpirationDate === 'string' ? { provisionalUntil: user.provisionalExpirationDate } : {}),
+    });
   },
 
   async confirm(context) {

@@ -1,4 +1,5 @@
-import { loadConfig, type Config, type ConfigOverrides } from '../core/config.js';
+import { loadConfig, serviceRegionOf, type Config, type ConfigOverrides } from '../core/config.js';
+import { regionName } from '../contract/service-regions.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { createSmartsheetClient, type SmartsheetClient } from '../client/create-smartsheet-client.js';
@@ -88,9 +89,12 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     return client;
   };
 
+  const region = serviceRegionOf(config);
   const targetLabel = sim
     ? `SIMULATION: embedded reference server at ${sim.url} (demo data, not the real service)`
-    : config.api.baseUrl;
+    : region === undefined
+      ? config.api.baseUrl
+      : `${config.api.baseUrl} (${regionName(region)})`;
 
   return {
     config,

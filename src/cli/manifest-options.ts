@@ -2,7 +2,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import type { Config } from '../core/config.js';
+import { serviceRegionOf, type Config } from '../core/config.js';
 import { ACTION_NAMES, type ActionName } from '../manifest/action.js';
 import { MANIFEST_FORMATS, type ManifestFormat } from '../manifest/manifest-format.js';
 import { confirmGuardrails, type GuardrailCheck } from '../plan/guardrails.js';
@@ -35,6 +35,7 @@ export function planFromFlags(manifestPath: string, flags: ManifestFlags, api: S
     api,
     guardrails: config.guardrails,
     skipInvalid: flags.skipInvalid === true,
+    service: { region: serviceRegionOf(config), externalSources: config.externalSources },
     ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
     ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
     ...(flags.format === undefined ? {} : { format: flags.format }),

@@ -1,6 +1,6 @@
 import { SeatflowError } from '../core/seatflow-error.js';
 
-/** The six error categories of interface.md, mapped from HTTP as decisions.md #10 says. */
+/** The six error categories, mapped from HTTP as docs/service.md#errors says. */
 export const ERROR_CATEGORIES = [
   'InvalidArgument',
   'InvalidRequest',

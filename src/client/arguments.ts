@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invalidArgument } from './error-factory.js';
 
 /**
- * Checks of the caller's arguments, made before anything is sent (interface.md: "a required argument is null or an
+ * Checks of the caller's arguments, made before anything is sent (docs/service.md#errors: "a required argument is null or an
  * empty string" → InvalidArgument). Callers from plain JavaScript can pass anything, so the checks do not trust types.
  */
 export function requireId(operation: string, name: string, value: unknown): number {
@@ -36,7 +36,7 @@ export function optionalPositiveInt(operation: string, name: string, value: numb
   return value;
 }
 
-/** Builds `/seg/{id}/seg…` from literal segments (lower-case on the wire, decisions.md #3) and checked ids. */
+/** Builds `/seg/{id}/seg…` from literal segments (lower-case on the wire, docs/service.md#transport) and checked ids. */
 export function pathOf(...segments: ReadonlyArray<string | number>): string {
   return `/${segments.map((segment) => (typeof segment === 'number' ? String(segment) : segment.toLowerCase())).join('/')}`;
 }

@@ -4,7 +4,7 @@ import { indexResultSchema, tokenPageSchema, writeEnvelopeSchema, type IndexResu
 /**
  * Readers turn a 2xx body into a typed value, with one zod parse each. A reader that throws makes the call an
  * OtherApiError (transport.ts). Writes may carry their value in `result` or `data`, as an object or a one-element
- * array (decisions.md #4, wire.md §10 item 2).
+ * array (docs/service.md#envelopes).
  */
 export function readBare<S extends z.ZodType>(schema: S) {
   return (body: unknown): z.output<S> => schema.parse(body);

@@ -34,10 +34,10 @@ export interface NetworkFailure extends FailedCall {
   abortedByCaller?: boolean;
 }
 
-/** decisions.md #10: which statuses are which category. */
+/** docs/service.md#errors: which statuses are which category. */
 const INVALID_REQUEST_STATUSES = new Set([400, 405, 406, 409, 410, 415]);
 const SERVICE_UNAVAILABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-/** errorCodes on a 500 that say "try again" (wire.md §3.3: the codes every SDK retries). */
+/** errorCodes on a 500 that say "try again" (docs/service.md#retries: the codes every SDK retries). */
 const TRANSIENT_CODES = new Set<number>([ERROR_CODES.unexpected, ERROR_CODES.maintenance, ERROR_CODES.serverTimeout, ERROR_CODES.rateLimited, ERROR_CODES.unexpectedRetry]);
 /** Failures that happen before a byte of the request leaves: the call cannot have changed anything. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
@@ -123,7 +123,7 @@ export function errorFromUnreadableSuccess(call: FailedCall & { status: number; 
 }
 
 /**
- * decisions.md #10: the service answers most one-row refusals with 403 and a specific code (1359 consumer domain,
+ * docs/service.md#errors: the service answers most one-row refusals with 403 and a specific code (1359 consumer domain,
  * 1336 yourself, 1016 already a member, …): a refusal of this request, not of the token. Only 1004 ("not
  * authorized") is about the caller. A 403 without a readable errorCode (a proxy's page, say) says nothing either
  * way and stays Authorization, the cautious side: the queue re-reads its token before stopping anything.

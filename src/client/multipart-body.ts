@@ -3,7 +3,7 @@ import type { PreparedUpload } from './upload-source.js';
 import type { RawBody } from './transport.js';
 
 /**
- * A `multipart/form-data` body of one JSON part and one file part (wire.md §6 D2), written by hand rather than with
+ * A `multipart/form-data` body of one JSON part and one file part (docs/service.md#discussions), written by hand rather than with
  * FormData: the JSON part must carry `Content-Type: application/json` and no filename, which FormData cannot express,
  * and the file streams from disk with a known Content-Length.
  */
@@ -15,7 +15,7 @@ export function buildMultipartBody(jsonPartName: string, json: unknown, file: Pr
       'Content-Type: application/json\r\n\r\n' +
       `${JSON.stringify(json)}\r\n` +
       `--${boundary}\r\n` +
-      // Values in Content-Disposition are URL-encoded (wire.md §6).
+      // Values in Content-Disposition are URL-encoded (docs/service.md#discussions).
       `Content-Disposition: form-data; name="file"; filename="${encodeURIComponent(file.fileName)}"\r\n` +
       `Content-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
   );

@@ -1,12 +1,12 @@
 import type { IndexResult, TokenPage } from '../contract/index.js';
 import { OtherApiError } from './api-error.js';
 
-/** The service's page size when none is asked for (wire.md §2). */
+/** The service's page size when none is asked for (docs/service.md#envelopes). */
 const DEFAULT_PAGE_SIZE = 100;
 
 /**
  * Every item of an offset-paged list. Stops at `totalPages`, after an includeAll answer, at an empty page, or when
- * the service answers an earlier page than asked (a page past the end returns the last one, decisions.md #5).
+ * the service answers an earlier page than asked (a page past the end returns the last one, docs/service.md#envelopes).
  * With unknown totals (-1, the webhook list after its sunset) it reads on until a short or empty page.
  */
 export async function* iterateOffsetPages<T>(

@@ -2,7 +2,7 @@ export type QueryValue = string | number | boolean | readonly string[] | undefin
 export type QueryValues = Record<string, QueryValue>;
 
 /**
- * The query string as the service reads it (wire.md §1): camelCase names, lists comma-joined in one parameter,
+ * The query string as the service reads it (docs/service.md#transport): camelCase names, lists comma-joined in one parameter,
  * booleans `true`/`false`, absent and empty values left out.
  */
 export function buildQuery(values: QueryValues): string {

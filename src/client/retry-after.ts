@@ -1,6 +1,6 @@
 /**
  * Reads a Retry-After header as delay-seconds or an HTTP date (RFC 9110 §10.2.3). The real service documents no
- * Retry-After (wire.md §3.4); the reference server sends seconds. Absent or unreadable → undefined, so the caller
+ * Retry-After (docs/service.md#retries); the reference server sends seconds. Absent or unreadable → undefined, so the caller
  * falls back to its own backoff.
  */
 export function parseRetryAfter(value: string | readonly string[] | undefined, nowMs: number = Date.now()): number | undefined {

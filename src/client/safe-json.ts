@@ -1,6 +1,6 @@
 /**
  * JSON.parse that refuses to round: the service sends 64-bit ids as JSON numbers, and JSON.parse would silently turn
- * 9007199254740993 into 9007199254740992 (decisions.md #7). Node 20 has no reviver `context.source`, so the raw text
+ * 9007199254740993 into 9007199254740992 (docs/service.md#identifiers-and-dates). Node 20 has no reviver `context.source`, so the raw text
  * is scanned for integer literals outside strings before parsing.
  */
 export class UnsafeIntegerError extends Error {

@@ -5,7 +5,7 @@ import type { SmartsheetClientOptions } from './smartsheet-client-options.js';
 export type SeatNaming = <T extends string>(seatType: T) => T | 'VIEWER' | 'CONTRIBUTOR';
 
 /**
- * The client decides by the wall clock (or `options.now`) against the sunset date (decisions.md #13): nothing on the
+ * The client decides by the wall clock (or `options.now`) against the sunset date (docs/service.md#seat-types): nothing on the
  * wire says which side of the sunset a service is on, and asking would cost a call per process. The date is
  * configurable for a service that retires VIEWER on another day.
  */

@@ -24,7 +24,7 @@ import type {
 } from '../contract/index.js';
 
 /**
- * Every operation of spec/interface.md, typed in and out. `createSmartsheetClient` implements it over HTTP;
+ * Every operation of the service seatflow uses (docs/service.md#operations), typed in and out. `createSmartsheetClient` implements it over HTTP;
  * tests of the layers above may implement it with a fake. Lists come two ways: `listXxxPage` for one page,
  * `listXxx` as an async iterator over every page.
  */
@@ -53,7 +53,11 @@ export interface PageOptions extends CallOptions {
   includeAll?: boolean;
 }
 
-export interface ListUsersOptions extends PageOptions {
+/**
+ * GET /users answers at most 2000 users a page (docs/service.md#paging-list-users): `pageSize` above 2000 is refused
+ * before sending, and there is no includeAll (the service would answer page 1 of 2000 only); page, or use `list()`.
+ */
+export interface ListUsersOptions extends Omit<PageOptions, 'includeAll'> {
   /** Only these primary e-mails; sent comma-joined. */
   email?: readonly string[];
   /** ListUserInclusion values, e.g. `lastLogin`. */

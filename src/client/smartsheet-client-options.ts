@@ -6,7 +6,7 @@ export interface BeforeRequestInfo {
   /** Client operation, e.g. `users.deactivate`, `users.list`. */
   operation: string;
   method: string;
-  /** Requests this call counts for against the service's rate limit: 1, or 10 for uploads (wire.md §3.4). */
+  /** Requests this call counts for against the service's rate limit: 1, or 10 for uploads (docs/service.md#rate-limits). */
   cost: number;
   signal?: AbortSignal | undefined;
 }

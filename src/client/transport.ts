@@ -145,7 +145,7 @@ function buildFixedHeaders(options: SmartsheetClientOptions): Record<string, str
     authorization: `Bearer ${options.accessToken}`,
     accept: 'application/json',
     'user-agent': options.userAgent ?? `seatflow/${SEATFLOW_VERSION} node/${process.version}`,
-    // TYPE,OrgName,SourceName (wire.md §1); a comma inside the org name would shift the fields.
+    // TYPE,OrgName,SourceName (docs/service.md#transport); a comma inside the org name would shift the fields.
     'smartsheet-integration-source': `SCRIPT,${(options.integrationOrg ?? '').replace(/,/g, ' ')},seatflow`,
   };
   if (options.changeAgent !== undefined && options.changeAgent !== '') {

@@ -30,7 +30,7 @@ export const columnWritableFields = {
   format: z.string(),
 };
 
-/** A column as the service returns it (wire.md §9.6). */
+/** A column as the service returns it (docs/service.md#columns). */
 export const columnSchema = z.object({
   id: idSchema,
   index: z.number().int(),

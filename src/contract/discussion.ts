@@ -33,7 +33,7 @@ export type Comment = z.infer<typeof commentSchema>;
 
 export const DISCUSSION_PARENT_TYPES = ['SHEET', 'ROW'] as const;
 
-/** A discussion on a sheet or on a row of it (wire.md §9.5). */
+/** A discussion on a sheet or on a row of it (docs/service.md#discussions). */
 export const discussionSchema = z.object({
   id: idSchema,
   title: z.string().optional(),

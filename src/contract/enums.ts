@@ -1,4 +1,4 @@
-/** Enumerations of the wire (wire.md §4.1, §9). `as const` arrays, so zod and TypeScript share one list. */
+/** Enumerations of the wire (docs/service.md#seat-types, docs/service.md#user-objects). `as const` arrays, so zod and TypeScript share one list. */
 
 /** Every seat type the service reports. CONTRIBUTOR is VIEWER's name when displayContributorSeatType=true. */
 export const SEAT_TYPES = ['MEMBER', 'PROVISIONAL_MEMBER', 'GUEST', 'VIEWER', 'CONTRIBUTOR'] as const;
@@ -7,7 +7,7 @@ export type SeatType = (typeof SEAT_TYPES)[number];
 export const UPGRADE_SEAT_TYPES = ['MEMBER', 'GUEST'] as const;
 export type UpgradeSeatType = (typeof UPGRADE_SEAT_TYPES)[number];
 
-/** CONTRIBUTOR is accepted as VIEWER's alias (decisions.md #13). */
+/** CONTRIBUTOR is accepted as VIEWER's alias (docs/service.md#seat-types). */
 export const DOWNGRADE_SEAT_TYPES = ['VIEWER', 'GUEST', 'CONTRIBUTOR'] as const;
 export type DowngradeSeatType = (typeof DOWNGRADE_SEAT_TYPES)[number];
 
@@ -32,7 +32,7 @@ export type ColumnType = (typeof COLUMN_TYPES)[number];
 export const SYSTEM_COLUMN_TYPES = ['AUTO_NUMBER', 'CREATED_BY', 'CREATED_DATE', 'MODIFIED_BY', 'MODIFIED_DATE'] as const;
 export type SystemColumnType = (typeof SYSTEM_COLUMN_TYPES)[number];
 
-/** Column tags that mark the special calendar/Gantt columns (interface.md update-column rule 3). */
+/** Column tags that mark the special calendar/Gantt columns (docs/service.md#columns). */
 export const COLUMN_TAGS = [
   'CALENDAR_START_DATE',
   'CALENDAR_END_DATE',
@@ -74,6 +74,6 @@ export const DISCUSSION_INCLUSIONS = ['comments', 'attachments'] as const;
 export const COLUMN_INCLUSIONS = ['filters', 'format'] as const;
 /**
  * Sent as `planName`, the current SDKs' spelling (JS SDK `ListUserPlansInclusion.PLAN_NAME = 'planName'`, Python SDK
- * docstring); the reference server also takes `planNames` (older Java SDK) and `PLAN_NAME` (decisions.md #14).
+ * docstring); the reference server also takes `planNames` (older Java SDK) and `PLAN_NAME` (docs/service.md#user-plans).
  */
 export const USER_PLAN_INCLUSIONS = ['planName'] as const;

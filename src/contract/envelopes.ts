@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Error body of every failed call (decisions.md #9). refId is always sent by the reference server. */
+/** Error body of every failed call (docs/service.md#errors). The service may leave refId out; the reference server always sends it. */
 export const errorBodySchema = z.object({
   errorCode: z.number().int(),
   message: z.string(),
@@ -9,7 +9,7 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** A write's answer: `{message, resultCode, result?}`; some variants use `data` (wire.md §10 item 2). */
+/** A write's answer: `{message, resultCode, result?}`; some variants use `data` (docs/service.md#envelopes). */
 export const writeEnvelopeSchema = z.object({
   message: z.string().optional(),
   resultCode: z.number().int().optional(),

@@ -1,4 +1,4 @@
-/** The service's numeric error codes that seatflow names (wire.md §3.1). */
+/** The service's numeric error codes that seatflow names (docs/service.md#error-codes). */
 export const ERROR_CODES = {
   tokenMissing: 1001,
   tokenInvalid: 1002,
@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   typeRequired: 1090,
   invalidContentType: 1091,
   transferToRequired: 1108,
+  /** GET /users with a pageSize above 2000 (docs/service.md#paging-list-users). */
+  pageSizeTooLarge: 1229,
   urlMethodNotSupported: 1122,
   mediaTypeNotSupported: 1124,
   multipartUnnamedPart: 1125,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * A 64-bit identifier as the service sends it: a JSON number. The service issues ids below 2^53, so a JS number
- * holds them exactly; anything beyond is refused rather than silently rounded (decisions.md #7).
+ * holds them exactly; anything beyond is refused rather than silently rounded (docs/service.md#identifiers-and-dates).
  */
 export const idSchema = z
   .number()

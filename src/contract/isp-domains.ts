@@ -1,12 +1,14 @@
 /**
- * Consumer mail domains: the service refuses to deactivate or reactivate users whose e-mail is on one (errorCode
- * 1359, decisions.md #11). The service's own list is not published ("gmail.com, outlook.com, …"), so this is a
- * common subset — shared by the reference server, which enforces it, and the pre-flight, which predicts it.
+ * The consumer mail domains the service publishes: users whose primary e-mail is on one cannot be deactivated (nor
+ * reactivated) and are refused with 403/1359 (docs/service.md#consumer-mail-domains). The list is the one the help
+ * centre prints, "Overview: User deactivation and reactivation"
+ * (https://help.smartsheet.com/articles/2483483-overview-user-deactivation-and-reactivation): 17 domains, matched
+ * exactly (a sub-domain such as `mail.gmail.com` is not on it). One list for the reference server, which enforces it,
+ * and the pre-flight, which predicts it.
  */
 export const ISP_DOMAINS: ReadonlySet<string> = new Set([
-  'gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'msn.com', 'yahoo.com', 'ymail.com',
-  'icloud.com', 'me.com', 'mac.com', 'aol.com', 'gmx.com', 'gmx.net', 'mail.com', 'protonmail.com', 'proton.me',
-  'zoho.com', 'yandex.com', 'comcast.net',
+  'aol.com', 'charter.net', 'comcast.net', 'duck.com', 'email.com', 'gmail.com', 'hotmail.com', 'icloud.com', 'live.com',
+  'mail.com', 'mail.ru', 'outlook.com', 'rocketmail.com', 'usa.com', 'verizon.net', 'web.de', 'yahoo.com',
 ]);
 
 /** The domain of an e-mail address, lower-cased; '' when there is no `@`. */

@@ -1,5 +1,5 @@
 /**
- * The day the service retired the VIEWER seat type (decisions.md #13; developer guide "Migrate from VIEWER to
+ * The day the service retired the VIEWER seat type (docs/service.md#seat-types; developer guide "Migrate from VIEWER to
  * CONTRIBUTOR seat type"): from then on CONTRIBUTOR replaces VIEWER in downgrade bodies, the seatType filter and
  * answers, and a request that names VIEWER fails. One constant for the client and the reference server.
  */

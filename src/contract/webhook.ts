@@ -10,7 +10,7 @@ export const webhookStatsSchema = z.object({
 
 export const webhookSubscopeSchema = z.object({ columnIds: z.array(idSchema).optional() });
 
-/** A webhook (wire.md §9.7). Status values beyond the known list are kept as text, not refused. */
+/** A webhook (docs/service.md#webhooks). Status values beyond the known list are kept as text, not refused. */
 export const webhookSchema = z.object({
   id: idSchema,
   name: z.string().optional(),

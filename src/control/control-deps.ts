@@ -7,6 +7,7 @@ import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
 import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
+import type { ServiceFacts } from '../plan/service-constraints.js';
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -47,6 +48,8 @@ export interface ControlDeps {
   token: string;
   target: ControlTarget;
   guardrails: Config['guardrails'];
+  /** The target's region and externally managed users, for the plans (as `seatflow plan` has them from the config). */
+  service?: ServiceFacts;
   /** The client for POST /v1/plans (reads only, like `seatflow plan`). */
   api: SmartsheetApi;
   batches: ControlBatchDeps;

@@ -4,6 +4,7 @@ import type { Config } from '../core/config.js';
 import type { ActionName } from '../manifest/action.js';
 import type { ManifestFormat } from '../manifest/manifest-format.js';
 import { planManifest, type PlannedManifest } from '../plan/plan-manifest.js';
+import type { ServiceFacts } from '../plan/service-constraints.js';
 
 export interface PlanRequestOptions {
   bytes: Buffer;
@@ -14,6 +15,8 @@ export interface PlanRequestOptions {
   guardrails: Config['guardrails'];
   defaultAction?: ActionName;
   skipInvalid?: boolean;
+  /** The target's region and externally managed users, as for `seatflow plan`. */
+  service?: ServiceFacts;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function planRequest(options: PlanRequestOptions): Promise<PlannedM
     refusalHint: 'Fix the rows above, or send again with ?skipInvalid=true to go on with the valid rows only.',
     ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
     ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
+    ...(options.service === undefined ? {} : { service: options.service }),
   });
   const shownAs = `http:${name}`;
   return {

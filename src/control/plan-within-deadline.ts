@@ -10,9 +10,10 @@ export const DEFAULT_PLAN_TIMEOUT_MS = 20_000;
  * `planRequest`, bounded: a target that keeps answering 503 would otherwise hold the HTTP caller for the client's whole
  * retry budget. Past the deadline the caller gets 503 with Retry-After; nothing was queued or changed.
  */
-export async function planWithinDeadline(deps: ControlDeps, options: Omit<PlanRequestOptions, 'guardrails'>): Promise<PlannedManifest> {
+export async function planWithinDeadline(deps: ControlDeps, options: Omit<PlanRequestOptions, 'guardrails' | 'service'>): Promise<PlannedManifest> {
   const timeoutMs = deps.planTimeoutMs ?? DEFAULT_PLAN_TIMEOUT_MS;
-  return withTimeout(planRequest({ ...options, guardrails: deps.guardrails }), timeoutMs, () =>
+  const service = deps.service === undefined ? {} : { service: deps.service };
+  return withTimeout(planRequest({ ...options, ...service, guardrails: deps.guardrails }), timeoutMs, () =>
     new ControlError(503, CONTROL_ERROR_CODES.targetError, `the target service did not complete the pre-flight within ${Math.round(timeoutMs / 1000)} s`, {
       hint: 'The service is busy or unavailable; send the request again later. Nothing was queued or changed.',
       retryAfterSeconds: 30,

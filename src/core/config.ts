@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './seatflow-error.js';
+import { regionOfBaseUrl, SERVICE_REGIONS, type ServiceRegion } from '../contract/service-regions.js';
 
 /**
  * The one configuration schema. Values come from `config/default.json` < the file named by `SEATFLOW_CONFIG`
@@ -38,6 +39,11 @@ export const configSchema = z.strictObject({
      * rows. Default: the real service's 2026-10-30. Set it only for a service that retires VIEWER on another day.
      */
     viewerSunset: z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'viewerSunset must be an ISO date').optional(),
+    /**
+     * The service's region (US, EU, GOV, AU; docs/service.md#regions). Default: from the base URL's host; set it when
+     * the base URL is not a Smartsheet host (a proxy). On GOV the plan refuses deactivate and reactivate rows.
+     */
+    region: z.enum(SERVICE_REGIONS).optional(),
   }),
   redis: z.strictObject({
     /** When absent (and no cluster or sentinel section), seatflow starts a private redis-server. */
@@ -86,11 +92,29 @@ export const configSchema = z.strictObject({
     protectedAccounts: z.array(z.string()),
     maxRows: z.number().int().positive(),
   }),
+  /**
+   * Users whom an identity provider or directory integration manages (docs/service.md#externally-managed-users): the
+   * service refuses to deactivate, reactivate or remove them through the API, and nothing it sends says which users
+   * they are. Listed here, the plan refuses their rows up front and names the source. Default none.
+   */
+  externalSources: z
+    .array(
+      z.strictObject({
+        /** The source as people call it, e.g. "Okta" or "Microsoft Entra ID". */
+        name: z.string().trim().min(1),
+        /** Mail domains whose users the source manages (sub-domains included). */
+        domains: z.array(z.string().trim().toLowerCase().min(3)).default([]),
+        /** Single addresses the source manages. */
+        emails: z.array(z.string().trim().toLowerCase().min(3)).default([]),
+      }),
+    )
+    .default([]),
   /** `seatflow offboard`: the offboarding workflow. */
   offboarding: z.strictObject({
     /**
-     * How long the service lets a deactivated user be reactivated (30 days in interface.md, 7 on the real service
-     * today). A hold longer than this is refused at plan time: undo must stay possible until the removal.
+     * How long the service lets a deactivated user be reactivated: 30 days, as the service documents
+     * (docs/service.md#reactivation-window). A hold longer than this is refused at plan time: undo must stay possible
+     * until the removal.
      */
     reactivationWindowDays: z.number().positive(),
     /** The hold between deactivation and removal when --hold is not given. */
@@ -118,6 +142,11 @@ export const configSchema = z.strictObject({
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The service region seatflow acts on: configured, else read from the base URL's host (docs/service.md#regions). */
+export function serviceRegionOf(config: Pick<Config, 'api'>): ServiceRegion | undefined {
+  return config.api.region ?? regionOfBaseUrl(config.api.baseUrl);
+}
 
 /** Overrides from command-line flags, in the shape of the config. */
 export type ConfigOverrides = DeepPartial<Config>;
@@ -183,6 +212,7 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.SEATFLOW_CHANGE_AGENT) api.changeAgent = env.SEATFLOW_CHANGE_AGENT;
   if (env.SEATFLOW_INTEGRATION_ORG) api.integrationOrg = env.SEATFLOW_INTEGRATION_ORG;
   if (env.SEATFLOW_VIEWER_SUNSET) api.viewerSunset = env.SEATFLOW_VIEWER_SUNSET;
+  if (env.SEATFLOW_API_REGION) api.region = env.SEATFLOW_API_REGION.toUpperCase() as NonNullable<Config['api']['region']>;
   if (Object.keys(api).length > 0) out.api = api;
   const redis: NonNullable<ConfigOverrides['redis']> = {};
   if (env.REDIS_URL) redis.url = env.REDIS_URL;

@@ -129,7 +129,7 @@ export const removeActionSchema = z
     transferSheets: flagSchema.optional(),
     removeFromSharing: flagSchema.optional(),
   })
-  // The service ignores transferSheets without transferTo (decisions.md #12): say so instead of silently dropping it.
+  // The service ignores transferSheets without transferTo (docs/service.md#remove-user): say so instead of silently dropping it.
   .refine((row) => row.transferSheets !== true || row.transferTo !== undefined, {
     message: 'only works together with transferTo (whom should the sheets go to?)',
     path: ['transferSheets'],
@@ -139,7 +139,7 @@ export const downgradeActionSchema = z.object({
   action: z.literal('downgrade'),
   ...userRow,
   planId: manifestIdSchema.optional(),
-  // VIEWER is CONTRIBUTOR's retired name (decisions.md #13): both are taken, one spelling is kept inside.
+  // VIEWER is CONTRIBUTOR's retired name (docs/service.md#seat-types): both are taken, one spelling is kept inside.
   seatType: upper(z.enum(['CONTRIBUTOR', 'GUEST', 'VIEWER']))
     .default('CONTRIBUTOR')
     .transform((seat) => (seat === 'VIEWER' ? 'CONTRIBUTOR' : seat)),

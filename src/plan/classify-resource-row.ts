@@ -7,7 +7,7 @@ import { RULES } from './planned-row.js';
 type ColumnAction = ActionOf<'add-column' | 'update-column' | 'delete-column'>;
 type WebhookAction = ActionOf<'enable-webhook' | 'disable-webhook' | 'reset-webhook-secret' | 'delete-webhook'>;
 const SPECIAL_TAGS = /^(GANTT|CALENDAR|BASELINE)_/;
-/** Webhook states that cannot be enabled again (wire.md §8.3: 1153, 1154). */
+/** Webhook states that cannot be enabled again (docs/service.md#webhooks: 1153, 1154). */
 const TERMINAL = new Set(['DISABLED_APP_REVOKED', 'DISABLED_ADMINISTRATIVE']);
 
 /** Classifies rows about sheets (columns, discussions) and webhooks, from facts already read. */

@@ -4,6 +4,7 @@ import { findUser, type PreflightFacts } from './preflight-facts.js';
 import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
 import { isIspEmail } from '../contract/isp-domains.js';
 import { ERROR_CODES, sameSeatType } from '../contract/index.js';
+import { refuseBeforeRules, seatCostOfAdd, seatUnknownRefusal, type ServiceFacts } from './service-constraints.js';
 
 export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule' | 'errorCode'> & { target: ResolvedTarget };
 
@@ -15,7 +16,7 @@ const UPGRADES: Record<string, readonly string[]> = { PROVISIONAL_MEMBER: ['MEMB
 /** Actions refused on the caller's own account: seatflow must not lock out the admin running it. */
 const NOT_ON_SELF = new Set(['deactivate', 'reactivate', 'remove', 'downgrade', 'remove-from-plan', 'update']);
 /**
- * The code the service answers when the row runs on the caller's own account (wire.md §3.1), so that a row the plan
+ * The code the service answers when the row runs on the caller's own account (docs/service.md#error-codes), so that a row the plan
  * refuses carries the same errorCode it would get at run time. Actions without one are seatflow's own guard.
  */
 const SELF_CODES: Partial<Record<string, number>> = {
@@ -27,7 +28,7 @@ const SELF_CODES: Partial<Record<string, number>> = {
 const NOT_MEMBER_CODES = { deactivate: ERROR_CODES.notAMember, reactivate: ERROR_CODES.reactivateNotMember } as const;
 
 /** What the plan needs to know about the service it plans for. */
-export interface ClassifyOptions {
+export interface ClassifyOptions extends ServiceFacts {
   /** Whether the VIEWER seat is retired (a VIEWER/CONTRIBUTOR row is then sent as CONTRIBUTOR). Default true. */
   pastViewerSunset?: boolean;
 }
@@ -38,7 +39,7 @@ export function classifyUserRow(action: UserAction, facts: PreflightFacts, optio
   const named = userRefLabel(action.user, 'user ');
   if (action.action === 'add') {
     if (user !== undefined) return { verdict: 'no-op', reason: `${named} is already in the organization (${user.status ?? 'status hidden'})`, target: { userId: user.id, email: user.email } };
-    return { verdict: 'change', target: { email: action.user.email } };
+    return { verdict: 'change', reason: seatCostOfAdd(action), target: { email: action.user.email } };
   }
   if (user === undefined) return { verdict: 'not-found', reason: `${named} is not a user of the organization`, target: {} };
   const target: ResolvedTarget = { userId: user.id, email: user.email };
@@ -53,6 +54,8 @@ export function classifyUserRow(action: UserAction, facts: PreflightFacts, optio
     const errorCode = SELF_CODES[action.action];
     return { verdict: 'refused', rule: RULES.selfAccount, reason: `${email} is the account running seatflow`, target, ...(errorCode === undefined ? {} : { errorCode }) };
   }
+  const refused = refuseBeforeRules(action, user, target, options);
+  if (refused !== undefined) return refused;
   switch (action.action) {
     case 'deactivate':
     case 'reactivate':
@@ -105,6 +108,17 @@ function remove(action: ActionOf<'remove'>, facts: PreflightFacts, target: Resol
 function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget): Classification {
   const changing = PROFILE_FIELD_NAMES.filter((field) => action[field] !== undefined && action[field] !== user[field]);
   if (changing.length === 0) return { verdict: 'no-op', reason: 'every field already has that value', target };
+  // On a user-subscription plan licensedSheetCreator changes only for a System Admin (docs/service.md#update-user), and
+  // the service refuses the whole call otherwise. Nothing read tells a plan's model: seatflow assumes the user model,
+  // to which plans moved at their renewals from 2025.
+  if (changing.includes('licensedSheetCreator') && user.admin !== true && action.admin !== true) {
+    return {
+      verdict: 'refused',
+      rule: RULES.licensedSheetCreatorAdminOnly,
+      reason: 'licensedSheetCreator can be changed only for a System Admin; change the seat with upgrade or downgrade instead',
+      target,
+    };
+  }
   return { verdict: 'change', reason: `sets ${changing.join(', ')}`, target };
 }
 
@@ -130,6 +144,8 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
       : { verdict: 'not-found', reason: `the user holds no seat in plan ${planId}`, target: planned };
   }
   const current = seated.seatType;
+  const unknownSeat = action.action === 'remove-from-plan' ? undefined : seatUnknownRefusal(seated, planned);
+  if (unknownSeat !== undefined) return unknownSeat;
   if (action.action === 'remove-from-plan') return { verdict: 'change', reason: `removes the ${current ?? ''} seat`.trim(), target: planned };
   if (sameSeatType(current, action.seatType)) return { verdict: 'no-op', reason: `already ${action.seatType}`, target: planned };
   if (action.action === 'upgrade') {
@@ -137,13 +153,17 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
       return { verdict: 'refused', rule: RULES.seatNotEligible, reason: `a ${current} seat cannot be upgraded to ${action.seatType}`, target: planned };
     }
     // The service makes GUEST an upgrade target for external users only (isInternal: false).
-    if (action.seatType === 'GUEST' && seated.isInternal === true) {
-      return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: 'GUEST is an upgrade only for users outside the plan\'s domains (isInternal: false); this user is internal', target: planned };
+    if (action.seatType === 'GUEST' && seated.isInternal !== false) {
+      return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: `GUEST is an upgrade only for users outside the plan's domains (isInternal: false); ${internalWhy(seated)}`, target: planned };
     }
     return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: planned };
   }
   if (user.status !== undefined && user.status !== 'ACTIVE') {
     return { verdict: 'refused', rule: RULES.statusNotEligible, reason: `the user is ${user.status}; only ACTIVE users can be downgraded`, target: planned };
+  }
+  // GUEST is a seat for external users only (docs/service.md#downgrade-and-upgrade); the service refuses it otherwise.
+  if (action.seatType === 'GUEST' && seated.isInternal !== false) {
+    return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: `GUEST is a downgrade only for users outside the plan's domains (isInternal: false); ${internalWhy(seated)}`, target: planned };
   }
   if (current !== undefined && !DOWNGRADABLE.has(current)) {
     return { verdict: 'refused', rule: RULES.seatNotEligible, reason: `a ${current} seat cannot be downgraded (only MEMBER, PROVISIONAL_MEMBER, GUEST)`, target: planned };
@@ -152,6 +172,11 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
     return { verdict: 'refused', rule: RULES.adminWithoutRemoveAdminStatus, reason: 'the user is an admin: add removeAdminStatus=true to downgrade', target: planned };
   }
   return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: planned };
+}
+
+/** Why a GUEST row is refused: the user is internal, or the service did not say (an unknown is not taken as external). */
+function internalWhy(seated: Pick<User, 'isInternal'>): string {
+  return seated.isInternal === true ? 'this user is internal' : 'the service did not say whether this user is internal (isInternal missing)';
 }
 
 /** The downgrade target as it will be sent, saying so when VIEWER/CONTRIBUTOR goes out under the other name. */

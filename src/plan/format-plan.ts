@@ -54,6 +54,7 @@ export function formatPlan(plan: BatchPlan, options: FormatPlanOptions = {}): st
     ...cells.map((row, i) => line(row, reasonCell(reasons[i]!))),
     '',
     summaryLine(plan),
+    ...(plan.notes ?? []).map((note) => `Note: ${note}`),
   ];
   return `${out.join('\n')}\n`;
 }

@@ -10,6 +10,7 @@ import { ManifestRefusedError } from './manifest-refused-error.js';
 import type { BatchPlan } from './planned-row.js';
 import { preflight } from './preflight.js';
 import { isPastViewerSunset, VIEWER_SUNSET_AT } from '../contract/index.js';
+import type { ServiceFacts } from './service-constraints.js';
 
 export interface PlanManifestOptions {
   /** The manifest file; with `content`, only its name (relative paths in rows resolve against its folder). */
@@ -31,6 +32,8 @@ export interface PlanManifestOptions {
   refusalHint?: string;
   /** config `api.viewerSunset`: when the service retired VIEWER (the plan says which name a seat row is sent under). */
   viewerSunset?: string;
+  /** The target's region and the users external sources manage (config `api.region`, `externalSources`). */
+  service?: ServiceFacts;
 }
 
 export interface PlannedManifest {
@@ -69,6 +72,7 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
     protectedAccounts: options.guardrails.protectedAccounts,
     // The same wall-clock decision the client makes when it sends the row (src/client/seat-naming.ts).
     pastViewerSunset: isPastViewerSunset(Date.now(), sunsetAt),
+    ...options.service,
   });
   return { manifest, plan, guardrails: checkGuardrails(plan, options.guardrails) };
 }

@@ -38,6 +38,9 @@ export const RULES = {
   columnIndexOutOfRange: 'column-index-out-of-range',
   alternateNotFound: 'not-an-alternate-email',
   sheetNotFound: 'sheet-not-found',
+  licensedSheetCreatorAdminOnly: 'licensed-sheet-creator-admin-only',
+  unavailableOnGov: 'unavailable-on-gov',
+  unknownValue: 'unknown-value',
 } as const;
 export type Rule = (typeof RULES)[keyof typeof RULES];
 
@@ -101,4 +104,6 @@ export interface BatchPlan {
   source: { path: string; sha256: string; format: ManifestFormat };
   /** Users in the organization, when the pre-flight learned it (for guardrails.destructiveMaxShare). */
   organizationUsers?: number;
+  /** What the plan cannot know from the service and says once, under the rows (plan-notes.ts). */
+  notes?: string[];
 }

@@ -1,6 +1,6 @@
 import { UsageError } from '../core/seatflow-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import type { AlternateEmail, Column, User, Webhook } from '../contract/index.js';
+import type { AlternateEmail, Column, User, UserPlan, Webhook } from '../contract/index.js';
 import { DESTRUCTIVE_ACTIONS, USER_ACTIONS, type Action, type ActionName } from '../manifest/action.js';
 import { createClashChecker } from '../manifest/clash-checker.js';
 import type { LoadedManifest } from '../manifest/load-manifest.js';
@@ -11,14 +11,16 @@ import { planUpload } from './plan-upload.js';
 import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
 import { RULES, VERDICTS, type BatchPlan, type BatchPlanSummary, type PlannedRow } from './planned-row.js';
 import { resolveUsers } from './resolve-users.js';
+import type { ServiceFacts } from './service-constraints.js';
+import { planNotes } from './plan-notes.js';
 
-export interface PreflightOptions {
+export interface PreflightOptions extends ServiceFacts {
   api: SmartsheetApi;
   /** guardrails.protectedAccounts. */
   protectedAccounts?: readonly string[];
   /** E-mails per `email=` call. Default 100. */
   emailBatchSize?: number;
-  /** Page size of full listings. Default 10,000. */
+  /** Page size of full listings. Default and at most 2000, the service's cap (docs/service.md#paging-list-users). */
   fullPageSize?: number;
   /** Users whose plans are listed one call each when a seat row names no planId. Default 50. */
   planLookupLimit?: number;
@@ -86,19 +88,24 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
   if (organizationUsers === undefined && planned.some((row) => row.verdict === 'change' && DESTRUCTIVE_ACTIONS.has(row.actionName as ActionName))) {
     organizationUsers = (await api.users.listPage({ page: 1, pageSize: 1 })).totalCount;
   }
+  const notes = planNotes(planned, options);
   return {
     rows: planned,
     summary: summarize(planned),
     apiCalls: calls(),
     source: { path: manifest.path, sha256: manifest.sha256, format: manifest.format },
     ...(organizationUsers === undefined ? {} : { organizationUsers }),
+    ...(notes.length === 0 ? {} : { notes }),
   };
 }
 
 function classify(action: Action, facts: PreflightFacts, options: PreflightOptions): Classification {
-  return 'user' in action
-    ? classifyUserRow(action, facts, options.pastViewerSunset === undefined ? {} : { pastViewerSunset: options.pastViewerSunset })
-    : classifyResourceRow(action, facts);
+  if (!('user' in action)) return classifyResourceRow(action, facts);
+  return classifyUserRow(action, facts, {
+    ...(options.pastViewerSunset === undefined ? {} : { pastViewerSunset: options.pastViewerSunset }),
+    region: options.region,
+    externalSources: options.externalSources,
+  });
 }
 
 /** Rows that name one user differently (e-mail in one, id in another) clash only once both are resolved. */
@@ -157,7 +164,7 @@ async function readSeats(
       let lastKey: string | undefined;
       do {
         const page = await api.users.listPlansPage(user.id, lastKey === undefined ? {} : { lastKey });
-        for (const plan of page.data) seatIn(plan.planId).set(user.id, { ...user, planId: plan.planId, seatType: plan.seatType, ...(plan.isInternal === undefined ? {} : { isInternal: plan.isInternal }) });
+        for (const plan of page.data) seatIn(plan.planId).set(user.id, seatOfPlan(user, plan));
         lastKey = page.lastKey;
       } while (lastKey !== undefined);
       emails.delete(user.email.toLowerCase());
@@ -171,6 +178,22 @@ async function readSeats(
     for (const [id, user] of found.byId) seatIn(planId).set(id, user);
   }
   return seats;
+}
+
+/**
+ * The user as seen in one plan: that plan's seat type and isInternal, and what the service sent for them that
+ * seatflow does not know (the user's own unknown seat type belongs to another plan and is dropped).
+ */
+function seatOfPlan(user: User, plan: UserPlan): User {
+  const { seatType: _first, isInternal: _firstInternal, unrecognized, ...rest } = user;
+  const kept = [...(unrecognized ?? []).filter((item) => item.field !== 'seatType'), ...(plan.unrecognized ?? [])];
+  return {
+    ...rest,
+    planId: plan.planId,
+    ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }),
+    ...(plan.isInternal === undefined ? {} : { isInternal: plan.isInternal }),
+    ...(kept.length === 0 ? {} : { unrecognized: kept }),
+  };
 }
 
 async function readAlternates(api: SmartsheetApi, rows: LoadedManifest['rows'], known: KnownUsers) {

@@ -1,11 +1,12 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { User } from '../contract/index.js';
+import { LIST_USERS_MAX_PAGE_SIZE } from '../contract/index.js';
 import { isNotFound } from './count-calls.js';
 
 export interface ResolveUsersOptions {
   /** E-mails per `email=` filter call. Default 100. */
   emailBatchSize?: number;
-  /** Page size of a full listing. Default 10,000. */
+  /** Page size of a full listing. Default and at most 2000, the service's cap (docs/service.md#paging-list-users). */
   fullPageSize?: number;
   /** Only users holding a seat in this plan (the listing then reports that plan's seat). */
   planId?: number;
@@ -27,7 +28,9 @@ export interface ResolvedUsers {
  */
 export async function resolveUsers(api: SmartsheetApi, emails: ReadonlySet<string>, ids: ReadonlySet<number>, options: ResolveUsersOptions = {}): Promise<ResolvedUsers> {
   const batchSize = options.emailBatchSize ?? 100;
-  const fullPageSize = options.fullPageSize ?? 10_000;
+  // GET /users answers at most 2000 a page (400/1229 above): page within the cap for any organization size.
+  const fullPageSize = Math.min(options.fullPageSize ?? LIST_USERS_MAX_PAGE_SIZE, LIST_USERS_MAX_PAGE_SIZE);
+  const emailPageSize = Math.min(batchSize, LIST_USERS_MAX_PAGE_SIZE);
   const planFilter = options.planId === undefined ? {} : { planId: options.planId };
   const result: ResolvedUsers = { byEmail: new Map(), byId: new Map(), strategy: 'none' };
   const keep = (user: User) => {
@@ -57,7 +60,7 @@ export async function resolveUsers(api: SmartsheetApi, emails: ReadonlySet<strin
     const batch = all.slice(at, at + batchSize);
     let page = 1;
     for (;;) {
-      const answer = await api.users.listPage({ ...planFilter, email: batch, page, pageSize: batchSize });
+      const answer = await api.users.listPage({ ...planFilter, email: batch, page, pageSize: emailPageSize });
       answer.data.forEach(keep);
       if (page >= answer.totalPages) break;
       page += 1;

@@ -8,7 +8,7 @@ import { CONFIRM, PAUSE, READ, RECORD_429, RESERVE } from './request-budget-scri
 /**
  * One request budget per access token, shared by every worker on every machine through Redis.
  *
- * It models the service's own meter, a leaky bucket per token (wire.md §3.4: 300 calls a minute, and a full bucket
+ * It models the service's own meter, a leaky bucket per token (docs/service.md#rate-limits: 300 calls a minute, and a full bucket
  * takes a minute's worth at once): a fleet with a full bucket sends as fast as its workers go until the bucket is
  * spent, then at the refill rate less the headroom. How full the service's bucket really is cannot be known (other
  * tools may share the token), so a 429 corrects the model: the bucket is recorded empty, the capacity (or the rate,

@@ -65,7 +65,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
 }
 
 /**
- * After a 403/1004, what the token re-read says (decisions.md #10): still a System Admin → the refusal was about this
+ * After a 403/1004, what the token re-read says (docs/service.md#errors): still a System Admin → the refusal was about this
  * row's object, the row fails with its code and the batch goes on; not any more (or unknown) → stop the batch as for
  * a refused token, since every other row would be refused too. Unknown stops rather than fails: a stopped batch
  * resumes with `seatflow retry`, nothing is lost.

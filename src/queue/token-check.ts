@@ -26,7 +26,7 @@ const ADMIN = 'admin';
 const NOT_ADMIN = 'not-admin';
 
 /**
- * The re-read of a batch's own token after a 403/1004 (decisions.md #10): GET /users/me once for the whole fleet, the
+ * The re-read of a batch's own token after a 403/1004 (docs/service.md#errors): GET /users/me once for the whole fleet, the
  * verdict kept in Redis for a short time. One worker takes a lock and reads; the others wait for its verdict, so a
  * burst of 403s on many rows costs one call, not one per row. The verdict expires so that a token whose rights change
  * later in a long batch is read again.

@@ -1,4 +1,4 @@
-import type { User } from '../contract/index.js';
+import { describeUnrecognized, type User } from '../contract/index.js';
 import type { LoadedPolicy } from './load-policy.js';
 import { seatInColumn } from './load-policy.js';
 import type { PolicyCondition, PolicyRule, PolicySeat, TargetSeat } from './policy.js';
@@ -32,8 +32,12 @@ export interface EvaluateOptions {
 /** Seat rank for telling an upgrade from a downgrade (GUEST sits between CONTRIBUTOR and MEMBER). */
 const RANK: Record<PolicySeat, number> = { CONTRIBUTOR: 0, GUEST: 1, PROVISIONAL_MEMBER: 2, MEMBER: 3 };
 
-/** The current seat as a policy names it: VIEWER is CONTRIBUTOR's old name. */
-export function policySeatOf(user: Pick<User, 'seatType'>): PolicySeat | undefined {
+/**
+ * The current seat as a policy names it: VIEWER is CONTRIBUTOR's old name, and a deactivated user holds no paid seat
+ * (docs/service.md#seats-follow-the-lifecycle): the free seat, whatever a listing says.
+ */
+export function policySeatOf(user: Pick<User, 'seatType' | 'status' | 'isInternal'>): PolicySeat | undefined {
+  if (user.status === 'DEACTIVATED') return user.isInternal === false ? 'GUEST' : 'CONTRIBUTOR';
   return user.seatType === 'VIEWER' ? 'CONTRIBUTOR' : user.seatType;
 }
 
@@ -68,7 +72,12 @@ function exclusionOf(user: User, email: string, loaded: LoadedPolicy, options: E
   if (exclude.emails.includes(email)) return 'listed in exclude.emails';
   const domain = email.slice(email.lastIndexOf('@') + 1);
   const hit = exclude.domains.find((entry) => domain === entry || domain.endsWith(`.${entry}`));
-  return hit === undefined ? undefined : `domain ${hit} (exclude.domains)`;
+  if (hit !== undefined) return `domain ${hit} (exclude.domains)`;
+  // Neither a downgrade (the service wants an Active user) nor an upgrade (a paid seat for someone locked out) fits.
+  if (user.status === 'DEACTIVATED') return 'deactivated: holds no paid seat (a reactivation would assign a Member seat)';
+  const unknown = (user.unrecognized ?? []).filter((item) => item.field === 'seatType' || item.field === 'status');
+  if (unknown.length > 0) return `the service reports ${describeUnrecognized(unknown)}, which seatflow does not know`;
+  return undefined;
 }
 
 function matches(when: PolicyCondition, user: User, email: string, loaded: LoadedPolicy, now: Date): boolean {

@@ -1,5 +1,6 @@
 import { summaryLine } from '../plan/format-plan.js';
 import type { ReconciliationPlan } from './plan-reconciliation.js';
+import { describeSeats } from './count-seats.js';
 
 /**
  * A reconciliation plan for people: what was read, then one line per seat change with the rule that matched, the
@@ -12,6 +13,7 @@ export function formatReconciliation(run: ReconciliationPlan): string {
     `Policy: ${run.policy.path} (sha256 ${run.policy.sha256.slice(0, 12)})`,
     `Plan ${run.planId}: ${run.usersRead} users read with their last login (${run.usersRead === 0 ? 0 : Math.ceil(run.usersRead / 100)} pages of ≤100), ` +
       `${excluded} excluded, ${matched.length} matched a rule, ${run.changes.length} need a seat change`,
+    `Seats: ${describeSeats(run.seats)}`,
     '',
   ];
   const header = ['row', 'email', 'rule', 'seat', 'verdict'];

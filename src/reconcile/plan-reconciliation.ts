@@ -8,6 +8,7 @@ import { loadPolicy, type LoadedPolicy } from './load-policy.js';
 import { policyManifest } from './policy-manifest.js';
 import { readPlanUsers } from './read-plan-users.js';
 import { checkRunLimits, type RunLimitCheck } from './run-limits.js';
+import { countSeats, type SeatCount } from './count-seats.js';
 
 export interface PlanReconciliationOptions {
   policyPath: string;
@@ -24,6 +25,8 @@ export interface ReconciliationPlan {
   ranAt: Date;
   /** Users holding a seat in the plan, as read. */
   usersRead: number;
+  /** Their seats as the service bills them: deactivated users hold no paid seat. */
+  seats: SeatCount;
   /** Every user's decision (excluded, matched, or untouched). */
   decisions: SeatDecision[];
   /** The decisions that became manifest rows: row i+1 of `plan` is changes[i]. */
@@ -53,6 +56,7 @@ export async function planReconciliation(options: PlanReconciliationOptions): Pr
     planId: live.planId,
     ranAt,
     usersRead: live.users.length,
+    seats: countSeats(live.users),
     decisions,
     changes,
     plan,

@@ -1,9 +1,9 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import type { User } from '../contract/index.js';
+import type { User, UserPlan } from '../contract/index.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { countCalls } from '../plan/count-calls.js';
 
-/** The service returns `lastLogin` only on pages of at most 100 users (wire.md U2). */
+/** The service returns `lastLogin` only on list-users pages of at most 100 users (docs/service.md#list-users). */
 export const LAST_LOGIN_PAGE_SIZE = 100;
 
 export interface PlanUsers {
@@ -37,7 +37,14 @@ export async function readPlanUsers(source: SmartsheetApi, planId: number | unde
  * seatflow stand for the organization's: one plan there is taken, several are refused.
  */
 async function onlyPlanOf(api: SmartsheetApi, userId: number): Promise<number> {
-  const plans = (await api.users.listPlansPage(userId)).data;
+  // Past an empty first page too: a page may come back empty and still carry a lastKey (docs/service.md#reading-leniently).
+  const plans: UserPlan[] = [];
+  let lastKey: string | undefined;
+  do {
+    const page = await api.users.listPlansPage(userId, lastKey === undefined ? {} : { lastKey });
+    plans.push(...page.data);
+    lastKey = page.lastKey === '' ? undefined : page.lastKey;
+  } while (lastKey !== undefined);
   const only = plans[0];
   if (plans.length === 1 && only !== undefined) return only.planId;
   throw new UsageError(

@@ -67,6 +67,7 @@ export function runSummary(run: ReconciliationPlan, disposition: RunDisposition)
     planId: run.planId,
     ranAt: run.ranAt.toISOString(),
     usersRead: run.usersRead,
+    seats: run.seats,
     excluded,
     apiCalls: run.apiCalls,
     plan: run.plan.summary,

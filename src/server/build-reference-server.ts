@@ -5,7 +5,7 @@ import { loadFixture, parseFixture } from './demo/load-fixture.js';
 import { ApiError, SERVER_ERROR_CODES as CODES } from './http/api-error.js';
 import { registerContentParsers } from './http/content-parsers.js';
 import { registerErrorHandler, sendError } from './http/error-handler.js';
-import { buildPathMatchers, registerApiRoutes } from './http/register-api-routes.js';
+import { buildPathMatchers, operationOf, registerApiRoutes } from './http/register-api-routes.js';
 import { DEFAULT_RATE_LIMIT, type ReferenceServerOptions } from './reference-server-options.js';
 import { API_ROUTES } from './routes/api-routes.js';
 import { MULTIPART_LIMITS } from './routes/discussion-multipart.js';
@@ -17,6 +17,7 @@ import { VIEWER_SUNSET_AT } from '../contract/index.js';
 import type { ServerContext } from './server-context.js';
 import { createFaultInjector, type FaultInjector } from './sim/faults.js';
 import { createMutationLog, type MutationLog } from './sim/mutation-log.js';
+import { createRequestLog, flatQuery, type RequestLog } from './sim/request-log.js';
 import { createRateLimiter, type RateLimiter } from './sim/rate-limit.js';
 import { createSimClock, type SimClock } from './sim/sim-clock.js';
 import type { ParsedFixture } from './demo/fixture-schema.js';
@@ -35,6 +36,8 @@ export interface ReferenceServer {
   context: ServerContext;
   clock: SimClock;
   mutations: MutationLog;
+  /** Every API request answered, with query and status (never part of the API; GET /_sim/requests). */
+  requests: RequestLog;
   faults: FaultInjector;
   rateLimiter: RateLimiter;
   controls: SimStateControls;
@@ -55,6 +58,7 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
   const adminToken = options.adminToken ?? DEMO.adminToken;
   const clock = createSimClock(options.now === undefined ? undefined : toEpoch(options.now));
   const mutations = createMutationLog(() => clock.now());
+  const requests = createRequestLog(() => clock.now());
   const seed = options.idSeed ?? 'seatflow';
   const initialFixture = (): ParsedFixture =>
     options.data === undefined ? createDemoFixture({ adminToken, generatedUsers: options.users ?? 300 }) : parseFixture(options.data);
@@ -67,6 +71,8 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
     planNames: createPlanNameCache(() => clock.now(), options.planNameCacheTtlMs ?? 4 * 3_600_000),
     settings: {
       reactivationWindowMs: (options.reactivationWindowDays ?? 30) * 86_400_000,
+      provisionalReviewMs: (options.provisionalReviewDays ?? 30) * 86_400_000,
+      gov: options.gov ?? false,
       webhookSunsetAt: options.webhookSunset === undefined ? WEBHOOK_LIST_SUNSET : toEpoch(options.webhookSunset),
       viewerSunsetAt: options.viewerSunset === undefined ? VIEWER_SUNSET_AT : toEpoch(options.viewerSunset),
       verificationTimeoutMs: options.verificationTimeoutMs ?? 5000,
@@ -81,6 +87,7 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
       context.state = loadFixture(initialFixture(), clock.now(), seed);
       context.planNames.clear();
       mutations.clear();
+      requests.clear();
       rateLimiter.reset();
     },
     load(fixture) {
@@ -110,7 +117,12 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
   void app.register(multipart, { limits: MULTIPART_LIMITS });
   registerErrorHandler(app, context.nextRefId);
   registerApiRoutes(app, API_ROUTES, { server: context, rateLimiter, faults });
-  registerSimControls(app, { server: context, faults, rateLimiter, stateControls: controls });
+  registerSimControls(app, { server: context, faults, rateLimiter, requests, stateControls: controls });
+  app.addHook('onResponse', async (request, reply) => {
+    const operation = operationOf(request);
+    if (operation === undefined) return;
+    requests.record({ method: request.method, path: request.url.split('?')[0] ?? '', query: flatQuery(request.query), operation, status: reply.statusCode });
+  });
 
   const matchers = buildPathMatchers(API_ROUTES);
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
@@ -128,6 +140,7 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
     context,
     clock,
     mutations,
+    requests,
     faults,
     rateLimiter,
     controls,

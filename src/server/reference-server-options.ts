@@ -5,13 +5,13 @@ import type { RateLimitSettings } from './sim/rate-limit.js';
 export interface ReferenceServerOptions {
   /** Token of the System Admin (admin@acme.example in the demo). Default `sim-admin-token`. */
   adminToken?: string;
-  /** A fixture (see README, "Fixture format") instead of the demo organization. */
+  /** A fixture (docs/reference-server.md#fixtures) instead of the demo organization. */
   data?: Fixture;
   /** Generated users in the demo organization besides the story users. Default 300; 100,000 for benchmarks. */
   users?: number;
   /** Per-token rate limit. Default 300 requests per 60 s; `'off'` disables it. */
   rateLimit?: RateLimitSettings | 'off';
-  /** Fault spec, e.g. `503:0.1,500-after:0.05,delay:250ms:0.05` (README, "Faults"). Default none. */
+  /** Fault spec, e.g. `503:0.1,500-after:0.05,delay:250ms:0.05` (docs/reference-server.md#faults). Default none. */
   faults?: string;
   /** Seed of the fault draws, so a run's faults repeat. Default 1. */
   faultSeed?: number;
@@ -19,8 +19,18 @@ export interface ReferenceServerOptions {
   idSeed?: number | string;
   /** Start time of the sim clock (epoch ms or ISO); real time when absent. */
   now?: number | string;
-  /** Reactivation window in days. Default 30 (the real service now documents 7). */
+  /** Reactivation window in days. Default 30, as the real service documents (docs/service.md#reactivation-window). */
   reactivationWindowDays?: number;
+  /**
+   * How long a Provisional Member seat given by add user lasts before it drops to a free seat, in days of the server's
+   * clock (docs/service.md#provisional-members). Default 30, the least the service promises.
+   */
+  provisionalReviewDays?: number;
+  /**
+   * Answer as Smartsheet Gov (`api.smartsheetgov.com`): deactivate and reactivate are unavailable there and are
+   * refused with 403/9007 (docs/service.md#regions). Default false.
+   */
+  gov?: boolean;
   /** How long plan names stay cached for list-user-plans. Default 4 hours; 0 disables the cache. */
   planNameCacheTtlMs?: number;
   /** Date from which list webhooks follows the new rules. Default 2026-06-03T00:00:00Z. */

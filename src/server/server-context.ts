@@ -10,8 +10,12 @@ import type { PlanNameCache } from './rules/plan-name-cache.js';
 /** Settings the rules read; resolved from ReferenceServerOptions with their defaults. */
 export interface RuleSettings {
   reactivationWindowMs: number;
+  /** How long a Provisional Member seat from add user lasts. */
+  provisionalReviewMs: number;
+  /** Smartsheet Gov: deactivate and reactivate are unavailable. */
+  gov: boolean;
   webhookSunsetAt: number;
-  /** From this time (server clock) VIEWER is retired: CONTRIBUTOR in bodies, filters and answers (decisions.md #13). */
+  /** From this time (server clock) VIEWER is retired: CONTRIBUTOR in bodies, filters and answers (docs/service.md#seat-types). */
   viewerSunsetAt: number;
   /** Timeout of one verification call to a callback URL. */
   verificationTimeoutMs: number;
@@ -57,7 +61,7 @@ export interface RouteDef {
   operation: string;
   /** System Admin only (403 1004 otherwise). */
   adminOnly?: boolean;
-  /** Rate-limit cost; uploads cost 10 (decisions.md #21). Default 1. A function decides per request. */
+  /** Rate-limit cost; uploads cost 10 (docs/service.md#rate-limits). Default 1. A function decides per request. */
   cost?: number | ((request: FastifyRequest) => number);
   handle(ctx: RouteContext): unknown;
 }

@@ -55,7 +55,7 @@ describe('error categories (contract)', () => {
     expect(isp.refId).toBeTruthy();
   });
 
-  // One case per refusal family of decisions.md #10a; each is a refusal of that request, never of the token.
+  // One case per refusal family of docs/service.md#refusal-codes; each is a refusal of that request, never of the token.
   it.each([
     ['deactivate yourself', 1336, async () => server().admin.users.deactivate(await server().userId('admin@acme.example'))],
     ['reactivate yourself', 1355, async () => server().admin.users.reactivate(await server().userId('admin@acme.example'))],
@@ -65,7 +65,10 @@ describe('error categories (contract)', () => {
     ['deactivate an externally managed user', 9002, async () => server().admin.users.deactivate(await server().userId('alex.kim@acme.example'))],
     ['deactivate an e-mail outside the plan domains', 9001, async () => server().admin.users.deactivate(await server().userId('jamie.fox@partner.example'))],
     ['reactivate after the window', 9003, async () => server().admin.users.reactivate(await server().userId('morgan.price@acme.example'))],
-    ['downgrade an admin without removeAdminStatus', 9004, async () => server().admin.users.downgrade(await server().userId('elena.garcia@acme.example'), PLAN, { seatType: 'GUEST' })],
+    ['downgrade an admin without removeAdminStatus', 9004, async () => server().admin.users.downgrade(await server().userId('elena.garcia@acme.example'), PLAN, { seatType: 'CONTRIBUTOR' })],
+    ['downgrade an internal user to GUEST', 9005, async () => server().admin.users.downgrade(await server().userId('marcus.chen@acme.example'), PLAN, { seatType: 'GUEST' })],
+    ['change licensedSheetCreator of a user who is not a System Admin', 9006, async () => server().admin.users.update(await server().userId('marcus.chen@acme.example'), { licensedSheetCreator: false })],
+    ['remove a user managed by an external source', 9002, async () => server().admin.users.remove(await server().userId('alex.kim@acme.example'))],
     ['upgrade an internal user to GUEST', 9005, async () => server().admin.users.upgrade(await server().userId('casey.nguyen@acme.example'), PLAN, { seatType: 'GUEST' })],
   ])('raises InvalidRequest (403) to %s (errorCode %i)', async (_what, errorCode, call) => {
     const error = await failure(call());

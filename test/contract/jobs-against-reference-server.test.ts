@@ -23,7 +23,7 @@ let files: string;
 let subscriber: Server;
 let callbackUrl: string;
 
-/** A webhook subscriber on loopback that answers the verification challenge (wire.md §8.1). */
+/** A webhook subscriber on loopback that answers the verification challenge (docs/service.md#webhooks). */
 async function startSubscriber(): Promise<Server> {
   const server = createServer((request, response) => {
     const challenge = request.headers['smartsheet-hook-challenge'];
@@ -240,6 +240,12 @@ describe('job types against the reference server', () => {
     const context = contextFor({ action: 'enable-webhook', webhookId }, { webhookId });
     await expect(job.run(context)).rejects.toBeInstanceOf(InvalidRequestError);
     expect(await job.confirm(context)).toBe('not-done');
+  });
+
+  it('reports the seat an add cost, for the report (docs/service.md#add-user)', async () => {
+    const job = registry.get('add') as JobType;
+    const result = await job.run(contextFor(ROWS.add.input, {}));
+    expect(result.detail).toMatchObject({ status: 'ACTIVE', seatType: 'PROVISIONAL_MEMBER', provisionalUntil: expect.stringMatching(/^\d{4}-/) });
   });
 
   it('answers unchanged when the user is already out of the organization', async () => {

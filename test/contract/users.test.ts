@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../src/client/api-error.js';
+import { InvalidArgumentError, InvalidRequestError } from '../../src/client/api-error.js';
 import { collect } from '../helpers/collect.js';
 import { useContractServer } from '../helpers/contract-server.js';
 
@@ -32,8 +32,16 @@ describe('users (contract)', () => {
     const all = await collect(server().admin.users.list({ pageSize: 7 }));
     expect(all).toHaveLength(first.totalCount);
     expect(new Set(all.map((user) => user.id)).size).toBe(first.totalCount);
-    const everything = await server().admin.users.listPage({ includeAll: true });
-    expect(everything.data).toHaveLength(first.totalCount);
+  });
+
+  it('refuses includeAll and a pageSize above 2000 before sending (docs/service.md#paging-list-users)', async () => {
+    const before = server().sim.requests.list().length;
+    const includeAll = await server().admin.users.listPage({ includeAll: true } as never).catch((error: unknown) => error);
+    expect(includeAll).toBeInstanceOf(InvalidArgumentError);
+    const tooLarge = await server().admin.users.listPage({ pageSize: 2001 }).catch((error: unknown) => error);
+    expect(tooLarge).toBeInstanceOf(InvalidArgumentError);
+    expect(server().sim.requests.list().length).toBe(before);
+    expect((await server().admin.users.listPage({ pageSize: 2000 })).pageSize).toBe(2000);
   });
 
   it('lists users by plan and seat type: past the sunset a VIEWER filter is sent as CONTRIBUTOR', async () => {
@@ -50,9 +58,20 @@ describe('users (contract)', () => {
     expect(await server().admin.users.get(danaId)).toMatchObject({ id: danaId, email: 'dana.whitfield@acme.example', status: 'ACTIVE' });
   });
 
+  it('reads lastLogin from GET /users/{id} without any include (docs/service.md#get-user)', async () => {
+    const danaId = await server().userId('dana.whitfield@acme.example');
+    expect(typeof (await server().admin.users.get(danaId)).lastLogin).toBe('string');
+  });
+
+  it('adds a user: a Provisional Member seat and licensedSheetCreator true, whatever was sent (docs/service.md#add-user)', async () => {
+    const added = await server().admin.users.add({ email: 'new.hire@acme.example', licensedSheetCreator: false });
+    expect(added).toMatchObject({ licensedSheetCreator: true, seatType: 'PROVISIONAL_MEMBER', isInternal: true });
+    expect(typeof added.provisionalExpirationDate).toBe('string');
+  });
+
   it('updates a user', async () => {
     const id = await server().userId('marcus.chen@acme.example');
-    const updated = await server().admin.users.update(id, { firstName: 'Marc', licensedSheetCreator: false });
+    const updated = await server().admin.users.update(id, { firstName: 'Marc' });
     expect(updated).toMatchObject({ id, firstName: 'Marc' });
     expect((await server().admin.users.get(id)).firstName).toBe('Marc');
   });

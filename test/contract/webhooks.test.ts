@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResourceNotFoundError } from '../../src/client/api-error.js';
+import { InvalidRequestError, ResourceNotFoundError } from '../../src/client/api-error.js';
 import type { SmartsheetClient } from '../../src/client/create-smartsheet-client.js';
 import { collect } from '../helpers/collect.js';
 import { useContractServer } from '../helpers/contract-server.js';
@@ -25,6 +25,14 @@ async function createHooks(client: SmartsheetClient, count: number): Promise<num
 
 describe('webhooks before the list sunset (contract)', () => {
   const server = useContractServer({ webhookSunset: '2100-01-01T00:00:00Z' });
+
+  it('raises InvalidRequest 400/1151 for an unknown scope object (docs/service.md#webhooks)', async () => {
+    const refused = await server()
+      .admin.webhooks.create({ name: 'x', callbackUrl: 'https://hooks.acme.example/x', scope: 'sheet', scopeObjectId: 1234567890123456, events: ['*.*'], version: 1 })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(refused).toMatchObject({ status: 400, errorCode: 1151, retryable: false });
+  });
 
   it('creates, gets, updates, resets the secret of, and deletes a webhook', async () => {
     const created = await server().admin.webhooks.create({

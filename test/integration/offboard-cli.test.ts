@@ -52,9 +52,10 @@ describe('seatflow offboard / undo / status (CLI)', () => {
 
   it('refuses a hold longer than the reactivation window and a date without a zone, with exit 2', async () => {
     const env = { SEATFLOW_DATA_DIR: dataDir };
-    const hold = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '10d'], env);
+    // The service's window is 30 days (docs/service.md#reactivation-window): a 31-day hold would outlast undo.
+    const hold = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '31d'], env);
     expect(hold.code).toBe(2);
-    expect(hold.stderr).toContain('longer than the reactivation window (7 days)');
+    expect(hold.stderr).toContain('longer than the reactivation window (30 days)');
     const zone = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--dry-run'], env);
     expect(zone.code).toBe(2);
     expect(zone.stderr).toMatch(/"2026-11-20" has no time zone/);

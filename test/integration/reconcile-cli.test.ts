@@ -37,7 +37,9 @@ describe('seatflow reconcile (CLI)', () => {
     const { code, stdout } = await runSeatflow(['reconcile', 'jobs/examples/license-policy.json', '--sim'], { SEATFLOW_DATA_DIR: dataDir });
     expect(code).toBe(0);
     expect(stdout).toContain('SIMULATION');
-    expect(stdout).toMatch(/marcus\.chen@acme\.example\s+HR source of truth\s+MEMBER → GUEST\s+change/);
+    // marcus.chen is internal: GUEST is refused for him, as the service would (docs/service.md#downgrade-and-upgrade).
+    expect(stdout).toMatch(/marcus\.chen@acme\.example\s+HR source of truth\s+MEMBER → GUEST\s+refused\s+\[guest-for-internal-user\]/);
+    expect(stdout).toMatch(/^Seats: \d+ Members, \d+ Provisional Members, \d+ free seats; \d+ deactivated users hold no paid seat$/m);
     expect(stdout).toMatch(/casey\.nguyen@acme\.example\s+HR source of truth\s+CONTRIBUTOR → MEMBER\s+change/);
     expect(stdout).toMatch(/no login for 90 days\s+MEMBER → CONTRIBUTOR/);
     expect(stdout).toContain('Nothing was changed.');
@@ -45,7 +47,7 @@ describe('seatflow reconcile (CLI)', () => {
     expect(rows.length).toBeGreaterThan(3);
     expect(new Set(rows.map((row) => row.policySha256)).size).toBe(1);
     expect(rows[0]!.policySha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(rows.find((row) => row.email === 'marcus.chen@acme.example')).toMatchObject({ rule: 'HR source of truth', seatBefore: 'MEMBER', seatAfter: 'GUEST', action: 'downgrade', verdict: 'change' });
+    expect(rows.find((row) => row.email === 'marcus.chen@acme.example')).toMatchObject({ rule: 'HR source of truth', seatBefore: 'MEMBER', seatAfter: 'GUEST', action: 'downgrade', verdict: 'refused', refusal: 'guest-for-internal-user' });
   });
 
   it('--apply over the policy limit changes nothing, says why and exits 2', async () => {

@@ -3,6 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import type { Command } from 'commander';
 import { createJobRegistry } from '../../../jobs/registry.js';
 import type { ControlDeps } from '../../control/control-deps.js';
+import { serviceRegionOf } from '../../core/config.js';
 import type { WorkerPool } from '../../queue/worker-pool.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
@@ -60,6 +61,7 @@ export function registerServeCommand(program: Command): void {
         token,
         target: { label: runtime.targetLabel, id: batchRuntime.target, configured, sim: runtime.sim !== undefined },
         guardrails: config.guardrails,
+        service: { region: serviceRegionOf(config), externalSources: config.externalSources },
         // POST /v1/plans and the dashboard's preview: reads retried within the time a caller is kept waiting.
         api: runtime.createApi({ retry: { ...readRetryPolicy(config), maxElapsedMs: Math.min(config.retry.maxElapsedMs, planTimeoutMs) } }),
         batches: {

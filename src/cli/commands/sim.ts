@@ -17,6 +17,7 @@ interface SimFlags {
   faults?: string;
   faultSeed?: string;
   viewerSunset?: string;
+  gov?: boolean;
 }
 
 /** An ISO date or date-time for --viewer-sunset; anything else is a usage error. */
@@ -31,7 +32,7 @@ function readFixture(file: string): Fixture {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Fixture;
   } catch (error) {
-    throw new UsageError(`cannot read fixture ${file}: ${(error as Error).message}`, 'See README, "Fixture format".');
+    throw new UsageError(`cannot read fixture ${file}: ${(error as Error).message}`, 'See docs/reference-server.md, "Fixtures".');
   }
 }
 
@@ -50,6 +51,7 @@ export function registerSimCommand(program: Command): void {
     .option('--faults <spec>', 'fault injection, e.g. 503:0.1,500-after:0.02,reset:0.01,delay:250ms:0.05')
     .option('--fault-seed <n>', 'seed of the fault draws', '1')
     .option('--viewer-sunset <date>', 'date the VIEWER seat type is retired (default 2026-10-30; a later date serves VIEWER as before)')
+    .option('--gov', 'answer as Smartsheet Gov: deactivate and reactivate are unavailable (403/9007)')
     .action(async (flags: SimFlags) => {
       let rateLimit;
       try {
@@ -70,6 +72,7 @@ export function registerSimCommand(program: Command): void {
         ...(flags.users === undefined ? {} : { users: wholeNumber('--users', flags.users) }),
         ...(flags.faults === undefined ? {} : { faults: flags.faults }),
         ...(flags.viewerSunset === undefined ? {} : { viewerSunset: sunsetDate(flags.viewerSunset) }),
+        ...(flags.gov === true ? { gov: true } : {}),
       });
       const out = process.stdout;
       out.write(`seatflow reference server (simulated service, not the real one)\n`);
@@ -86,6 +89,7 @@ export function registerSimCommand(program: Command): void {
       const sunset = new Date(sim.context.settings.viewerSunsetAt).toISOString().slice(0, 10);
       const retired = sim.context.clock.now() >= sim.context.settings.viewerSunsetAt;
       out.write(`  VIEWER seat  ${retired ? `retired on ${sunset} (CONTRIBUTOR in its place)` : `served until ${sunset}`}\n`);
+      if (flags.gov === true) out.write('  region       Smartsheet Gov (deactivate and reactivate unavailable); plan against it with SEATFLOW_API_REGION=GOV\n');
       out.write(`  controls     ${sim.origin}/_sim/... (admin token, loopback only)\n`);
       out.write(`Try: SMARTSHEET_API_BASE=${sim.url} SMARTSHEET_ACCESS_TOKEN=${sim.tokens.admin} seatflow plan <manifest>\n`);
       out.write('Press Ctrl-C to stop.\n');

@@ -14,7 +14,7 @@ export function createAlternateEmailsApi(transport: Transport): AlternateEmailsA
       const operation = 'alternateEmails.add';
       const id = requireId(operation, 'userId', userId);
       const list = requireNonEmptyList(operation, 'emails', emails);
-      // A JSON array in, a list out (wire.md §5 A1).
+      // A JSON array in, a list out (docs/service.md#alternate-e-mails).
       const json = requireValid(operation, 'emails', z.array(alternateEmailCreateSchema), list.map((email) => ({ email })));
       return transport.send(
         { operation, method: 'POST', path: pathOf('users', id, 'alternateemails'), json, signal: options.signal },

@@ -7,7 +7,7 @@ import { prepareUpload, UPLOAD_LIMITS } from '../upload-source.js';
 import type { Transport } from '../transport.js';
 import type { DiscussionsApi } from '../smartsheet-api.js';
 
-/** Attaching a file is one of the "resource-intensive" calls (wire.md §3.4). */
+/** Attaching a file is one of the "resource-intensive" calls (docs/service.md#rate-limits). */
 const UPLOAD_COST = 10;
 
 const readDiscussionPage = readIndexResult(discussionSchema);

@@ -7,7 +7,7 @@ import type { SheetsApi } from '../smartsheet-api.js';
 
 const readSheetPage = readIndexResult(sheetSummarySchema);
 
-/** GET /sheets: only to find a sheet's id by name (the sheet endpoints are outside interface.md). */
+/** GET /sheets: only to find a sheet's id by name (the other sheet endpoints are outside docs/service.md#operations). */
 export function createSheetsApi(transport: Transport): SheetsApi {
   const api: SheetsApi = {
     async listPage(options = {}) {

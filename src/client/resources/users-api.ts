@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   DOWNGRADE_SEAT_TYPES,
+  LIST_USERS_MAX_PAGE_SIZE,
   SEAT_TYPES,
   UPGRADE_SEAT_TYPES,
   USER_PLAN_INCLUSIONS,
@@ -19,10 +20,11 @@ import type { Transport } from '../transport.js';
 import type { UsersApi } from '../smartsheet-api.js';
 import type { SeatNaming } from '../seat-naming.js';
 
-/** Uploads count 10 against the rate limit (wire.md §3.4, decisions.md #21). */
+/** Uploads count 10 against the rate limit (docs/service.md#rate-limits). */
 const UPLOAD_COST = 10;
 
-// include=groups: the Java and Python SDKs read `groups`, OA24 and MOCK25 put the list under `data` (wire.md §4).
+// include=groups: the Java and Python SDKs read `groups`, the OpenAPI file and the SDK mocks put it under `data`
+// (docs/service.md#where-the-sources-disagree).
 const readProfile = readBare(
   z.preprocess((body) => {
     if (body !== null && typeof body === 'object' && !('groups' in body) && Array.isArray((body as { data?: unknown }).data)) {
@@ -60,6 +62,14 @@ export function createUsersApi(transport: Transport, seatNaming: SeatNaming): Us
     async listPage(options = {}) {
       const operation = 'users.list';
       if (options.seatType !== undefined) requireValid(operation, 'seatType', z.enum(SEAT_TYPES), options.seatType);
+      // Refused here rather than sent: the service answers 400/1229, or for includeAll silently only 2000 users.
+      if ((options as { includeAll?: unknown }).includeAll === true) {
+        throw invalidArgument(operation, `includeAll answers only the first ${LIST_USERS_MAX_PAGE_SIZE} users of GET /users; page through them (users.list() does)`);
+      }
+      const pageSize = optionalPositiveInt(operation, 'pageSize', options.pageSize);
+      if (pageSize !== undefined && pageSize > LIST_USERS_MAX_PAGE_SIZE) {
+        throw invalidArgument(operation, `pageSize ${pageSize} is above the service's maximum of ${LIST_USERS_MAX_PAGE_SIZE} for GET /users`);
+      }
       return transport.send(
         {
           operation,
@@ -73,8 +83,7 @@ export function createUsersApi(transport: Transport, seatNaming: SeatNaming): Us
             seatType: options.seatType === undefined ? undefined : seatNaming(options.seatType),
             displayContributorSeatType: options.displayContributorSeatType,
             page: optionalPositiveInt(operation, 'page', options.page),
-            pageSize: optionalPositiveInt(operation, 'pageSize', options.pageSize),
-            includeAll: options.includeAll,
+            pageSize,
           },
           signal: options.signal,
         },
@@ -83,7 +92,7 @@ export function createUsersApi(transport: Transport, seatNaming: SeatNaming): Us
     },
 
     list(options = {}) {
-      return iterateOffsetPages((page) => api.listPage({ ...options, page }), options);
+      return iterateOffsetPages((page) => api.listPage({ ...options, page }), { pageSize: options.pageSize });
     },
 
     async getCurrent(options = {}) {
@@ -119,7 +128,7 @@ export function createUsersApi(transport: Transport, seatNaming: SeatNaming): Us
           operation,
           method: 'DELETE',
           path: pathOf('users', id),
-          // Query, as every SDK sends them (wire.md §4 U7 [D]).
+          // Query, as every SDK sends them (docs/service.md#where-the-sources-disagree).
           query: {
             transferTo: options.transferTo === undefined ? undefined : requireId(operation, 'transferTo', options.transferTo),
             transferSheets: options.transferSheets,
@@ -157,7 +166,7 @@ export function createUsersApi(transport: Transport, seatNaming: SeatNaming): Us
       const path = pathOf('users', requireId(operation, 'userId', userId), 'plans', requireId(operation, 'planId', planId), 'upgrade');
       const seatType = options.seatType ?? undefined;
       if (seatType !== undefined) requireValid(operation, 'seatType', z.enum(UPGRADE_SEAT_TYPES), seatType);
-      // `{}` when no seat type: the service then upgrades to MEMBER (wire.md §4.1 S3).
+      // `{}` when no seat type: the service then upgrades to MEMBER (docs/service.md#downgrade-and-upgrade).
       const json = seatType === undefined ? {} : { seatType };
       return transport.send({ operation, method: 'POST', path, json, signal: options.signal }, readDone);
     },

@@ -1,7 +1,7 @@
 import type { ParsedFixture } from './fixture-schema.js';
 import { generateUsers } from './generated-users.js';
 
-/** Fixed ids and tokens of the demo organization (BRIEF "The demo organization"). */
+/** Fixed ids and tokens of the demo organization (docs/reference-server.md#the-demo-organization). */
 export const DEMO = {
   orgId: 1029384756102938,
   planId: 5420192837465012,
@@ -34,7 +34,7 @@ function storyUsers(): User[] {
     person('marcus.chen@acme.example', 'Marcus', 'Chen', { lastLoginDaysAgo: 134 }),
     person('elena.garcia@acme.example', 'Elena', 'Garcia', { admin: true }),
     person('sam.taylor@gmail.com', 'Sam', 'Taylor'),
-    person('alex.kim@acme.example', 'Alex', 'Kim', { externallyManaged: true }),
+    person('alex.kim@acme.example', 'Alex', 'Kim', { externallyManaged: true, externalSource: 'Okta' }),
     person('taylor.brooks@acme.example', 'Taylor', 'Brooks', { status: 'DEACTIVATED', deactivatedDaysAgo: 3 }),
     person('morgan.price@acme.example', 'Morgan', 'Price', { status: 'DEACTIVATED', deactivatedDaysAgo: 45 }),
     person('casey.nguyen@acme.example', 'Casey', 'Nguyen', { seatType: 'VIEWER', licensedSheetCreator: false }),

@@ -20,6 +20,8 @@ export const fixtureUserSchema = z.object({
   resourceViewer: z.boolean().default(false),
   status: z.enum(USER_STATUSES).default('ACTIVE'),
   externallyManaged: z.boolean().default(false),
+  /** The identity provider or directory integration that manages the user (e.g. "Okta"); implies externallyManaged. */
+  externalSource: z.string().min(1).optional(),
   deactivatedDaysAgo: z.number().min(0).optional(),
   /** Absent: never logged in. */
   lastLoginDaysAgo: z.number().min(0).optional(),

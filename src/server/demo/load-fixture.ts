@@ -1,6 +1,8 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { newSharedSecret } from '../routes/webhooks.js';
 import { domainMatches } from '../rules/email-domains.js';
+import { noteProvisionalSeat } from '../rules/provisional-expiry.js';
+import { freeSeatOf } from '../rules/seat-lifecycle.js';
 import type { CellValue, ColumnRecord, SheetRecord, UserRecord } from '../state/records.js';
 import { addUser, createServerState, findUserByEmail, type ServerState } from '../state/server-state.js';
 import { fixtureSchema, type ParsedFixture } from './fixture-schema.js';
@@ -50,7 +52,8 @@ export function loadFixture(fixture: ParsedFixture, now: number, seed: number | 
       groupAdmin: u.groupAdmin,
       resourceViewer: u.resourceViewer,
       status: u.status,
-      externallyManaged: u.externallyManaged,
+      externallyManaged: u.externallyManaged || u.externalSource !== undefined,
+      externalSource: u.externalSource ?? null,
       inOrg: true,
       deactivatedAt: u.status === 'DEACTIVATED' ? now - (u.deactivatedDaysAgo ?? 1) * DAY : null,
       lastLogin: u.lastLoginDaysAgo === undefined ? null : now - u.lastLoginDaysAgo * DAY,
@@ -58,13 +61,13 @@ export function loadFixture(fixture: ParsedFixture, now: number, seed: number | 
       seats: seats.map((s) => {
         const plan = state.plans.get(s.planId);
         const provisional = 'provisionalExpiresInDays' in s ? s.provisionalExpiresInDays : undefined;
-        return {
-          planId: s.planId,
-          seatType: s.seatType === 'CONTRIBUTOR' ? 'VIEWER' : s.seatType,
-          seatTypeLastChangedAt: now - (u.invitedDaysAgo ?? 90) * DAY,
-          provisionalExpirationDate: s.seatType === 'PROVISIONAL_MEMBER' ? now + (provisional ?? 30) * DAY : null,
-          isInternal: plan === undefined ? false : domainMatches(u.email, plan.domains),
-        };
+        const isInternal = plan === undefined ? false : domainMatches(u.email, plan.domains);
+        const stored = s.seatType === 'CONTRIBUTOR' ? 'VIEWER' : s.seatType;
+        // A deactivated user holds no Member seat (docs/service.md#seats-follow-the-lifecycle), whatever the fixture says.
+        const seatType = u.status === 'DEACTIVATED' && (stored === 'MEMBER' || stored === 'PROVISIONAL_MEMBER') ? freeSeatOf({ isInternal }) : stored;
+        const until = seatType === 'PROVISIONAL_MEMBER' ? now + (provisional ?? 30) * DAY : null;
+        if (until !== null) noteProvisionalSeat(state, until);
+        return { planId: s.planId, seatType, seatTypeLastChangedAt: now - (u.invitedDaysAgo ?? 90) * DAY, provisionalExpirationDate: until, isInternal };
       }),
       alternateEmails: [],
       profileImage: null,

@@ -1,21 +1,25 @@
 import { ERROR_CODES } from '../../contract/index.js';
 
 /**
- * Refusals the real service makes whose code it does not document (decisions.md #10a). The reference server answers
- * them with 403 and a code of its own from 9001–9099, never a documented code with another meaning; the README's
- * reference-server section lists them.
+ * Refusals the real service makes whose code it does not document (docs/service.md#refusal-codes). The reference
+ * server answers them with 403 and a code of its own from 9001–9099, never a documented code with another meaning;
+ * docs/reference-server.md#refusal-codes lists them.
  */
 export const SIM_REFUSAL_CODES = {
   /** The e-mail is not on one of the plan's validated domains. */
   notPlanDomain: 9001,
-  /** Managed by an identity provider or directory integration. */
+  /** Managed by an identity provider or directory integration: deactivate, reactivate and remove are refused. */
   externallyManaged: 9002,
   /** Deactivated longer ago than the reactivation window. */
   reactivationWindowPassed: 9003,
   /** Downgrade/upgrade refused: status, current seat or admin status. */
   seatChangeNotAllowed: 9004,
-  /** GUEST is an upgrade target for external users only (isInternal: false). */
+  /** GUEST is a seat for external users only (isInternal: false), as an upgrade and as a downgrade. */
   guestOnlyForExternal: 9005,
+  /** On a user-subscription plan licensedSheetCreator can be changed only for a System Admin. */
+  licensedSheetCreatorAdminOnly: 9006,
+  /** Smartsheet Gov: deactivate and reactivate are unavailable. */
+  unavailableOnGov: 9007,
 } as const;
 
 /** Codes the reference server uses beyond the contract's list. */
@@ -56,7 +60,7 @@ export class ApiError extends Error {
     return new ApiError(400, errorCode, message, detail);
   }
 
-  /** A refusal of this request (wire.md §3.1: the service answers most one-row refusals with 403). */
+  /** A refusal of this request (docs/service.md#errors: the service answers most one-row refusals with 403). */
   static refused(errorCode: number, message: string): ApiError {
     return new ApiError(403, errorCode, message);
   }

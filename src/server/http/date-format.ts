@@ -6,7 +6,7 @@ export type DateFormat = (epochMs: number) => Timestamp;
 export const isoDates: DateFormat = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 export const numericDates: DateFormat = (ms) => ms;
 
-/** The seat fields carry fractions on the real service (wire.md §1). */
+/** The seat fields carry fractions on the real service (docs/service.md#identifiers-and-dates). */
 export function isoWithFraction(format: DateFormat, ms: number): Timestamp {
   return format === numericDates ? ms : new Date(ms).toISOString();
 }

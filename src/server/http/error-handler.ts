@@ -2,14 +2,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorBody } from '../../contract/index.js';
 import { ApiError, SERVER_ERROR_CODES as CODES } from './api-error.js';
 
-/** Writes an error body with a refId (decisions.md #9). */
+/** Writes an error body with a refId (docs/service.md#errors). */
 export function sendError(reply: FastifyReply, error: ApiError, refId: string): FastifyReply {
   const body: ErrorBody = { errorCode: error.errorCode, message: error.message, refId };
   if (error.detail !== undefined) body.detail = error.detail;
   return reply.code(error.status).header('content-type', 'application/json;charset=UTF-8').send(body);
 }
 
-/** Maps fastify's and @fastify/multipart's own errors onto the service's status/errorCode pairs (wire.md §3.1). */
+/** Maps fastify's and @fastify/multipart's own errors onto the service's status/errorCode pairs (docs/service.md#error-codes). */
 export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const code = (error as FastifyError).code ?? '';

@@ -1,4 +1,5 @@
 import type { IndexResult } from '../../contract/index.js';
+import { ApiError, SERVER_ERROR_CODES as CODES } from './api-error.js';
 import { queryBool, queryInt, type Query } from './query.js';
 
 export interface PageRequest {
@@ -16,8 +17,20 @@ export function readPaging(query: Query): PageRequest {
 }
 
 /**
- * Offset paging (decisions.md #5): a page past the end answers the last page with its number; includeAll answers
- * everything and leaves pageSize out.
+ * Paging of a list with a page-size cap (GET /users, docs/service.md#paging-list-users): a pageSize above the cap is
+ * refused 400/1229, and includeAll is answered as page 1 of `cap` items, not as everything.
+ */
+export function readCappedPaging(query: Query, cap: number): PageRequest {
+  const request = readPaging(query);
+  if (request.pageSize > cap) {
+    throw ApiError.badRequest(CODES.pageSizeTooLarge, `The value ${request.pageSize} of pageSize is above the maximum of ${cap}.`);
+  }
+  return request.includeAll ? { page: 1, pageSize: cap, includeAll: false } : request;
+}
+
+/**
+ * Offset paging (docs/service.md#envelopes): a page past the end answers the last page with its number; includeAll
+ * answers everything and leaves pageSize out.
  */
 export function paginate<T, R>(items: readonly T[], request: PageRequest, view: (item: T) => R): IndexResult<R> {
   const totalCount = items.length;

@@ -8,7 +8,7 @@ function first(value: QueryValue): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Booleans in any case (`true`, `True`, `TRUE`); the official SDKs disagree on case (wire.md §1). */
+/** Booleans in any case (`true`, `True`, `TRUE`); the official SDKs disagree on case (docs/service.md#transport). */
 export function parseBool(value: unknown, name: string): boolean | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'boolean') return value;

@@ -6,8 +6,16 @@ import { ApiError, SERVER_ERROR_CODES as CODES } from './api-error.js';
 import { authenticate, isSystemAdmin } from './authenticate.js';
 import { isoDates, numericDates } from './date-format.js';
 import { queryBool, type Query } from './query.js';
+import { expireProvisionalSeats } from '../rules/provisional-expiry.js';
 
-/** Every route answers under `/2.0` and at the root (decisions.md #1). */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The API operation a route answers, e.g. `listUsers` (the request log names it). */
+    operation?: string;
+  }
+}
+
+/** Every route answers under `/2.0` and at the root (docs/reference-server.md#paths). */
 export const PREFIXES = ['/2.0', ''] as const;
 
 export interface ApiPipeline {
@@ -49,6 +57,8 @@ function wrap(def: RouteDef, pipeline: ApiPipeline) {
       throw new ApiError(429, CODES.rateLimited, 'Rate limit exceeded.');
     }
     if (def.adminOnly === true && !isSystemAdmin(principal)) throw ApiError.forbidden();
+    // Seats whose review period ended by the server's clock drop to a free seat before anything reads them.
+    expireProvisionalSeats(server.state, server.clock.now(), server.mutations);
     const query = request.query as Query;
     const ctx: RouteContext = {
       server,
@@ -74,8 +84,14 @@ function wrap(def: RouteDef, pipeline: ApiPipeline) {
 export function registerApiRoutes(app: FastifyInstance, defs: readonly RouteDef[], pipeline: ApiPipeline): void {
   for (const def of defs) {
     const handler = wrap(def, pipeline);
-    for (const prefix of PREFIXES) app.route({ method: def.method, url: `${prefix}${def.path}`, handler });
+    // Kept on the route so the request log can name what answered (operationOf).
+    for (const prefix of PREFIXES) app.route({ method: def.method, url: `${prefix}${def.path}`, handler, config: { operation: def.operation } });
   }
+}
+
+/** The operation of the API route that answered a request (for the request log); undefined for /_sim and 404s. */
+export function operationOf(request: FastifyRequest): string | undefined {
+  return request.routeOptions.config?.operation;
 }
 
 /** Path patterns of every route, to tell 405 (known path, other method) from 404. */

@@ -9,7 +9,7 @@ import { alternateEmailView } from '../state/user-views.js';
 import { requireUser, success } from './route-helpers.js';
 
 
-/** An alternate address of the user, or 404: never an empty value (decisions.md #16). */
+/** An alternate address of the user, or 404: never an empty value (docs/service.md#alternate-e-mails). */
 function requireAlternate(ctx: RouteContext, user: UserRecord): AlternateEmailRecord {
   const id = pathId(ctx.params.alternateEmailId);
   const record = user.alternateEmails.find((a) => a.id === id);

@@ -9,7 +9,7 @@ import { userPlanRoutes } from './user-plans.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 
-/** The 35 operations of interface.md plus GET /sheets. */
+/** The 35 operations of docs/service.md#operations plus GET /sheets. */
 export const API_ROUTES: readonly RouteDef[] = [
   ...userRoutes,
   ...userLifecycleRoutes,

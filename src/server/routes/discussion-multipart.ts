@@ -16,7 +16,7 @@ export function isMultipart(request: FastifyRequest): boolean {
 }
 
 /**
- * Reads a create-with-attachment body (decisions.md #17): exactly a `discussion` JSON part and a `file` part.
+ * Reads a create-with-attachment body (docs/service.md#discussions): exactly a `discussion` JSON part and a `file` part.
  * Unnamed part 1125, duplicate 1126, missing 1127, too large 1128, any other name 1147.
  */
 export async function readDiscussionUpload(request: FastifyRequest): Promise<DiscussionUpload> {
@@ -68,7 +68,7 @@ export async function readDiscussionUpload(request: FastifyRequest): Promise<Dis
   return { discussion, file };
 }
 
-/** Clients URL-encode values in Content-Disposition (wire.md §6); a name that is not valid encoding is kept as sent. */
+/** Clients URL-encode values in Content-Disposition (docs/service.md#discussions); a name that is not valid encoding is kept as sent. */
 function decodePartFileName(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'file';
   try {

@@ -81,7 +81,7 @@ export const discussionRoutes: RouteDef[] = [
     method: 'POST',
     path: '/sheets/:sheetId/discussions',
     operation: 'createDiscussion',
-    // With an attachment it is an upload, which costs 10 (decisions.md #21).
+    // With an attachment it is an upload, which costs 10 (docs/service.md#rate-limits).
     cost: (request) => (isMultipart(request) ? 10 : 1),
     handle: create,
   },
@@ -89,7 +89,7 @@ export const discussionRoutes: RouteDef[] = [
     method: 'GET',
     path: '/sheets/:sheetId/discussions',
     operation: 'listDiscussions',
-    // Sheet-level and row-level discussions alike (decisions.md #17).
+    // Sheet-level and row-level discussions alike (docs/service.md#discussions).
     handle: (ctx) => {
       const { sheet, level } = requireSheet(ctx, 'VIEWER');
       const options = viewOptions(ctx, level, false);

@@ -7,7 +7,7 @@ import { requireUser, success } from './route-helpers.js';
 
 export const MAX_PROFILE_IMAGE_BYTES = 1024 * 1024;
 
-/** Raw image bytes (not multipart), png/jpeg/gif, at most 1 MB (wire.md §4 U10). */
+/** Raw image bytes (not multipart), png/jpeg/gif, at most 1 MB (docs/service.md#uploads). */
 function upload(ctx: RouteContext): unknown {
   const user = requireUser(ctx);
   if (!isSystemAdmin(ctx.principal) && ctx.principal.user.id !== user.id) throw ApiError.forbidden();

@@ -3,6 +3,7 @@ import { parseBool, queryInt, queryString } from '../http/query.js';
 import type { RouteContext } from '../server-context.js';
 import { pathId } from '../http/query.js';
 import { bodyObject, requireUser, success } from './route-helpers.js';
+import { refuseExternallyManaged } from '../rules/lifecycle-eligibility.js';
 
 /** Options come as query parameters (every SDK) or as a JSON body (the OpenAPI file); the query wins. */
 function readOptions(ctx: RouteContext): { transferTo?: number; transferSheets: boolean; removeFromSharing: boolean } {
@@ -20,18 +21,20 @@ function readOptions(ctx: RouteContext): { transferTo?: number; transferSheets: 
 }
 
 /**
- * Remove user (decisions.md #12): owned groups need transferTo (1108); sheets move only with transferSheets and
- * transferTo; removeFromSharing drops the user from every sheet's sharing. The user becomes a free collaborator:
- * out of the organization, with read-only access to the sheets it kept.
+ * Remove user (docs/service.md#remove-user): refused for a user managed by an external source (403/9002); owned
+ * groups need transferTo (400/1108); sheets move only with transferSheets and transferTo; removeFromSharing drops the
+ * user from every sheet's sharing. The user becomes a free collaborator: out of the organization, with read-only
+ * access to the sheets it kept.
  */
 export function removeUser(ctx: RouteContext): unknown {
   const { state, mutations } = ctx.server;
-  // A known user who is no longer in the organization is a refusal (403 1022), not a 404 (decisions.md #10a).
+  // A known user who is no longer in the organization is a refusal (403 1022), not a 404 (docs/service.md#refusal-codes).
   const known = state.users.get(pathId(ctx.params.userId));
   if (known !== undefined && !known.inOrg) throw ApiError.refused(CODES.removeNotMember, `User ${known.id} is not a member of the organization.`);
   const user = requireUser(ctx);
   const options = readOptions(ctx);
   if (user.id === ctx.principal.user.id) throw ApiError.refused(CODES.cannotRemoveSelf, 'You cannot remove yourself.');
+  refuseExternallyManaged(user, 'remove');
   const ownedGroups = [...state.groups.values()].filter((g) => g.ownerId === user.id);
   if (options.transferTo !== undefined && user.status === 'PENDING') {
     throw ApiError.badRequest(CODES.attributeNotAllowed, 'transferTo and transferSheets are not allowed for a pending user.');

@@ -4,7 +4,7 @@ import { isPastViewerSunset } from '../../contract/index.js';
 import type { RouteContext } from '../server-context.js';
 import type { AccessLevel, SheetRecord, UserRecord } from '../state/records.js';
 
-/** `{message:"SUCCESS", resultCode:0, result?}`: every write answers 200 with it (decisions.md #4). */
+/** `{message:"SUCCESS", resultCode:0, result?}`: every write answers 200 with it (docs/service.md#envelopes). */
 export function success(result?: unknown, version?: number): Record<string, unknown> {
   const body: Record<string, unknown> = { message: 'SUCCESS', resultCode: 0 };
   if (result !== undefined) body.result = result;
@@ -38,14 +38,14 @@ export function bodyString(body: Record<string, unknown>, name: string): string 
   return value;
 }
 
-/** Whether the VIEWER seat is retired by the server's clock (decisions.md #13). */
+/** Whether the VIEWER seat is retired by the server's clock (docs/service.md#seat-types). */
 export function pastViewerSunset(ctx: RouteContext): boolean {
   return isPastViewerSunset(ctx.server.clock.now(), ctx.server.settings.viewerSunsetAt);
 }
 
 /**
  * Whether answers name the VIEWER seat CONTRIBUTOR: always past the sunset, before it only with
- * `displayContributorSeatType=true` (decisions.md #13, #15).
+ * `displayContributorSeatType=true` (docs/service.md#seat-types).
  */
 export function reportsContributor(ctx: RouteContext): boolean {
   return pastViewerSunset(ctx) || (queryBool(ctx.query, 'displayContributorSeatType') ?? false);
@@ -63,7 +63,7 @@ const LEVEL_RANK: Record<AccessLevel, number> = { VIEWER: 1, COMMENTER: 2, EDITO
 export function accessLevelOf(sheet: SheetRecord, user: UserRecord): AccessLevel | undefined {
   if (sheet.ownerId === user.id) return user.inOrg ? 'OWNER' : 'VIEWER';
   const shared = sheet.sharing[String(user.id)];
-  // A user removed from the organization keeps read-only access (interface.md, remove user).
+  // A user removed from the organization keeps read-only access (docs/service.md#remove-user).
   if (shared !== undefined && !user.inOrg) return 'VIEWER';
   return shared;
 }

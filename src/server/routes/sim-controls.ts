@@ -6,6 +6,7 @@ import { PREFIXES } from '../http/register-api-routes.js';
 import type { ServerContext } from '../server-context.js';
 import { FaultSpecError, type FaultInjector } from '../sim/faults.js';
 import { parseRateLimit, type RateLimiter } from '../sim/rate-limit.js';
+import type { RequestLog } from '../sim/request-log.js';
 import { isLoopbackHost } from '../webhooks/verify-callback.js';
 
 /** What /_sim can change besides the context: swapping the whole state. */
@@ -19,6 +20,7 @@ export interface SimControlDeps {
   server: ServerContext;
   faults: FaultInjector;
   rateLimiter: RateLimiter;
+  requests: RequestLog;
   stateControls: SimStateControls;
 }
 
@@ -121,6 +123,18 @@ const HANDLERS: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; path: string; handl
     },
   },
   { method: 'DELETE', path: '/mutations', handle: (_r, d) => (d.server.mutations.clear(), { totalCount: 0 }) },
+  {
+    method: 'GET',
+    path: '/requests',
+    handle: (r, d) => {
+      const q = r.query as Query;
+      const operation = queryString(q, 'operation');
+      const afterSeq = queryInt(q, 'afterSeq');
+      const data = d.requests.list({ ...(operation === undefined ? {} : { operation }), ...(afterSeq === undefined ? {} : { afterSeq }) });
+      return { totalCount: data.length, data };
+    },
+  },
+  { method: 'DELETE', path: '/requests', handle: (_r, d) => (d.requests.clear(), { totalCount: 0 }) },
   { method: 'POST', path: '/reset', handle: (_r, d) => (d.stateControls.reset(), { message: 'SUCCESS' }) },
   { method: 'POST', path: '/load', handle: (r, d) => (d.stateControls.load(r.body), { message: 'SUCCESS' }) },
   { method: 'GET', path: '/state', handle: (_r, d) => d.stateControls.snapshot() },
@@ -142,7 +156,7 @@ function remoteIsLoopback(request: FastifyRequest): boolean {
   return isLoopbackHost(request.socket?.remoteAddress ?? request.ip ?? '');
 }
 
-/** Test controls under /_sim (decisions.md #24): loopback callers with the admin token only; never faulted or limited. */
+/** Test controls under /_sim (docs/reference-server.md#sim-controls): loopback callers with the admin token only; never faulted or limited. */
 export function registerSimControls(app: FastifyInstance, deps: SimControlDeps): void {
   for (const def of HANDLERS) {
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {

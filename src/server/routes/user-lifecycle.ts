@@ -1,28 +1,54 @@
+import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { pathId } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import { checkDeactivate, checkReactivate } from '../rules/lifecycle-eligibility.js';
+import { assignMemberSeats, takeMemberSeats } from '../rules/seat-lifecycle.js';
 import { requireUser, success } from './route-helpers.js';
 
+/** Smartsheet Gov offers neither deactivate nor reactivate (docs/service.md#regions). */
+function refuseOnGov(ctx: RouteContext, verb: 'deactivate' | 'reactivate'): void {
+  if (ctx.server.settings.gov) throw ApiError.refused(CODES.unavailableOnGov, `Smartsheet Gov does not offer ${verb} user.`);
+}
+
+/** Seats follow the lifecycle (docs/service.md#seats-follow-the-lifecycle): deactivation takes the Member seat away. */
 function deactivate(ctx: RouteContext): unknown {
+  refuseOnGov(ctx, 'deactivate');
   const { state, clock, mutations } = ctx.server;
   const user = requireUser(ctx);
   if (checkDeactivate(state, user, ctx.principal.user.id)) {
+    const now = clock.now();
     user.status = 'DEACTIVATED';
-    user.deactivatedAt = clock.now();
-    mutations.record({ operation: 'deactivateUser', resourceType: 'user', resourceId: user.id, userId: user.id, summary: `deactivated ${user.email}` });
+    user.deactivatedAt = now;
+    const moves = takeMemberSeats(user, now);
+    mutations.record({
+      operation: 'deactivateUser',
+      resourceType: 'user',
+      resourceId: user.id,
+      userId: user.id,
+      summary: `deactivated ${user.email}${moves.length === 0 ? '' : `; ${moves.join('; ')}`}`,
+    });
   }
   return success();
 }
 
+/** Reactivation assigns a Member seat (docs/service.md#seats-follow-the-lifecycle): an undo can cost a paid seat. */
 function reactivate(ctx: RouteContext): unknown {
+  refuseOnGov(ctx, 'reactivate');
   const { state, clock, mutations, settings } = ctx.server;
-  // A removed user is "not in the organization": 400, not 404 (interface.md, reactivate).
+  // A removed user is "not in the organization": a refusal (403/1354), not 404 (docs/service.md#refusal-codes).
   const user = state.users.get(pathId(ctx.params.userId));
   const target = user !== undefined && !user.inOrg ? user : requireUser(ctx);
   if (checkReactivate(state, target, ctx.principal.user.id, clock.now(), settings.reactivationWindowMs)) {
     target.status = 'ACTIVE';
     target.deactivatedAt = null;
-    mutations.record({ operation: 'reactivateUser', resourceType: 'user', resourceId: target.id, userId: target.id, summary: `reactivated ${target.email}` });
+    const moves = assignMemberSeats(target, clock.now());
+    mutations.record({
+      operation: 'reactivateUser',
+      resourceType: 'user',
+      resourceId: target.id,
+      userId: target.id,
+      summary: `reactivated ${target.email}${moves.length === 0 ? '' : `; ${moves.join('; ')}`}`,
+    });
   }
   return success();
 }

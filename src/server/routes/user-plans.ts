@@ -6,7 +6,7 @@ import type { PlanSeat, UserRecord } from '../state/records.js';
 import { userPlanView } from '../state/user-views.js';
 import { bodyBool, bodyObject, pastViewerSunset, reportsContributor, requireUser, success } from './route-helpers.js';
 
-/** `PLAN_NAME`, `planName` and `planNames`, any case (decisions.md #14). */
+/** `PLAN_NAME`, `planName` and `planNames`, any case (docs/service.md#user-plans). */
 const PLAN_NAME_INCLUDES = ['plan_name', 'planname', 'plannames'];
 const MIN_MAX_ITEMS = 100;
 

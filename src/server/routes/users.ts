@@ -1,7 +1,9 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { isSystemAdmin } from '../http/authenticate.js';
-import { paginate, readPaging, type PageRequest } from '../http/paging.js';
-import { queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
+import { paginate, readCappedPaging, type PageRequest } from '../http/paging.js';
+import { LIST_USERS_MAX_PAGE_SIZE } from '../../contract/index.js';
+import { noteProvisionalSeat } from '../rules/provisional-expiry.js';
+import { queryBool, queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import { domainMatches, EMAIL_ADDRESS } from '../rules/email-domains.js';
 import type { UserRecord } from '../state/records.js';
@@ -10,8 +12,7 @@ import { userProfileView, userView } from '../state/user-views.js';
 import { bodyBool, bodyObject, bodyString, pastViewerSunset, reportsContributor, requireUser, success } from './route-helpers.js';
 import { removeUser } from './remove-user.js';
 
-
-/** The seatType filter; VIEWER is refused past its sunset (decisions.md #13), CONTRIBUTOR always means that seat. */
+/** The seatType filter; VIEWER is refused past its sunset (docs/service.md#seat-types), CONTRIBUTOR always means that seat. */
 function seatFilter(ctx: RouteContext): string | undefined {
   const seat = queryString(ctx.query, 'seatType')?.toUpperCase();
   if (seat === 'VIEWER' && pastViewerSunset(ctx)) {
@@ -20,11 +21,12 @@ function seatFilter(ctx: RouteContext): string | undefined {
   return seat === 'CONTRIBUTOR' ? 'VIEWER' : seat;
 }
 
-/** include=lastLogin is honoured only for pages of at most 100 users (wire.md U2); larger pages leave it out. */
+/** include=lastLogin is honoured only for pages of at most 100 users (docs/service.md#list-users); larger pages leave it out. */
 const LAST_LOGIN_MAX_PAGE = 100;
 
-function pageHoldsAtMost(paging: PageRequest, matching: number, limit: number): boolean {
-  return (paging.includeAll ? matching : paging.pageSize) <= limit;
+/** Whether the page asked for holds at most `limit` users: its pageSize, or for includeAll what it answers. */
+function pageHoldsAtMost(paging: PageRequest, askedAll: boolean, matching: number, limit: number): boolean {
+  return (askedAll ? Math.min(matching, paging.pageSize) : paging.pageSize) <= limit;
 }
 
 /** List users: `email=` filters are index lookups, so ~100 addresses cost ~100 map reads, not a scan. */
@@ -52,13 +54,14 @@ function listUsers(ctx: RouteContext): unknown {
       u.seats.some((s) => (planId === undefined || s.planId === planId) && (seatType === undefined || s.seatType === seatType)),
     );
   }
-  const paging = readPaging(ctx.query);
+  // At most 2000 a page: a larger pageSize is 400/1229, includeAll is page 1 of 2000 (docs/service.md#paging-list-users).
+  const paging = readCappedPaging(ctx.query, LIST_USERS_MAX_PAGE_SIZE);
   const viewOptions = {
     dates: ctx.dates,
     callerIsAdmin: isSystemAdmin(ctx.principal),
     displayContributorSeatType: reportsContributor(ctx),
     ...(planId === undefined ? {} : { planId }),
-    includeLastLogin: queryIncludes(ctx.query).has('lastlogin') && pageHoldsAtMost(paging, users.length, LAST_LOGIN_MAX_PAGE),
+    includeLastLogin: queryIncludes(ctx.query).has('lastlogin') && pageHoldsAtMost(paging, queryBool(ctx.query, 'includeAll') ?? false, users.length, LAST_LOGIN_MAX_PAGE),
   };
   return paginate(users, paging, (u) => userView(u, viewOptions));
 }
@@ -66,9 +69,12 @@ function listUsers(ctx: RouteContext): unknown {
 function profile(ctx: RouteContext, user: UserRecord, isMe: boolean): unknown {
   const { state } = ctx.server;
   const withGroups = queryIncludes(ctx.query).has('groups');
+  const callerIsAdmin = isSystemAdmin(ctx.principal);
   return userProfileView(user, {
     dates: ctx.dates,
-    callerIsAdmin: isSystemAdmin(ctx.principal),
+    callerIsAdmin,
+    // GET /users/{id} carries lastLogin for an admin caller without any include (docs/service.md#get-user).
+    includeLastLogin: callerIsAdmin && !isMe,
     displayContributorSeatType: reportsContributor(ctx),
     org: state.org,
     isMe,
@@ -93,7 +99,9 @@ function addUserRoute(ctx: RouteContext): unknown {
   const plan = [...state.plans.values()].find((p) => domainMatches(email, p.domains)) ?? [...state.plans.values()][0];
   if (plan === undefined) throw new ApiError(500, CODES.unexpected, 'The organization has no plan.');
   const internal = domainMatches(email, plan.domains);
-  const licensed = bodyBool(body, 'licensedSheetCreator') ?? false;
+  const admin = bodyBool(body, 'admin') ?? false;
+  // The body's licensedSheetCreator is read (a bad value is still 400) but a user-subscription plan sets it true.
+  bodyBool(body, 'licensedSheetCreator');
   const user: UserRecord = existing ?? {
     id: state.ids.next(),
     email,
@@ -105,6 +113,7 @@ function addUserRoute(ctx: RouteContext): unknown {
     resourceViewer: false,
     status: 'PENDING',
     externallyManaged: false,
+    externalSource: null,
     inOrg: true,
     deactivatedAt: null,
     lastLogin: null,
@@ -118,15 +127,19 @@ function addUserRoute(ctx: RouteContext): unknown {
   user.inOrg = true;
   user.firstName = bodyString(body, 'firstName') ?? user.firstName;
   user.lastName = bodyString(body, 'lastName') ?? user.lastName;
-  user.admin = bodyBool(body, 'admin') ?? false;
-  user.licensedSheetCreator = licensed;
+  user.admin = admin;
+  user.licensedSheetCreator = true;
   user.groupAdmin = bodyBool(body, 'groupAdmin') ?? false;
   user.resourceViewer = bodyBool(body, 'resourceViewer') ?? false;
   // Auto-provisioning: a user on a validated domain joins directly; others are invited and stay PENDING.
   user.status = internal ? 'ACTIVE' : 'PENDING';
+  // Add user on a user-subscription plan allocates a seat (docs/service.md#add-user): a System Admin a Member seat,
+  // anyone else a Provisional Member seat that drops to a free seat at the end of the review period unless upgraded.
+  const provisionalUntil = admin ? null : now + ctx.server.settings.provisionalReviewMs;
   user.seats = [
-    { planId: plan.id, seatType: licensed ? 'MEMBER' : 'VIEWER', seatTypeLastChangedAt: now, provisionalExpirationDate: null, isInternal: internal },
+    { planId: plan.id, seatType: admin ? 'MEMBER' : 'PROVISIONAL_MEMBER', seatTypeLastChangedAt: now, provisionalExpirationDate: provisionalUntil, isInternal: internal },
   ];
+  if (provisionalUntil !== null) noteProvisionalSeat(state, provisionalUntil);
   addUser(state, user);
   ctx.server.mutations.record({
     operation: 'addUser',
@@ -149,6 +162,14 @@ function updateUser(ctx: RouteContext): unknown {
     groupAdmin: bodyBool(body, 'groupAdmin') ?? user.groupAdmin,
     resourceViewer: bodyBool(body, 'resourceViewer') ?? user.resourceViewer,
   };
+  // On a user-subscription plan only a System Admin's licensedSheetCreator can change (docs/service.md#update-user);
+  // a row that makes the user an admin in the same call counts as one.
+  if (next.licensedSheetCreator !== user.licensedSheetCreator && !user.admin && !next.admin) {
+    throw ApiError.refused(
+      CODES.licensedSheetCreatorAdminOnly,
+      `licensedSheetCreator can be changed only for a System Admin; user ${user.id} is not one.`,
+    );
+  }
   if (user.id === ctx.principal.user.id && user.admin && !next.admin) {
     throw new ApiError(403, 1049, 'You cannot remove your own admin rights.');
   }

@@ -80,12 +80,13 @@ function create(ctx: RouteContext): unknown {
   const eventList = (events as unknown[]).map(String);
   if (scope === 'sheet') {
     const sheet = state.sheets.get(scopeObjectId);
+    // An unknown scope object is 400/1151, as the webhook-errors page says (docs/service.md#webhooks).
     if (sheet === undefined || accessLevelOf(sheet, ctx.principal.user) === undefined) {
-      throw new ApiError(404, CODES.webhookScopeNotFound, `Scope 'sheet', object id ${scopeObjectId} was not found.`);
+      throw ApiError.badRequest(CODES.webhookScopeNotFound, `Scope 'sheet', object id ${scopeObjectId} was not found.`);
     }
     if (eventList.some((e) => e !== '*.*')) throw ApiError.badRequest(CODES.invalidAttributeValue, 'Sheet webhooks accept only "*.*" events.');
   } else {
-    if (!state.plans.has(scopeObjectId)) throw new ApiError(404, CODES.webhookScopeNotFound, `Scope 'plan', object id ${scopeObjectId} was not found.`);
+    if (!state.plans.has(scopeObjectId)) throw ApiError.badRequest(CODES.webhookScopeNotFound, `Scope 'plan', object id ${scopeObjectId} was not found.`);
     if (!isSystemAdmin(ctx.principal)) throw ApiError.forbidden('Plan webhooks require System Admin.');
   }
   const now = clock.now();
@@ -134,7 +135,7 @@ async function update(ctx: RouteContext): Promise<unknown> {
     webhook.customHeaders = body.customHeaders as Record<string, string>;
   }
   if (enabled === true && (!webhook.enabled || urlChanged)) {
-    // The PUT is held until verification ends (wire.md §8.1).
+    // The PUT is held until verification ends (docs/service.md#webhooks).
     const outcome = await verifyCallback(webhook, settings.verificationTimeoutMs);
     webhook.enabled = outcome.ok;
     webhook.status = outcome.ok ? 'ENABLED' : 'DISABLED_VERIFICATION_FAILED';

@@ -3,7 +3,7 @@ import type { CellValue } from '../state/records.js';
 import { EMAIL_ADDRESS } from './email-domains.js';
 
 /**
- * What a cell becomes when its column changes type (interface.md update-column rule 4). Values that fit the new
+ * What a cell becomes when its column changes type (docs/service.md#columns). Values that fit the new
  * type take its shape; values that do not are kept as text, as the real service keeps them rather than dropping
  * data.
  */

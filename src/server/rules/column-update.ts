@@ -3,7 +3,7 @@ import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import type { ColumnRecord, SheetRecord } from '../state/records.js';
 import { convertCell } from './cell-conversion.js';
 
-/** Attributes that need `type` in the same call (interface.md rule 5; wire.md §7 C4, error 1090). */
+/** Attributes that need `type` in the same call (docs/service.md#columns, error 1090). */
 const NEEDS_TYPE = ['options', 'symbol', 'systemColumnType', 'contactOptions', 'autoNumberFormat'] as const;
 const PICKLISTS: readonly ColumnType[] = ['PICKLIST', 'MULTI_PICKLIST'];
 
@@ -35,7 +35,7 @@ export function readColumnAttributes(body: Record<string, unknown>, type: Column
   return attributes as ColumnAttributes;
 }
 
-/** Columns whose type is frozen while dependencies are on (interface.md rule 3). */
+/** Columns whose type is frozen while dependencies are on (docs/service.md#columns). */
 export function isScheduleColumn(column: ColumnRecord): boolean {
   return (column.tags ?? []).some((t) => /^(CALENDAR|GANTT|BASELINE)_/.test(t));
 }
@@ -54,7 +54,7 @@ export interface ColumnUpdateOutcome {
 }
 
 /**
- * Update column (decisions.md #18): one call may change properties, move and rename (rule 1); the primary column's
+ * Update column (docs/service.md#columns): one call may change properties, move and rename (rule 1); the primary column's
  * type is fixed (rule 2); schedule columns keep their type while dependencies are on (rule 3); a type change converts
  * every cell of the column (rule 4); `type` is needed for type and dropdown changes only (rule 5). Everything is
  * checked before anything changes.

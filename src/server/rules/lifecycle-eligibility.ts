@@ -6,16 +6,16 @@ import { domainMatches } from './email-domains.js';
 
 type Verb = 'deactivate' | 'reactivate';
 
-/** The documented codes differ by verb (wire.md §3.1): 1335/1336 for deactivate, 1354/1355 for reactivate. */
+/** The documented codes differ by verb (docs/service.md#error-codes): 1335/1336 for deactivate, 1354/1355 for reactivate. */
 const VERB_CODES: Record<Verb, { notMember: number; self: number }> = {
   deactivate: { notMember: CODES.notAMember, self: CODES.cannotDeactivateSelf },
   reactivate: { notMember: CODES.reactivateNotMember, self: CODES.cannotReactivateSelf },
 };
 
 /**
- * Who may be deactivated or reactivated (interface.md Errors, decisions.md #11, #10a). Each check throws the 403 the
- * real service answers (documented codes where they exist, the server's own 9001–9099 elsewhere); a caller that
- * passes every check may change the user.
+ * Who may be deactivated or reactivated (docs/service.md#deactivate-and-reactivate). Each check throws the 403 the
+ * real service answers (documented codes where they exist, the server's own 9001–9099 elsewhere,
+ * docs/service.md#refusal-codes); a caller that passes every check may change the user.
  */
 function commonChecks(state: ServerState, user: UserRecord, callerId: number, verb: Verb): void {
   const codes = VERB_CODES[verb];
@@ -29,12 +29,17 @@ function commonChecks(state: ServerState, user: UserRecord, callerId: number, ve
   if (!domainMatches(user.email, userPlanDomains(state, user))) {
     throw ApiError.refused(CODES.notPlanDomain, `Cannot ${verb}: the user's e-mail is not on a domain of the plan.`);
   }
-  if (user.externallyManaged) {
-    throw ApiError.refused(
-      CODES.externallyManaged,
-      `Cannot ${verb}: the user is managed by an external source (identity provider or directory integration).`,
-    );
-  }
+  refuseExternallyManaged(user, verb);
+}
+
+/**
+ * A user managed by an identity provider or directory integration can be deactivated, reactivated or removed only
+ * through that source (docs/service.md#externally-managed-users): 403 with the server's own 9002, naming the source.
+ */
+export function refuseExternallyManaged(user: UserRecord, verb: string): void {
+  if (!user.externallyManaged) return;
+  const source = user.externalSource === null ? 'an external source (identity provider or directory integration)' : `an external source (${user.externalSource})`;
+  throw ApiError.refused(CODES.externallyManaged, `Cannot ${verb}: the user is managed by ${source}; do it there.`);
 }
 
 /** Returns false when the user is already deactivated (a no-op answered 200). */

@@ -2,7 +2,7 @@ import type { PlanRecord } from '../state/records.js';
 
 /**
  * Plan names as list-user-plans reports them: read through a cache that may be stale after an organization rename,
- * as the real service's is for hours (decisions.md #14). TTL 0 turns the cache off.
+ * as the real service's is for hours (docs/service.md#user-plans). TTL 0 turns the cache off.
  */
 export interface PlanNameCache {
   get(plan: PlanRecord): string;

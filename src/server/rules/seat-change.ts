@@ -19,11 +19,11 @@ function parseTarget(value: unknown, allowed: readonly string[], fallback?: Stor
   if (!allowed.includes(text)) {
     throw ApiError.badRequest(CODES.invalidAttributeValue, `Invalid seatType ${String(value)}; expected one of ${allowed.join(', ')}.`);
   }
-  // CONTRIBUTOR is VIEWER's newer name (decisions.md #13); the seat is stored under one name.
+  // CONTRIBUTOR is VIEWER's newer name (docs/service.md#seat-types); the seat is stored under one name.
   return (text === 'CONTRIBUTOR' ? 'VIEWER' : text) as StoredSeat;
 }
 
-/** Downgrade targets: VIEWER only before the sunset (decisions.md #13), CONTRIBUTOR always. */
+/** Downgrade targets: VIEWER only before the sunset (docs/service.md#seat-types), CONTRIBUTOR always. */
 function downgradeTargets(pastViewerSunset: boolean): readonly string[] {
   return pastViewerSunset ? ['CONTRIBUTOR', 'GUEST'] : ['VIEWER', 'GUEST', 'CONTRIBUTOR'];
 }
@@ -31,9 +31,10 @@ function downgradeTargets(pastViewerSunset: boolean): readonly string[] {
 const DOWNGRADABLE: readonly StoredSeat[] = ['MEMBER', 'PROVISIONAL_MEMBER', 'GUEST'];
 
 /**
- * Downgrade (decisions.md #13): to CONTRIBUTOR (VIEWER before the sunset) or GUEST; the user must be Active and hold
- * MEMBER, PROVISIONAL_MEMBER or GUEST; an admin only with removeAdminStatus=true, which also clears admin. The current
- * seat answers 200 without a change. Refusals are 403 with the server's own code (decisions.md #10a).
+ * Downgrade (docs/service.md#downgrade-and-upgrade): to CONTRIBUTOR (VIEWER before the sunset) or GUEST, GUEST for
+ * external users only (isInternal: false); the user must be Active and hold MEMBER, PROVISIONAL_MEMBER or GUEST; an
+ * admin only with removeAdminStatus=true, which also clears admin. The current seat answers 200 without a change.
+ * Refusals are 403 with the server's own code (docs/service.md#refusal-codes).
  */
 export function checkDowngrade(
   user: UserRecord,
@@ -44,6 +45,9 @@ export function checkDowngrade(
 ): SeatChange {
   const target = parseTarget(seatType, downgradeTargets(pastViewerSunset));
   if (seat.seatType === target) return { target, changed: false, clearAdmin: false };
+  if (target === 'GUEST' && seat.isInternal) {
+    throw ApiError.refused(CODES.guestOnlyForExternal, `User ${user.id} is an internal user; GUEST seats are for external users only.`);
+  }
   if (user.status !== 'ACTIVE') {
     throw ApiError.refused(CODES.seatChangeNotAllowed, `User ${user.id} is ${user.status}; only Active users can be downgraded.`);
   }
@@ -71,8 +75,8 @@ const UPGRADES: Record<StoredSeat, readonly StoredSeat[]> = {
 };
 
 /**
- * Upgrade (decisions.md #13): to MEMBER or GUEST, MEMBER when none given; the current seat answers 200. GUEST is a
- * target for external users only (isInternal: false; developer docs, upgrade-user).
+ * Upgrade (docs/service.md#downgrade-and-upgrade): to MEMBER or GUEST, MEMBER when none given; the current seat
+ * answers 200. GUEST is a target for external users only (isInternal: false).
  */
 export function checkUpgrade(user: UserRecord, seat: PlanSeat, seatType: unknown): SeatChange {
   const target = parseTarget(seatType, ['MEMBER', 'GUEST'], 'MEMBER');

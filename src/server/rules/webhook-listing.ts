@@ -3,11 +3,11 @@ import { paginate, type PageRequest } from '../http/paging.js';
 import type { Principal } from '../server-context.js';
 import type { WebhookRecord } from '../state/records.js';
 
-/** The date from which list webhooks follows the new rules (interface.md Versioning 3). */
+/** The date from which list webhooks follows the new rules (docs/service.md#webhooks). */
 export const WEBHOOK_LIST_SUNSET = Date.parse('2026-06-03T00:00:00Z');
 export const WEBHOOK_PAGE_SIZE_CAP = 10_000;
 
-/** A user-generated token sees the webhooks it owns; an app token those of its app (decisions.md #19). */
+/** A user-generated token sees the webhooks it owns; an app token those of its app (docs/service.md#webhooks). */
 export function ownsWebhook(principal: Principal, webhook: WebhookRecord): boolean {
   return principal.appId === undefined
     ? webhook.owner.kind === 'user' && webhook.owner.userId === principal.user.id

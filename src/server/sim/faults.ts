@@ -1,7 +1,7 @@
 import { createPrng, type Prng } from './prng.js';
 
 /**
- * Fault injection (decisions.md #22). A spec is a comma list of `KIND:PROBABILITY` items:
+ * Fault injection (docs/reference-server.md#faults). A spec is a comma list of `KIND:PROBABILITY` items:
  * - `503:0.1`, `500:0.02`, `429:0.05`, any status 4xx/5xx: answer that status instead of serving the request;
  * - `reset:0.01`: cut the connection without an answer;
  * - `delay:250ms:0.05`: wait that long (ms or s), then serve normally;
@@ -92,7 +92,7 @@ export function createFaultInjector(spec = '', seed = 1): FaultInjector {
   };
 }
 
-/** errorCode sent with an injected status, matching wire.md §3.1. */
+/** errorCode sent with an injected status, matching docs/service.md#error-codes. */
 export function faultErrorCode(status: number): number {
   if (status === 429) return 4003;
   if (status === 503) return 4001;

@@ -1,4 +1,4 @@
-/** One state change, as the mutation log keeps it (decisions.md #23). */
+/** One state change, as the mutation log keeps it (docs/reference-server.md#mutation-log). */
 export interface Mutation {
   seq: number;
   /** ISO time of the sim clock. */

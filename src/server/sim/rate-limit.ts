@@ -1,5 +1,5 @@
 /**
- * Per-token rate limit (decisions.md #21): a token bucket holding `bucket` calls (default `requests`, one window's
+ * Per-token rate limit (docs/reference-server.md#rate-limit): a token bucket holding `bucket` calls (default `requests`, one window's
  * worth), refilled with `requests` evenly over `perSeconds` (300 per 60 s by default, as the real service documents).
  * A new token starts with a full bucket. One Map lookup and a little arithmetic per request, so it does not slow
  * reads. Time comes from the sim clock, so a test can move the clock to refill a bucket.

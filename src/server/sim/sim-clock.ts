@@ -1,5 +1,5 @@
 /**
- * The server's clock: real time plus an offset that tests move (decisions.md #20). Time keeps flowing after a move,
+ * The server's clock: real time plus an offset that tests move (docs/reference-server.md#clock). Time keeps flowing after a move,
  * so rate-limit windows and delays behave normally; the reactivation window, the webhook sunset date and the
  * plan-name cache all read this clock.
  */

@@ -1,6 +1,6 @@
 import { createPrng } from '../sim/prng.js';
 
-/** Smallest and largest 16-digit ids that stay exact in a JS number (decisions.md #7). */
+/** Smallest and largest 16-digit ids that stay exact in a JS number (docs/service.md#identifiers-and-dates). */
 const MIN_ID = 1_000_000_000_000_000;
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 

@@ -30,8 +30,13 @@ export interface UserRecord {
   groupAdmin: boolean;
   resourceViewer: boolean;
   status: UserStatus;
-  /** Managed by an identity provider or directory integration: deactivation is refused (decisions.md #11). */
+  /**
+   * Managed by an identity provider or directory integration: deactivate, reactivate and remove are refused
+   * (docs/service.md#externally-managed-users).
+   */
   externallyManaged: boolean;
+  /** The external source's name when the fixture gives one (e.g. "Okta"), for the refusal's message. */
+  externalSource: string | null;
   /** False once removed from the organization: a free collaborator, invisible to the org's user list. */
   inOrg: boolean;
   deactivatedAt: number | null;

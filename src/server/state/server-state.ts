@@ -28,6 +28,8 @@ export interface ServerState {
   tokens: Map<string, TokenRecord>;
   /** Bytes of uploaded profile images and attachments, by id; kept only to report sizes. */
   files: Map<string, number>;
+  /** The earliest provisional seat that may expire (rules/provisional-expiry.ts); Infinity when none. */
+  nextProvisionalExpiry: number;
 }
 
 export function createServerState(org: OrgRecord, idSeed: number | string = 'seatflow'): ServerState {
@@ -45,6 +47,7 @@ export function createServerState(org: OrgRecord, idSeed: number | string = 'sea
     apps: new Map(),
     tokens: new Map(),
     files: new Map(),
+    nextProvisionalExpiry: Number.POSITIVE_INFINITY,
   };
 }
 

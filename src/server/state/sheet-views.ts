@@ -3,7 +3,7 @@ import type { DateFormat } from '../http/date-format.js';
 import { fullName } from './user-views.js';
 import type { AccessLevel, AttachmentRecord, ColumnRecord, CommentRecord, DiscussionRecord, SheetRecord, UserRecord } from './records.js';
 
-/** `version` of a column: 0 text-compatible, 1 multi-contact, 2 multi-picklist (wire.md §9.6). */
+/** `version` of a column: 0 text-compatible, 1 multi-contact, 2 multi-picklist (docs/service.md#columns). */
 function columnVersion(column: ColumnRecord): number {
   if (column.type === 'MULTI_CONTACT_LIST') return 1;
   if (column.type === 'MULTI_PICKLIST') return 2;
@@ -11,7 +11,7 @@ function columnVersion(column: ColumnRecord): number {
 }
 
 /**
- * A column as reported at a compatibility level (decisions.md #18): below the column's version a MULTI_* column is
+ * A column as reported at a compatibility level (docs/service.md#columns): below the column's version a MULTI_* column is
  * reported as TEXT_NUMBER, as the real service does without `level`.
  */
 export function columnView(column: ColumnRecord, index: number, level: number, includeFormat = false): Column {
@@ -100,7 +100,7 @@ export function discussionView(record: DiscussionRecord, options: DiscussionView
   }
   if (options.withComments) {
     view.comments = record.comments.map((c) => commentView(c, record.id, options.lookup, options.dates));
-    // Attachments are listed only together with comments (wire.md §6 D4).
+    // Attachments are listed only together with comments (docs/service.md#discussions).
     if (options.withAttachments) {
       view.commentAttachments = record.comments.flatMap((c) => c.attachments.map((a) => attachmentView(a, c.id, options.lookup, options.dates)));
     }

@@ -4,7 +4,7 @@ import type { AlternateEmailRecord, GroupRecord, OrgRecord, PlanSeat, UserRecord
 
 export interface UserViewOptions {
   dates: DateFormat;
-  /** Admin-only attributes (admin flags, status, sheetCount) are shown to System Admins only (wire.md §4 U2). */
+  /** Admin-only attributes (admin flags, status, sheetCount) are shown to System Admins only (docs/service.md#list-users). */
   callerIsAdmin: boolean;
   displayContributorSeatType: boolean;
   /** The plan whose seat is reported; the user's first plan when absent. */
@@ -12,7 +12,7 @@ export interface UserViewOptions {
   includeLastLogin?: boolean;
 }
 
-/** VIEWER is reported as CONTRIBUTOR when the caller asks (decisions.md #15). */
+/** VIEWER is reported as CONTRIBUTOR when the caller asks (docs/service.md#seat-types). */
 export function wireSeatType(seat: PlanSeat['seatType'], displayContributor: boolean): SeatType {
   return seat === 'VIEWER' && displayContributor ? 'CONTRIBUTOR' : seat;
 }
@@ -61,7 +61,7 @@ export function userView(user: UserRecord, options: UserViewOptions): User {
 
 export interface ProfileViewOptions extends UserViewOptions {
   org: OrgRecord;
-  /** GET /users/me carries no status (wire.md §4). */
+  /** GET /users/me carries no status (docs/service.md#get-user). */
   isMe: boolean;
   groups?: GroupRecord[];
   userEmail: (id: number) => string | undefined;

@@ -12,13 +12,13 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || /^::ffff:127\./.test(host);
 }
 
-/** HMAC-SHA256 of the raw body with the shared secret, hex (wire.md §8.2). */
+/** HMAC-SHA256 of the raw body with the shared secret, hex (docs/service.md#webhooks). */
 export function signCallbackBody(sharedSecret: string, body: string): string {
   return createHmac('sha256', sharedSecret).update(body).digest('hex');
 }
 
 /**
- * The verification handshake of wire.md §8.1: POST `{challenge, webhookId}` with `Smartsheet-Hook-Challenge`, signed
+ * The verification handshake of docs/service.md#webhooks: POST `{challenge, webhookId}` with `Smartsheet-Hook-Challenge`, signed
  * as callbacks are; the subscriber must answer 200 echoing the challenge in the `Smartsheet-Hook-Response` header or
  * in `{"smartsheetHookResponse": ...}`. Only loopback URLs are called; any other URL fails without a network call,
  * so the reference server never reaches out to the internet.

@@ -8,7 +8,7 @@ const alt = { id: 1234567890123456, email: 'chris.m@acme.example', confirmed: tr
 describe('readResultObject', () => {
   const read = readResultObject(userSchema);
 
-  it('reads `result` as an object (the SDK side of wire.md §10 item 2)', () => {
+  it('reads `result` as an object (the SDK side, docs/service.md#envelopes)', () => {
     expect(read({ message: 'SUCCESS', resultCode: 0, result: user })).toEqual(user);
   });
 

@@ -23,7 +23,7 @@ describe('errorFromResponse', () => {
     [401, 1002, AuthorizationError],
     [401, 1003, AuthorizationError],
     [403, 1004, AuthorizationError],
-    // decisions.md #10: every 403 but 1004 is a refusal of that one request.
+    // docs/service.md#errors: every 403 but 1004 is a refusal of that one request.
     [403, 1335, InvalidRequestError],
     [403, 1336, InvalidRequestError],
     [403, 1354, InvalidRequestError],

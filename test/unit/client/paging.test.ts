@@ -4,7 +4,7 @@ import { iterateOffsetPages, iterateTokenPages } from '../../../src/client/pagin
 import { OtherApiError } from '../../../src/client/api-error.js';
 import { collect } from '../../helpers/collect.js';
 
-/** A server-side list of `count` numbers, paged like decisions.md #5 (or with -1 totals when `unknownTotals`). */
+/** A server-side list of `count` numbers, paged like docs/service.md#envelopes (or with -1 totals when `unknownTotals`). */
 function pager(count: number, pageSize: number, unknownTotals = false) {
   const asked: number[] = [];
   const items = Array.from({ length: count }, (_, index) => index + 1);

@@ -44,6 +44,21 @@ describe('POST /v1/plans', () => {
     expect(jsonl.json().summary.change).toBe(1);
   });
 
+  it('plans with the target\'s region and external sources, as seatflow plan does (docs/service.md#regions)', async () => {
+    const gov = buildControlApp(deps({ service: { region: 'GOV', externalSources: [{ name: 'Okta', domains: [], emails: ['jordan.lee@acme.example'] }] } }));
+    try {
+      const response = await gov.inject({
+        method: 'POST',
+        url: '/v1/plans',
+        headers: { ...auth, 'content-type': 'text/csv' },
+        payload: csv('email,action', 'marcus.chen@acme.example,deactivate', 'jordan.lee@acme.example,remove'),
+      });
+      expect(response.json().rows.map((row: { rule?: string }) => row.rule)).toEqual(['unavailable-on-gov', 'externally-managed']);
+    } finally {
+      await gov.close();
+    }
+  });
+
   it('applies ?action= to rows that name none', async () => {
     const response = await postPlan(csv('email', 'marcus.chen@acme.example'), 'text/csv', '?action=deactivate');
     expect(response.statusCode).toBe(200);

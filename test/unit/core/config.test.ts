@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseRate } from '../../../src/core/config.js';
+import { loadConfig, parseRate, serviceRegionOf } from '../../../src/core/config.js';
 import { UsageError } from '../../../src/core/seatflow-error.js';
 
 function tempFile(content: string): string {
@@ -82,6 +82,26 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: {} }).api.viewerSunset).toBeUndefined();
     expect(loadConfig({ env: { SEATFLOW_VIEWER_SUNSET: '2027-01-01' } }).api.viewerSunset).toBe('2027-01-01');
     expect(() => loadConfig({ env: { SEATFLOW_VIEWER_SUNSET: 'next spring' } })).toThrow(/api\.viewerSunset/);
+  });
+
+  it('keeps the reactivation window at the service\'s 30 days by default (docs/service.md#reactivation-window)', () => {
+    expect(loadConfig({ env: {} }).offboarding.reactivationWindowDays).toBe(30);
+  });
+
+  it('reads the region from the base URL, or from SEATFLOW_API_REGION for another host (docs/service.md#regions)', () => {
+    expect(serviceRegionOf(loadConfig({ env: {} }))).toBe('US');
+    expect(serviceRegionOf(loadConfig({ env: { SMARTSHEET_API_BASE: 'https://api.smartsheetgov.com/2.0' } }))).toBe('GOV');
+    expect(serviceRegionOf(loadConfig({ env: { SMARTSHEET_API_BASE: 'https://api.smartsheet.eu/2.0' } }))).toBe('EU');
+    expect(serviceRegionOf(loadConfig({ env: { SMARTSHEET_API_BASE: 'https://api.smartsheet.au/2.0' } }))).toBe('AU');
+    expect(serviceRegionOf(loadConfig({ env: { SMARTSHEET_API_BASE: 'http://127.0.0.1:8090/2.0' } }))).toBeUndefined();
+    expect(serviceRegionOf(loadConfig({ env: { SMARTSHEET_API_BASE: 'http://127.0.0.1:8090/2.0', SEATFLOW_API_REGION: 'gov' } }))).toBe('GOV');
+    expect(() => loadConfig({ env: { SEATFLOW_API_REGION: 'MARS' } })).toThrow(/api\.region/);
+  });
+
+  it('takes external sources from the config file, lower-casing domains and addresses', () => {
+    const file = tempFile(JSON.stringify({ externalSources: [{ name: 'Okta', domains: ['ACME.example'], emails: ['Contractor@Partner.example'] }] }));
+    expect(loadConfig({ configFile: file, env: {} }).externalSources).toEqual([{ name: 'Okta', domains: ['acme.example'], emails: ['contractor@partner.example'] }]);
+    expect(loadConfig({ env: {} }).externalSources).toEqual([]);
   });
 
   it('refuses a misspelled key instead of ignoring it', () => {

@@ -1,15 +1,17 @@
 import type { ListUsersOptions, PageOptions, SmartsheetApi } from '../../../src/client/smartsheet-api.js';
-import type { AlternateEmail, Column, IndexResult, User, Webhook } from '../../../src/contract/index.js';
+import { LIST_USERS_MAX_PAGE_SIZE, type AlternateEmail, type Column, type IndexResult, type User, type UserPlan, type Webhook } from '../../../src/contract/index.js';
 
 export interface FakeUser extends User {
   /** planId → seat; the first is the one unfiltered listings report. */
-  seats: { planId: number; seatType: NonNullable<User['seatType']>; isInternal?: boolean }[];
+  seats: { planId: number; seatType: NonNullable<User['seatType']>; isInternal?: boolean; unrecognized?: UserPlan['unrecognized'] }[];
   alternates?: AlternateEmail[];
 }
 
 export interface FakeOrg {
   me: number;
   users: FakeUser[];
+  /** Every list-users call, as asked: tests read the page sizes from it. */
+  listCalls?: ListUsersOptions[];
   columns?: Record<number, Column[]>;
   webhooks?: Webhook[];
 }
@@ -30,7 +32,10 @@ export function createFakeApi(org: FakeOrg): SmartsheetApi {
     const { seats, alternates, ...rest } = user;
     void alternates;
     const seat = planId === undefined ? seats[0] : seats.find((s) => s.planId === planId);
-    return seat === undefined ? rest : { ...rest, seatType: seat.seatType, planId: seat.planId, ...(seat.isInternal === undefined ? {} : { isInternal: seat.isInternal }) };
+    if (seat === undefined) return rest;
+    const unrecognized = [...(rest.unrecognized ?? []), ...(seat.unrecognized ?? [])];
+    const seatType = seat.unrecognized === undefined ? { seatType: seat.seatType } : {};
+    return { ...rest, ...seatType, planId: seat.planId, ...(seat.isInternal === undefined ? {} : { isInternal: seat.isInternal }), ...(unrecognized.length === 0 ? {} : { unrecognized }) };
   };
   const byId = (id: number) => org.users.find((u) => u.id === id);
   const unsupported = () => {
@@ -39,6 +44,11 @@ export function createFakeApi(org: FakeOrg): SmartsheetApi {
   return {
     users: {
       listPage: async (options: ListUsersOptions = {}) => {
+        (org.listCalls ??= []).push(options);
+        // As the service: at most 2000 a page (docs/service.md#paging-list-users).
+        if ((options.pageSize ?? 100) > LIST_USERS_MAX_PAGE_SIZE || (options as { includeAll?: boolean }).includeAll === true) {
+          throw Object.assign(new Error('pageSize above 2000'), { status: 400, errorCode: 1229 });
+        }
         let users = org.users;
         if (options.email !== undefined) users = users.filter((u) => options.email!.includes(u.email.toLowerCase()));
         if (options.planId !== undefined) users = users.filter((u) => u.seats.some((s) => s.planId === options.planId));
@@ -47,7 +57,13 @@ export function createFakeApi(org: FakeOrg): SmartsheetApi {
       listPlansPage: async (id: number) => {
         const user = byId(id);
         if (user === undefined) throw notFound();
-        return { data: user.seats.map((seat) => ({ planId: seat.planId, seatType: seat.seatType, ...(seat.isInternal === undefined ? {} : { isInternal: seat.isInternal }) })) };
+        return {
+          data: user.seats.map((seat) => ({
+            planId: seat.planId,
+            ...(seat.unrecognized === undefined ? { seatType: seat.seatType } : { unrecognized: seat.unrecognized }),
+            ...(seat.isInternal === undefined ? {} : { isInternal: seat.isInternal }),
+          })),
+        };
       },
       getCurrent: async () => view(byId(org.me)!),
       get: async (id: number) => {

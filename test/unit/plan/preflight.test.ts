@@ -85,7 +85,8 @@ describe('preflight', () => {
       ['change', ''],
       ['refused', 'seat-not-eligible'],
       ['no-op', ''],
-      ['change', ''],
+      // GUEST is a downgrade for external users only (docs/service.md#downgrade-and-upgrade).
+      ['refused', 'guest-for-internal-user'],
     ]);
     expect(result.rows[0]?.target.planId).toBe(5420192837465012);
   });
@@ -208,11 +209,15 @@ describe('preflight', () => {
     expect(result.organizationUsers).toBe(15);
   });
 
-  it('pre-flights 10,000 rows with a full listing in a handful of calls', async () => {
+  it('pre-flights 10,000 rows with a full listing in a handful of calls, never asking for more than 2000 users a page', async () => {
     const rows = Array.from({ length: 10_000 }, (_, i) => `user.${i}@acme.example,deactivate`).join('\n');
-    const result = await plan(`email,action\n${rows}\n`, { extraUsers: 12_000 });
+    const manifest = await loadManifest({ path: '/data/m.csv', content: `email,action\n${rows}\n` });
+    const org = demoOrg(12_000);
+    const result = await preflight(manifest, { api: createFakeApi(org) });
     expect(result.summary.change).toBe(10_000);
-    expect(result.apiCalls).toBeLessThanOrEqual(5);
+    // who-am-I and one page per 2000 users (docs/service.md#paging-list-users).
+    expect(result.apiCalls).toBe(1 + Math.ceil(org.users.length / 2000));
+    expect(org.listCalls?.every((call) => (call.pageSize ?? 100) <= 2000)).toBe(true);
   });
 
   it('counts calls through a wrapper around any SmartsheetApi', async () => {

@@ -123,4 +123,19 @@ describe('evaluatePolicy', () => {
       ['GUEST', 'MEMBER', 'upgrade'],
     ]);
   });
+
+  it('counts a deactivated user as holding no paid seat and makes no row of it, whatever its listing says (docs/service.md#seats-follow-the-lifecycle)', () => {
+    const users = [user('left@acme.example', { status: 'DEACTIVATED', seatType: 'MEMBER', lastLogin: daysAgo(200) }), user('stale@acme.example', { lastLogin: daysAgo(200) })];
+    const [left, stale] = evaluatePolicy(users, loaded({ rules: [STALE] }), { now: NOW, protectedAccounts: [] });
+    expect(left).toMatchObject({ seatBefore: 'CONTRIBUTOR', excluded: expect.stringMatching(/^deactivated: holds no paid seat/) });
+    expect(left!.action).toBeUndefined();
+    expect(stale).toMatchObject({ action: 'downgrade' });
+  });
+
+  it('flags a user whose seat type seatflow does not know, and judges the others (docs/service.md#reading-leniently)', () => {
+    const users = [user('odd@acme.example', { seatType: undefined, lastLogin: daysAgo(200), unrecognized: [{ field: 'seatType', value: 'SUPER_SEAT' }] }), user('stale@acme.example', { lastLogin: daysAgo(200) })];
+    const [odd, stale] = evaluatePolicy(users, loaded({ rules: [STALE] }), { now: NOW, protectedAccounts: [] });
+    expect(odd!.excluded).toBe('the service reports seatType "SUPER_SEAT", which seatflow does not know');
+    expect(stale).toMatchObject({ action: 'downgrade' });
+  });
 });

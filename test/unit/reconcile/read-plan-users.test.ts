@@ -59,4 +59,21 @@ describe('readPlanUsers', () => {
     const asNoah = { ...api, users: { ...api.users, getCurrent: async () => ({ ...(await getCurrent.call(api.users)), id: noah.id }) } };
     await expect(readPlanUsers(asNoah, undefined)).rejects.toThrow(/2 plans/);
   });
+
+  it('finds the only plan past an empty first page that still carries a lastKey (docs/service.md#reading-leniently)', async () => {
+    const pages = [{ lastKey: 'k1', data: [] }, { data: [{ planId: DEMO.planId }] }];
+    const fake = {
+      users: {
+        getCurrent: async () => ({ id: 1000000000000001, email: 'admin@acme.example' }),
+        listPlansPage: async () => pages.shift() ?? { data: [] },
+        listPage: async () => ({ pageNumber: 1, pageSize: 100, totalPages: 0, totalCount: 0, data: [] }),
+      },
+      alternateEmails: {},
+      discussions: {},
+      columns: {},
+      webhooks: {},
+      sheets: {},
+    } as unknown as SmartsheetApi;
+    expect((await readPlanUsers(fake, undefined)).planId).toBe(DEMO.planId);
+  });
 });

@@ -59,9 +59,18 @@ describe('reference server wire', () => {
     sim = createTestServer();
     const last = await sim.call('GET', '/users?pageSize=10&page=999');
     expect(last.body.pageNumber).toBe(last.body.totalPages);
-    const all = await sim.call('GET', '/users?includeAll=TRUE');
+    const all = await sim.call('GET', `/sheets/${DEMO.apolloSheetId}/columns?includeAll=TRUE`);
     expect(all.body).not.toHaveProperty('pageSize');
     expect((all.body.data as unknown[]).length).toBe(all.body.totalCount);
+  });
+
+  it('answers GET /users/{id} with lastLogin to an admin without any include, and not to others (docs/service.md#get-user)', async () => {
+    sim = createTestServer();
+    const id = sim.userId('marcus.chen@acme.example');
+    const admin = await sim.call('GET', `/users/${id}`);
+    expect(typeof admin.body.lastLogin).toBe('string');
+    const user = await sim.call('GET', `/users/${id}`, { token: sim.tokens.user });
+    expect(user.body).not.toHaveProperty('lastLogin');
   });
 
   it('finds users by a comma list of e-mails in any case', async () => {
@@ -93,7 +102,7 @@ describe('reference server wire', () => {
     const user = res.body.result as { id: number; status: string; seatType: string };
     expect(String(user.id)).toMatch(/^\d{16}$/);
     expect(Number.isSafeInteger(user.id)).toBe(true);
-    expect([user.status, user.seatType]).toEqual(['ACTIVE', 'MEMBER']);
+    expect([user.status, user.seatType]).toEqual(['ACTIVE', 'PROVISIONAL_MEMBER']);
     const dup = await sim.call('POST', '/users', { body: { email: 'new.hire@acme.example' } });
     expect([dup.status, dup.body.errorCode]).toEqual([403, 1016]);
   });

@@ -7,7 +7,7 @@ afterAll(() => server.app.close());
 type Page = { data: { lastLogin?: string }[] };
 const withLogin = (body: Record<string, unknown>) => (body as unknown as Page).data.filter((user) => user.lastLogin !== undefined).length;
 
-describe('list users with include=lastLogin (wire.md U2)', () => {
+describe('list users with include=lastLogin (docs/service.md#list-users)', () => {
   it('answers lastLogin on pages of up to 100 users', async () => {
     const { status, body } = await server.call('GET', '/2.0/users?include=lastLogin&pageSize=100');
     expect(status).toBe(200);

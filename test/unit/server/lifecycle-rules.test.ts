@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../../../src/server/index.js';
 import { createTestServer, DAY, type TestServer } from './sim-client.js';
 
 describe('deactivate and reactivate rules', () => {
@@ -98,5 +99,71 @@ describe('deactivate and reactivate rules', () => {
     sim = createTestServer();
     const res = await sim.call('POST', '/users/1234567890123456/deactivate');
     expect([res.status, res.body.errorCode]).toEqual([404, 1006]);
+  });
+
+  it('takes the Member seat away on deactivation, with the seat fields updated (docs/service.md#seats-follow-the-lifecycle)', async () => {
+    sim = createTestServer({ now: '2026-11-10T00:00:00Z' });
+    const id = sim.userId('marcus.chen@acme.example');
+    const before = sim.clock.now();
+    await sim.call('POST', `/users/${id}/deactivate`);
+    const after = sim.clock.now();
+    const listed = (await sim.call('GET', `/users?planId=${DEMO.planId}&email=marcus.chen@acme.example`)).body.data as { seatType: string; seatTypeLastChangedAt: string }[];
+    expect(listed[0]?.seatType).toBe('CONTRIBUTOR');
+    const changedAt = Date.parse(listed[0]?.seatTypeLastChangedAt ?? '');
+    expect(changedAt >= before && changedAt <= after).toBe(true);
+    expect(sim.mutations.list({ userId: id, operation: 'deactivateUser' })[0]?.summary).toMatch(/MEMBER → VIEWER/);
+  });
+
+  it('takes a Provisional Member seat away too', async () => {
+    sim = createTestServer();
+    const id = sim.userId('riley.owens@acme.example');
+    await sim.call('POST', `/users/${id}/deactivate`);
+    const seat = sim.context.state.users.get(id)?.seats[0];
+    expect([seat?.seatType, seat?.provisionalExpirationDate]).toEqual(['VIEWER', null]);
+  });
+
+  it('assigns a Member seat on reactivation, whatever the seat was before deactivation', async () => {
+    sim = createTestServer();
+    const id = sim.userId('casey.nguyen@acme.example');
+    expect(sim.context.state.users.get(id)?.seats[0]?.seatType).toBe('VIEWER');
+    await sim.call('POST', `/users/${id}/deactivate`);
+    await sim.call('POST', `/users/${id}/reactivate`);
+    expect(sim.context.state.users.get(id)?.seats[0]?.seatType).toBe('MEMBER');
+    expect(sim.mutations.list({ userId: id, operation: 'reactivateUser' })[0]?.summary).toMatch(/VIEWER → MEMBER/);
+  });
+
+  it('loads a deactivated user of a fixture without a Member seat', async () => {
+    sim = createTestServer();
+    expect(sim.context.state.users.get(sim.userId('taylor.brooks@acme.example'))?.seats[0]?.seatType).toBe('VIEWER');
+  });
+
+  it('refuses every one of the 17 published consumer domains with 403 1359, and not a look-alike', async () => {
+    sim = createTestServer();
+    const domains = ['aol.com', 'charter.net', 'comcast.net', 'duck.com', 'email.com', 'gmail.com', 'hotmail.com', 'icloud.com', 'live.com', 'mail.com', 'mail.ru', 'outlook.com', 'rocketmail.com', 'usa.com', 'verizon.net', 'web.de', 'yahoo.com'];
+    const plan = sim.context.state.plans.get(DEMO.planId);
+    plan?.domains.push(...domains, 'gmail.example');
+    for (const domain of [...domains, 'gmail.example']) {
+      const added = (await sim.call('POST', '/users', { body: { email: `someone@${domain}` } })).body.result as { id: number };
+      const res = await sim.call('POST', `/users/${added.id}/deactivate`);
+      expect([domain, res.status, res.body.errorCode]).toEqual([domain, domain === 'gmail.example' ? 200 : 403, domain === 'gmail.example' ? undefined : 1359]);
+    }
+  });
+
+  it('names the external source when it refuses a user it manages', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', `/users/${sim.userId('alex.kim@acme.example')}/reactivate`);
+    expect([res.status, res.body.errorCode]).toEqual([403, 9002]);
+    expect(res.body.message).toMatch(/Okta/);
+  });
+
+  it('on a Smartsheet Gov server refuses deactivate and reactivate with 403 9007 and changes nothing (docs/service.md#regions)', async () => {
+    sim = createTestServer({ gov: true });
+    const marcus = sim.userId('marcus.chen@acme.example');
+    const deactivate = await sim.call('POST', `/users/${marcus}/deactivate`);
+    expect([deactivate.status, deactivate.body.errorCode]).toEqual([403, 9007]);
+    const reactivate = await sim.call('POST', `/users/${sim.userId('taylor.brooks@acme.example')}/reactivate`);
+    expect([reactivate.status, reactivate.body.errorCode]).toEqual([403, 9007]);
+    expect(sim.context.state.users.get(marcus)?.status).toBe('ACTIVE');
+    expect(sim.mutations.size()).toBe(0);
   });
 });

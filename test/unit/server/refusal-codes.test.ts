@@ -3,7 +3,7 @@ import { DEMO } from '../../../src/server/index.js';
 import { createTestServer, type TestServer } from './sim-client.js';
 
 /**
- * decisions.md #10a: every refusal answers with the real status and code (wire.md §3.1), undocumented ones with 403
+ * docs/service.md#refusal-codes: every refusal answers with the real status and code (docs/service.md#error-codes), undocumented ones with 403
  * and the server's own 9001–9099. Lifecycle and seat refusals are in their own files; these are the rest.
  */
 describe('refusal codes of the reference server', () => {

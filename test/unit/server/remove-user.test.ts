@@ -89,4 +89,13 @@ describe('remove user', () => {
     const res = await sim.call('DELETE', `/users/${sim.userId('priya.shah@acme.example')}?transferTo=1111111111111111`);
     expect([res.status, res.body.errorCode]).toEqual([400, 1019]);
   });
+
+  it('refuses to remove a user managed by an external source with 403 9002, naming the source (docs/service.md#externally-managed-users)', async () => {
+    sim = createTestServer();
+    const id = sim.userId('alex.kim@acme.example');
+    const res = await sim.call('DELETE', `/users/${id}`);
+    expect([res.status, res.body.errorCode]).toEqual([403, 9002]);
+    expect(res.body.message).toMatch(/Okta/);
+    expect(sim.context.state.users.get(id)?.inOrg).toBe(true);
+  });
 });

@@ -28,9 +28,9 @@ describe('downgrade and upgrade rules', () => {
 
   it('takes removeAdminStatus from the query in any case', async () => {
     sim = createTestServer();
-    const res = await sim.call('POST', `${path('elena.garcia@acme.example', 'downgrade')}?removeAdminStatus=True`, { body: { seatType: 'GUEST' } });
+    const res = await sim.call('POST', `${path('elena.garcia@acme.example', 'downgrade')}?removeAdminStatus=True`, { body: { seatType: 'CONTRIBUTOR' } });
     expect(res.status).toBe(200);
-    expect(seat('elena.garcia@acme.example')).toBe('GUEST');
+    expect(seat('elena.garcia@acme.example')).toBe('VIEWER');
   });
 
   it('before the sunset accepts CONTRIBUTOR as VIEWER, and VIEWER itself', async () => {
@@ -71,14 +71,34 @@ describe('downgrade and upgrade rules', () => {
 
   it('refuses to downgrade a seat that is not Member, Provisional Member or Guest', async () => {
     sim = createTestServer();
-    const res = await sim.call('POST', path('casey.nguyen@acme.example', 'downgrade'), { body: { seatType: 'GUEST' } });
+    // lee.park is external (isInternal: false) with a CONTRIBUTOR seat: GUEST would be a seat change, not a downgrade.
+    const res = await sim.call('POST', path('lee.park@partner.example', 'downgrade'), { body: { seatType: 'GUEST' } });
     expect([res.status, res.body.errorCode]).toEqual([403, 9004]);
   });
 
   it('refuses to downgrade a user who is not Active', async () => {
     sim = createTestServer();
-    const res = await sim.call('POST', path('taylor.brooks@acme.example', 'downgrade'), { body: { seatType: 'CONTRIBUTOR' } });
+    const pending = sim.context.state.users.get(sim.userId('pat.quinn@acme.example'));
+    const seatOfPending = pending?.seats.find((s) => s.planId === DEMO.planId);
+    if (seatOfPending !== undefined) seatOfPending.seatType = 'MEMBER';
+    const res = await sim.call('POST', path('pat.quinn@acme.example', 'downgrade'), { body: { seatType: 'CONTRIBUTOR' } });
     expect([res.status, res.body.errorCode]).toEqual([403, 9004]);
+  });
+
+  it('refuses to downgrade an internal user to GUEST with 403 9005, whatever else holds', async () => {
+    sim = createTestServer();
+    const res = await sim.call('POST', path('marcus.chen@acme.example', 'downgrade'), { body: { seatType: 'GUEST' } });
+    expect([res.status, res.body.errorCode]).toEqual([403, 9005]);
+    expect(seat('marcus.chen@acme.example')).toBe('MEMBER');
+  });
+
+  it('downgrades an external Member to GUEST', async () => {
+    sim = createTestServer();
+    const external = sim.context.state.users.get(sim.userId('jamie.fox@partner.example'))?.seats.find((s) => s.planId === DEMO.planId);
+    if (external !== undefined) external.seatType = 'MEMBER';
+    const res = await sim.call('POST', path('jamie.fox@partner.example', 'downgrade'), { body: { seatType: 'GUEST' } });
+    expect(res.status).toBe(200);
+    expect(seat('jamie.fox@partner.example')).toBe('GUEST');
   });
 
   it('requires a seatType to downgrade', async () => {

@@ -88,6 +88,18 @@ describe('sim controls, rate limit and faults', () => {
     expect(sim.mutations.size()).toBe(0);
   });
 
+  it('logs every API request with its query and status, readable through /_sim/requests', async () => {
+    sim = createTestServer();
+    await sim.call('GET', '/2.0/users?pageSize=2001');
+    await sim.call('GET', '/users?email=dana.whitfield@acme.example&pageSize=5');
+    const log = await sim.call('GET', '/_sim/requests?operation=listUsers');
+    const data = log.body.data as { query: Record<string, string>; status: number; path: string }[];
+    expect(data.map((entry) => [entry.path, entry.query.pageSize, entry.status])).toEqual([['/2.0/users', '2001', 400], ['/users', '5', 200]]);
+    expect(sim.requests.list().some((entry) => entry.path.startsWith('/_sim'))).toBe(false);
+    await sim.call('DELETE', '/_sim/requests');
+    expect(sim.requests.list()).toHaveLength(0);
+  });
+
   it('answers /_sim to the admin token on loopback only', async () => {
     sim = createTestServer();
     expect((await sim.call('GET', '/_sim/clock', { token: sim.tokens.user })).status).toBe(403);

@@ -70,6 +70,14 @@ describe('webhooks', () => {
     expect([http.status, http.body.errorCode]).toEqual([400, 1152]);
   });
 
+  it('answers an unknown scope object with 400 1151 (docs/service.md#webhooks)', async () => {
+    sim = createTestServer();
+    const sheet = await sim.call('POST', '/webhooks', { body: { name: 'x', callbackUrl: 'https://hooks.acme.example/x', scope: 'sheet', scopeObjectId: 1234567890123456, events: ['*.*'], version: 1 } });
+    expect([sheet.status, sheet.body.errorCode]).toEqual([400, 1151]);
+    const plan = await sim.call('POST', '/webhooks', { body: { name: 'x', callbackUrl: 'https://hooks.acme.example/x', scope: 'plan', scopeObjectId: 1234567890123456, events: ['*.*'], version: 1 } });
+    expect([plan.status, plan.body.errorCode]).toEqual([400, 1151]);
+  });
+
   it('fails verification for a non-loopback URL without calling it', async () => {
     sim = createTestServer();
     const id = ((await create('x')).body.result as { id: number }).id;

@@ -1,0 +1,6 @@
+/**
+ * `GET /users` pages hold at most 2000 users: a larger `pageSize` is refused with 400/1229, and `includeAll=true`
+ * answers page 1 of 2000 instead of everything (docs/service.md#paging-list-users). The client, the pre-flight and
+ * the reference server read this one constant.
+ */
+export const LIST_USERS_MAX_PAGE_SIZE = 2000;
