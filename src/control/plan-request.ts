@@ -14,6 +14,8 @@ export interface PlanRequestOptions {
   guardrails: Config['guardrails'];
   defaultAction?: ActionName;
   skipInvalid?: boolean;
+  /** `?ignoreColumn=`: CSV columns that mean nothing here. */
+  ignoreColumns?: readonly string[];
 }
 
 /**
@@ -33,6 +35,7 @@ export async function planRequest(options: PlanRequestOptions): Promise<PlannedM
     refusalHint: 'Fix the rows above, or send again with ?skipInvalid=true to go on with the valid rows only.',
     ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
     ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
+    ...(options.ignoreColumns === undefined ? {} : { ignoreColumns: options.ignoreColumns }),
   });
   const shownAs = `http:${name}`;
   return {

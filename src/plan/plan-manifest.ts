@@ -31,6 +31,8 @@ export interface PlanManifestOptions {
   refusalHint?: string;
   /** config `api.viewerSunset`: when the service retired VIEWER (the plan says which name a seat row is sent under). */
   viewerSunset?: string;
+  /** `--ignore-column`: CSV columns that mean nothing here. */
+  ignoreColumns?: readonly string[];
 }
 
 export interface PlannedManifest {
@@ -55,6 +57,7 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
       ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
       ...(options.format === undefined ? {} : { format: options.format }),
       ...(options.files === undefined ? {} : { files: options.files }),
+      ...(options.ignoreColumns === undefined ? {} : { ignoreColumns: options.ignoreColumns }),
     });
   } catch (error) {
     if (error instanceof ManifestFileError) throw new ManifestRefusedError([{ row: 0, line: error.line, message: error.message }], 0, error.hint);
