@@ -32,6 +32,8 @@ export interface InputKind<F extends string> {
   refuseIgnored: Partial<Record<ValueShape, (column: string) => string>>;
   /** How a person says that a column means nothing here, e.g. `pass --ignore-column "Notes"`. */
   ignoreHint: (column: string) => string;
+  /** The option (or key) that lists such columns, for messages about it, e.g. `--ignore-column`. */
+  ignoreOption: string;
 }
 
 /** What the person said about the file's columns, besides the headers themselves. */
@@ -60,8 +62,14 @@ export interface ColumnVocabulary<F extends string> {
   fieldOf(header: string): F | undefined;
   /** The field a header nearly names (one edit, two for long names): a likely typo, never silently ignored. */
   nearMiss(header: string): F | undefined;
-  /** Reads a header row (or a JSON object's keys); throws ManifestFileError for a header that cannot be meant. */
-  readHeader(headers: readonly string[], line: number, choices?: ColumnChoices<F>): HeaderReading<F>;
+  /**
+   * Reads a header row (or a JSON object's keys); throws ManifestFileError for a header that cannot be meant, and for
+   * a choice naming a column the header lacks. `partial`: the header is one JSON object's keys, and other objects of
+   * the file may hold the columns a choice names (checkChoices checked them against the whole file).
+   */
+  readHeader(headers: readonly string[], line: number, choices?: ColumnChoices<F>, partial?: boolean): HeaderReading<F>;
+  /** Throws ManifestFileError when a choice names a column none of these headers is. */
+  checkChoices(headers: readonly string[], line: number, choices?: ColumnChoices<F>): void;
 }
 
 /** Header cells match after folding case and dropping everything but letters and digits: `E-Mail`, `e_mail`, ` Email `. */
@@ -108,20 +116,27 @@ export function createColumnVocabulary<F extends string>(kind: InputKind<F>): Co
     return best;
   };
 
-  const readHeader = (headers: readonly string[], line: number, choices: ColumnChoices<F> = {}): HeaderReading<F> => {
+  const checkChoices = (headers: readonly string[], line: number, choices: ColumnChoices<F> = {}): void => {
+    const named: [string | undefined, string][] = [
+      ...(Object.entries(choices.columns ?? {}) as [F, string | undefined][]).map(([field, column]): [string | undefined, string] => [column, optionOf.get(field) ?? `the column of ${field}`]),
+      ...(choices.ignore ?? []).map((column): [string, string] => [column, kind.ignoreOption]),
+    ];
+    for (const [column, option] of named) {
+      if (column === undefined || headers.some((header) => foldName(header) === foldName(column))) continue;
+      throw new ManifestFileError(`${option} "${column}": the ${kind.name} has no such column (its columns: ${headers.map((h) => `"${h}"`).join(', ')})`, line, 'Name a column of the header as it is written.');
+    }
+  };
+
+  const readHeader = (headers: readonly string[], line: number, choices: ColumnChoices<F> = {}, partial = false): HeaderReading<F> => {
     const label = (index: number) => (headers[index]?.trim() === '' ? `column ${index + 1} (no header)` : `column "${headers[index]}"`);
-    const indexOf = (named: string, option: string): number => {
-      const index = headers.findIndex((header) => foldName(header) === foldName(named));
-      if (index === -1) {
-        throw new ManifestFileError(`${option} "${named}": the ${kind.name} has no such column (its columns: ${headers.map((h) => `"${h}"`).join(', ')})`, line, 'Name a column of the header as it is written.');
-      }
-      return index;
-    };
+    if (!partial) checkChoices(headers, line, choices);
+    const indexOf = (named: string) => headers.findIndex((header) => foldName(header) === foldName(named));
     const chosen = new Map<number, F>();
     for (const [field, named] of Object.entries(choices.columns ?? {}) as [F, string | undefined][]) {
-      if (named !== undefined) chosen.set(indexOf(named, optionOf.get(field) ?? `the column of ${field}`), field);
+      const index = named === undefined ? -1 : indexOf(named);
+      if (index !== -1) chosen.set(index, field);
     }
-    const skipped = new Set((choices.ignore ?? []).map((named) => indexOf(named, 'ignored column')));
+    const skipped = new Set((choices.ignore ?? []).map(indexOf).filter((index) => index !== -1));
     const read = new Set((choices.read ?? []).map(foldName));
 
     const fields: (F | undefined)[] = [];
@@ -166,7 +181,7 @@ export function createColumnVocabulary<F extends string>(kind: InputKind<F>): Co
             if (shape === undefined || refusal === undefined) continue;
             const header = headers[index] ?? '';
             throw new ManifestFileError(
-              `${label(index)} holds ${shape === 'date' ? 'dates' : 'e-mail addresses'} (${show(text)} on line ${rowLine}), but it is not a field of a ${kind.name}: seatflow will not guess what it means`,
+              `${label(index)} holds ${shape === 'date' ? 'dates' : 'e-mail addresses'} (${show(text)}${rowLine > 0 ? ` on line ${rowLine}` : ''}), but it is not a field of a ${kind.name}: seatflow will not guess what it means`,
               rowLine,
               `${refusal(header)}; if it means nothing here, ${kind.ignoreHint(header)}.`,
             );
@@ -176,7 +191,7 @@ export function createColumnVocabulary<F extends string>(kind: InputKind<F>): Co
     };
   };
 
-  return { kind, fieldOf, nearMiss, readHeader };
+  return { kind, fieldOf, nearMiss, readHeader, checkChoices };
 }
 
 /** The texts of a cell: a CSV cell, a JSON value, or each item of a JSON array. */

@@ -12,7 +12,7 @@ const EMAIL_ALIASES = ['email address', 'e-mail address', 'mail', 'primary email
 /** Who takes over a removed user's sheets and groups: the same in every input that has one. */
 const TRANSFER_TO_ALIASES = ['transfer to email', 'transfer to user id', 'transfer to id', 'transfer target', 'successor', 'successor email', 'handover to'];
 
-const ignoreOption = (column: string) => `pass --ignore-column "${column}"`;
+const passIgnoreColumn = (column: string) => `pass --ignore-column "${column}"`;
 
 /** Manifests (CSV, JSON, JSON Lines): the fields of the actions (docs/manifests.md, "Actions and their fields"). */
 const MANIFEST_ALIASES: Record<string, readonly string[]> = {
@@ -39,7 +39,8 @@ export const MANIFEST_COLUMNS: ColumnVocabulary<string> = createColumnVocabulary
     date: () => 'A manifest has no date field: every row runs when the batch runs (for leave dates, use seatflow offboard)',
     email: () => 'If it names a transfer target or an alternate address, call the column transferTo or alternateEmail',
   },
-  ignoreHint: ignoreOption,
+  ignoreHint: passIgnoreColumn,
+  ignoreOption: '--ignore-column',
 });
 
 export type LeaversField = 'email' | 'leaveDate' | 'leaveAt' | 'transferTo';
@@ -68,7 +69,8 @@ export const LEAVERS_COLUMNS: ColumnVocabulary<LeaversField> = createColumnVocab
     date: (column) => `If it is the leaver's last day, pass --leave-date-column "${column}"; if it is the moment access ends, --leave-at-column "${column}"`,
     email: (column) => `If it names who takes over the leaver's sheets and groups, pass --transfer-column "${column}"; if it is the leaver's own address, --email-column "${column}"`,
   },
-  ignoreHint: ignoreOption,
+  ignoreHint: passIgnoreColumn,
+  ignoreOption: '--ignore-column',
 });
 
 /** The source-of-truth CSVs a licence policy names (`inFile`, `notInFile`; docs/reconciliation.md). */
@@ -80,6 +82,7 @@ export const SOURCE_OF_TRUTH_COLUMNS: ColumnVocabulary<'email'> = createColumnVo
     email: () => 'A source-of-truth file names each person in its email column only',
   },
   ignoreHint: (column) => `add "${column}" to the policy's "ignoreColumns"`,
+  ignoreOption: 'the policy\'s "ignoreColumns"',
 });
 
 /** Every input kind, for the docs' table and its test. */

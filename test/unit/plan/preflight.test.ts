@@ -68,7 +68,7 @@ describe('preflight', () => {
     );
     expect(result.rows[0]).toMatchObject({ verdict: 'change', target: { transferToUserId: expect.any(Number) } });
     expect(brief(result.rows[1]).slice(0, 2)).toEqual(['refused', 'transfer-target-invalid']);
-    expect(result.rows[2]?.reason).toBe('transferTo nobody@acme.example is not a user of the organization');
+    expect(result.rows[2]?.reason).toBe('transfer target nobody@acme.example is not a user of the organization');
   });
 
   it('classifies seat rows: eligibility, admin, no-op, ambiguous plan, explicit plan', async () => {

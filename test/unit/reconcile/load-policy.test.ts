@@ -53,7 +53,7 @@ describe('loadPolicy', () => {
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat\nnot-an-address,MEMBER\n' }))).toContain('line 2');
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat,note\na@acme.example,MEMBER,"two\nlines"\n\nb@acme.example,boss,\n' }))).toContain('line 5 (b@acme.example)');
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat\na@acme.example,MEMBER\nA@acme.example,GUEST\n' }))).toContain('listed twice');
-    expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'mail,seat\na@acme.example,MEMBER\n' }))).toContain('no "email" column');
+    expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'person,seat\na@acme.example,MEMBER\n' }))).toContain('no "email" column');
   });
 
   it('accepts the example policy of jobs/examples', async () => {
