@@ -74,7 +74,8 @@ const HINT = 'A leavers file has an email column, optionally a leave date column
  * one header; each JSON object is its own header (its keys), so rows may spell a field differently.
  */
 interface LeaversTable {
-  records: { line: number; headers: readonly string[]; values: unknown[] }[];
+  /** `headerLine`: where the header was (a CSV's first line, a JSON Lines object's own line; 0 when unknown). */
+  records: { line: number; headers: readonly string[]; headerLine: number; values: unknown[] }[];
 }
 
 /**
@@ -116,11 +117,11 @@ function readRows(table: LeaversTable, options: ReadLeaversOptions): { leavers: 
   LEAVERS_COLUMNS.checkChoices(allHeaders, 1, options.columns);
   // CSV records share one header array; JSON objects with the same keys in the same order share a reading too.
   const readings = new Map<string, HeaderReading>();
-  const readingOf = (headers: readonly string[]) => {
+  const readingOf = (headers: readonly string[], line: number) => {
     const key = JSON.stringify(headers);
-    return readings.get(key) ?? readings.set(key, readHeader(headers, options)).get(key)!;
+    return readings.get(key) ?? readings.set(key, readHeader(headers, line, options)).get(key)!;
   };
-  for (const record of table.records) readingOf(record.headers);
+  for (const record of table.records) readingOf(record.headers, record.headerLine);
   if (![...readings.values()].some(({ reading }) => reading.fields.includes('email'))) throw noEmailColumn(allHeaders, table);
 
   const problems: RowProblem[] = [];
@@ -128,7 +129,7 @@ function readRows(table: LeaversTable, options: ReadLeaversOptions): { leavers: 
   const seen = new Map<string, number>();
   table.records.forEach((record, index) => {
     const row = index + 1;
-    const { reading, dateField, dateAloneAt } = readingOf(record.headers);
+    const { reading, dateField, dateAloneAt } = readingOf(record.headers, record.headerLine);
     reading.checkIgnored((i) => record.values[i], record.line);
     const cell = (field: LeaversField): { value: string; column: string } | undefined => {
       const at = reading.fields.indexOf(field);
@@ -173,15 +174,15 @@ interface HeaderReading {
   dateAloneAt: string;
 }
 
-function readHeader(headers: readonly string[], options: ReadLeaversOptions): HeaderReading {
+function readHeader(headers: readonly string[], line: number, options: ReadLeaversOptions): HeaderReading {
   // A JSON object need not carry every column a choice names: only the choices its keys hold apply to it.
-  const reading = LEAVERS_COLUMNS.readHeader(headers, 1, options.columns, true);
+  const reading = LEAVERS_COLUMNS.readHeader(headers, line, options.columns, true);
   const leaveDate = reading.fields.indexOf('leaveDate');
   const leaveAt = reading.fields.indexOf('leaveAt');
   if (leaveDate !== -1 && leaveAt !== -1) {
     throw new ManifestFileError(
       `columns "${headers[leaveDate]}" (leaveDate, the last day worked) and "${headers[leaveAt]}" (leaveAt, when access ends) both say when the leaver leaves`,
-      1,
+      line,
       `Keep one of them, or pass --ignore-column "${headers[leaveAt]}".`,
     );
   }
@@ -211,10 +212,11 @@ function noEmailColumn(headers: readonly string[], table: LeaversTable): Manifes
 async function csvTable(text: string): Promise<LeaversTable> {
   const { lines } = await openCsvTable(once(text), { emptyHint: HINT });
   let headers: string[] | undefined;
+  let headerLine = 1;
   const records: LeaversTable['records'] = [];
   for await (const { cells, line } of lines) {
-    if (headers === undefined) headers = cells;
-    else records.push({ line, headers, values: cells });
+    if (headers === undefined) [headers, headerLine] = [cells, line];
+    else records.push({ line, headers, headerLine, values: cells });
   }
   return { records };
 }
@@ -228,7 +230,7 @@ const objectSchema = z.record(z.string(), z.unknown());
 /** JSON and JSON Lines leavers as a table: each object's keys are its header. */
 function jsonTable(text: string, format: ManifestFormat): LeaversTable {
   const objects = format === 'jsonl' ? jsonLines(text) : jsonRows(text);
-  return { records: objects.map(({ line, fields }) => ({ line, headers: Object.keys(fields), values: Object.values(fields) })) };
+  return { records: objects.map(({ line, fields }) => ({ line, headers: Object.keys(fields), headerLine: line, values: Object.values(fields) })) };
 }
 
 function jsonLines(text: string): { line: number; fields: Record<string, unknown> }[] {

@@ -50,6 +50,8 @@ export function looksLikeEmails(cell: string): boolean {
 
 /** The shape of a cell that matters, if any. */
 export function shapeOf(cell: string): ValueShape | undefined {
-  if (looksLikeEmails(cell)) return 'email';
+  // Every date has a digit and every address an @: most cells of a Department or Notes column stop here.
+  if (!/[\d@]/.test(cell)) return undefined;
+  if (cell.includes('@')) return looksLikeEmails(cell) ? 'email' : undefined;
   return looksLikeDate(cell) ? 'date' : undefined;
 }
