@@ -12,4 +12,4 @@ export * from './envelopes.js';
 export * from './error-codes.js';
 export * from './isp-domains.js';
 export * from './viewer-sunset.js';
-export * from './paid-seats.js';
+export * from './sheet-owner-seats.js';

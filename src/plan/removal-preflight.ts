@@ -74,6 +74,8 @@ export function judgeRemoval(facts: RemovalFacts): RemovalVerdict {
       notes.push(`group ownership unknown (${facts.groups.why}): if the user owns a group, the service refuses the removal, ${candidate.named} not being a group admin (1107)`);
     }
     if (!facts.transferSheets) notes.push('sheets stay with the removed user (transferSheets is not true)');
+    // Full access now, but a free seat at the end of the review period unless someone upgrades it.
+    if (user.seatType === 'PROVISIONAL_MEMBER') notes.push(`${candidate.named} is a Provisional Member: upgrade it to MEMBER, or what it receives goes to a free seat at the end of its review period`);
     return { ok: true, transferTo: { email: user.email.toLowerCase(), userId: user.id }, notes };
   }
   if (problems.length > 0) {

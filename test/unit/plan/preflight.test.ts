@@ -81,7 +81,7 @@ describe('preflight', () => {
     expect(listed.rows.map(brief)).toEqual([
       ['change', undefined, 'no transfer target: sheets stay with the removed user'],
       ['refused', 'owns-groups-without-transferTo', 'owns 1 group(s) and has no transfer target: name one who is a group admin'],
-      ['change', undefined, undefined],
+      ['change', undefined, 'riley.owens@acme.example is a Provisional Member: upgrade it to MEMBER, or what it receives goes to a free seat at the end of its review period'],
       ['change', undefined, undefined],
     ]);
     // One that does not (include=groups is documented for /users/me only): unknown, so a removal without a target is

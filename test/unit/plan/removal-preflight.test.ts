@@ -47,6 +47,8 @@ describe('judgeRemoval', () => {
     // A target downgraded to a free seat keeps licensedSheetCreator: true on the reference server and on legacy plans.
     expect(['GUEST', 'CONTRIBUTOR', 'VIEWER'].map((seatType) => licensed({ seatType: seatType as User['seatType'], licensedSheetCreator: true }))).toEqual([false, false, false]);
     expect(licensed({ seatType: 'PROVISIONAL_MEMBER', licensedSheetCreator: false })).toBe(true);
+    // Full access now; the row says what happens at the end of its review period.
+    expect(judge({ candidates: [row(member('new@acme.example', { seatType: 'PROVISIONAL_MEMBER' }))] })).toMatchObject({ ok: true, notes: [expect.stringMatching(/new@acme.example is a Provisional Member: upgrade it to MEMBER/)] });
     // A plan that reports no seat type: licensedSheetCreator decides.
     expect([licensed({ seatType: undefined, licensedSheetCreator: false }), licensed({ seatType: undefined, licensedSheetCreator: true })]).toEqual([false, true]);
     // A seat type the service adds tomorrow is not taken for a paid one.
