@@ -16,6 +16,7 @@ export interface ManifestFlags extends CommonFlags {
   skipInvalid?: boolean;
   yes?: boolean;
   files?: string;
+  ignoreColumn?: string[];
 }
 
 export function addManifestOptions(command: Command): Command {
@@ -24,6 +25,7 @@ export function addManifestOptions(command: Command): Command {
     .addOption(new Option('--action <action>', 'the action of rows that name none (a file that is only a list of e-mails)').choices(ACTION_NAMES))
     .addOption(new Option('--format <format>', 'the manifest format (default: by extension or content)').choices(MANIFEST_FORMATS))
     .option('--files <dir>', "the folder the rows' image and file paths are inside (default: the manifest's folder)")
+    .option('--ignore-column <name>', 'a CSV column that means nothing here (repeat for several): never read, never refused', collect, [])
     .option('--skip-invalid', 'go on with the valid rows; invalid rows are reported as skipped')
     .option('--yes', 'confirm destructive changes above the guardrails without a prompt');
 }
@@ -40,7 +42,13 @@ export function planFromFlags(manifestPath: string, flags: ManifestFlags, api: S
     ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
     ...(flags.format === undefined ? {} : { format: flags.format }),
     ...(flags.files === undefined ? {} : { files: { dir: path.resolve(flags.files) } }),
+    ...(flags.ignoreColumn === undefined ? {} : { ignoreColumns: flags.ignoreColumn }),
   });
+}
+
+/** Commander's way to let an option repeat: each value is added to the list. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 /** The options that make a batch distinct besides the manifest's bytes (same file, other options: another batch). */

@@ -15,3 +15,4 @@ export * from './unrecognized-value.js';
 export * from './list-users-paging.js';
 export * from './service-regions.js';
 export * from './viewer-sunset.js';
+export * from './sheet-owner-seats.js';

@@ -17,6 +17,8 @@ export interface PlanRequestOptions {
   skipInvalid?: boolean;
   /** The target's region and externally managed users, as for `seatflow plan`. */
   service?: ServiceFacts;
+  /** `?ignoreColumn=`: CSV columns that mean nothing here. */
+  ignoreColumns?: readonly string[];
 }
 
 /**
@@ -37,6 +39,7 @@ export async function planRequest(options: PlanRequestOptions): Promise<PlannedM
     ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
     ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
     ...(options.service === undefined ? {} : { service: options.service }),
+    ...(options.ignoreColumns === undefined ? {} : { ignoreColumns: options.ignoreColumns }),
   });
   const shownAs = `http:${name}`;
   return {

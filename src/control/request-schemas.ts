@@ -7,9 +7,17 @@ const flag = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes' || value === '')
   .optional();
 
+/** A query parameter that may repeat (`?ignoreColumn=A&ignoreColumn=B`): always a list. */
+export const repeatedSchema = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+  .optional();
+
 /** Query of POST /v1/plans: the `seatflow plan` flags. */
 export const planQuerySchema = z.object({
   action: z.enum(ACTION_NAMES).optional(),
+  /** `--ignore-column`, once per column. */
+  ignoreColumn: repeatedSchema,
   skipInvalid: flag,
   /** Names the manifest in the plan and the batch record. */
   name: z.string().trim().min(1).max(200).optional(),

@@ -15,6 +15,8 @@ export interface SubmitManifestOptions {
   name?: string | undefined;
   action?: ActionName | undefined;
   skipInvalid: boolean;
+  /** `?ignoreColumn=`: CSV columns that mean nothing here (they change no row, so not the batch id). */
+  ignoreColumns?: readonly string[] | undefined;
   /** The person (or script) confirmed a batch over the guardrails: the CLI's --yes. */
   confirm: boolean;
 }
@@ -49,6 +51,7 @@ export async function submitManifest(deps: ControlDeps, options: SubmitManifestO
       skipInvalid: options.skipInvalid,
       ...(options.action === undefined ? {} : { defaultAction: options.action }),
       ...(options.name === undefined ? {} : { name: options.name }),
+      ...(options.ignoreColumns === undefined ? {} : { ignoreColumns: options.ignoreColumns }),
     },
   );
   if (guardrails.needsConfirmation && !options.confirm) {

@@ -5,6 +5,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './seatflow-error.js';
 import { regionOfBaseUrl, SERVICE_REGIONS, type ServiceRegion } from '../contract/service-regions.js';
+import { TIME_OF_DAY } from './time-of-day.js';
 
 /**
  * The one configuration schema. Values come from `config/default.json` < the file named by `SEATFLOW_CONFIG`
@@ -121,6 +122,11 @@ export const configSchema = z.strictObject({
     defaultHoldDays: z.number().min(0),
     /** How often a step waiting for its row's outcome looks again (delayed BullMQ work, not a timer). */
     stepPollMs: z.number().int().min(50),
+    /**
+     * When a leaver's last day, written as a date alone, ends their access on that day, as `HH:MM` in --tz: `24:00`
+     * (default) is the end of the day, `18:00` the end of a working day. The person works their last day.
+     */
+    lastDayEndsAt: z.string().regex(TIME_OF_DAY, 'lastDayEndsAt is a time of day, HH:MM from 00:00 to 24:00 (24:00 = end of the day)').default('24:00'),
   }),
   /** `seatflow serve`: the HTTP control API. */
   control: z.strictObject({

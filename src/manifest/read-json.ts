@@ -1,9 +1,8 @@
-import { canonicalField, isKnownField } from './field-names.js';
+import { MANIFEST_COLUMNS } from './columns/input-vocabularies.js';
 import { ManifestFileError } from './manifest-file-error.js';
 import type { RowProblem } from './manifest-row.js';
 import { parseJsonLossless } from './parse-json-lossless.js';
 import type { RawRecord, ReaderNotes } from './raw-record.js';
-import { suggest } from './suggest.js';
 
 const JSON_HINT = 'A JSON manifest looks like {"version":1,"defaults":{…},"rows":[{"action":"deactivate","email":"…"}]}.';
 
@@ -50,29 +49,47 @@ export function recordFromObject(value: unknown, row: number, line: number): Raw
   return { kind: 'record', row, line, fields };
 }
 
-function toFields(value: Record<string, unknown>): { fields: Record<string, unknown>; problems: Omit<RowProblem, 'row' | 'line'>[] } {
+type FieldProblem = Omit<RowProblem, 'row' | 'line'>;
+
+function toFields(value: Record<string, unknown>): { fields: Record<string, unknown>; problems: FieldProblem[] } {
   const fields: Record<string, unknown> = {};
-  const problems: Omit<RowProblem, 'row' | 'line'>[] = [];
+  const problems: FieldProblem[] = [];
   for (const [key, raw] of Object.entries(value)) {
-    const field = canonicalField(key);
-    if (field === undefined || !isKnownField(field)) {
-      const guess = suggest(key, ['action', 'email', 'userId', 'transferTo', 'seatType', 'planId', 'alternateEmail', 'sheetId', 'columnId', 'webhookId']);
-      problems.push({ field: key, message: `unknown field "${key}"${guess === undefined ? '' : `: did you mean "${guess}"?`}` });
+    const field = MANIFEST_COLUMNS.fieldOf(key);
+    if (field === undefined) {
+      problems.push(unknownField(key));
       continue;
     }
     // A nested user {email} / {userId} is the same as the flat fields; a nested transferTo collapses to its value.
-    if (field === 'user' && isObject(raw)) {
-      if (raw.email !== undefined) fields.email = raw.email;
-      if (raw.userId !== undefined) fields.userId = raw.userId;
-      continue;
-    }
-    if (field === 'transferTo' && isObject(raw)) {
-      fields.transferTo = raw.userId ?? raw.email;
+    if ((field === 'user' || field === 'transferTo') && isObject(raw)) {
+      const ref = userRefOf(raw, field, problems);
+      if (field === 'user') Object.assign(fields, ref);
+      else fields.transferTo = ref.userId ?? ref.email;
       continue;
     }
     fields[field] = typeof raw === 'number' || typeof raw === 'boolean' || typeof raw === 'string' || Array.isArray(raw) || raw === null ? raw : JSON.stringify(raw);
   }
   return { fields, problems };
+}
+
+/** JSON keys are never ignored: an unknown one is refused, with the near miss a CSV header would be refused for. */
+function unknownField(key: string): FieldProblem {
+  const guess = MANIFEST_COLUMNS.nearMiss(key);
+  return { field: key, message: `unknown field "${key}"${guess === undefined ? '' : `: did you mean "${guess}"?`}` };
+}
+
+/**
+ * The e-mail and id of a nested user reference. Any other key is refused: `{"transferTo": {"mail": …}}` must not
+ * become a removal without a transfer target.
+ */
+function userRefOf(raw: Record<string, unknown>, parent: string, problems: FieldProblem[]): { email?: unknown; userId?: unknown } {
+  const ref: { email?: unknown; userId?: unknown } = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const field = MANIFEST_COLUMNS.fieldOf(key);
+    if (field === 'email' || field === 'userId') ref[field] = value;
+    else problems.push({ field: `${parent}.${key}`, message: `unknown field "${parent}.${key}": a ${parent} is {"email": …} or {"userId": …}` });
+  }
+  return ref;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -24,6 +24,8 @@ export interface ReadManifestOptions {
   content?: string | Buffer;
   /** Where the files rows upload must be (`image`, `file`). Default: the manifest's folder. */
   files?: FilesPolicy;
+  /** `--ignore-column`: CSV columns that mean nothing here, never refused for what they hold. */
+  ignoreColumns?: readonly string[];
 }
 
 /** One row as read and validated: a typed action, or everything wrong with it. */
@@ -61,7 +63,7 @@ export function readManifest(options: ReadManifestOptions): ManifestReader {
     const bytes = content === undefined ? createReadStream(file, { highWaterMark: 256 * 1024 }) : [typeof content === 'string' ? Buffer.from(content, 'utf8') : content];
     const text = decodeUtf8(bytes, (chunk) => hash.update(chunk));
     const records: AsyncGenerator<RawRecord> =
-      format === 'csv' ? readCsv(text, notes, { hasDefaultAction: options.defaultAction !== undefined })
+      format === 'csv' ? readCsv(text, notes, { hasDefaultAction: options.defaultAction !== undefined, ...(options.ignoreColumns === undefined ? {} : { ignoreColumns: options.ignoreColumns }) })
       : format === 'json' ? readJson(text, notes)
       : readJsonl(text);
     const context = { defaultAction: options.defaultAction, defaults: notes.defaults };

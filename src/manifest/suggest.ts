@@ -1,4 +1,6 @@
-/** The candidate closest to `input` by edit distance, when it is close enough to be a likely typo. */
+import { editDistance } from './columns/edit-distance.js';
+
+/** The candidate closest to `input` by edit distance, when it is close enough to be a likely typo (action names). */
 export function suggest(input: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(input.length / 3)) + 1;
@@ -10,17 +12,4 @@ export function suggest(input: string, candidates: readonly string[]): string | 
     }
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -1,6 +1,7 @@
 import type { User } from '../contract/index.js';
 import { PROFILE_FIELD_NAMES, userRefLabel, type Action, type ActionOf } from '../manifest/action.js';
 import { findUser, type PreflightFacts } from './preflight-facts.js';
+import { judgeRemoval } from './removal-preflight.js';
 import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
 import { isIspEmail } from '../contract/isp-domains.js';
 import { ERROR_CODES, sameSeatType } from '../contract/index.js';
@@ -61,7 +62,7 @@ export function classifyUserRow(action: UserAction, facts: PreflightFacts, optio
     case 'reactivate':
       return lifecycle(action, user, target);
     case 'remove':
-      return remove(action, facts, target);
+      return remove(action, user, facts, target);
     case 'update':
       return update(action, user, target);
     case 'downgrade':
@@ -94,15 +95,20 @@ function lifecycle(action: ActionOf<'deactivate' | 'reactivate'>, user: User, ta
   return { verdict: 'change', target };
 }
 
-function remove(action: ActionOf<'remove'>, facts: PreflightFacts, target: ResolvedTarget): Classification {
-  if (action.transferTo === undefined) return { verdict: 'change', target };
-  const heir = findUser(facts, action.transferTo);
-  if (heir === undefined) return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: `transferTo ${userRefLabel(action.transferTo)} is not a user of the organization`, target };
-  if (heir.id === target.userId) return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: 'transferTo is the user being removed', target };
-  if (heir.status !== undefined && heir.status !== 'ACTIVE') {
-    return { verdict: 'refused', rule: RULES.transferTargetInvalid, reason: `transferTo ${heir.email} is ${heir.status}, not ACTIVE`, target: { ...target, transferToUserId: heir.id } };
+/** The shared removal pre-flight (removal-preflight.ts), on the facts the pre-flight read. */
+function remove(action: ActionOf<'remove'>, user: User, facts: PreflightFacts, target: ResolvedTarget): Classification {
+  const heir = action.transferTo === undefined ? undefined : findUser(facts, action.transferTo);
+  const verdict = judgeRemoval({
+    user,
+    groups: facts.groupsOwned.get(user.id) ?? { known: false, why: 'the pre-flight did not read them' },
+    candidates: action.transferTo === undefined ? [] : [{ named: heir?.email.toLowerCase() ?? userRefLabel(action.transferTo, 'user '), from: 'row', user: heir }],
+    transferSheets: action.transferSheets === true,
+  });
+  if (!verdict.ok) {
+    return { verdict: 'refused', rule: verdict.rule, reason: verdict.reason, target: verdict.transferToUserId === undefined ? target : { ...target, transferToUserId: verdict.transferToUserId } };
   }
-  return { verdict: 'change', target: { ...target, transferToUserId: heir.id } };
+  const planned = verdict.transferTo === undefined ? target : { ...target, transferToUserId: verdict.transferTo.userId };
+  return { verdict: 'change', ...(verdict.notes.length === 0 ? {} : { reason: verdict.notes.join('; ') }), target: planned };
 }
 
 function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget): Classification {

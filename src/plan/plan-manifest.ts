@@ -34,6 +34,8 @@ export interface PlanManifestOptions {
   viewerSunset?: string;
   /** The target's region and the users external sources manage (config `api.region`, `externalSources`). */
   service?: ServiceFacts;
+  /** `--ignore-column`: CSV columns that mean nothing here. */
+  ignoreColumns?: readonly string[];
 }
 
 export interface PlannedManifest {
@@ -58,6 +60,7 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
       ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
       ...(options.format === undefined ? {} : { format: options.format }),
       ...(options.files === undefined ? {} : { files: options.files }),
+      ...(options.ignoreColumns === undefined ? {} : { ignoreColumns: options.ignoreColumns }),
     });
   } catch (error) {
     if (error instanceof ManifestFileError) throw new ManifestRefusedError([{ row: 0, line: error.line, message: error.message }], 0, error.hint);

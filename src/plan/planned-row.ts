@@ -15,6 +15,8 @@ export const RULES = {
   reactivationWindow: 'reactivation-window',
   adminWithoutRemoveAdminStatus: 'admin-without-removeAdminStatus',
   ownsGroupsWithoutTransferTo: 'owns-groups-without-transferTo',
+  /** A removal without a transfer target of a user whose groups the service does not list (1108 if they own one). */
+  groupOwnershipUnknown: 'group-ownership-unknown',
   seatNotEligible: 'seat-not-eligible',
   guestForInternalUser: 'guest-for-internal-user',
   statusNotEligible: 'status-not-eligible',

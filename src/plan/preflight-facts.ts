@@ -1,5 +1,6 @@
 import type { AlternateEmail, Column, User, Webhook } from '../contract/index.js';
 import type { UserRef } from '../manifest/action.js';
+import type { GroupOwnership } from './group-ownership.js';
 
 /** What the pre-flight read from the service, for classifying rows without further calls. */
 export interface PreflightFacts {
@@ -16,6 +17,8 @@ export interface PreflightFacts {
   webhooks: ReadonlyMap<number, Webhook> | undefined;
   /** guardrails.protectedAccounts, lower-cased. */
   protectedAccounts: ReadonlySet<string>;
+  /** userId → the groups they own, for the users of remove rows whose verdict depends on it (removal-preflight.ts). */
+  groupsOwned: ReadonlyMap<number, GroupOwnership>;
 }
 
 /** The users the pre-flight resolved, by e-mail (lower-case) and by id. */

@@ -10,6 +10,7 @@ import { countCalls, isNotFound } from './count-calls.js';
 import { planUpload } from './plan-upload.js';
 import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
 import { RULES, VERDICTS, type BatchPlan, type BatchPlanSummary, type PlannedRow } from './planned-row.js';
+import { readRemovalGroups } from './removal-groups.js';
 import { resolveUsers } from './resolve-users.js';
 import type { ServiceFacts } from './service-constraints.js';
 import { planNotes } from './plan-notes.js';
@@ -64,6 +65,7 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
     columns: await readColumns(api, rows),
     webhooks: rows.some(({ action }) => 'webhookId' in action) ? await readWebhooks(api) : undefined,
     protectedAccounts: new Set((options.protectedAccounts ?? []).map((entry) => entry.trim().toLowerCase())),
+    groupsOwned: await readRemovalGroups(api, rows, known),
   };
 
   const planned: PlannedRow[] = rows.map(({ row, line, action, upload }) => ({ row, line, action, actionName: action.action, ...planUpload(action.action, classify(action, facts, options), upload) }));

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
 import { UsageError } from '../core/seatflow-error.js';
+import { foldName } from '../manifest/columns/column-vocabulary.js';
+import { SOURCE_OF_TRUTH_COLUMNS } from '../manifest/columns/input-vocabularies.js';
+import { openCsvTable } from '../manifest/csv-table.js';
+import { ManifestFileError } from '../manifest/manifest-file-error.js';
 import { policySchema, seatOf, TARGET_SEATS, type Policy, type TargetSeat } from './policy.js';
 
-/** A source-of-truth CSV: lower-cased e-mail → the row's fields by lower-cased column name. */
+/** A source-of-truth CSV: lower-cased e-mail → the row's fields by column name, folded as headers are (foldName). */
 export type SourceOfTruth = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
 export interface LoadedPolicy {
@@ -39,7 +42,10 @@ export async function loadPolicy(file: string): Promise<LoadedPolicy> {
   const files = new Map<string, SourceOfTruth>();
   for (const rule of policy.rules) {
     for (const name of [rule.when.inFile, rule.when.notInFile]) {
-      if (name !== undefined && !files.has(name)) files.set(name, await readSourceOfTruth(path.resolve(path.dirname(absolute), name), name));
+      if (name === undefined || files.has(name)) continue;
+      // The columns rules read from this file by name are neither fields nor ignored.
+      const read = policy.rules.flatMap((other) => (other.when.inFile === name && 'seatFromColumn' in other.then ? [other.then.seatFromColumn] : []));
+      files.set(name, await readSourceOfTruth(path.resolve(path.dirname(absolute), name), name, read, policy.ignoreColumns));
     }
   }
   for (const [index, rule] of policy.rules.entries()) {
@@ -51,7 +57,7 @@ export async function loadPolicy(file: string): Promise<LoadedPolicy> {
 
 /** The seat a source-of-truth row names in `column` (checked when the policy was loaded). */
 export function seatInColumn(row: Readonly<Record<string, string>>, column: string): TargetSeat | undefined {
-  const value = row[column.toLowerCase()];
+  const value = row[foldName(column)];
   if (value === undefined || value.trim() === '') return undefined;
   const seat = targetSeat.safeParse(value);
   return seat.success ? seat.data : undefined;
@@ -66,33 +72,53 @@ async function readOrRefuse(file: string, what: string): Promise<Buffer> {
 }
 
 /** The source line of each source-of-truth row, for messages about it. */
-const lines = new WeakMap<object, number>();
+const sourceLines = new WeakMap<object, number>();
 
-async function readSourceOfTruth(file: string, name: string): Promise<SourceOfTruth> {
+/**
+ * Reads a source-of-truth CSV with the header rules of every input (src/manifest/columns): the e-mail column under
+ * any of its names, a near miss of it refused, and a column nobody reads that holds dates or e-mails refused unless
+ * the policy's `ignoreColumns` names it.
+ */
+async function readSourceOfTruth(file: string, name: string, read: readonly string[], ignore: readonly string[]): Promise<SourceOfTruth> {
   const bytes = await readOrRefuse(file, `source-of-truth file "${name}"`);
-  let records: { record: Record<string, string>; info: { lines: number } }[];
-  try {
-    records = parse(bytes, { columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, skip_empty_lines: true, trim: true, info: true });
-  } catch (error) {
-    throw new UsageError(`source-of-truth file "${name}" cannot be read as CSV: ${(error as Error).message}`, 'It needs a header row with an "email" column.');
-  }
   const rows = new Map<string, Record<string, string>>();
-  for (const { record, info } of records) {
-    const email = record.email?.toLowerCase();
-    if (email === undefined) throw new UsageError(`source-of-truth file "${name}" has no "email" column`, 'Add a header row with an "email" column.');
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`source-of-truth file "${name}" line ${info.lines}: "${email}" is not an e-mail address`);
-    if (rows.has(email)) throw new UsageError(`source-of-truth file "${name}" line ${info.lines}: ${email} is listed twice`, 'Keep one line per person.');
-    lines.set(record, info.lines);
-    rows.set(email, record);
+  try {
+    const { lines } = await openCsvTable(once(bytes.toString('utf8')), { emptyHint: 'It needs a header row with an "email" column.' });
+    let headers: string[] | undefined;
+    let reading: ReturnType<typeof SOURCE_OF_TRUTH_COLUMNS.readHeader> | undefined;
+    let emailColumn = -1;
+    for await (const { cells, line } of lines) {
+      if (headers === undefined || reading === undefined) {
+        headers = cells;
+        reading = SOURCE_OF_TRUTH_COLUMNS.readHeader(cells, line, { read, ignore: ignore.filter((column) => cells.some((cell) => foldName(cell) === foldName(column))) });
+        emailColumn = reading.fields.indexOf('email');
+        if (emailColumn === -1) throw new UsageError(`source-of-truth file "${name}" has no "email" column`, 'Add a header row with an "email" column.');
+        continue;
+      }
+      reading.checkIgnored((index) => cells[index], line);
+      const email = (cells[emailColumn] ?? '').toLowerCase();
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`source-of-truth file "${name}" line ${line}: "${email}" is not an e-mail address`);
+      if (rows.has(email)) throw new UsageError(`source-of-truth file "${name}" line ${line}: ${email} is listed twice`, 'Keep one line per person.');
+      const record = Object.fromEntries(headers.map((header, index) => [foldName(header), cells[index] ?? '']));
+      sourceLines.set(record, line);
+      rows.set(email, record);
+    }
+  } catch (error) {
+    if (error instanceof ManifestFileError) throw new UsageError(`source-of-truth file "${name}": ${error.message}`, error.hint);
+    throw error;
   }
   return rows;
 }
 
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
+}
+
 function checkSeatColumn(rows: SourceOfTruth, name: string, column: string, ruleIndex: number): void {
   for (const [email, row] of rows) {
-    const line = lines.get(row) ?? 0;
-    if (!(column.toLowerCase() in row)) throw new UsageError(`rules[${ruleIndex}]: source-of-truth file "${name}" has no "${column}" column`);
-    const value = row[column.toLowerCase()] ?? '';
+    const line = sourceLines.get(row) ?? 0;
+    if (!(foldName(column) in row)) throw new UsageError(`rules[${ruleIndex}]: source-of-truth file "${name}" has no "${column}" column`);
+    const value = row[foldName(column)] ?? '';
     if (value.trim() !== '' && seatInColumn(row, column) === undefined) {
       throw new UsageError(`source-of-truth file "${name}" line ${line} (${email}): "${value}" is not a seat (${TARGET_SEATS.join(', ')}; VIEWER = CONTRIBUTOR)`);
     }

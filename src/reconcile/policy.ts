@@ -81,6 +81,11 @@ export const policySchema = z.strictObject({
       domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, { message: 'is not a mail domain' })).default([]),
     })
     .default({ admins: true, emails: [], domains: [] }),
+  /**
+   * Columns of the source-of-truth files that mean nothing to this policy, as their headers are written: a column
+   * seatflow does not read that holds dates or e-mails refuses the file otherwise (docs/reconciliation.md).
+   */
+  ignoreColumns: z.array(z.string().trim().min(1)).default([]),
   /** Per run, on top of config guardrails: a run over a limit changes nothing and says why. */
   limits: z
     .strictObject({

@@ -1,6 +1,6 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { StateBefore } from './leaver-state.js';
-import { groupsOwnedBy } from './transfer-target-check.js';
+import { groupsOwnedBy } from '../plan/group-ownership.js';
 
 /**
  * The user's state just before deactivation, as far as the service tells it: status and admin flags, seat per plan,
@@ -24,7 +24,7 @@ export async function captureStateBefore(api: SmartsheetApi, userId: number, at:
     ...(profile.licensedSheetCreator === undefined ? {} : { licensedSheetCreator: profile.licensedSheetCreator }),
     ...(profile.resourceViewer === undefined ? {} : { resourceViewer: profile.resourceViewer }),
     seats,
-    ...(groups === undefined ? {} : { groupsOwned: groups }),
+    ...(groups.known ? { groupsOwned: [...groups.groups] } : {}),
     ...(profile.sheetCount === undefined || profile.sheetCount < 0 ? {} : { sheetCount: profile.sheetCount }),
     alternateEmails,
   };

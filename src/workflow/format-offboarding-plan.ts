@@ -6,11 +6,13 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/
 function describe(leaver: PlannedLeaver, holdMs: number): string {
   if (leaver.verdict === 'refused') return `REFUSED (${leaver.rule ?? 'refused'}): ${leaver.reason ?? ''}`;
   const removal = `remove after the hold, ${leaver.verdict === 'deactivate-on-date' ? '' : 'about '}${iso(leaver.leaveAt + holdMs)}`;
-  const transfer = leaver.transferTo === undefined ? ', no transfer target' : `, sheets and groups to ${leaver.transferTo.email}`;
+  // Without a target the removal pre-flight's note says so, and what becomes of the sheets.
+  const transfer = leaver.transferTo === undefined ? '' : `, sheets and groups to ${leaver.transferTo.email}`;
   const groups = (leaver.groupsOwned ?? 0) > 0 ? `; owns ${leaver.groupsOwned} group(s)` : '';
   const first: Record<Exclude<LeaverVerdict, 'refused'>, string> = {
     'deactivate-now': 'deactivate now',
-    'deactivate-on-date': `deactivate on ${iso(leaver.leaveAt)}`,
+    // The instant, and the cell it was read from: a date alone stands for a time of day the person may not expect.
+    'deactivate-on-date': `deactivate on ${iso(leaver.leaveAt)}${leaver.leaveDate === undefined ? '' : ` (${leaver.leaveDate.column}: ${leaver.leaveDate.readAs})`}`,
     'already-deactivated': 'already deactivated (no call)',
   };
   return `${first[leaver.verdict]}; ${removal}${transfer}${groups}`;

@@ -7,8 +7,9 @@ import { checkGuardrails, type GuardrailCheck } from '../plan/guardrails.js';
 import { RULES, type PlannedRow } from '../plan/planned-row.js';
 import { preflight } from '../plan/preflight.js';
 import { checkHold } from './hold-duration.js';
-import type { Leaver, LeaversFile } from './read-leavers.js';
-import { groupsOwnedBy, transferTargetProblem } from './transfer-target-check.js';
+import type { LeaveDateSource, Leaver, LeaversColumnChoices, LeaversFile } from './read-leavers.js';
+import { createGroupOwnershipReader, type GroupOwnershipReader } from '../plan/group-ownership.js';
+import { judgeRemoval, type TransferCandidate } from '../plan/removal-preflight.js';
 
 /**
  * deactivate-on-date: access is cut on a future leave date; deactivate-now: no date or a past one; already-deactivated:
@@ -22,6 +23,8 @@ export interface PlannedLeaver {
   email: string;
   userId?: number;
   leaveAt: number;
+  /** The leave date as the file gave it and what it was read as; undefined: no date (now). */
+  leaveDate?: LeaveDateSource;
   verdict: LeaverVerdict;
   rule?: string;
   reason?: string;
@@ -39,6 +42,8 @@ export interface OffboardingOptions {
   transferTo?: string;
   removeFromSharing: boolean;
   timeZone?: string;
+  /** Which column of the leavers file means what (--leave-date-column, …): another choice is another offboarding. */
+  columns?: LeaversColumnChoices;
 }
 
 export interface OffboardingPlan {
@@ -80,12 +85,13 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
   const deactivation = await preflight(manifest, { api, protectedAccounts: options.config.guardrails.protectedAccounts });
   const targets = await resolveTargets(api, file.leavers, options.options.transferTo);
   const leavingHere = new Map(file.leavers.map((leaver) => [leaver.email, leaver.row]));
+  const groups = createGroupOwnershipReader(api);
 
   const leavers: PlannedLeaver[] = [];
   for (const leaver of file.leavers) {
     const row = deactivation.rows.find((planned) => planned.row === leaver.row);
     if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
-    leavers.push(await planLeaver(leaver, row, { ...options, api, targets, leavingHere }));
+    leavers.push(await planLeaver(leaver, row, { ...options, api, targets, leavingHere, groups }));
   }
   const accepted = leavers.filter((leaver) => leaver.verdict !== 'refused');
   const removals: PlannedRow[] = accepted.map((leaver) => ({ ...leaver.deactivateRow, actionName: 'remove', verdict: 'change' }));
@@ -103,11 +109,12 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
 interface LeaverContext extends PlanOffboardingOptions {
   targets: Map<string, User>;
   leavingHere: Map<string, number>;
+  groups: GroupOwnershipReader;
 }
 
 async function planLeaver(leaver: Leaver, row: PlannedRow, context: LeaverContext): Promise<PlannedLeaver> {
   const leaveAt = Math.max(leaver.leaveAt ?? context.now, context.now);
-  const base = { row: leaver.row, line: leaver.line, email: leaver.email, leaveAt, notes: [] as string[], deactivateRow: row };
+  const base = { row: leaver.row, line: leaver.line, email: leaver.email, leaveAt, ...(leaver.leaveDate === undefined ? {} : { leaveDate: leaver.leaveDate }), notes: [] as string[], deactivateRow: row };
   const userId = row.target.userId;
   const refused = (rule: string, reason: string): PlannedLeaver => ({ ...base, ...(userId === undefined ? {} : { userId }), verdict: 'refused', rule, reason });
   if (row.verdict !== 'change' && row.verdict !== 'no-op') return refused(row.rule ?? row.verdict, row.reason ?? row.verdict);
@@ -115,38 +122,32 @@ async function planLeaver(leaver: Leaver, row: PlannedRow, context: LeaverContex
   const elsewhere = await context.leavingElsewhere(userId);
   if (elsewhere !== undefined) return refused('already-leaving', `already leaving in ${elsewhere}`);
 
-  const profile = await context.api.users.get(userId, { include: ['groups'] });
-  const groups = groupsOwnedBy(profile);
-  const ownsGroups = (groups?.length ?? 0) > 0;
+  const { ownership } = await context.groups.read(userId);
   const planned: PlannedLeaver = {
     ...base,
     userId,
     verdict: row.verdict === 'no-op' ? 'already-deactivated' : leaver.leaveAt !== undefined && leaver.leaveAt > context.now ? 'deactivate-on-date' : 'deactivate-now',
-    ...(groups === undefined ? {} : { groupsOwned: groups.length }),
+    ...(ownership.known ? { groupsOwned: ownership.groups.length } : {}),
   };
-  if (leaver.leaveAt !== undefined && leaver.leaveAt < context.now) planned.notes.push(`leave date ${new Date(leaver.leaveAt).toISOString()} has passed: deactivates now`);
+  if (leaver.leaveAt !== undefined && leaver.leaveAt < context.now) {
+    const given = leaver.leaveDate === undefined ? '' : ` (${leaver.leaveDate.column}: ${leaver.leaveDate.readAs})`;
+    planned.notes.push(`leave date ${new Date(leaver.leaveAt).toISOString()}${given} has passed: deactivates now`);
+  }
 
-  const candidates = [leaver.transferTo, context.options.transferTo].filter((email): email is string => email !== undefined);
-  const problems: string[] = [];
-  for (const email of new Set(candidates)) {
+  // The row's target first, then --transfer-to: judged by the removal pre-flight every path shares.
+  const candidates: TransferCandidate[] = [];
+  for (const [email, from] of [[leaver.transferTo, 'row'], [context.options.transferTo, 'fallback']] as const) {
+    if (email === undefined || candidates.some((candidate) => candidate.named === email)) continue;
     const user = context.targets.get(email);
     const hereRow = context.leavingHere.get(email);
     const leavingIn = hereRow !== undefined ? `this file, row ${hereRow}` : user === undefined ? undefined : await context.leavingElsewhere(user.id);
-    const problem = transferTargetProblem(email, user, { ownsGroups, leavingIn });
-    if (problem === undefined && user !== undefined) {
-      planned.transferTo = { email: user.email.toLowerCase(), userId: user.id };
-      if (problems.length > 0) planned.notes.push(`${problems.join('; ')}: transfers to --transfer-to ${email} instead`);
-      break;
-    }
-    if (problem !== undefined) problems.push(problem);
+    candidates.push({ named: email, from, user, leavingIn });
   }
-  if (planned.transferTo === undefined && problems.length > 0) return { ...planned, verdict: 'refused', rule: RULES.transferTargetInvalid, reason: problems.join('; ') };
-  if (planned.transferTo === undefined && ownsGroups) {
-    return { ...planned, verdict: 'refused', rule: RULES.ownsGroupsWithoutTransferTo, reason: `owns ${groups?.length ?? 0} group(s) and has no transfer target: add a transferTo column or --transfer-to` };
-  }
-  if (planned.transferTo === undefined && groups === undefined) {
-    planned.notes.push('the service did not say which groups the user owns: without a transfer target the removal is refused if they own any');
-  }
+  const user = row.target.email === undefined ? { id: userId, email: leaver.email } : { id: userId, email: row.target.email };
+  const verdict = judgeRemoval({ user, groups: ownership, candidates, transferSheets: true });
+  if (!verdict.ok) return { ...planned, verdict: 'refused', rule: verdict.rule, reason: verdict.reason };
+  if (verdict.transferTo !== undefined) planned.transferTo = verdict.transferTo;
+  planned.notes.push(...verdict.notes);
   return planned;
 }
 

@@ -1,14 +1,33 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { UsageError } from '../core/seatflow-error.js';
 import { emailSchema } from '../manifest/action.js';
+import type { ColumnChoices } from '../manifest/columns/column-vocabulary.js';
+import { LEAVERS_COLUMNS, type LeaversField } from '../manifest/columns/input-vocabularies.js';
+import { looksLikeEmails } from '../manifest/columns/value-shapes.js';
+import { openCsvTable } from '../manifest/csv-table.js';
+import { ManifestFileError } from '../manifest/manifest-file-error.js';
 import { detectManifestFormat, type ManifestFormat } from '../manifest/manifest-format.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
+import { parseJsonLossless } from '../manifest/parse-json-lossless.js';
 import { ManifestRefusedError } from '../plan/manifest-refused-error.js';
 import { parseLeaveDate } from './zoned-time.js';
+
+/** Which column gave a leaver's leave date and how it was read, so the plan can show the instant and why. */
+export interface LeaveDateSource {
+  /** The cell as written. */
+  written: string;
+  /** The header of its column, as written. */
+  column: string;
+  /** `leaveDate`: the last day the person works; `leaveAt`: the moment access ends (docs/offboarding.md). */
+  field: 'leaveDate' | 'leaveAt';
+  /** A date without a time: read at offboarding.lastDayEndsAt (leaveDate) or at 00:00 (leaveAt). */
+  dateAlone: boolean;
+  /** What the value was read as, in words: `end of last day 2026-12-04 in Europe/Berlin`. */
+  readAs: string;
+}
 
 /** One leaver as HR gave them. */
 export interface Leaver {
@@ -17,6 +36,8 @@ export interface Leaver {
   email: string;
   /** Epoch ms; undefined: now. */
   leaveAt?: number;
+  /** Where `leaveAt` came from; undefined when the row has no leave date. */
+  leaveDate?: LeaveDateSource;
   /** The row's transfer target (usually the manager). */
   transferTo?: string;
 }
@@ -30,6 +51,9 @@ export interface LeaversFile {
   ignored: string[];
 }
 
+/** `--email-column`, `--leave-date-column`, `--leave-at-column`, `--transfer-column`, `--ignore-column`. */
+export type LeaversColumnChoices = ColumnChoices<LeaversField>;
+
 export interface ReadLeaversOptions {
   path: string;
   /** The bytes when they do not come from `path` (control API). */
@@ -37,21 +61,28 @@ export interface ReadLeaversOptions {
   /** --tz: the zone of dates without an offset. */
   timeZone?: string;
   maxRows?: number;
+  /** What the person said about the columns (which column means what, which mean nothing). */
+  columns?: LeaversColumnChoices;
+  /** offboarding.lastDayEndsAt: when a last day written as a date alone ends access, `HH:MM`. Default `24:00`. */
+  lastDayEndsAt?: string;
 }
 
-/** Header spellings HR exports use, folded (lower case, letters and digits only). */
-const FIELDS: Record<string, 'email' | 'leaveDate' | 'transferTo'> = {};
-for (const name of ['email', 'emailaddress', 'mail', 'workemail', 'primaryemail', 'useremail', 'employeeemail', 'user']) FIELDS[name] = 'email';
-for (const name of ['leavedate', 'leavedatetime', 'leaveat', 'leaveon', 'lastday', 'lastdate', 'lastworkingday', 'enddate', 'terminationdate', 'effectivedate', 'exitdate', 'employeeleavedatetime']) FIELDS[name] = 'leaveDate';
-for (const name of ['transferto', 'transfertoemail', 'transfertarget', 'manager', 'manageremail', 'successor', 'successoremail', 'handoverto']) FIELDS[name] = 'transferTo';
-
-const fold = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-const HINT = 'A leavers file has an email column, optionally a leave date column (leaveDate, lastDay, …) and a transfer target column (transferTo, manager, …).';
+const HINT = 'A leavers file has an email column, optionally a leave date column (leaveDate, Last Day, …) and a transfer target column (transferTo, manager, …).';
 
 /**
- * Reads an HR leavers file (CSV, JSON array or `{"rows": [...]}`, JSON Lines). Unknown columns are ignored; every
- * problem of every row is collected and the file is refused whole when there is any (nothing is planned).
+ * A file as a table, whatever its format: each record's values in the order of its header. A CSV's records share
+ * one header; each JSON object is its own header (its keys), so rows may spell a field differently.
+ */
+interface LeaversTable {
+  /** `headerLine`: where the header was (a CSV's first line, a JSON Lines object's own line; 0 when unknown). */
+  records: { line: number; headers: readonly string[]; headerLine: number; values: unknown[] }[];
+}
+
+/**
+ * Reads an HR leavers file (CSV, JSON array or `{"rows": [...]}`, JSON Lines) with the header rules of every input
+ * (src/manifest/columns): a column nearly named like a field, or a column seatflow does not use that holds dates or
+ * e-mails, refuses the file with the option that says what it means. Every problem of every row is collected and
+ * the file is refused whole when there is any (nothing is planned).
  */
 export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversFile> {
   let bytes: Buffer;
@@ -67,36 +98,62 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
     throw new ManifestRefusedError([{ row: 0, line: 0, message: 'the file is not UTF-8 text' }], 0, 'Export the file as UTF-8.');
   }
   const format = detectManifestFormat(options.path, text.slice(0, 4096));
-  const records = format === 'csv' ? csvRecords(text) : jsonRecords(text, format);
-  if (records.length === 0) throw new ManifestRefusedError([{ row: 0, line: 0, message: 'the file has no leavers' }], 0, HINT);
-  if (options.maxRows !== undefined && records.length > options.maxRows) {
-    throw new ManifestRefusedError([{ row: 0, line: 0, message: `the file has more than ${options.maxRows} rows (guardrails.maxRows)` }], 0);
+  try {
+    const table = format === 'csv' ? await csvTable(text) : jsonTable(text, format);
+    if (table.records.length === 0) throw new ManifestFileError('the file has no leavers', 0, HINT);
+    if (options.maxRows !== undefined && table.records.length > options.maxRows) {
+      throw new ManifestFileError(`the file has more than ${options.maxRows} rows (guardrails.maxRows)`, 0);
+    }
+    const { leavers, ignored } = readRows(table, options);
+    return { path: path.resolve(options.path), sha256: createHash('sha256').update(bytes).digest('hex'), format, leavers, ignored };
+  } catch (error) {
+    if (error instanceof ManifestFileError) throw new ManifestRefusedError([{ row: 0, line: error.line, message: error.message }], 0, error.hint);
+    throw error;
   }
+}
+
+function readRows(table: LeaversTable, options: ReadLeaversOptions): { leavers: Leaver[]; ignored: string[] } {
+  const allHeaders = [...new Set(table.records.flatMap((record) => record.headers))];
+  LEAVERS_COLUMNS.checkChoices(allHeaders, 1, options.columns);
+  // CSV records share one header array; JSON objects with the same keys in the same order share a reading too.
+  const readings = new Map<string, HeaderReading>();
+  const readingOf = (headers: readonly string[], line: number) => {
+    const key = JSON.stringify(headers);
+    return readings.get(key) ?? readings.set(key, readHeader(headers, line, options)).get(key)!;
+  };
+  for (const record of table.records) readingOf(record.headers, record.headerLine);
+  if (![...readings.values()].some(({ reading }) => reading.fields.includes('email'))) throw noEmailColumn(allHeaders, table);
+
   const problems: RowProblem[] = [];
   const leavers: Leaver[] = [];
-  const ignored = new Set<string>();
   const seen = new Map<string, number>();
-  records.forEach((record, index) => {
+  table.records.forEach((record, index) => {
     const row = index + 1;
-    const fields: Partial<Record<'email' | 'leaveDate' | 'transferTo', string>> = {};
-    for (const [name, value] of Object.entries(record.fields)) {
-      const field = FIELDS[fold(name)];
-      if (field === undefined) ignored.add(name);
-      else if (value !== undefined && value !== null && String(value).trim() !== '') fields[field] = String(value).trim();
-    }
+    const { reading, dateField, dateAloneAt } = readingOf(record.headers, record.headerLine);
+    reading.checkIgnored((i) => record.values[i], record.line);
+    const cell = (field: LeaversField): { value: string; column: string } | undefined => {
+      const at = reading.fields.indexOf(field);
+      const value = at === -1 ? undefined : record.values[at];
+      return value === undefined || value === null || String(value).trim() === '' ? undefined : { value: String(value).trim(), column: record.headers[at] ?? field };
+    };
     const rowProblem = (field: string, message: string) => problems.push({ row, line: record.line, field, message });
-    const email = emailSchema.safeParse(fields.email ?? '');
-    if (!email.success) rowProblem('email', fields.email === undefined ? 'no e-mail' : `"${fields.email}" is not a valid e-mail address`);
+    const written = { email: cell('email')?.value, date: dateField === undefined ? undefined : cell(dateField), transferTo: cell('transferTo')?.value };
+    const email = emailSchema.safeParse(written.email ?? '');
+    if (!email.success) rowProblem('email', written.email === undefined ? 'no e-mail' : `"${written.email}" is not a valid e-mail address`);
     let leaveAt: number | undefined;
-    if (fields.leaveDate !== undefined) {
-      const parsed = parseLeaveDate(fields.leaveDate, options.timeZone);
-      if ('problem' in parsed) rowProblem('leaveDate', parsed.problem);
-      else leaveAt = parsed.ms;
+    let leaveDate: LeaveDateSource | undefined;
+    if (written.date !== undefined && dateField !== undefined) {
+      const parsed = parseLeaveDate(written.date.value, options.timeZone, dateAloneAt);
+      if ('problem' in parsed) rowProblem(dateField, parsed.problem);
+      else {
+        leaveAt = parsed.ms;
+        leaveDate = { written: written.date.value, column: written.date.column, field: dateField, dateAlone: parsed.dateAlone, readAs: readAs(written.date.value, dateField, parsed.dateAlone, options.timeZone, dateAloneAt) };
+      }
     }
     let transferTo: string | undefined;
-    if (fields.transferTo !== undefined) {
-      const target = emailSchema.safeParse(fields.transferTo);
-      if (!target.success) rowProblem('transferTo', `"${fields.transferTo}" is not a valid e-mail address`);
+    if (written.transferTo !== undefined) {
+      const target = emailSchema.safeParse(written.transferTo);
+      if (!target.success) rowProblem('transferTo', `"${written.transferTo}" is not a valid e-mail address`);
       else transferTo = target.data;
     }
     if (!email.success) return;
@@ -104,62 +161,105 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
     const earlier = seen.get(email.data);
     if (earlier !== undefined) rowProblem('email', `${email.data} is already a leaver in row ${earlier}`);
     seen.set(email.data, row);
-    leavers.push({ row, line: record.line, email: email.data, ...(leaveAt === undefined ? {} : { leaveAt }), ...(transferTo === undefined ? {} : { transferTo }) });
+    leavers.push({ row, line: record.line, email: email.data, ...(leaveAt === undefined ? {} : { leaveAt, leaveDate }), ...(transferTo === undefined ? {} : { transferTo }) });
   });
   if (problems.length > 0) throw new ManifestRefusedError(problems, new Set(problems.map((p) => p.row)).size, `${HINT} Fix the rows above; nothing was planned.`);
-  return { path: path.resolve(options.path), sha256: createHash('sha256').update(bytes).digest('hex'), format, leavers, ignored: [...ignored] };
+  return { leavers, ignored: [...new Set([...readings.values()].flatMap(({ reading }) => reading.ignored))] };
 }
 
-interface SourceRecord {
-  line: number;
-  fields: Record<string, unknown>;
+/** One header (a CSV's, or a JSON object's keys) as read, with which date field it has and how a date alone is read. */
+interface HeaderReading {
+  reading: ReturnType<typeof LEAVERS_COLUMNS.readHeader>;
+  dateField: 'leaveDate' | 'leaveAt' | undefined;
+  dateAloneAt: string;
 }
 
-function csvRecords(text: string): SourceRecord[] {
-  try {
-    const rows = parse(text, { delimiter: [',', ';', '\t'], bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
-    const [header, ...data] = rows;
-    if (header === undefined) return [];
-    const names = header.record;
-    if (!names.some((name) => FIELDS[fold(name)] === 'email')) {
-      throw new ManifestRefusedError([{ row: 0, line: 1, message: `no e-mail column in the header (${names.join(', ')})` }], 0, HINT);
-    }
-    return data.map(({ record, info }) => ({ line: info.lines, fields: Object.fromEntries(names.map((name, i) => [name, record[i]])) }));
-  } catch (error) {
-    if (error instanceof ManifestRefusedError) throw error;
-    throw new ManifestRefusedError([{ row: 0, line: 0, message: `the CSV cannot be read: ${(error as Error).message}` }], 0, HINT);
+function readHeader(headers: readonly string[], line: number, options: ReadLeaversOptions): HeaderReading {
+  // A JSON object need not carry every column a choice names: only the choices its keys hold apply to it.
+  const reading = LEAVERS_COLUMNS.readHeader(headers, line, options.columns, true);
+  const leaveDate = reading.fields.indexOf('leaveDate');
+  const leaveAt = reading.fields.indexOf('leaveAt');
+  if (leaveDate !== -1 && leaveAt !== -1) {
+    throw new ManifestFileError(
+      `columns "${headers[leaveDate]}" (leaveDate, the last day worked) and "${headers[leaveAt]}" (leaveAt, when access ends) both say when the leaver leaves`,
+      line,
+      `Keep one of them, or pass --ignore-column "${headers[leaveAt]}".`,
+    );
   }
+  const dateField = leaveDate !== -1 ? 'leaveDate' : leaveAt !== -1 ? 'leaveAt' : undefined;
+  // The person works their last day: a date alone in a leaveDate column ends access at the end of it (docs/offboarding.md).
+  return { reading, dateField, dateAloneAt: dateField === 'leaveDate' ? (options.lastDayEndsAt ?? '24:00') : '00:00' };
+}
+
+/** How a leave date was read, for the plan: the day and the time a date alone stands for, in its zone. */
+function readAs(written: string, field: 'leaveDate' | 'leaveAt', dateAlone: boolean, zone: string | undefined, dateAloneAt: string): string {
+  const inZone = zone === undefined || /(?:[zZ]|[+-]\d{2}:?\d{2})$/.test(written) ? '' : ` in ${zone}`;
+  if (!dateAlone) return `${written}${inZone}`;
+  if (field === 'leaveAt') return `start of ${written}${inZone}`;
+  return dateAloneAt === '24:00' ? `end of last day ${written}${inZone}` : `${dateAloneAt} on last day ${written}${inZone}`;
+}
+
+/** No e-mail column: name the columns that hold e-mails, since one of them is probably it. */
+function noEmailColumn(headers: readonly string[], table: LeaversTable): ManifestFileError {
+  const holding = headers.filter((header) => table.records.some((record) => looksLikeEmails(String(record.values[record.headers.indexOf(header)] ?? ''))));
+  return new ManifestFileError(
+    `no e-mail column in the header (${headers.join(', ')})`,
+    1,
+    holding.length === 0 ? HINT : `If ${holding.map((h) => `"${h}"`).join(' or ')} is the leaver's address, pass --email-column "${holding[0]}".`,
+  );
+}
+
+async function csvTable(text: string): Promise<LeaversTable> {
+  const { lines } = await openCsvTable(once(text), { emptyHint: HINT });
+  let headers: string[] | undefined;
+  let headerLine = 1;
+  const records: LeaversTable['records'] = [];
+  for await (const { cells, line } of lines) {
+    if (headers === undefined) [headers, headerLine] = [cells, line];
+    else records.push({ line, headers, headerLine, values: cells });
+  }
+  return { records };
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
 }
 
 const objectSchema = z.record(z.string(), z.unknown());
 
-function jsonRecords(text: string, format: ManifestFormat): SourceRecord[] {
-  const refuse = (line: number, message: string): never => {
-    throw new ManifestRefusedError([{ row: 0, line, message }], 0, HINT);
-  };
-  if (format === 'jsonl') {
-    return text.split('\n').flatMap((source, index) => {
-      if (source.trim() === '') return [];
-      let value: unknown;
-      try {
-        value = JSON.parse(source);
-      } catch (error) {
-        return refuse(index + 1, `line ${index + 1} is not JSON: ${(error as Error).message}`);
-      }
-      const object = objectSchema.safeParse(value);
-      return object.success ? [{ line: index + 1, fields: object.data }] : refuse(index + 1, `line ${index + 1} is not a JSON object`);
-    });
-  }
+/** JSON and JSON Lines leavers as a table: each object's keys are its header. */
+function jsonTable(text: string, format: ManifestFormat): LeaversTable {
+  const objects = format === 'jsonl' ? jsonLines(text) : jsonRows(text);
+  return { records: objects.map(({ line, fields }) => ({ line, headers: Object.keys(fields), headerLine: line, values: Object.values(fields) })) };
+}
+
+function jsonLines(text: string): { line: number; fields: Record<string, unknown> }[] {
+  return text.split('\n').flatMap((source, index) => {
+    if (source.trim() === '') return [];
+    let value: unknown;
+    try {
+      value = parseJsonLossless(source);
+    } catch (error) {
+      throw new ManifestFileError(`line ${index + 1} is not JSON: ${(error as Error).message}`, index + 1, HINT);
+    }
+    const object = objectSchema.safeParse(value);
+    if (!object.success) throw new ManifestFileError(`line ${index + 1} is not a JSON object`, index + 1, HINT);
+    return [{ line: index + 1, fields: object.data }];
+  });
+}
+
+function jsonRows(text: string): { line: number; fields: Record<string, unknown> }[] {
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    document = parseJsonLossless(text);
   } catch (error) {
-    return refuse(0, `the file is not valid JSON: ${(error as Error).message}`);
+    throw new ManifestFileError(`the file is not valid JSON: ${(error as Error).message}`, 0, HINT);
   }
   const rows = Array.isArray(document) ? document : objectSchema.safeParse(document).data?.rows;
-  if (!Array.isArray(rows)) return refuse(1, 'the file is neither an array of leavers nor {"rows": [...]}');
+  if (!Array.isArray(rows)) throw new ManifestFileError('the file is neither an array of leavers nor {"rows": [...]}', 1, HINT);
   return rows.map((value, index) => {
     const object = objectSchema.safeParse(value);
-    return object.success ? { line: 0, fields: object.data } : refuse(0, `element ${index + 1} is not a JSON object`);
+    if (!object.success) throw new ManifestFileError(`element ${index + 1} is not a JSON object`, 0, HINT);
+    return { line: 0, fields: object.data };
   });
 }

@@ -1,7 +1,9 @@
 import { ResourceNotFoundError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { LeaverState } from './leaver-state.js';
-import { groupsOwnedBy, transferTargetProblem } from './transfer-target-check.js';
+import { createGroupOwnershipReader, type GroupOwnership } from '../plan/group-ownership.js';
+import { RULES } from '../plan/planned-row.js';
+import { judgeRemoval, type TransferCandidate } from '../plan/removal-preflight.js';
 
 export type Recheck =
   | { kind: 'remove'; transferTo?: { email: string; userId: number }; note?: string }
@@ -18,37 +20,38 @@ export interface RecheckOptions {
 
 /**
  * What the service says at the end of the hold: is the leaver still deactivated (someone may have reactivated them:
- * then they are not removed), and can the transfer target still take over (active, licensed, not leaving, a group
- * admin when there are groups)? Else --transfer-to, else the removal fails with the reason. Reads only.
+ * then they are not removed), and can the transfer target still take over? The same removal pre-flight as the plan
+ * (src/plan/removal-preflight.ts: active, on a paid seat, not leaving, a group admin when there are groups), on what the
+ * service says now. Else --transfer-to, else the removal fails with the reason. Reads only.
  */
 export async function recheckBeforeRemoval(leaver: LeaverState, options: RecheckOptions): Promise<Recheck> {
   const call = options.signal === undefined ? {} : { signal: options.signal };
   if (leaver.userId === undefined) return { kind: 'fail', reason: 'the leaver was never resolved to a user' };
-  let profile;
-  try {
-    profile = await options.api.users.get(leaver.userId, { ...call, include: ['groups'] });
-  } catch (error) {
-    if (error instanceof ResourceNotFoundError) return { kind: 'skip', reason: 'no longer a user of the organization (removed by someone else during the hold)' };
-    throw error;
-  }
+  const { profile, ownership } = await createGroupOwnershipReader(options.api).read(leaver.userId, options.signal);
+  if (profile === undefined) return { kind: 'skip', reason: 'no longer a user of the organization (removed by someone else during the hold)' };
   if (profile.status !== undefined && profile.status !== 'DEACTIVATED') {
     return { kind: 'skip', reason: `reactivated by someone else during the hold (status ${profile.status}): not removed` };
   }
-  const groups = groupsOwnedBy(profile) ?? leaver.stateBefore?.groupsOwned;
-  const ownsGroups = (groups?.length ?? 0) > 0;
-  const candidates = [leaver.transferTo?.email, options.fallback].filter((email): email is string => email !== undefined);
-  const problems: string[] = [];
-  for (const email of new Set(candidates)) {
+  // Groups the service does not list now were maybe listed at the leave date (the state before).
+  const before = leaver.stateBefore?.groupsOwned;
+  const groups: GroupOwnership = ownership.known || before === undefined ? ownership : { known: true, groups: before };
+  const candidates: TransferCandidate[] = [];
+  for (const [email, from] of [[leaver.transferTo?.email, 'row'], [options.fallback, 'fallback']] as const) {
+    if (email === undefined || candidates.some((candidate) => candidate.named === email)) continue;
     const user = await findTarget(options.api, email, leaver.transferTo, call);
-    const problem = transferTargetProblem(email, user, { ownsGroups, leavingIn: user === undefined ? undefined : await options.leavingIn(user.id) });
-    if (problem === undefined && user !== undefined) {
-      return { kind: 'remove', transferTo: { email: user.email.toLowerCase(), userId: user.id }, ...(problems.length > 0 ? { note: `${problems.join('; ')}: transferred to --transfer-to ${email} instead` } : {}) };
-    }
-    if (problem !== undefined) problems.push(problem);
+    candidates.push({ named: email, from, user, leavingIn: user === undefined ? undefined : await options.leavingIn(user.id) });
   }
-  if (problems.length > 0) return { kind: 'fail', reason: `${problems.join('; ')}${options.fallback === undefined ? ' and no --transfer-to fallback was given' : ''}` };
-  if (ownsGroups) return { kind: 'fail', reason: `owns ${groups?.length ?? 0} group(s) and has no transfer target` };
-  return { kind: 'remove' };
+  const verdict = judgeRemoval({ user: profile, groups, candidates, transferSheets: true });
+  if (!verdict.ok) {
+    const noFallback = verdict.rule === RULES.transferTargetInvalid && options.fallback === undefined ? ' and no --transfer-to fallback was given' : '';
+    return { kind: 'fail', reason: `${verdict.reason}${noFallback}` };
+  }
+  const switched = verdict.notes.find((note) => note.includes('--transfer-to'));
+  return {
+    kind: 'remove',
+    ...(verdict.transferTo === undefined ? {} : { transferTo: verdict.transferTo }),
+    ...(switched === undefined ? {} : { note: switched.replace('transfers to --transfer-to', 'transferred to --transfer-to') }),
+  };
 }
 
 async function findTarget(api: SmartsheetApi, email: string, planned: LeaverState['transferTo'], call: { signal?: AbortSignal }) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PlannedRow } from '../plan/planned-row.js';
 import { leaverOutcome } from './leaver-ends.js';
+import { canonicalColumnChoices } from './leavers-column-choices.js';
 import { stepOf, type LeaverState } from './leaver-state.js';
 import type { OffboardingPlan, PlannedLeaver } from './plan-offboarding.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
@@ -20,8 +21,10 @@ export interface SubmittedOffboarding {
 
 /** The id of an offboarding: a hash of the file's bytes, the options and the target, like a batch's. */
 export function workflowIdOf(plan: Pick<OffboardingPlan, 'source' | 'options'>, target: string): string {
-  const { holdMs, transferTo, removeFromSharing, timeZone } = plan.options;
-  const canonical = `hold=${holdMs}&to=${transferTo ?? ''}&sharing=${removeFromSharing}&tz=${timeZone ?? ''}`;
+  const { holdMs, transferTo, removeFromSharing, timeZone, columns } = plan.options;
+  // Column choices change what the file means; without any, the id is what it always was.
+  const choices = columns === undefined ? '' : `&columns=${canonicalColumnChoices(columns)}`;
+  const canonical = `hold=${holdMs}&to=${transferTo ?? ''}&sharing=${removeFromSharing}&tz=${timeZone ?? ''}${choices}`;
   return `o${createHash('sha256').update(`${plan.source.sha256}\n${target}\n${canonical}`).digest('hex').slice(0, 12)}`;
 }
 

@@ -13,7 +13,7 @@ import type { BatchHarness } from './batch-harness.js';
 
 export const DAY = 86_400_000;
 
-export const TEST_OFFBOARDING: Config['offboarding'] = { reactivationWindowDays: 7, defaultHoldDays: 7, stepPollMs: 100 };
+export const TEST_OFFBOARDING: Config['offboarding'] = { reactivationWindowDays: 7, defaultHoldDays: 7, stepPollMs: 100, lastDayEndsAt: '24:00' };
 
 const GUARDRAILS: Config['guardrails'] = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
 
@@ -56,7 +56,12 @@ export function createOffboardingHarness(h: BatchHarness, offboarding: Config['o
     clock,
     async plan(lines, options = {}) {
       files += 1;
-      const file = await readLeavers({ path: h.writeManifest(`leavers-${files}.csv`, lines), ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) });
+      const file = await readLeavers({
+        path: h.writeManifest(`leavers-${files}.csv`, lines),
+        lastDayEndsAt: offboarding.lastDayEndsAt,
+        ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+        ...(options.columns === undefined ? {} : { columns: options.columns }),
+      });
       return system.plan(file, { api: h.api, config: { guardrails: GUARDRAILS, offboarding }, options: { holdMs: 7 * DAY, removeFromSharing: false, ...options } });
     },
     async offboard(lines, options) {

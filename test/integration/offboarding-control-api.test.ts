@@ -50,4 +50,28 @@ describe('control API: offboarding', () => {
     expect(missing.statusCode).toBe(404);
     await app.close();
   });
+
+  it('takes the column options as query parameters: refused without them (422 naming the column), planned on the date with them', async () => {
+    const { h, o } = await open();
+    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
+    const app = buildControlApp(
+      controlDeps({
+        target: { label: 'test target', id: h.server.url, configured: true, sim: true },
+        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
+        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
+      }),
+    );
+    const [a] = await h.deactivatableEmails(1);
+    const payload = `email,Leaving Date,Notes\n${a},2030-03-01,-\n`;
+    const refused = await app.inject({ method: 'POST', url: '/v1/offboardings?tz=Europe/Berlin&dryRun=true', headers: { ...auth, 'content-type': 'text/csv' }, payload });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.message).toContain('column "Leaving Date" holds dates');
+    expect(refused.json().error.hint).toContain('--leave-date-column "Leaving Date"');
+    const planned = await app.inject({ method: 'POST', url: '/v1/offboardings?tz=Europe/Berlin&dryRun=true&leaveDateColumn=Leaving%20Date&ignoreColumn=Notes', headers: { ...auth, 'content-type': 'text/csv' }, payload });
+    expect(planned.statusCode).toBe(200);
+    // The last day ends at 24:00 in Berlin (UTC+1 in March): 2030-03-01T23:00Z.
+    expect(planned.json().plan.leavers[0]).toMatchObject({ verdict: 'deactivate-on-date', leaveAt: Date.UTC(2030, 2, 1, 23), leaveDate: { column: 'Leaving Date', readAs: 'end of last day 2030-03-01 in Europe/Berlin' } });
+    expect(planned.json().plan.options.columns).toEqual({ columns: { leaveDate: 'Leaving Date' }, ignore: ['Notes'] });
+    await app.close();
+  });
 });

@@ -7,13 +7,14 @@ import { formatOffboardingPlan } from '../../workflow/format-offboarding-plan.js
 import { checkHold, formatHold, parseHold } from '../../workflow/hold-duration.js';
 import { writeOffboardingReport } from '../../workflow/offboarding-report.js';
 import { formatOffboardingStatus } from '../../workflow/offboarding-status.js';
-import { readLeavers } from '../../workflow/read-leavers.js';
+import { leaversColumnChoices } from '../../workflow/leavers-column-choices.js';
+import { readLeavers, type LeaversColumnChoices } from '../../workflow/read-leavers.js';
 import { workflowIdOf } from '../../workflow/submit-offboarding.js';
 import { checkTimeZone } from '../../workflow/zoned-time.js';
 import { createBudgetedApi, defaultReportFile, openBatchRuntime } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
-import { confirmOnTerminal } from '../manifest-options.js';
+import { collect, confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
 
 interface OffboardFlags extends CommonFlags {
@@ -25,6 +26,11 @@ interface OffboardFlags extends CommonFlags {
   yes?: boolean;
   wait?: boolean;
   report?: string;
+  emailColumn?: string;
+  leaveDateColumn?: string;
+  leaveAtColumn?: string;
+  transferColumn?: string;
+  ignoreColumn?: string[];
 }
 
 /**
@@ -41,6 +47,11 @@ export function registerOffboardCommand(program: Command): void {
     .option('--transfer-to <email>', 'who takes over sheets and groups when a row names nobody (and the fallback when its target cannot)')
     .option('--remove-from-sharing', 'also remove the leavers from sharing on every sheet and workspace')
     .option('--tz <zone>', 'time zone of leave dates written without an offset, e.g. Europe/Berlin')
+    .option('--leave-date-column <name>', "the column holding each leaver's last day (a date alone ends access at the end of that day)")
+    .option('--leave-at-column <name>', 'the column holding the moment access ends (a date alone means the start of that day)')
+    .option('--transfer-column <name>', "the column naming who takes over each leaver's sheets and groups")
+    .option('--email-column <name>', "the column holding each leaver's e-mail address")
+    .option('--ignore-column <name>', 'a column that means nothing here (repeat for several): never read, never refused', collect, [])
     .option('--dry-run', 'print the plan and stop: nothing is queued')
     .option('--yes', 'confirm above the guardrails without a prompt')
     .option('--no-wait', 'queue and return without running what is due now (a running seatflow worker takes it)')
@@ -60,12 +71,25 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     const holdMs = flags.hold === undefined ? runtime.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(flags.hold);
     // Refusals that need no Redis come first.
     checkHold(holdMs, runtime.config.offboarding.reactivationWindowDays);
-    const leavers = await readLeavers({ path: file, maxRows: runtime.config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) });
+    const columns = leaversColumnsOf(flags);
+    const leavers = await readLeavers({
+      path: file,
+      maxRows: runtime.config.guardrails.maxRows,
+      lastDayEndsAt: runtime.config.offboarding.lastDayEndsAt,
+      ...(timeZone === undefined ? {} : { timeZone }),
+      ...(columns === undefined ? {} : { columns }),
+    });
     const batchRuntime = await openBatchRuntime(runtime);
     const offboarding = openOffboarding(runtime, batchRuntime);
     out.write(`Target: ${runtime.targetLabel}\n`);
     if (leavers.ignored.length > 0) out.write(`note: columns ignored: ${leavers.ignored.join(', ')}\n`);
-    const options = { holdMs, removeFromSharing: flags.removeFromSharing === true, ...(transferTo === undefined ? {} : { transferTo }), ...(timeZone === undefined ? {} : { timeZone }) };
+    const options = {
+      holdMs,
+      removeFromSharing: flags.removeFromSharing === true,
+      ...(transferTo === undefined ? {} : { transferTo }),
+      ...(timeZone === undefined ? {} : { timeZone }),
+      ...(columns === undefined ? {} : { columns }),
+    };
     // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
     const known = await offboarding.store.get(workflowIdOf({ source: leavers, options }, batchRuntime.target));
     let workflow;
@@ -118,6 +142,11 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     if (interrupt.signal.aborted) return 130;
     return stopped !== undefined || status.leavers.some((leaver) => leaver.phase === 'failed') ? 1 : 0;
   });
+}
+
+/** The column options as the leavers reader takes them; undefined when none was given. */
+function leaversColumnsOf(flags: OffboardFlags): LeaversColumnChoices | undefined {
+  return leaversColumnChoices({ email: flags.emailColumn, leaveDate: flags.leaveDateColumn, leaveAt: flags.leaveAtColumn, transferTo: flags.transferColumn }, flags.ignoreColumn ?? []);
 }
 
 function parseEmail(text: string): string {

@@ -5,13 +5,14 @@ import { emailSchema } from '../../manifest/action.js';
 import { parseHold } from '../../workflow/hold-duration.js';
 import { formatOffboardingReport } from '../../workflow/offboarding-report.js';
 import type { OffboardingSystem } from '../../workflow/offboarding-system.js';
+import { leaversColumnChoices } from '../../workflow/leavers-column-choices.js';
 import { readLeavers } from '../../workflow/read-leavers.js';
 import { workflowIdOf } from '../../workflow/submit-offboarding.js';
 import { checkTimeZone } from '../../workflow/zoned-time.js';
 import type { ControlDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
-import { outcomesQuerySchema, parseRequestPart } from '../request-schemas.js';
+import { outcomesQuerySchema, parseRequestPart, repeatedSchema } from '../request-schemas.js';
 import { offboardingNotFound, undoOnTarget } from '../undo-on-target.js';
 import { withRedis } from '../with-redis.js';
 import { requireTarget } from './plan-routes.js';
@@ -29,6 +30,12 @@ const submitQuerySchema = z.object({
   transferTo: emailSchema.optional(),
   removeFromSharing: flag,
   tz: z.string().optional(),
+  /** --leave-date-column, --leave-at-column, --transfer-column, --email-column, --ignore-column (repeated). */
+  leaveDateColumn: z.string().optional(),
+  leaveAtColumn: z.string().optional(),
+  transferColumn: z.string().optional(),
+  emailColumn: z.string().optional(),
+  ignoreColumn: repeatedSchema,
   /** Plays the role of --yes. */
   confirm: flag,
   /** Plan only, queue nothing (like --dry-run). */
@@ -56,8 +63,22 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
     requireTarget(deps);
     const timeZone = query.tz === undefined ? undefined : checkTimeZone(query.tz);
     const holdMs = query.hold === undefined ? offboarding.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(query.hold);
-    const file = await readLeavers({ path: path.join(path.sep, 'control-api', `leavers.${format}`), content: bytes, maxRows: offboarding.config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) });
-    const options = { holdMs, removeFromSharing: query.removeFromSharing === true, ...(query.transferTo === undefined ? {} : { transferTo: query.transferTo }), ...(timeZone === undefined ? {} : { timeZone }) };
+    const columns = leaversColumnChoices({ email: query.emailColumn, leaveDate: query.leaveDateColumn, leaveAt: query.leaveAtColumn, transferTo: query.transferColumn }, query.ignoreColumn ?? []);
+    const file = await readLeavers({
+      path: path.join(path.sep, 'control-api', `leavers.${format}`),
+      content: bytes,
+      maxRows: offboarding.config.guardrails.maxRows,
+      lastDayEndsAt: offboarding.config.offboarding.lastDayEndsAt,
+      ...(timeZone === undefined ? {} : { timeZone }),
+      ...(columns === undefined ? {} : { columns }),
+    });
+    const options = {
+      holdMs,
+      removeFromSharing: query.removeFromSharing === true,
+      ...(query.transferTo === undefined ? {} : { transferTo: query.transferTo }),
+      ...(timeZone === undefined ? {} : { timeZone }),
+      ...(columns === undefined ? {} : { columns }),
+    };
     // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
     const known = await withRedis(deps, () => system.store.get(workflowIdOf({ source: file, options }, deps.target.id)));
     if (known !== undefined && known.state !== 'submitting') {

@@ -19,6 +19,7 @@ export function registerPlanRoutes(app: FastifyInstance, deps: ControlDeps): voi
       skipInvalid: query.skipInvalid === true,
       ...(query.action === undefined ? {} : { defaultAction: query.action }),
       ...(query.name === undefined ? {} : { name: query.name }),
+      ...(query.ignoreColumn === undefined ? {} : { ignoreColumns: query.ignoreColumn }),
     });
     return { target: deps.target.label, ...plan, guardrails, warnings: manifest.warnings };
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifest } from '../../../src/manifest/load-manifest.js';
+import { ManifestFileError } from '../../../src/manifest/manifest-file-error.js';
 
 const load = (content: string, file = '/data/m.csv', extra: Partial<Parameters<typeof loadManifest>[0]> = {}) =>
   loadManifest({ path: file, content, ...extra });
@@ -167,5 +168,38 @@ describe('whole-file checks', () => {
     const manifest = await load('email,action\na@acme.example,deactivate\nb@acme.example,deactivate\n', '/data/m.csv', { keepRows: false });
     expect(manifest.rows).toEqual([]);
     expect(manifest.validCount).toBe(2);
+  });
+});
+
+describe('columns a manifest must not quietly drop (one vocabulary, src/manifest/columns)', () => {
+  it('refuses a CSV header that nearly names a field, as JSON refuses such a key', async () => {
+    await expect(load('email,action,tranferTo\na@acme.example,remove,b@acme.example\n')).rejects.toThrow('column "tranferTo" is not a field of a manifest: did you mean "transferTo"?');
+    await expect(load('email,action,transferTo,transferSheet\na@acme.example,remove,b@acme.example,true\n')).rejects.toThrow(/did you mean "transferSheets"/);
+    const json = await load('{"rows":[{"action":"remove","email":"a@acme.example","transferSheet":true}]}', '/data/m.json');
+    expect(json.invalid[0]?.problems[0]?.message).toBe('unknown field "transferSheet": did you mean "transferSheets"?');
+  });
+
+  it('refuses an unknown column holding e-mails (a transfer target under another name), naming it and the line', async () => {
+    const error = await load('email,action,Manager\na@acme.example,remove,\nb@acme.example,remove,boss@acme.example\n').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ManifestFileError);
+    expect((error as ManifestFileError).message).toContain('column "Manager" holds e-mail addresses ("boss@acme.example" on line 3)');
+    expect((error as ManifestFileError).line).toBe(3);
+    expect((error as ManifestFileError).hint).toContain('call the column transferTo');
+  });
+
+  it('refuses an unknown column holding dates: a manifest runs every row now', async () => {
+    await expect(load('Email,Leave Date\na@acme.example,2026-12-04\n', '/data/m.csv', { defaultAction: 'deactivate' })).rejects.toThrow(/column "Leave Date" holds dates/);
+  });
+
+  it('reads such a column as nothing when --ignore-column names it', async () => {
+    const manifest = await load('email,action,Manager,Leave Date\na@acme.example,deactivate,boss@acme.example,2026-12-04\n', '/data/m.csv', { ignoreColumns: ['manager', 'Leave Date'] });
+    expect(manifest.rows.map((r) => r.action)).toEqual([{ action: 'deactivate', user: { email: 'a@acme.example' } }]);
+    expect(manifest.warnings).toEqual([]);
+  });
+
+  it('takes a nested user or transferTo only as {email} or {userId}, in any spelling, and refuses other keys', async () => {
+    const manifest = await load('{"rows":[{"action":"remove","user":{"E-Mail":"a@acme.example"},"transferTo":{"mail":"b@acme.example"}},{"action":"remove","email":"c@acme.example","transferTo":{"emial":"d@acme.example"}}]}', '/data/m.json');
+    expect(manifest.rows.map((r) => r.action)).toEqual([{ action: 'remove', user: { email: 'a@acme.example' }, transferTo: { email: 'b@acme.example' } }]);
+    expect(manifest.invalid[0]?.problems.map((p) => p.message)).toEqual(['unknown field "transferTo.emial": a transferTo is {"email": …} or {"userId": …}']);
   });
 });

@@ -14,6 +14,8 @@ export interface FakeOrg {
   listCalls?: ListUsersOptions[];
   columns?: Record<number, Column[]>;
   webhooks?: Webhook[];
+  /** When set, get user answers include=groups with the groups a user owns (else it leaves `groups` out, as the service may). */
+  groups?: { id: number; name: string; ownerId: number }[];
 }
 
 function page<T>(items: T[], options: { page?: number; pageSize?: number; includeAll?: boolean }): IndexResult<T> {
@@ -66,10 +68,11 @@ export function createFakeApi(org: FakeOrg): SmartsheetApi {
         };
       },
       getCurrent: async () => view(byId(org.me)!),
-      get: async (id: number) => {
+      get: async (id: number, options: { include?: readonly string[] } = {}) => {
         const user = byId(id);
         if (user === undefined) throw notFound();
-        return view(user);
+        const listGroups = options.include?.includes('groups') === true && org.groups !== undefined;
+        return listGroups ? { ...view(user), groups: org.groups!.filter((group) => group.ownerId === id) } : view(user);
       },
     },
     alternateEmails: {

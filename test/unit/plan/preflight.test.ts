@@ -68,7 +68,46 @@ describe('preflight', () => {
     );
     expect(result.rows[0]).toMatchObject({ verdict: 'change', target: { transferToUserId: expect.any(Number) } });
     expect(brief(result.rows[1]).slice(0, 2)).toEqual(['refused', 'transfer-target-invalid']);
-    expect(result.rows[2]?.reason).toBe('transferTo nobody@acme.example is not a user of the organization');
+    expect(result.rows[2]?.reason).toBe('transfer target nobody@acme.example is not a user of the organization');
+  });
+
+  it('removes without a transfer target only when the user is known to own no group, saying the sheets stay', async () => {
+    const csv = 'email,action,transferTo,transferSheets\njordan.lee@acme.example,remove,,\npriya.shah@acme.example,remove,,\nmarcus.chen@acme.example,remove,riley.owens@acme.example,true\nelena.garcia@acme.example,remove,dana.whitfield@acme.example,true\n';
+    const manifest = await loadManifest({ path: '/data/m.csv', content: csv });
+    const org = demoOrg(0);
+    const id = (email: string) => org.users.find((u) => u.email === email)!.id;
+    // A service that lists groups on GET /users/{id}: priya owns one, jordan none.
+    const listed = await preflight(manifest, { api: createFakeApi({ ...org, groups: [{ id: 77, name: 'Data', ownerId: id('priya.shah@acme.example') }] }) });
+    expect(listed.rows.map(brief)).toEqual([
+      ['change', undefined, 'no transfer target: sheets stay with the removed user'],
+      ['refused', 'owns-groups-without-transferTo', 'owns 1 group(s) and has no transfer target: name one who is a group admin'],
+      ['change', undefined, 'riley.owens@acme.example is a Provisional Member: upgrade it to MEMBER, or what it receives goes to a free seat at the end of its review period'],
+      ['change', undefined, undefined],
+    ]);
+    // One that does not (include=groups is documented for /users/me only): unknown, so a removal without a target is
+    // refused, and the target who is not a group admin is planned with a note. One call learns it, not one per row.
+    const { api, calls } = countCalls(createFakeApi(org));
+    const unlisted = await preflight(manifest, { api });
+    expect(unlisted.rows.map((r) => [r.verdict, r.rule])).toEqual([
+      ['refused', 'group-ownership-unknown'],
+      ['refused', 'group-ownership-unknown'],
+      ['change', undefined],
+      ['change', undefined],
+    ]);
+    expect(unlisted.rows[2]?.reason).toMatch(/group ownership unknown .* riley.owens@acme.example not being a group admin \(1107\)/);
+    expect(calls()).toBe(unlisted.apiCalls);
+    const withoutGroupReads = await preflight(await loadManifest({ path: '/data/m.csv', content: 'email,action,transferTo\nelena.garcia@acme.example,remove,dana.whitfield@acme.example\n' }), { api: createFakeApi(org) });
+    // getCurrent + one email= listing + the one group read that told the service does not list groups.
+    expect(unlisted.apiCalls - withoutGroupReads.apiCalls).toBe(1);
+  });
+
+  it('refuses a transfer target on a free seat, whatever licensedSheetCreator says', async () => {
+    const result = await plan('email,action,transferTo,transferSheets\njordan.lee@acme.example,remove,riley.owens@acme.example,true\npriya.shah@acme.example,remove,jamie.fox@partner.example,true\n');
+    expect(result.rows.map((r) => [r.verdict, r.rule])).toEqual([
+      ['change', undefined],
+      ['refused', 'transfer-target-invalid'],
+    ]);
+    expect(result.rows[1]?.reason).toBe('transfer target jamie.fox@partner.example is not licensed (a GUEST seat: cannot own sheets)');
   });
 
   it('classifies seat rows: eligibility, admin, no-op, ambiguous plan, explicit plan', async () => {

@@ -15,6 +15,10 @@ async function plan(csv: string, options: Omit<PreflightOptions, 'api'> = {}, sh
 }
 const verdicts = (result: Awaited<ReturnType<typeof plan>>) => result.rows.map((row) => [row.verdict, row.rule ?? '']);
 const userOf = (org: FakeOrg, email: string) => org.users.find((user) => user.email === email)!;
+/** The service lists group ownership and these users own none: a remove row without a target is plannable. */
+const ownNoGroups = (org: FakeOrg) => {
+  org.groups = [];
+};
 
 describe('the pre-flight follows the service as documented in late 2026 (docs/service.md)', () => {
   it('refuses GUEST as a downgrade for an internal user (and one whose isInternal is unknown), and plans it for an external Member', async () => {
@@ -48,24 +52,24 @@ describe('the pre-flight follows the service as documented in late 2026 (docs/se
 
   it('refuses deactivate and reactivate on Smartsheet Gov, and plans them elsewhere', async () => {
     const csv = 'email,action\nmarcus.chen@acme.example,deactivate\ntaylor.brooks@acme.example,reactivate\njordan.lee@acme.example,remove\n';
-    const gov = await plan(csv, { region: 'GOV' });
+    const gov = await plan(csv, { region: 'GOV' }, ownNoGroups);
     expect(verdicts(gov)).toEqual([['refused', 'unavailable-on-gov'], ['refused', 'unavailable-on-gov'], ['change', '']]);
     expect(gov.rows[0]?.reason).toMatch(/Smartsheet Gov does not offer deactivate user/);
-    const eu = await plan(csv, { region: 'EU' });
+    const eu = await plan(csv, { region: 'EU' }, ownNoGroups);
     expect(verdicts(eu)).toEqual([['change', ''], ['change', ''], ['change', '']]);
   });
 
   it('refuses deactivate, reactivate and remove of users a configured external source manages, naming the source', async () => {
     const result = await plan('email,action\nmarcus.chen@acme.example,deactivate\njordan.lee@acme.example,remove\ntaylor.brooks@acme.example,reactivate\nlee.park@partner.example,remove\n', {
       externalSources: [{ name: 'Okta', domains: ['acme.example'], emails: [] }],
-    });
+    }, ownNoGroups);
     expect(verdicts(result)).toEqual([['refused', 'externally-managed'], ['refused', 'externally-managed'], ['refused', 'externally-managed'], ['change', '']]);
     expect(result.rows[1]?.reason).toBe('jordan.lee@acme.example is managed by Okta (config externalSources); the service refuses to remove it through the API: do it in Okta');
     expect(result.notes).toBeUndefined();
   });
 
   it('says once, under the rows, that nothing on the wire tells an externally managed user when no source is configured', async () => {
-    const result = await plan('email,action\nmarcus.chen@acme.example,deactivate\njordan.lee@acme.example,remove\n');
+    const result = await plan('email,action\nmarcus.chen@acme.example,deactivate\njordan.lee@acme.example,remove\n', {}, ownNoGroups);
     expect(verdicts(result)).toEqual([['change', ''], ['change', '']]);
     expect(result.notes).toEqual([expect.stringMatching(/^2 deactivate, reactivate or remove rows will be refused when run if the user is managed by an identity provider/)]);
     expect(formatPlan(result)).toMatch(/\nNote: 2 deactivate, reactivate or remove rows/);

@@ -53,12 +53,28 @@ describe('loadPolicy', () => {
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat\nnot-an-address,MEMBER\n' }))).toContain('line 2');
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat,note\na@acme.example,MEMBER,"two\nlines"\n\nb@acme.example,boss,\n' }))).toContain('line 5 (b@acme.example)');
     expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'email,seat\na@acme.example,MEMBER\nA@acme.example,GUEST\n' }))).toContain('listed twice');
-    expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'mail,seat\na@acme.example,MEMBER\n' }))).toContain('no "email" column');
+    expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'person,seat\na@acme.example,MEMBER\n' }))).toContain('no "email" column');
   });
 
   it('accepts the example policy of jobs/examples', async () => {
     const loaded = await loadPolicy('jobs/examples/license-policy.json');
     expect(loaded.policy.rules).toHaveLength(3);
     expect(loaded.files.has('hr-seats.csv')).toBe(true);
+  });
+
+  it('reads source-of-truth files with the vocabulary of every input: e-mail spellings, the seat column by its folded name', async () => {
+    const policy = JSON.stringify({ rules: [{ when: { inFile: 'hr.csv' }, then: { seatFromColumn: 'seat type' } }] });
+    const loaded = await loadPolicy(write({ 'policy.json': policy, 'hr.csv': 'Work E-Mail;Seat_Type;Team\nAda@Acme.example;guest;Data\n' }));
+    expect(loaded.files.get('hr.csv')?.get('ada@acme.example')).toMatchObject({ seattype: 'guest' });
+    expect(await refusal(write({ 'policy.json': policy, 'hr.csv': 'Emial,Seat Type\na@acme.example,MEMBER\n' }))).toContain('source-of-truth file "hr.csv": column "Emial" is not a field of a source-of-truth file: did you mean "email"?');
+  });
+
+  it('refuses a column no rule reads that holds e-mails or dates, unless the policy lists it in ignoreColumns', async () => {
+    const policy = (extra: object) => JSON.stringify({ rules: [{ when: { notInFile: 'roster.csv' }, then: { seat: 'CONTRIBUTOR' } }], ...extra });
+    const roster = 'email,Manager,Contract End\na@acme.example,boss@acme.example,2026-12-31\n';
+    expect(await refusal(write({ 'policy.json': policy({}), 'roster.csv': roster }))).toMatch(/source-of-truth file "roster.csv": column "Manager" holds e-mail addresses/);
+    expect(await refusal(write({ 'policy.json': policy({ ignoreColumns: ['Manager'] }), 'roster.csv': roster }))).toMatch(/column "Contract End" holds dates/);
+    const loaded = await loadPolicy(write({ 'policy.json': policy({ ignoreColumns: ['manager', 'Contract End'] }), 'roster.csv': roster }));
+    expect([...loaded.files.get('roster.csv')!.keys()]).toEqual(['a@acme.example']);
   });
 });

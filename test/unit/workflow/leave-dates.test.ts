@@ -4,15 +4,27 @@ import { checkTimeZone, parseLeaveDate } from '../../../src/workflow/zoned-time.
 
 describe('parseLeaveDate', () => {
   it('takes an ISO-8601 date-time with Z or an offset as written', () => {
-    expect(parseLeaveDate('2026-12-04T17:00:00Z', undefined)).toEqual({ ms: Date.UTC(2026, 11, 4, 17) });
-    expect(parseLeaveDate('2026-12-04T17:00:00+01:00', 'America/New_York')).toEqual({ ms: Date.UTC(2026, 11, 4, 16) });
+    expect(parseLeaveDate('2026-12-04T17:00:00Z', undefined)).toEqual({ ms: Date.UTC(2026, 11, 4, 17), dateAlone: false });
+    expect(parseLeaveDate('2026-12-04T17:00:00+01:00', 'America/New_York', '24:00')).toEqual({ ms: Date.UTC(2026, 11, 4, 16), dateAlone: false });
   });
 
   it('reads a date or a local date-time in --tz, across daylight saving', () => {
-    expect(parseLeaveDate('2026-12-04', 'Europe/Berlin')).toEqual({ ms: Date.UTC(2026, 11, 3, 23) });
-    expect(parseLeaveDate('2026-07-04T09:30', 'Europe/Berlin')).toEqual({ ms: Date.UTC(2026, 6, 4, 7, 30) });
-    expect(parseLeaveDate('2026-03-08 12:00', 'America/New_York')).toEqual({ ms: Date.UTC(2026, 2, 8, 16) });
-    expect(parseLeaveDate('2026-12-04', 'UTC')).toEqual({ ms: Date.UTC(2026, 11, 4) });
+    expect(parseLeaveDate('2026-12-04', 'Europe/Berlin')).toEqual({ ms: Date.UTC(2026, 11, 3, 23), dateAlone: true });
+    expect(parseLeaveDate('2026-07-04T09:30', 'Europe/Berlin')).toEqual({ ms: Date.UTC(2026, 6, 4, 7, 30), dateAlone: false });
+    expect(parseLeaveDate('2026-03-08 12:00', 'America/New_York')).toEqual({ ms: Date.UTC(2026, 2, 8, 16), dateAlone: false });
+    expect(parseLeaveDate('2026-12-04', 'UTC')).toEqual({ ms: Date.UTC(2026, 11, 4), dateAlone: true });
+  });
+
+  it('reads a date alone at the time of day given: 24:00 is the end of that day, across daylight saving', () => {
+    // Europe/Berlin is UTC+1 in December: the end of 4 December is 23:00 UTC.
+    expect(parseLeaveDate('2026-12-04', 'Europe/Berlin', '24:00')).toEqual({ ms: Date.UTC(2026, 11, 4, 23), dateAlone: true });
+    expect(parseLeaveDate('2026-12-04', 'Europe/Berlin', '18:00')).toEqual({ ms: Date.UTC(2026, 11, 4, 17), dateAlone: true });
+    // The day the clocks go back (25 hours long): its end is 2026-10-25 23:00 UTC, not 22:00.
+    expect(parseLeaveDate('2026-10-25', 'Europe/Berlin', '24:00')).toEqual({ ms: Date.UTC(2026, 9, 25, 23), dateAlone: true });
+    expect(parseLeaveDate('2026-12-31', 'America/New_York', '24:00')).toEqual({ ms: Date.UTC(2027, 0, 1, 5), dateAlone: true });
+    // A time written in the cell is taken as written, whatever the time of day for a date alone.
+    expect(parseLeaveDate('2026-12-04T09:00', 'Europe/Berlin', '24:00')).toEqual({ ms: Date.UTC(2026, 11, 4, 8), dateAlone: false });
+    expect(() => parseLeaveDate('2026-12-04', 'UTC', '25:00')).toThrow(/not a time of day/);
   });
 
   it('refuses a date without a zone, a non-date and an impossible day, saying what to write', () => {
