@@ -1,4 +1,5 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createMemorySessionStore } from './auth/dashboard-session-store.js';
 import { registerAuth } from './auth/register-auth.js';
 import type { ControlDeps, ControlHttpPolicy } from './control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
@@ -11,7 +12,7 @@ import { registerMetricsRoutes } from './routes/metrics-routes.js';
 import { registerPlanRoutes } from './routes/plan-routes.js';
 import { registerSecurity } from './security/register-security.js';
 import { toControlError } from './to-control-error.js';
-import { isRedisDown } from './with-redis.js';
+import { isRedisDown, withRedis } from './with-redis.js';
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 const DEFAULT_HTTP_POLICY: ControlHttpPolicy = { bindHost: '127.0.0.1', allowedHosts: [], allowedOrigins: [], rateLimit: { max: 600, perSeconds: 60 } };
@@ -36,11 +37,15 @@ export function buildControlApp(deps: ControlDeps): FastifyInstance {
     if (answer.retryAfterSeconds !== undefined) void reply.header('retry-after', String(answer.retryAfterSeconds));
     return reply.code(answer.statusCode).header('content-type', 'application/json; charset=utf-8').send(answer.toBody());
   });
+  const sessions = deps.sessions ?? createMemorySessionStore();
+  // Set once the dashboard is registered: the page a signed-in person gets for a path nothing answers.
+  let notFoundPage: ((request: FastifyRequest, reply: FastifyReply) => FastifyReply) | undefined;
   void app.register(async (root) => {
     await registerSecurity(root, deps.token, { ...DEFAULT_HTTP_POLICY, ...deps.http });
-    registerAuth(root, deps.token);
-    // Inside this scope, so that an unknown path still needs the token (and says nothing to a stranger).
+    registerAuth(root, { token: deps.token, sessions, withStore: (work) => withRedis(deps, work) });
+    // Inside this scope, so that an unknown path still needs the token or a session (and says nothing to a stranger).
     root.setNotFoundHandler((request, reply) => {
+      if (request.dashboardSession !== undefined && notFoundPage !== undefined && !request.url.startsWith('/v1/')) return notFoundPage(request, reply);
       const answer = new ControlError(404, CONTROL_ERROR_CODES.notFound, `no endpoint ${request.method} ${request.url.split('?', 1)[0] ?? ''}`, {
         hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, POST /v1/offboardings, GET /v1/offboardings/:id[/report], POST /v1/offboardings/:id/undo, GET /v1/holds, GET /healthz, GET /readyz, GET /metrics; the dashboard at /.',
       });
@@ -54,7 +59,9 @@ export function buildControlApp(deps: ControlDeps): FastifyInstance {
       registerBatchRoutes(v1, deps);
       if (deps.offboarding !== undefined) registerOffboardingRoutes(v1, deps, deps.offboarding);
     });
-    await root.register(async (dashboard) => registerDashboard(dashboard, deps));
+    await root.register(async (dashboard) => {
+      notFoundPage = (await registerDashboard(dashboard, deps, sessions)).notFoundPage;
+    });
   });
   return app;
 }

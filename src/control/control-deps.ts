@@ -7,6 +7,7 @@ import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
 import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
+import type { DashboardSessionStore } from './auth/dashboard-session-store.js';
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -70,4 +71,6 @@ export interface ControlDeps {
   budget?: { budget: Pick<RequestBudget, 'counters' | 'pausedFor' | 'state'>; rate: Config['rateLimit'] };
   /** Served at GET /metrics when given. */
   metrics?: SeatflowMetrics;
+  /** Where dashboard sessions are kept (Redis in `seatflow serve`); default this process's memory. */
+  sessions?: DashboardSessionStore;
 }

@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { BeforeRequestInfo, ResponseInfo } from '../../client/smartsheet-client-options.js';
 import type { Logger } from '../../core/logger.js';
 import type { BatchStore } from '../../queue/batch-store.js';
-import type { BudgetState, RequestBudget } from '../../queue/request-budget.js';
+import { availableCallsOf, type BudgetState, type RequestBudget } from '../../queue/request-budget.js';
 import type { RowOutcome } from '../../queue/row-outcome.js';
 
 /** BullMQ job states reported as queue depth. */
@@ -75,7 +75,7 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
   budgetGauge(
     'seatflow_budget_available_calls',
     'Calls the fleet could send now without waiting on the request budget (0 while paused after a 429)',
-    (state) => (state.pausedForMs > 0 ? 0 : Math.max(0, Math.floor(state.capacity - state.level))),
+    availableCallsOf,
   );
   budgetGauge('seatflow_budget_capacity_calls', 'The bucket size the budget has learned (the configured burst until 429s lower it)', (state) => state.capacity);
   budgetGauge(

@@ -54,10 +54,12 @@ export function createFakeBatches(batches: BatchRecord[] = []): ControlBatchDeps
       async *outcomes() {
         /* none */
       },
+      rowsStarted: async () => 0,
+      finishedPerSecond: async () => [],
     },
     control: {
-      cancel: async (id: string) => {
-        calls.push(`cancel ${id}`);
+      cancel: async (id: string, by?: string) => {
+        calls.push(`cancel ${id}${by === undefined ? '' : ` by ${by}`}`);
         return { cancelled: 1, running: 0 };
       },
       retry: async (id: string) => {

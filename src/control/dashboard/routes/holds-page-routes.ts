@@ -9,6 +9,7 @@ import { offboardingParamsSchema } from '../../request-schemas.js';
 import { offboardingNotFound, undoOnTarget } from '../../undo-on-target.js';
 import { formatOffboardingReport } from '../../../workflow/offboarding-report.js';
 import { withRedis } from '../../with-redis.js';
+import { csrfTokenOf } from '../../security/register-security.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { holdsLive, holdsPage, type HoldGroup, type HoldsView } from '../pages/holds-page.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
@@ -101,7 +102,7 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
       leavers: asked === undefined ? onHold : [asked],
       ...(blocked === undefined ? {} : { blocked }),
       workers: status.workers,
-      csrfToken: reply.generateCsrf(),
+      csrfToken: csrfTokenOf(reply),
     });
     return render(reply, body, { title: 'Undo offboarding', section: 'holds' });
   });
