@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createMemorySessionStore } from './auth/dashboard-session-store.js';
+import { createParseThread } from './parse-off-thread/parse-thread.js';
 import { registerAuth } from './auth/register-auth.js';
 import type { ControlDeps, ControlHttpPolicy } from './control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
@@ -21,8 +22,10 @@ const DEFAULT_HTTP_POLICY: ControlHttpPolicy = { bindHost: '127.0.0.1', allowedH
  * The control API and the dashboard, built but not listening (`startControlServer` listens; tests use `inject()`).
  * A thin adapter: every endpoint calls the same plan and queue functions as the CLI command of the same name.
  */
-export function buildControlApp(deps: ControlDeps): FastifyInstance {
-  if (deps.token.length < 32) throw new Error('the control token must be at least 32 characters');
+export function buildControlApp(given: ControlDeps): FastifyInstance {
+  if (given.token.length < 32) throw new Error('the control token must be at least 32 characters');
+  const ownThread = given.parseThread === undefined ? createParseThread() : undefined;
+  const deps: ControlDeps = { ...given, ...(ownThread === undefined ? {} : { parseThread: ownThread }) };
   // Request logs carry method, URL and remote address only (fastify's default serializers): never a header.
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -30,6 +33,7 @@ export function buildControlApp(deps: ControlDeps): FastifyInstance {
   });
   // Nothing is parsed unless a scope below says how: /v1 takes manifests, the dashboard takes its forms.
   app.removeAllContentTypeParsers();
+  if (ownThread !== undefined) app.addHook('onClose', () => ownThread.close());
 
   app.setErrorHandler((error, request, reply) => {
     const answer = toControlError(error, isRedisDown(deps.batches.redis.status));

@@ -8,6 +8,7 @@ import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
 import type { DashboardSessionStore } from './auth/dashboard-session-store.js';
+import type { ParseThread } from './parse-off-thread/parse-thread.js';
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -73,4 +74,14 @@ export interface ControlDeps {
   metrics?: SeatflowMetrics;
   /** Where dashboard sessions are kept (Redis in `seatflow serve`); default this process's memory. */
   sessions?: DashboardSessionStore;
+  /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above). Default 50 000. */
+  maxPlanRows?: number;
+  /** Where large uploads are parsed; buildControlApp starts one (and closes it with the app) when absent. */
+  parseThread?: ParseThread;
+}
+
+/** The parse thread of the app (buildControlApp always sets one). */
+export function parseThreadOf(deps: ControlDeps): ParseThread {
+  if (deps.parseThread === undefined) throw new Error('ControlDeps.parseThread is set by buildControlApp');
+  return deps.parseThread;
 }

@@ -105,7 +105,7 @@ describe('control API when Redis is down', () => {
       const response = await target.inject({ method: 'GET', url: '/v1/batches', headers: auth });
       expect(response.statusCode).toBe(503);
       expect(response.json().error).toMatchObject({ code: 'REDIS_UNAVAILABLE', message: expect.stringMatching(/^Redis is not reachable/), hint: expect.stringContaining('/readyz') });
-      const ready = await target.inject({ method: 'GET', url: '/readyz' });
+      const ready = await target.inject({ method: 'GET', url: '/readyz', headers: auth });
       expect(ready.statusCode).toBe(503);
       expect(ready.json().checks.redis).toMatchObject({ ok: false, message: expect.stringContaining('Redis connection is') });
     } finally {

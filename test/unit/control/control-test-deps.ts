@@ -23,7 +23,7 @@ export function batchRecord(overrides: Partial<BatchRecord> = {}): BatchRecord {
   return {
     id: 'b0123456789ab',
     state: 'queued',
-    source: 'http:manifest.csv',
+    source: 'manifest.csv',
     sha256: 'f'.repeat(64),
     createdAt: '2025-01-01T00:00:00.000Z',
     total: 4,

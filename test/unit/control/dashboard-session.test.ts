@@ -115,7 +115,7 @@ describe('dashboard forms', () => {
   });
 
   it('escapes what manifests and the service wrote when it shows them', async () => {
-    app = buildControlApp(controlDeps({ batches: createFakeBatches([batchRecord({ source: 'http:<script>alert(1)</script>.csv' })]) }));
+    app = buildControlApp(controlDeps({ batches: createFakeBatches([batchRecord({ source: '<script>alert(1)</script>.csv' })]) }));
     const jar = await signIn(app);
     const page = await app.inject({ method: 'GET', url: '/batches', headers: { cookie: header(jar) } });
     expect(page.body).not.toContain('<script>alert(1)</script>');
