@@ -55,10 +55,11 @@ export interface ControlDeps {
   /** The offboarding workflow (POST /v1/offboardings, status, undo, holds); its endpoints are absent without it. */
   offboarding?: ControlOffboardingDeps;
   /**
-   * The reconciliation schedules of the target, read by the dashboard's schedules page (adding and removing stay in
-   * the CLI). A book kept open by the server: one BullMQ connection for its life, not one per page. Absent: no page.
+   * The reconciliation schedules of the target, for the dashboard's schedules page (which can run one now; adding
+   * and removing stay in the CLI) and the schedule metrics. A book kept open by the server: one BullMQ connection for
+   * its life, not one per page. Absent: no page.
    */
-  schedules?: Pick<ScheduleBook, 'list'>;
+  schedules?: Pick<ScheduleBook, 'list' | 'runNow'>;
   /** How long a Redis command may take before the request answers 503. Default 5000. */
   redisTimeoutMs?: number;
   /** Largest manifest body accepted, in bytes. Default 10 MiB. */

@@ -15,6 +15,7 @@ import { html, type SafeHtml } from './html.js';
 import { registerQueueBoard } from './register-queue-board.js';
 import { registerBatchPageRoutes } from './routes/batch-page-routes.js';
 import { registerHoldsPageRoutes } from './routes/holds-page-routes.js';
+import { registerOffboardPageRoutes } from './routes/offboard-page-routes.js';
 import { registerPlanPageRoutes } from './routes/plan-page-routes.js';
 import { registerSchedulesPageRoutes } from './routes/schedules-page-routes.js';
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
@@ -58,6 +59,7 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps,
   registerSignInRoutes(app, context);
   registerBatchPageRoutes(app, context);
   registerPlanPageRoutes(app, context);
+  registerOffboardPageRoutes(app, context);
   registerHoldsPageRoutes(app, context);
   registerSchedulesPageRoutes(app, context);
   await registerQueueBoard(app, deps);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ACTION_NAMES } from '../../../manifest/action.js';
@@ -11,15 +10,9 @@ import { csrfTokenOf } from '../../security/register-security.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { planForm, planPreviewPage } from '../pages/plan-page.js';
 import { createPlanPreviews } from '../plan-previews.js';
+import { fieldValue, uploadedFile } from '../upload-fields.js';
 
 const uploadSchema = z.object({ action: z.enum(ACTION_NAMES).optional().catch(undefined), skipInvalid: z.literal('true').optional().catch(undefined) });
-
-interface MultipartField {
-  type?: string;
-  value?: unknown;
-  filename?: string;
-  toBuffer?: () => Promise<Buffer>;
-}
 
 /**
  * Plan preview: a manifest is uploaded, planned (changes nothing) and shown with its verdicts and guardrail check;
@@ -33,12 +26,10 @@ export function registerPlanPageRoutes(app: FastifyInstance, context: DashboardC
   app.get('/plan', session, async (_request, reply) => render(reply, planForm(csrfTokenOf(reply)), planPage));
 
   app.post('/plan', csrf, async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, MultipartField | undefined>;
-    const file = body.manifest;
+    const body = (request.body ?? {}) as Record<string, unknown>;
     const fields = uploadSchema.parse({ action: fieldValue(body.action), skipInvalid: fieldValue(body.skipInvalid) });
-    const bytes = file?.type === 'file' && file.toBuffer !== undefined ? await file.toBuffer() : Buffer.alloc(0);
+    const { bytes, name } = await uploadedFile(body, 'manifest', 'manifest.csv');
     if (bytes.length === 0) return render(reply, planForm(csrfTokenOf(reply), { message: 'Choose a manifest file first (it was empty or missing).' }), planPage, 400);
-    const name = path.basename(file?.filename ?? 'manifest.csv') || 'manifest.csv';
     const format = detectManifestFormat(name, bytes.subarray(0, 4096).toString('utf8'));
     const skipInvalid = fields.skipInvalid === 'true';
     requireTarget(deps);
@@ -69,11 +60,4 @@ export function registerPlanPageRoutes(app: FastifyInstance, context: DashboardC
     previews.delete(previewId);
     return reply.redirect(`/batches/${result.batchId}`, 303);
   });
-}
-
-/** A form field as a string, whether the form came url-encoded (a string) or as multipart (a field object). */
-function fieldValue(field: unknown): string | undefined {
-  if (typeof field === 'string') return field;
-  if (typeof field === 'object' && field !== null && 'value' in field) return String((field as { value: unknown }).value);
-  return undefined;
 }
