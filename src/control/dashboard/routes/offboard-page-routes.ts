@@ -30,16 +30,16 @@ export function registerOffboardPageRoutes(app: FastifyInstance, context: Dashbo
   // A plan is about 1 KiB a leaver in memory: the oldest previews go first past 64 MiB.
   const previews = createPreviews<{ plan: OffboardingPlan; name: string }>((preview) => preview.plan.leavers.length * 1024);
   const pageOptions = { title: 'Offboard leavers', section: 'offboard' };
-  const defaultHold = `${offboarding.config.offboarding.defaultHoldDays}d`;
+  const defaultHold = () => `${offboarding.config.offboarding.defaultHoldDays}d`;
   const form = (reply: Parameters<typeof csrfTokenOf>[0], values?: OffboardFormValues, error?: { message: string; problems?: string[] }) =>
-    offboardForm({ csrfToken: csrfTokenOf(reply), defaultHold, ...(values === undefined ? {} : { values }), ...(error === undefined ? {} : { error }) });
+    offboardForm({ csrfToken: csrfTokenOf(reply), defaultHold: defaultHold(), ...(values === undefined ? {} : { values }), ...(error === undefined ? {} : { error }) });
 
   app.get('/offboardings/new', session, async (_request, reply) => render(reply, form(reply), pageOptions));
 
   app.post('/offboardings/new', csrf, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const values: OffboardFormValues = {
-      hold: fieldValue(body.hold) ?? defaultHold,
+      hold: fieldValue(body.hold) ?? defaultHold(),
       transferTo: fieldValue(body.transferTo) ?? '',
       removeFromSharing: fieldValue(body.removeFromSharing) === 'true',
       tz: fieldValue(body.tz) ?? '',
