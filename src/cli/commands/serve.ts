@@ -86,6 +86,7 @@ export function registerServeCommand(program: Command): void {
       if (scheduled !== undefined) pools.push({ close: () => scheduled.worker.close() });
       // Kept open for the server's life: the schedules page reads it at every refresh (one connection, not one per page).
       deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
+      metrics.watch({ workflows: offboarding.store, schedules: deps.schedules });
       if (workers > 0) {
         for (let i = 0; i < workers; i += 1) {
           pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));
