@@ -38,12 +38,15 @@ export async function planOffboardingRequest(deps: ControlDeps, offboarding: Con
   const { system, config } = offboarding;
   const timeZone = request.tz === undefined ? undefined : checkTimeZone(request.tz);
   const holdMs = request.hold === undefined ? config.offboarding.defaultHoldDays * 86_400_000 : parseHold(request.hold);
-  const file = await parseThreadOf(deps).run({
+  const name = path.basename(request.name);
+  const read = await parseThreadOf(deps).run({
     kind: 'leavers',
-    // The name only names the file (and says its format by its extension); the bytes are the upload.
-    options: { path: path.basename(request.name), content: request.bytes, maxRows: config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) },
+    // The name says the format by its extension; the bytes are the upload.
+    options: { path: name, content: request.bytes, maxRows: config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) },
     maxPlanRows: deps.maxPlanRows ?? DEFAULT_MAX_PLAN_ROWS,
   });
+  // Named after the upload, not a path of the server's disk.
+  const file = { ...read, path: name };
   const options: OffboardingOptions = {
     holdMs,
     removeFromSharing: request.removeFromSharing,
