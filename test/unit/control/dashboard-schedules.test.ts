@@ -93,7 +93,7 @@ describe('dashboard: schedules page', () => {
     expect(page.body).toContain('seatflow schedule add NAME POLICY --cron');
     expect(page.body).toContain('seatflow schedule remove NAME');
     expect(page.body).not.toMatch(/<form method="post" action="\/schedules/);
-    expect(page.body).toContain('<a class="button" id="run-weekly-apply" href="/schedules/weekly-apply/run" aria-label="Run weekly-apply now…">Run now…</a>');
+    expect(page.body).toContain('<a class="button" id="run-weekly-apply" href="/schedules/weekly-apply/run" aria-label="Run now: weekly-apply…">Run now…</a>');
 
     const confirm = await getPage(app, jar, '/schedules/weekly-apply/run');
     expect(confirm.statusCode).toBe(200);

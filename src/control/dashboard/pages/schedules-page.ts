@@ -50,7 +50,7 @@ ${schedules.map(
   <td>${view.next === undefined ? html`<span class="muted">none</span>` : html`${timeOf(view.next)}<div class="muted small">${relativeTime(view.next, now)}</div>`}</td>
   <td>${lastRunCell(view, now)}</td>
   <td class="path mono">${view.lastRun === undefined || view.lastRun.report === '' ? '—' : view.lastRun.report}</td>
-  <td><a class="button" id="run-${view.name}" href="/schedules/${encodeURIComponent(view.name)}/run" aria-label="Run ${view.name} now…">Run now…</a></td>
+  <td><a class="button" id="run-${view.name}" href="/schedules/${encodeURIComponent(view.name)}/run" aria-label="Run now: ${view.name}…">Run now…</a></td>
 </tr>`,
 )}
 </tbody>
