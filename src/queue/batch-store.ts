@@ -53,6 +53,8 @@ if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 
   redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', ARGV[4])
   return 2
 end
+-- A cancelled batch stays cancelled; its last row's end is when it stopped (its duration stops growing).
+if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call('HSET', KEYS[2], 'finishedAt', ARGV[4]) end
 return 1`);
 
 // KEYS: outcomes, batch, finished-per-second. ARGV: row, expected outcome. Forgets an outcome so the row can run again
