@@ -195,7 +195,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await expectAccessible('batch running');
     await expectPhoneLayout('batch running');
     await page.setViewportSize(PHONE);
-    await shot('03-batch-running-phone');
+    await shot('03-batch-running-phone', false);
     await page.setViewportSize(DESKTOP);
     await shot('03-batch-running');
     await shot('03-batch-running-screen', false);
@@ -205,6 +205,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await page.locator('#batch-live').getByText(`${manifest.rows} / ${manifest.rows} rows`).waitFor();
     await waitFor('the end to be announced', async () => ((await page.locator('#announcer').textContent())?.startsWith('Batch finished: 31 of 31 rows done (100%)') === true ? true : undefined));
     expect(page.url()).toBe(batchUrl);
+    await shot('03-batch-finished-screen', false);
     const batch = (await api(`/v1/batches/${batchId}`)) as { state: string; source: string; counts: Record<string, number> };
     expect(batch.state).toBe('finished');
     expect(batch.source).toBe('offboarding.csv');

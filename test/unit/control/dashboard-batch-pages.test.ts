@@ -167,6 +167,23 @@ describe('dashboard: batch pages', () => {
   });
 });
 
+describe('dashboard: the request budget on the batch page', () => {
+  it('shows the budget the fleet learned from 429s next to the configured one, and what it can send now', async () => {
+    const budget = {
+      counters: async () => ({ calls: 120, rateLimited: 3 }),
+      pausedFor: async () => 0,
+      // A 429 lowered the refill to 3 calls a second and the bucket to 40; 12 calls are left in it now.
+      state: async () => ({ level: 28, capacity: 40, ratePerSecond: 3, pausedForMs: 0 }),
+    };
+    app = buildControlApp(controlDeps({ batches: batchesWith([batchRecord()], 1), budget: { budget, rate: { requests: 300, perSeconds: 60, headroom: 0.02, burst: 'auto' } } }));
+    const page = await getPage(app, await signIn(app), '/batches/b0123456789ab');
+    const text = page.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('Budget the fleet learned 176 / min, bucket 40 (lowered by 429s from 294 / min, bucket 300)');
+    expect(text).toContain('Available now 12 calls');
+    expect(page.body).toContain('<figure class="chart" id="chart-calls">');
+  });
+});
+
 describe('charts', () => {
   it('adds up the rows finished per second into a rising line from the submission', () => {
     const created = Date.parse('2026-11-23T12:00:00.000Z');
