@@ -30,7 +30,7 @@ export async function openBatchRuntime(runtime: CliRuntime, options: { metrics?:
   const { metrics } = options;
   const hooks = metrics === undefined ? {} : { hooks: { onOutcome: metrics.onOutcome } };
   const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim: runtime.sim !== undefined, logger, ...hooks });
-  metrics?.watch({ queue: system.queue, store: system.store });
+  metrics?.watch({ queue: system.queue, store: system.store, target, targetLabel: runtime.targetLabel });
   runtime.onClose(() => system.close());
   return { redis, system, target };
 }

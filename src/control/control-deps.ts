@@ -8,6 +8,8 @@ import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
 import type { ServiceFacts } from '../plan/service-constraints.js';
+import type { DashboardSessionStore } from './auth/dashboard-session-store.js';
+import type { ParseThread } from './parse-off-thread/parse-thread.js';
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -56,10 +58,11 @@ export interface ControlDeps {
   /** The offboarding workflow (POST /v1/offboardings, status, undo, holds); its endpoints are absent without it. */
   offboarding?: ControlOffboardingDeps;
   /**
-   * The reconciliation schedules of the target, read by the dashboard's schedules page (adding and removing stay in
-   * the CLI). A book kept open by the server: one BullMQ connection for its life, not one per page. Absent: no page.
+   * The reconciliation schedules of the target, for the dashboard's schedules page (which can run one now; adding
+   * and removing stay in the CLI) and the schedule metrics. A book kept open by the server: one BullMQ connection for
+   * its life, not one per page. Absent: no page.
    */
-  schedules?: Pick<ScheduleBook, 'list'>;
+  schedules?: Pick<ScheduleBook, 'list' | 'runNow'>;
   /** How long a Redis command may take before the request answers 503. Default 5000. */
   redisTimeoutMs?: number;
   /** Largest manifest body accepted, in bytes. Default 10 MiB. */
@@ -73,4 +76,16 @@ export interface ControlDeps {
   budget?: { budget: Pick<RequestBudget, 'counters' | 'pausedFor' | 'state'>; rate: Config['rateLimit'] };
   /** Served at GET /metrics when given. */
   metrics?: SeatflowMetrics;
+  /** Where dashboard sessions are kept (Redis in `seatflow serve`); default this process's memory. */
+  sessions?: DashboardSessionStore;
+  /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above). Default 50 000. */
+  maxPlanRows?: number;
+  /** Where large uploads are parsed; buildControlApp starts one (and closes it with the app) when absent. */
+  parseThread?: ParseThread;
+}
+
+/** The parse thread of the app (buildControlApp always sets one). */
+export function parseThreadOf(deps: ControlDeps): ParseThread {
+  if (deps.parseThread === undefined) throw new Error('ControlDeps.parseThread is set by buildControlApp');
+  return deps.parseThread;
 }

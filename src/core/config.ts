@@ -144,6 +144,8 @@ export const configSchema = z.strictObject({
     rateLimit: z.strictObject({ max: z.number().int().min(1), perSeconds: z.number().positive() }).default({ max: 600, perSeconds: 60 }),
     /** How long a plan may wait on the target service before the caller gets 503 with a retry hint. */
     planTimeoutMs: z.number().int().min(1000).default(20_000),
+    /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above: use the CLI). */
+    maxPlanRows: z.number().int().min(1).default(50_000),
   }),
 });
 

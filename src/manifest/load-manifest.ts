@@ -6,8 +6,10 @@ import type { ManifestRow, RowProblem } from './manifest-row.js';
 import { readManifest, type ReadManifestOptions } from './read-manifest.js';
 
 export interface LoadManifestOptions extends ReadManifestOptions {
-  /** guardrails.maxRows: a file with more data rows is refused whole. */
+  /** guardrails.maxRows: a file with more data rows is refused whole, without reading further. */
   maxRows?: number;
+  /** The error past `maxRows`, when a caller's limit is not guardrails.maxRows (the control API's plan size). */
+  tooManyRows?: (maxRows: number) => Error;
   /** guardrails.protectedAccounts: e-mails or ids no row may name. */
   protectedAccounts?: readonly string[];
   /** Keep the valid rows in memory (the plan needs them); false to only validate a huge file. Default true. */
@@ -62,6 +64,7 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
   for await (const entry of reader) {
     rowCount += 1;
     if (rowCount > maxRows) {
+      if (options.tooManyRows !== undefined) throw options.tooManyRows(maxRows);
       throw new ManifestFileError(`the file has more than ${maxRows.toLocaleString('en-US')} rows (guardrails.maxRows)`, 0, 'Split it, or raise guardrails.maxRows.');
     }
     if (entry.kind === 'invalid') {

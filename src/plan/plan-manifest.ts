@@ -4,7 +4,7 @@ import type { ActionName } from '../manifest/action.js';
 import type { FilesPolicy } from '../manifest/check-row-files.js';
 import { ManifestFileError } from '../manifest/manifest-file-error.js';
 import type { ManifestFormat } from '../manifest/manifest-format.js';
-import { loadManifest, type LoadedManifest } from '../manifest/load-manifest.js';
+import { loadManifest, type LoadedManifest, type LoadManifestOptions } from '../manifest/load-manifest.js';
 import { checkGuardrails, type GuardrailCheck } from './guardrails.js';
 import { ManifestRefusedError } from './manifest-refused-error.js';
 import type { BatchPlan } from './planned-row.js';
@@ -36,6 +36,8 @@ export interface PlanManifestOptions {
   service?: ServiceFacts;
   /** `--ignore-column`: CSV columns that mean nothing here. */
   ignoreColumns?: readonly string[];
+  /** How the manifest is read; default `loadManifest` here (the control API reads large ones on a worker thread). */
+  load?: (options: LoadManifestOptions) => Promise<LoadedManifest>;
 }
 
 export interface PlannedManifest {
@@ -52,7 +54,7 @@ export interface PlannedManifest {
 export async function planManifest(options: PlanManifestOptions): Promise<PlannedManifest> {
   let manifest: LoadedManifest;
   try {
-    manifest = await loadManifest({
+    manifest = await (options.load ?? loadManifest)({
       path: options.path,
       ...(options.content === undefined ? {} : { content: options.content }),
       maxRows: options.guardrails.maxRows,

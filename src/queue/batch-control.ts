@@ -35,11 +35,11 @@ export function createBatchControl(options: BatchControlOptions) {
   }
 
   return {
-    /** Queued rows end `cancelled`; rows already running finish normally. */
-    async cancel(batchId: string): Promise<{ cancelled: number; running: number }> {
+    /** Queued rows end `cancelled`; rows already running finish normally. `by` names who cancelled, for the record. */
+    async cancel(batchId: string, by = 'seatflow cancel'): Promise<{ cancelled: number; running: number }> {
       const batch = await requireBatch(batchId);
       if (batch.state === 'finished') return { cancelled: 0, running: 0 };
-      await store.setState(batchId, 'cancelled', 'cancelled by seatflow cancel');
+      await store.setState(batchId, 'cancelled', `cancelled by ${by}`);
       const queue = options.queueFor(batch.queueName);
       let cancelled = 0;
       let running = 0;

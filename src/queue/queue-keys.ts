@@ -32,10 +32,14 @@ export function createQueueKeys(prefix: string) {
     attempts: (batchId: string) => `${batch(batchId)}:attempts`,
     /** Hash row → first start time (ms). */
     started: (batchId: string) => `${batch(batchId)}:started`,
+    /** Hash second (ISO, `2026-11-23T12:00:05`) → rows whose outcome was recorded in that second: the batch's pace. */
+    finishedPerSecond: (batchId: string) => `${batch(batchId)}:finished-per-second`,
     /** What the last re-read of the batch's token said after a 403/1004 ('admin' | 'not-admin'), for a short time. */
     tokenVerdict: (batchId: string) => `${batch(batchId)}:token-verdict`,
     /** Held by the one worker re-reading the token, so the fleet makes one GET /users/me, not one per row. */
     tokenVerdictLock: (batchId: string) => `${batch(batchId)}:token-verdict:lock`,
+    /** A dashboard session (its value is 1; it expires with the session). */
+    dashboardSession: (sessionId: string) => `${base}:dashboard-session:${hashTag(sessionId)}`,
     /** GCRA state (theoretical arrival time) of an access token's request budget. */
     budget: (tokenKey: string) => `${base}:budget:${hashTag(tokenKey)}`,
     /** Until when (ms) every worker using this token waits, after a 429. */

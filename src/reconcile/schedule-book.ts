@@ -69,6 +69,12 @@ export interface ScheduleBook {
   /** True when a schedule of this name existed. */
   remove(name: string): Promise<boolean>;
   recordRun(name: string, run: LastRun): Promise<void>;
+  /**
+   * Queues one run of the schedule now, as a tick at this time (`seatflow schedule run` does it in its own process):
+   * the next worker of the target runs it like any tick and records it as the last run. Undefined when there is no
+   * such schedule; `workers` says how many schedule workers are connected to take it.
+   */
+  runNow(name: string): Promise<{ jobId: string; workers: number } | undefined>;
   close(): Promise<void>;
 }
 
@@ -148,6 +154,13 @@ export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
     },
     async recordRun(name, run) {
       await redis.set(keys.scheduleLastRun(queueName, name), JSON.stringify(run));
+    },
+    async runNow(name) {
+      const data = scheduleDataSchema.safeParse((await open().getJobScheduler(name))?.template?.data);
+      if (!data.success) return undefined;
+      // Not a tick of the scheduler: its own id, so that it never stands in for (or is taken for) a scheduled tick.
+      const job = await open().add('reconcile', data.data, { jobId: `run-now-${name}-${Date.now()}`, removeOnComplete: 50, removeOnFail: 50 });
+      return { jobId: job.id ?? '', workers: await open().getWorkersCount() };
     },
     async close() {
       if (queue === undefined) return;

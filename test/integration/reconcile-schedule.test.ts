@@ -179,4 +179,28 @@ describe('scheduled reconciliation', () => {
       await f.close();
     }
   });
+
+  it('runs a schedule now when asked (the dashboard\'s Run now): a worker runs it as a tick at that time; the scheduled ticks stay as they were', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const f = scheduleFixture(h, 1);
+    try {
+      await f.book.add({ name: 'nightly', policyPath: writePolicy(h), apply: false, cron: '0 3 * * *' });
+      const before = await f.book.get('nightly');
+      await f.workers[0]!.waitUntilReady();
+      expect(await f.book.runNow('nope')).toBeUndefined();
+      const askedAt = Date.now();
+      const queued = await f.book.runNow('nightly');
+      expect(queued).toMatchObject({ jobId: expect.stringMatching(/^run-now-nightly-\d+$/), workers: 1 });
+      const view = await until('the run asked for', async () => ((await f.book.get('nightly'))?.lastRun !== undefined ? f.book.get('nightly') : undefined));
+      expect(Date.parse(view!.lastRun!.tick)).toBeGreaterThanOrEqual(askedAt - 1000);
+      expect(view!.lastRun!.applied).toBe(false);
+      expect(view!.lastRun!.error).toBeUndefined();
+      expect(view!.lastRun!.plan.change).toBeGreaterThan(0);
+      await until('the run job to complete', async () => (f.completed.length > 0 ? true : undefined));
+      expect(f.completed).toEqual([queued!.jobId]);
+      expect(view!.next).toBe(before!.next);
+    } finally {
+      await f.close();
+    }
+  });
 });

@@ -34,9 +34,11 @@ export function registerWorkerCommand(program: Command): void {
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
       const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
       // Offboarding steps (due deactivations and removals) are taken by the same worker.
-      const steps = openOffboarding(runtime, batchRuntime).startStepWorker({ api, ...workerSettingsOf(runtime) });
+      const offboarding = openOffboarding(runtime, batchRuntime);
+      const steps = offboarding.startStepWorker({ api, ...workerSettingsOf(runtime) });
       // Reconciliation schedules of this target fire here too: one firing per tick across every worker.
       const schedules = startScheduledRuns(runtime, batchRuntime);
+      observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book });
       runtime.logger.info(
         { target: runtime.targetLabel, redis: batchRuntime.redis.description, concurrency, queue: batchRuntime.system.queue.name },
         'worker started; SIGINT or SIGTERM stops it',

@@ -10,6 +10,9 @@ import { submitManifest } from '../submit-manifest.js';
 import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, submitQuerySchema } from '../request-schemas.js';
 import { withRedis } from '../with-redis.js';
 
+/** Who a cancel through this API is recorded as (the batch's message says `cancelled by …`). */
+export const CANCELLED_BY = 'the control API';
+
 /** The batch endpoints: `seatflow submit`, `status`, `report`, `retry` and `cancel` over HTTP. */
 export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): void {
   const { system } = deps.batches;
@@ -62,7 +65,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
 
   app.post('/v1/batches/:id/cancel', async (request) => {
     const batch = await requireBatch(request.params);
-    const result = await withRedis(deps, () => system.control.cancel(batch.id), { timeout: false });
+    const result = await withRedis(deps, () => system.control.cancel(batch.id, CANCELLED_BY), { timeout: false });
     return { batchId: batch.id, ...result, batch: batchView((await system.store.get(batch.id)) ?? batch) };
   });
 }
