@@ -1,5 +1,6 @@
 import { userRefLabel, type Action } from '../manifest/action.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
+import { printable } from '../core/printable.js';
 import type { BatchPlan, PlannedRow } from './planned-row.js';
 
 /**
@@ -29,17 +30,21 @@ export interface FormatPlanOptions {
   width?: number | undefined;
 }
 
-/** The plan as a table a person reads, a summary line and the API calls spent. */
+/**
+ * The plan as a table a person reads, a summary line and the API calls spent. Every cell goes through `printable`:
+ * what a manifest or the service wrote is shown, never acted on by the terminal. Widths are found with loops, never
+ * with an argument per row (a million-row plan would overflow the call stack).
+ */
 export function formatPlan(plan: BatchPlan, options: FormatPlanOptions = {}): string {
   const header = ['row', 'action', 'subject', 'verdict'];
-  const cells = plan.rows.map((row) => [String(row.row), row.actionName || '?', describeSubject(row), row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict]);
+  const cells = plan.rows.map((row) => [String(row.row), printable(row.actionName || '?'), printable(describeSubject(row)), row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict]);
   // The rule tag leads the reason, so that cutting a long reason to the terminal's width never drops it.
   // A refusal the service would answer with a documented code shows it too: the code the report would carry.
   const tagOf = (row: PlannedRow) => (row.rule === undefined || row.verdict === 'invalid' ? '' : `[${row.rule}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}]`);
-  const reasons = plan.rows.map((row) => ({ tag: tagOf(row), text: row.reason ?? '' }));
+  const reasons = plan.rows.map((row) => ({ tag: tagOf(row), text: printable(row.reason ?? '') }));
   const width = options.width;
   const widths = header.map((title, i) => {
-    const widest = Math.max(title.length, ...cells.map((row) => row[i]!.length));
+    const widest = cells.reduce((most, row) => Math.max(most, row[i]!.length), title.length);
     return width === undefined ? widest : Math.min(60, widest);
   });
   const maxReason = width === undefined ? Number.POSITIVE_INFINITY : Math.max(20, width - widths.reduce((sum, w) => sum + w + 2, 0));
@@ -48,13 +53,9 @@ export function formatPlan(plan: BatchPlan, options: FormatPlanOptions = {}): st
     return text === '' ? tag : `${tag} ${clip(text, Math.max(10, maxReason - tag.length - 1))}`;
   };
   const line = (row: string[], reason: string) => [...row.map((cell, i) => clip(cell, widths[i]!).padEnd(widths[i]!)), reason].join('  ').trimEnd();
-  const out = [
-    line(header, 'reason'),
-    line(widths.map((w) => '-'.repeat(w)), '------'),
-    ...cells.map((row, i) => line(row, reasonCell(reasons[i]!))),
-    '',
-    summaryLine(plan),
-  ];
+  const out = [line(header, 'reason'), line(widths.map((w) => '-'.repeat(w)), '------')];
+  for (let i = 0; i < cells.length; i += 1) out.push(line(cells[i]!, reasonCell(reasons[i]!)));
+  out.push('', summaryLine(plan));
   return `${out.join('\n')}\n`;
 }
 
@@ -70,7 +71,7 @@ export function formatProblems(problems: readonly RowProblem[]): string {
   return problems
     .map((problem) => {
       const where = problem.row === 0 ? (problem.line > 0 ? `line ${problem.line}` : 'file') : `row ${problem.row} (line ${problem.line})`;
-      return `  ${where}: ${problem.field === undefined ? '' : `${problem.field}: `}${problem.message}`;
+      return `  ${where}: ${problem.field === undefined ? '' : `${printable(problem.field)}: `}${printable(problem.message)}`;
     })
     .join('\n');
 }
