@@ -1,12 +1,13 @@
 /**
  * Characters a terminal acts on instead of showing: C0 controls (NUL, BEL, BS, ESC, CR…), DEL, the C1 controls
  * (U+0080–U+009F, CSI among them), and the bidirectional overrides and isolates, which reorder what follows them on
- * screen. Built from a string so that the source holds no control character itself.
+ * screen.
  */
-const UNPRINTABLE = new RegExp('[\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]', 'g');
-const UNPRINTABLE_BUT_LINE_BREAKS = new RegExp('[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]', 'g');
+export function isUnprintable(code: number): boolean {
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
 
-const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const NAMED: Readonly<Record<number, string>> = { 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t' };
 
 export interface PrintableOptions {
   /** Keep `\n` as a line break: for whole messages whose lines seatflow itself wrote. Default false (one line). */
@@ -20,10 +21,16 @@ export interface PrintableOptions {
  * (plan table, refusals, summaries, status, reports shown on screen) goes through here.
  */
 export function printable(text: string, options: PrintableOptions = {}): string {
-  const pattern = options.keepLineBreaks === true ? UNPRINTABLE_BUT_LINE_BREAKS : UNPRINTABLE;
-  pattern.lastIndex = 0;
-  if (!pattern.test(text)) return text;
-  return text.replace(pattern, (character) => NAMED[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const keepLineBreaks = options.keepLineBreaks === true;
+  let out: string | undefined;
+  let from = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (!isUnprintable(code) || (keepLineBreaks && code === 0x0a)) continue;
+    out = (out ?? '') + text.slice(from, i) + (NAMED[code] ?? `\\u${code.toString(16).padStart(4, '0')}`);
+    from = i + 1;
+  }
+  return out === undefined ? text : out + text.slice(from);
 }
 
 /**

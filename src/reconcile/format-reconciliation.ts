@@ -10,7 +10,7 @@ export function formatReconciliation(run: ReconciliationPlan): string {
   const excluded = run.decisions.filter((decision) => decision.excluded !== undefined).length;
   const matched = run.decisions.filter((decision) => decision.rule !== undefined);
   const head = [
-    `Policy: ${run.policy.path} (sha256 ${run.policy.sha256.slice(0, 12)})`,
+    `Policy: ${printable(run.policy.path)} (sha256 ${run.policy.sha256.slice(0, 12)})`,
     `Plan ${run.planId}: ${run.usersRead} users read with their last login (${run.usersRead === 0 ? 0 : Math.ceil(run.usersRead / 100)} pages of ≤100), ` +
       `${excluded} excluded, ${matched.length} matched a rule, ${run.changes.length} need a seat change`,
     '',

@@ -5,6 +5,7 @@ import { ManifestRefusedError } from '../../plan/manifest-refused-error.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
 import { addManifestOptions, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
+import { printed } from '../../core/printable.js';
 
 interface PlanFlags extends ManifestFlags {
   json?: boolean;
@@ -29,11 +30,11 @@ async function runPlan(manifestPath: string, flags: PlanFlags): Promise<number> 
       if (flags.json === true) {
         out.write(`${JSON.stringify({ target: runtime.targetLabel, ...plan, guardrails, warnings: manifest.warnings }, null, 2)}\n`);
       } else {
-        out.write(`Target: ${runtime.targetLabel}\nManifest: ${plan.source.path} (${plan.source.format}, sha256 ${plan.source.sha256.slice(0, 12)})\n`);
-        for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
+        out.write(printed`Target: ${runtime.targetLabel}\nManifest: ${plan.source.path} (${plan.source.format}, sha256 ${plan.source.sha256.slice(0, 12)})\n`);
+        for (const warning of manifest.warnings) out.write(printed`note: ${warning}\n`);
         out.write(`\n${formatPlan(plan, { width: out.columns })}`);
         out.write('Nothing was changed.\n');
-        if (guardrails.needsConfirmation) out.write(`guardrail: ${guardrails.reasons.join('; ')}\n`);
+        if (guardrails.needsConfirmation) out.write(printed`guardrail: ${guardrails.reasons.join('; ')}\n`);
       }
       await confirmOnTerminal(guardrails, flags, flags.json === true);
       return 0;

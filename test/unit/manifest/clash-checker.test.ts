@@ -75,7 +75,7 @@ describe('createClashChecker', () => {
     const rows: Action[] = [
       { action: 'remove', user: { email: 'a@acme.example' }, transferTo: boss } as Action,
       { action: 'update', user: boss, firstName: 'Pat' } as Action,
-      { action: 'downgrade', user: boss, seatType: 'VIEWER' } as Action,
+      { action: 'downgrade', user: boss, seatType: 'CONTRIBUTOR' } as Action,
       { action: 'deactivate', user: boss },
     ];
     expect(check(rows).problems).toEqual([{ row: 1, line: 2, field: 'transferTo', message: 'transferTo boss@acme.example is deactivated by row 4 of the same file' }]);
