@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
+import { printable } from '../core/printable.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { RowOutcome } from './row-outcome.js';
 
@@ -35,7 +36,9 @@ function csvRecord(outcome: RowOutcome): string[] {
     if (value === undefined) return '';
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     const text = typeof value === 'object' ? JSON.stringify(value) : value;
-    return neutraliseCell(text);
+    // The CSV is the report people open (a terminal's `cat` included): control characters are shown, not acted on.
+    // JSON Lines, for machines, keeps every value exactly (JSON escapes them itself).
+    return neutraliseCell(printable(text));
   });
 }
 
