@@ -33,7 +33,8 @@ export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, 
       if (list === undefined || list.length > limit) continue;
       const who = outcome.email ?? (outcome.userId !== undefined ? String(outcome.userId) : (outcome.subject ?? ''));
       const code = [outcome.category, outcome.status, outcome.errorCode, outcome.rule].filter((v) => v !== undefined).join(' ');
-      list.push(printed`    row ${outcome.row} (line ${outcome.line}) ${outcome.action} ${who}: ${outcome.message ?? ''}${code ? ` [${code}]` : ''}`);
+      const crashed = outcome.crashedAttempts === undefined ? '' : ` (${outcome.attempts} attempts answered, ${outcome.crashedAttempts} ended by a worker crash)`;
+      list.push(printed`    row ${outcome.row} (line ${outcome.line}) ${outcome.action} ${who}: ${outcome.message ?? ''}${code ? ` [${code}]` : ''}${crashed}`);
     }
     const show = (title: string, list: string[], count: number): void => {
       if (list.length === 0) return;

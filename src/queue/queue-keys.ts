@@ -30,6 +30,8 @@ export function createQueueKeys(prefix: string) {
     inflight: (batchId: string) => `${batch(batchId)}:inflight`,
     /** Hash row → attempts that reached the service. */
     attempts: (batchId: string) => `${batch(batchId)}:attempts`,
+    /** Hash row → attempts that ended without an answer being recorded: their worker died or lost the row. */
+    crashed: (batchId: string) => `${batch(batchId)}:crashed`,
     /** Hash row → first start time (ms). */
     started: (batchId: string) => `${batch(batchId)}:started`,
     /** What the last re-read of the batch's token said after a 403/1004 ('admin' | 'not-admin'), for a short time. */

@@ -9,7 +9,7 @@ import type { RowOutcome } from './row-outcome.js';
 
 export const REPORT_COLUMNS = [
   'row', 'line', 'action', 'email', 'userId', 'subject', 'outcome', 'category', 'status', 'errorCode', 'refId', 'rule', 'message',
-  'attempts', 'startedAt', 'finishedAt', 'confirmed', 'detail', 'batchId', 'sim',
+  'attempts', 'crashedAttempts', 'startedAt', 'finishedAt', 'confirmed', 'detail', 'batchId', 'sim',
 ] as const;
 
 export type ReportFormat = 'csv' | 'jsonl';
