@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createBatchHarness, type BatchHarness } from '../helpers/batch-harness.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { ROOT } from '../helpers/run-seatflow.js';
@@ -22,6 +22,7 @@ let redis: TestRedis | undefined;
 let harness: BatchHarness | undefined;
 const children: ChildProcess[] = [];
 const dir = mkdtempSync(path.join(os.tmpdir(), 'sf-redis-stops-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
