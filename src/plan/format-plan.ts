@@ -32,31 +32,48 @@ export interface FormatPlanOptions {
 
 /**
  * The plan as a table a person reads, a summary line and the API calls spent. Every cell goes through `printable`:
- * what a manifest or the service wrote is shown, never acted on by the terminal. Widths are found with loops, never
- * with an argument per row (a million-row plan would overflow the call stack).
+ * what a manifest or the service wrote is shown, never acted on by the terminal.
  */
 export function formatPlan(plan: BatchPlan, options: FormatPlanOptions = {}): string {
-  const header = ['row', 'action', 'subject', 'verdict'];
-  const cells = plan.rows.map((row) => [String(row.row), printable(row.actionName || '?'), printable(describeSubject(row)), row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict]);
+  let text = '';
+  for (const line of planLines(plan, options)) text += `${line}\n`;
+  return text;
+}
+
+const HEADER = ['row', 'action', 'subject', 'verdict'];
+
+/** A row's cells, as shown: row, action, subject, verdict. */
+function cellsOf(row: PlannedRow): string[] {
+  return [String(row.row), printable(row.actionName || '?'), printable(describeSubject(row)), row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict];
+}
+
+/**
+ * formatPlan line by line (without line breaks), for a printer that writes as it goes. Two passes over the rows, the
+ * first for the column widths: nothing per row is kept, so a million-row plan prints in the memory of one line.
+ */
+export function* planLines(plan: BatchPlan, options: FormatPlanOptions = {}): Generator<string> {
+  const width = options.width;
+  const widths = HEADER.map((title) => title.length);
+  for (const row of plan.rows) {
+    const cells = cellsOf(row);
+    for (let i = 0; i < widths.length; i += 1) widths[i] = Math.max(widths[i]!, cells[i]!.length);
+  }
+  if (width !== undefined) for (let i = 0; i < widths.length; i += 1) widths[i] = Math.min(60, widths[i]!);
+  const maxReason = width === undefined ? Number.POSITIVE_INFINITY : Math.max(20, width - widths.reduce((sum, w) => sum + w + 2, 0));
   // The rule tag leads the reason, so that cutting a long reason to the terminal's width never drops it.
   // A refusal the service would answer with a documented code shows it too: the code the report would carry.
-  const tagOf = (row: PlannedRow) => (row.rule === undefined || row.verdict === 'invalid' ? '' : `[${row.rule}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}]`);
-  const reasons = plan.rows.map((row) => ({ tag: tagOf(row), text: printable(row.reason ?? '') }));
-  const width = options.width;
-  const widths = header.map((title, i) => {
-    const widest = cells.reduce((most, row) => Math.max(most, row[i]!.length), title.length);
-    return width === undefined ? widest : Math.min(60, widest);
-  });
-  const maxReason = width === undefined ? Number.POSITIVE_INFINITY : Math.max(20, width - widths.reduce((sum, w) => sum + w + 2, 0));
-  const reasonCell = ({ tag, text }: { tag: string; text: string }) => {
+  const reasonCell = (row: PlannedRow): string => {
+    const tag = row.rule === undefined || row.verdict === 'invalid' ? '' : `[${row.rule}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}]`;
+    const text = printable(row.reason ?? '');
     if (tag === '') return clip(text, maxReason);
     return text === '' ? tag : `${tag} ${clip(text, Math.max(10, maxReason - tag.length - 1))}`;
   };
-  const line = (row: string[], reason: string) => [...row.map((cell, i) => clip(cell, widths[i]!).padEnd(widths[i]!)), reason].join('  ').trimEnd();
-  const out = [line(header, 'reason'), line(widths.map((w) => '-'.repeat(w)), '------')];
-  for (let i = 0; i < cells.length; i += 1) out.push(line(cells[i]!, reasonCell(reasons[i]!)));
-  out.push('', summaryLine(plan));
-  return `${out.join('\n')}\n`;
+  const line = (cells: string[], reason: string) => [...cells.map((cell, i) => clip(cell, widths[i]!).padEnd(widths[i]!)), reason].join('  ').trimEnd();
+  yield line(HEADER, 'reason');
+  yield line(widths.map((w) => '-'.repeat(w)), '------');
+  for (const row of plan.rows) yield line(cellsOf(row), reasonCell(row));
+  yield '';
+  yield summaryLine(plan);
 }
 
 export function summaryLine(plan: BatchPlan): string {

@@ -34,6 +34,7 @@ export interface PlanManifestOptions {
 }
 
 export interface PlannedManifest {
+  /** The manifest as read, its `rows` left empty: the plan's rows carry them. */
   manifest: LoadedManifest;
   plan: BatchPlan;
   guardrails: GuardrailCheck;
@@ -70,5 +71,6 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
     // The same wall-clock decision the client makes when it sends the row (src/client/seat-naming.ts).
     pastViewerSunset: isPastViewerSunset(Date.now(), sunsetAt),
   });
-  return { manifest, plan, guardrails: checkGuardrails(plan, options.guardrails) };
+  // The plan holds every row now (with its action): the manifest's own copy would only double a large file's memory.
+  return { manifest: { ...manifest, rows: [] }, plan, guardrails: checkGuardrails(plan, options.guardrails) };
 }

@@ -1,0 +1,17 @@
+import { createSmartsheetClient } from '../src/client/create-smartsheet-client.js';
+import { planManifest } from '../src/plan/plan-manifest.js';
+import { startReferenceServer } from '../src/server/start-reference-server.js';
+const gc = (globalThis as { gc?: () => void }).gc!;
+const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;
+const show = (what: string) => { gc(); const m = process.memoryUsage(); console.log(what.padEnd(28), 'heap', mb(m.heapUsed), 'rss', mb(m.rss), 'ext', mb(m.external + m.arrayBuffers)); };
+const sim = await startReferenceServer({ rateLimit: 'off' });
+const api = createSmartsheetClient({ baseUrl: sim.url, accessToken: sim.tokens.admin, integrationOrg: '', timeouts: { connectMs: 5000, headersMs: 60000, bodyMs: 60000 } });
+show('start');
+const planned = await planManifest({ path: process.argv[2]!, api, guardrails: { destructiveMaxCount: 1e9, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 2e6 } });
+show('planned (manifest+plan)');
+(planned.manifest as { rows: unknown[] }).rows = [];
+show('manifest rows dropped');
+const text = JSON.stringify(planned.plan, null, 2);
+show(`json ${mb(text.length)}`);
+console.log('peak', mb(process.resourceUsage().maxRSS * 1024));
+await api.close(); await sim.close();

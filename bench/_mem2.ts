@@ -1,0 +1,16 @@
+import { createSmartsheetClient } from '../src/client/create-smartsheet-client.js';
+import { loadManifest } from '../src/manifest/load-manifest.js';
+import { preflight } from '../src/plan/preflight.js';
+import { startReferenceServer } from '../src/server/start-reference-server.js';
+const gc = (globalThis as { gc?: () => void }).gc!;
+const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;
+const show = (what: string) => { gc(); const m = process.memoryUsage(); console.log(what.padEnd(28), 'heap', mb(m.heapUsed), 'rss', mb(m.rss)); };
+const sim = await startReferenceServer({ rateLimit: 'off' });
+const api = createSmartsheetClient({ baseUrl: sim.url, accessToken: sim.tokens.admin, integrationOrg: '', timeouts: { connectMs: 5000, headersMs: 60000, bodyMs: 60000 } });
+show('start');
+const manifest = await loadManifest({ path: process.argv[2]!, maxRows: 2e6 });
+show('loaded');
+const plan = await preflight(manifest, { api });
+show('preflight');
+console.log(plan.rows.length);
+await api.close(); await sim.close();
