@@ -31,6 +31,8 @@ export interface PlanManifestOptions {
   refusalHint?: string;
   /** config `api.viewerSunset`: when the service retired VIEWER (the plan says which name a seat row is sent under). */
   viewerSunset?: string;
+  /** Told the rows read so far while the manifest is read (see LoadManifestOptions.onRowsRead). */
+  onRowsRead?: (rows: number) => void;
 }
 
 export interface PlannedManifest {
@@ -56,6 +58,7 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
       ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
       ...(options.format === undefined ? {} : { format: options.format }),
       ...(options.files === undefined ? {} : { files: options.files }),
+      ...(options.onRowsRead === undefined ? {} : { onRowsRead: options.onRowsRead }),
     });
   } catch (error) {
     if (error instanceof ManifestFileError) throw new ManifestRefusedError([{ row: 0, line: error.line, message: error.message }], 0, error.hint);
