@@ -53,6 +53,9 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
     if (action.action === 'add-alternate-email') emails.add(action.alternateEmail);
   }
   const users = await resolveUsers(api, emails, ids, { emailBatchSize: options.emailBatchSize, fullPageSize: options.fullPageSize });
+  // An async function keeps its locals until it returns: a million names would stay through the classification.
+  emails.clear();
+  ids.clear();
   const known: KnownUsers = { usersByEmail: users.byEmail, usersById: users.byId };
 
   const facts: PreflightFacts = {
