@@ -71,6 +71,21 @@ describe('attempts ended by a worker crash', () => {
     expect(record?.[header!.indexOf('crashedAttempts')]).toBe('3');
   });
 
+  it('are counted once each, and never take the count of answered attempts below zero (a retried row starts afresh)', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const batchId = await oneRowBatch(h);
+    const attempts = createRowAttempts(h.redisHandle.client, h.system.keys);
+    const start = () => attempts.start(batchId, 1, { settleMs: 0, countAttempt: true });
+    expect(await start()).toMatchObject({ kind: 'go', attempts: 1, crashed: 0, uncertain: false });
+    // `seatflow retry` gives the row a fresh budget while the crashed attempt's marker stays (it may have applied).
+    await h.redisHandle.client.hdel(h.system.keys.attempts(batchId), '1');
+    expect(await start()).toMatchObject({ kind: 'go', attempts: 1, crashed: 1, uncertain: true });
+    // That attempt never ended either: a confirm-only read finds it, moves it, and itself counts nothing and leaves no
+    // marker that a later attempt would count as crashed.
+    expect(await attempts.start(batchId, 1, { settleMs: 0, countAttempt: false })).toMatchObject({ kind: 'go', attempts: 0, crashed: 2, uncertain: true });
+    expect(await start()).toMatchObject({ kind: 'go', attempts: 1, crashed: 2, uncertain: true });
+  });
+
   it(`end a row that keeps killing its worker as unknown after ${MAX_CRASHES_PER_ROW} of them, without calling the service again`, async () => {
     const h = await batches.open({ rateLimit: 'off' });
     const batchId = await oneRowBatch(h);
