@@ -42,8 +42,18 @@ export interface CliRuntime {
   createApi(hooks: ClientHooks): SmartsheetClient;
   /** Registers cleanup run by close(), last registered first. */
   onClose(cleanup: () => Promise<void> | void): void;
+  /**
+   * Ends the command with `error` wherever it is waiting (a Redis that stopped answering): withCliRuntime rejects with
+   * it at once instead of waiting on the command's body, and closing is then bounded, since what it closes may hang.
+   */
+  abandon(error: Error): void;
+  /** Rejects with the error given to `abandon`. */
+  readonly abandoned: Promise<never>;
   close(): Promise<void>;
 }
+
+/** How long closing may take once a command was abandoned (its connections may never answer a QUIT). */
+const ABANDONED_CLOSE_MS = 2000;
 
 export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise<CliRuntime> {
   let config = loadConfig({ flags: options.flags ?? {}, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) });
@@ -90,6 +100,24 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
   };
 
   const region = serviceRegionOf(config);
+  let abandonedWith: Error | undefined;
+  let abandon: (error: Error) => void = () => undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = reject;
+  });
+  // Rejected only to end a race; nobody may be listening yet.
+  abandoned.catch(() => undefined);
+
+  const closeAll = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.warn({ err: error }, 'cleanup failed');
+      }
+    }
+  };
+
   const targetLabel = sim
     ? `SIMULATION: embedded reference server at ${sim.url} (demo data, not the real service)`
     : region === undefined
@@ -104,14 +132,16 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     api: buildClient({ retry: readRetryPolicy(config) }),
     createApi: buildClient,
     onClose: (cleanup) => void cleanups.push(cleanup),
+    abandon: (error) => {
+      abandonedWith ??= error;
+      abandon(error);
+    },
+    abandoned,
     close: async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) {
-        try {
-          await cleanup();
-        } catch (error) {
-          logger.warn({ err: error }, 'cleanup failed');
-        }
-      }
+      if (abandonedWith === undefined) return closeAll();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closeAll(), new Promise((resolve) => (timer = setTimeout(resolve, ABANDONED_CLOSE_MS)))]);
+      clearTimeout(timer);
     },
   };
 }
@@ -132,7 +162,7 @@ export async function withCliRuntime<T>(
     flags: overridesFromFlags(flags),
   });
   try {
-    return await body(runtime);
+    return await Promise.race([body(runtime), runtime.abandoned]);
   } finally {
     await runtime.close();
   }

@@ -51,6 +51,14 @@ export const configSchema = z.strictObject({
     url: z.string().optional(),
     /** seatflow adds its own hash tags to keys (queue-keys.ts), so the prefix may not hold braces. */
     queuePrefix: z.string().min(1).regex(/^[^{}]+$/, 'may not contain { or } (seatflow adds its own hash tags)'),
+    /** A Redis that stops answering after a command connected: said after this long, and again each time as long again. */
+    warnAfterMs: z.number().int().min(100).default(5000),
+    /**
+     * ...and a command (submit, run, status, report, offboard...) gives up after this long and exits 3, as when Redis
+     * cannot be reached at its start. A worker and `serve` never give up: they say they wait, and go on when Redis
+     * answers again. Long enough for a restart or a failover.
+     */
+    giveUpAfterMs: z.number().int().min(1000).default(60_000),
     /** A Redis Cluster, as an alternative to a redis+cluster:// URL that keeps the password out of REDIS_URL. */
     cluster: z.strictObject({ nodes: z.array(z.string().min(1)).min(1), username: z.string().optional(), password: z.string().optional(), tls: z.boolean().optional() }).optional(),
     /** A master found through Sentinel, as an alternative to a redis+sentinel:// URL. */

@@ -30,6 +30,8 @@ export function createQueueKeys(prefix: string) {
     inflight: (batchId: string) => `${batch(batchId)}:inflight`,
     /** Hash row → attempts that reached the service. */
     attempts: (batchId: string) => `${batch(batchId)}:attempts`,
+    /** Hash row → attempts that ended without an answer being recorded: their worker died or lost the row. */
+    crashed: (batchId: string) => `${batch(batchId)}:crashed`,
     /** Hash row → first start time (ms). */
     started: (batchId: string) => `${batch(batchId)}:started`,
     /** Hash second (ISO, `2026-11-23T12:00:05`) → rows whose outcome was recorded in that second: the batch's pace. */

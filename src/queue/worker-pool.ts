@@ -37,8 +37,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     concurrency: options.concurrency,
     lockDuration: options.lockDurationMs ?? 15_000,
     stalledInterval: options.stalledIntervalMs ?? 5_000,
-    // A row may be interrupted by several crashes or Redis restarts; each time it is confirmed, never repeated blindly.
-    maxStalledCount: 10,
+    // A row may be interrupted by any number of crashes or Redis restarts; each time it is confirmed, never repeated
+    // blindly. BullMQ would fail a row past its count without telling any worker (the row would never get an
+    // outcome): the row processor counts them instead, and ends a row that keeps killing its worker (MAX_CRASHES_PER_ROW).
+    maxStalledCount: Number.MAX_SAFE_INTEGER,
     // The budget paces calls; this limiter only exists so that queue.rateLimit() can pause fetching after a 429.
     limiter: { max: 1_000_000, duration: 1000 },
     autorun: true,

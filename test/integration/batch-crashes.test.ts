@@ -51,6 +51,9 @@ describe('a batch interrupted', () => {
     expect(outcomes).toHaveLength(40);
     // Every row the killed worker held was re-read before anything was repeated.
     for (const row of heldByTheKilled) expect(outcomes.find((o) => o.row === row)?.confirmed, `row ${row}`).toBe(true);
+    // The killed worker's attempt got no answer: it is shown apart and spends none of the row's retry budget.
+    for (const row of heldByTheKilled) expect(outcomes.find((o) => o.row === row), `row ${row}`).toMatchObject({ attempts: 1, crashedAttempts: 1 });
+    expect(outcomes.filter((o) => !heldByTheKilled.includes(o.row)).every((o) => o.crashedAttempts === undefined)).toBe(true);
     await expectEachUserChangedOnce(h, outcomes, 'deactivateUser');
   });
 

@@ -12,6 +12,7 @@ import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { manualRunKey, reconcileReportDir } from '../reconcile-runtime.js';
+import { printed } from '../../core/printable.js';
 
 interface ReconcileFlags extends CommonFlags {
   apply?: boolean;
@@ -66,7 +67,7 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       return 0;
     }
     if (run.disposition.heldBecause !== undefined) {
-      out.write(`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
+      out.write(printed`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
       return 2;
     }
     if (run.submitted === undefined) throw new Error('an applied run has no batch');

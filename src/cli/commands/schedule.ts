@@ -10,6 +10,7 @@ import { OUTCOMES, type OutcomeCounts } from '../../queue/row-outcome.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
+import { printed } from '../../core/printable.js';
 
 interface AddFlags extends CommonFlags {
   cron: string;
@@ -75,7 +76,7 @@ export function registerScheduleCommand(program: Command): void {
         const out = process.stdout;
         out.write(`Target: ${runtime.targetLabel}\n${formatReconciliation(run.plan)}Plan report: ${path.resolve(run.report.csv)} (run ${run.disposition.runId})\n`);
         if (run.disposition.heldBecause !== undefined) {
-          out.write(`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
+          out.write(printed`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
           return 2;
         }
         if (run.submitted !== undefined) {

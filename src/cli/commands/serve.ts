@@ -53,7 +53,8 @@ export function registerServeCommand(program: Command): void {
       const generated = config.control.token === undefined;
       const token = config.control.token ?? randomBytes(32).toString('base64url');
       const metrics = createSeatflowMetrics(logger);
-      const batchRuntime = await openBatchRuntime(runtime, { metrics });
+      // A server outlives a Redis that stops answering (each request answers 503 meanwhile, see withRedis).
+      const batchRuntime = await openBatchRuntime(runtime, { metrics, whenRedisStopsAnswering: 'wait' });
       const { api: budgetedApi, budget } = createBudgetedApi(runtime, batchRuntime, { metrics });
       const planTimeoutMs = config.control.planTimeoutMs ?? DEFAULT_PLAN_TIMEOUT_MS;
       const configured = config.api.accessToken !== undefined;

@@ -5,6 +5,7 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { watchBatch } from '../batch-progress.js';
 import { farParkedLines, farParkedRows } from '../far-parked-rows.js';
 import { printOffboardingStatus } from '../offboarding-runtime.js';
+import { printable, printed } from '../../core/printable.js';
 
 interface StatusFlags extends CommonFlags {
   json?: boolean;
@@ -30,7 +31,7 @@ export function registerStatusCommand(program: Command): void {
           process.stdout.write('No batches.\n');
         } else {
           for (const b of batches) {
-            process.stdout.write(`${b.id}  ${b.state.padEnd(10)} ${b.createdAt}  ${b.sim ? '[SIMULATION] ' : ''}${b.source}  ${countsLine(b)}\n`);
+            process.stdout.write(`${b.id}  ${b.state.padEnd(10)} ${b.createdAt}  ${b.sim ? '[SIMULATION] ' : ''}${printable(b.source)}  ${countsLine(b)}\n`);
           }
         }
         return;
@@ -38,7 +39,7 @@ export function registerStatusCommand(program: Command): void {
       if (await printOffboardingStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
       let batch = await system.store.get(batchId);
       if (batch === undefined) {
-        process.stderr.write(`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);
+        process.stderr.write(printed`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);
         process.exitCode = 2;
         return;
       }

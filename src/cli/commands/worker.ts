@@ -25,7 +25,8 @@ export function registerWorkerCommand(program: Command): void {
     await withCliRuntime(flags, {}, async (runtime) => {
       const observed = await metricsOf(runtime, flags);
       const metrics = observed === undefined ? {} : { metrics: observed.metrics };
-      const batchRuntime = await openBatchRuntime(runtime, metrics);
+      // A worker outlives a Redis that stops answering: it says it waits, and goes on when Redis is back.
+      const batchRuntime = await openBatchRuntime(runtime, { ...metrics, whenRedisStopsAnswering: 'wait' });
       // A refused token is found now, not when the first batch arrives (and stops on it); the check spends from the
       // token's shared budget like every other call, so a fleet of starting workers cannot overrun the service.
       await createBudgetedApi(runtime, batchRuntime, { retryReads: true, ...metrics }).api.users.getCurrent();
