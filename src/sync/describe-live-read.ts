@@ -15,7 +15,8 @@ export function durationAtRate(calls: number, rate: { requests: number; perSecon
  * per kind of call with its count and why it costs what it does.
  */
 export function describeLiveRead(plan: LiveReadPlan, rate: { requests: number; perSeconds: number }): string[] {
-  const rows: [number, string][] = [[plan.probeCalls, 'found the caller, the plans and how many users each holds']];
+  const counted = plan.needs.seats ? 'the plans and how many users each holds' : 'how many users the organization holds';
+  const rows: [number, string][] = [[plan.probeCalls, `found the caller, ${counted}`]];
   const { primary } = plan;
   const whose = primary.planId === undefined ? 'the organization' : `plan ${primary.planId} (it holds every user, so its seats come with it)`;
   const why = plan.lastLoginFrom === 'listing' ? ': lastLogin comes only on pages of at most 100 users' : ', the most the service allows';

@@ -47,7 +47,7 @@ export async function openLiveOrganization(source: SmartsheetApi, options: LiveO
   const { api, calls } = countCalls(source);
   const { needs } = options;
   const me = await api.users.getCurrent(needs.groupsOwned ? { include: ['groups'] } : {});
-  const planIds = !needs.seats ? [] : (options.planIds ?? (await plansOfUser(api, me.id)).map((plan) => plan.planId));
+  const planIds = !needs.seats ? [] : [...new Set(options.planIds ?? (await plansOfUser(api, me.id)).map((plan) => plan.planId))];
   const organization = (await api.users.listPage({ pageSize: 1 })).totalCount;
   const plans: { planId: number; users: number }[] = [];
   for (const planId of planIds) plans.push({ planId, users: (await api.users.listPage({ planId, pageSize: 1 })).totalCount });
