@@ -1,3 +1,4 @@
+import { iterateOffsetPages } from '../client/paging.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE, type User } from '../contract/index.js';
 import { UsageError } from '../core/seatflow-error.js';
@@ -22,11 +23,9 @@ export async function readPlanUsers(source: SmartsheetApi, planId: number | unde
   const me = await api.users.getCurrent();
   const plan = planId ?? (await onlyPlanOf(api, me.id));
   const users: User[] = [];
-  for (let page = 1; ; page += 1) {
-    const answer = await api.users.listPage({ planId: plan, include: ['lastLogin'], displayContributorSeatType: true, page, pageSize: LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE });
-    users.push(...answer.data);
-    if (page >= answer.totalPages || answer.data.length === 0) break;
-  }
+  const pageSize = LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE;
+  const pages = iterateOffsetPages((page) => api.users.listPage({ planId: plan, include: ['lastLogin'], displayContributorSeatType: true, page, pageSize }), { pageSize });
+  for await (const user of pages) users.push(user);
   return { planId: plan, users, caller: { id: me.id, email: me.email.toLowerCase() }, apiCalls: calls() };
 }
 
