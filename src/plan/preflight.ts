@@ -9,6 +9,7 @@ import { classifyResourceRow } from './classify-resource-row.js';
 import { classifyUserRow, type Classification } from './classify-user-row.js';
 import { countCalls, isNotFound } from './count-calls.js';
 import { planUpload } from './plan-upload.js';
+import { plansOfUser } from './plans-of-user.js';
 import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
 import { RULES, VERDICTS, type BatchPlan, type BatchPlanSummary, type PlannedRow } from './planned-row.js';
 import { readRemovalGroups } from './removal-groups.js';
@@ -186,12 +187,7 @@ async function readSeats(
   }
   if (planless.size > 0 && planless.size <= (options.planLookupLimit ?? 50)) {
     for (const user of planless.values()) {
-      let lastKey: string | undefined;
-      do {
-        const page = await api.users.listPlansPage(user.id, lastKey === undefined ? {} : { lastKey });
-        for (const plan of page.data) seatIn(plan.planId).set(user.id, seatOfPlan(user, plan));
-        lastKey = page.lastKey;
-      } while (lastKey !== undefined);
+      for (const plan of await plansOfUser(api, user.id)) seatIn(plan.planId).set(user.id, seatOfPlan(user, plan));
       emails.delete(user.email.toLowerCase());
     }
   } else if (planless.size > 0) {
