@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from '../queue/batch-store.js';
 import { createQueueKeys, scheduleQueueNameOf } from '../queue/queue-keys.js';
+import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
 import type { OutcomeCounts } from '../queue/row-outcome.js';
 
@@ -150,9 +151,7 @@ export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
       await redis.set(keys.scheduleLastRun(queueName, name), JSON.stringify(run));
     },
     async close() {
-      if (queue === undefined) return;
-      await queue.waitUntilReady().catch(() => undefined);
-      await queue.close();
+      if (queue !== undefined) await closeBullmq(queue);
     },
   };
   return book;

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
+import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
 import { stepOf, OPEN_PHASES } from './leaver-state.js';
 import { endSteps } from './leaver-ends.js';
@@ -172,24 +173,13 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
         // BullMQ gave up on this step: the leaver ends failed, so status says so instead of showing it overdue forever.
         void endGivenUp(job.data, error.message).catch((recordError: unknown) => options.logger.error({ err: recordError }, 'could not record a failed step'));
       });
-      const handle = {
-        worker,
-        async close(graceMs: number) {
-          let timer: NodeJS.Timeout | undefined;
-          const inTime = await Promise.race([worker.close().then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)))]);
-          clearTimeout(timer);
-          if (!inTime) await worker.close(true);
-        },
-      };
+      const handle = { worker, close: (graceMs: number) => closeBullmq(worker, { graceMs }) };
       workers.push(handle);
       return handle;
     },
     async close() {
       await Promise.all(workers.splice(0).map((worker) => worker.close(2000)));
-      if (stepQueue !== undefined) {
-        await stepQueue.waitUntilReady().catch(() => undefined);
-        await stepQueue.close();
-      }
+      if (stepQueue !== undefined) await closeBullmq(stepQueue);
     },
   };
 
