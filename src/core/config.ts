@@ -95,6 +95,11 @@ export const configSchema = z.strictObject({
     reactivationWindowDays: z.number().positive(),
     /** The hold between deactivation and removal when --hold is not given. */
     defaultHoldDays: z.number().min(0),
+    /**
+     * The shortest hold accepted without `--no-undo-window` (default 24): a shorter one leaves no time to undo a
+     * mistake before the removal.
+     */
+    minHoldHours: z.number().min(0).default(24),
     /** How often a step waiting for its row's outcome looks again (delayed BullMQ work, not a timer). */
     stepPollMs: z.number().int().min(50),
   }),

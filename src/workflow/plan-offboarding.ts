@@ -39,6 +39,8 @@ export interface OffboardingOptions {
   transferTo?: string;
   removeFromSharing: boolean;
   timeZone?: string;
+  /** --no-undo-window: a hold below offboarding.minHoldHours is accepted. */
+  noUndoWindow?: boolean;
 }
 
 export interface OffboardingPlan {
@@ -62,10 +64,11 @@ export interface PlanOffboardingOptions {
 /**
  * The plan of an offboarding, before anything is queued: the pre-flight of the deactivate rows (not found, protected,
  * own account, consumer domain, status), the leave date, group ownership, and the transfer target each removal will
- * use (the row's, else --transfer-to), each checked now. A hold longer than the reactivation window is refused whole.
+ * use (the row's, else --transfer-to), each checked now. A hold longer than the reactivation window, or shorter than
+ * the minimum without --no-undo-window, is refused whole.
  */
 export async function planOffboarding(file: LeaversFile, options: PlanOffboardingOptions): Promise<OffboardingPlan> {
-  checkHold(options.options.holdMs, options.config.offboarding.reactivationWindowDays);
+  checkHold(options.options.holdMs, options.config.offboarding, options.options);
   const { api, calls } = countCalls(options.api);
   const manifest: LoadedManifest = {
     path: file.path,

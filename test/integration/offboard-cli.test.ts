@@ -55,8 +55,22 @@ describe('seatflow offboard / undo / status (CLI)', () => {
     const hold = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '10d'], env);
     expect(hold.code).toBe(2);
     expect(hold.stderr).toContain('longer than the reactivation window (7 days)');
+    const none = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '0'], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('the hold (0) is shorter than the minimum of 1d (config offboarding.minHoldHours)');
+    expect(none.stderr).toContain('--no-undo-window');
     const zone = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--dry-run'], env);
     expect(zone.code).toBe(2);
     expect(zone.stderr).toMatch(/"2026-11-20" has no time zone/);
+  }, 60_000);
+
+  it('takes a hold below the minimum when --no-undo-window is said, shows it as given, and names the units in --help', async () => {
+    const env = { SEATFLOW_DATA_DIR: dataDir };
+    const half = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '0.5m', '--no-undo-window', '--dry-run'], env);
+    expect(half.code, half.stderr).toBe(0);
+    expect(half.stdout).toMatch(/refused \(hold 30s \(--no-undo-window\)/);
+    const help = await runSeatflow(['offboard', '--help'], env);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('m minutes, h hours, d days, w weeks');
+    expect(help.stdout).toContain('--no-undo-window');
   }, 60_000);
 });

@@ -31,7 +31,7 @@ describe('offboard and undo while a seatflow worker runs in another process', ()
     const [leaver, later] = await h.deactivatableEmails(2);
     const now = h.writeManifest('now.csv', ['email,transferTo', `${leaver},dana.whitfield@acme.example`]);
     const future = h.writeManifest('future.csv', ['email,leaveDate', `${later},2031-01-05T00:00:00Z`]);
-    for (const hold of ['2h', '3h', '4h']) {
+    for (const hold of ['1d', '2d', '3d']) {
       const offboarded = await run.run(['offboard', now, '--hold', hold, '--yes']);
       expect(offboarded.code, offboarded.stderr).toBe(0);
       const id = /Offboarding (o[0-9a-f]{12}) queued/.exec(offboarded.stdout)?.[1];

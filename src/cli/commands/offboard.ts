@@ -4,7 +4,7 @@ import { emailSchema } from '../../manifest/action.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import { reportFormatOf } from '../../queue/report-writer.js';
 import { formatOffboardingPlan } from '../../workflow/format-offboarding-plan.js';
-import { checkHold, formatHold, parseHold } from '../../workflow/hold-duration.js';
+import { checkHold, formatHold, HOLD_UNITS, holdOf } from '../../workflow/hold-duration.js';
 import { writeOffboardingReport } from '../../workflow/offboarding-report.js';
 import { formatOffboardingStatus } from '../../workflow/offboarding-status.js';
 import { readLeavers } from '../../workflow/read-leavers.js';
@@ -18,6 +18,8 @@ import { openOffboarding, workUntil } from '../offboarding-runtime.js';
 
 interface OffboardFlags extends CommonFlags {
   hold?: string;
+  /** False with --no-undo-window. */
+  undoWindow?: boolean;
   transferTo?: string;
   removeFromSharing?: boolean;
   tz?: string;
@@ -37,7 +39,8 @@ export function registerOffboardCommand(program: Command): void {
     .command('offboard')
     .description('offboard leavers: deactivate on the leave date, remove with transfer after a hold, undo until then')
     .argument('<leavers>', 'CSV, JSON or JSON Lines: email, optionally a leave date and a transfer target (manager)')
-    .option('--hold <duration>', 'time between deactivation and removal, e.g. 7d, 36h (default: config offboarding.defaultHoldDays)')
+    .option('--hold <duration>', `time between deactivation and removal, until when undo can act: ${HOLD_UNITS} (default: config offboarding.defaultHoldDays; at least offboarding.minHoldHours)`)
+    .option('--no-undo-window', 'accept a hold shorter than offboarding.minHoldHours, down to --hold 0 (removal right after the deactivation)')
     .option('--transfer-to <email>', 'who takes over sheets and groups when a row names nobody (and the fallback when its target cannot)')
     .option('--remove-from-sharing', 'also remove the leavers from sharing on every sheet and workspace')
     .option('--tz <zone>', 'time zone of leave dates written without an offset, e.g. Europe/Berlin')
@@ -57,15 +60,16 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
   const transferTo = flags.transferTo === undefined ? undefined : parseEmail(flags.transferTo);
   const out = process.stdout;
   return withCliRuntime(flags, {}, async (runtime) => {
-    const holdMs = flags.hold === undefined ? runtime.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(flags.hold);
+    const holdMs = holdOf(flags.hold, runtime.config.offboarding);
+    const noUndoWindow = flags.undoWindow === false;
     // Refusals that need no Redis come first.
-    checkHold(holdMs, runtime.config.offboarding.reactivationWindowDays);
+    checkHold(holdMs, runtime.config.offboarding, { noUndoWindow });
     const leavers = await readLeavers({ path: file, maxRows: runtime.config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) });
     const batchRuntime = await openBatchRuntime(runtime);
     const offboarding = openOffboarding(runtime, batchRuntime);
     out.write(`Target: ${runtime.targetLabel}\n`);
     if (leavers.ignored.length > 0) out.write(`note: columns ignored: ${leavers.ignored.join(', ')}\n`);
-    const options = { holdMs, removeFromSharing: flags.removeFromSharing === true, ...(transferTo === undefined ? {} : { transferTo }), ...(timeZone === undefined ? {} : { timeZone }) };
+    const options = { holdMs, removeFromSharing: flags.removeFromSharing === true, ...(transferTo === undefined ? {} : { transferTo }), ...(timeZone === undefined ? {} : { timeZone }), ...(noUndoWindow ? { noUndoWindow } : {}) };
     // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
     const known = await offboarding.store.get(workflowIdOf({ source: leavers, options }, batchRuntime.target));
     let workflow;

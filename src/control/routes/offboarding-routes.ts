@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { emailSchema } from '../../manifest/action.js';
-import { parseHold } from '../../workflow/hold-duration.js';
+import { holdOf } from '../../workflow/hold-duration.js';
 import { formatOffboardingReport } from '../../workflow/offboarding-report.js';
 import type { OffboardingSystem } from '../../workflow/offboarding-system.js';
 import { readLeavers } from '../../workflow/read-leavers.js';
@@ -29,6 +29,8 @@ const submitQuerySchema = z.object({
   transferTo: emailSchema.optional(),
   removeFromSharing: flag,
   tz: z.string().optional(),
+  /** Plays the role of --no-undo-window: a hold below offboarding.minHoldHours is accepted. */
+  noUndoWindow: flag,
   /** Plays the role of --yes. */
   confirm: flag,
   /** Plan only, queue nothing (like --dry-run). */
@@ -55,9 +57,9 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
     const format = manifestFormatOf(request.headers['content-type']);
     requireTarget(deps);
     const timeZone = query.tz === undefined ? undefined : checkTimeZone(query.tz);
-    const holdMs = query.hold === undefined ? offboarding.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(query.hold);
+    const holdMs = holdOf(query.hold, offboarding.config.offboarding);
     const file = await readLeavers({ path: path.join(path.sep, 'control-api', `leavers.${format}`), content: bytes, maxRows: offboarding.config.guardrails.maxRows, ...(timeZone === undefined ? {} : { timeZone }) });
-    const options = { holdMs, removeFromSharing: query.removeFromSharing === true, ...(query.transferTo === undefined ? {} : { transferTo: query.transferTo }), ...(timeZone === undefined ? {} : { timeZone }) };
+    const options = { holdMs, removeFromSharing: query.removeFromSharing === true, ...(query.transferTo === undefined ? {} : { transferTo: query.transferTo }), ...(timeZone === undefined ? {} : { timeZone }), ...(query.noUndoWindow === true ? { noUndoWindow: true } : {}) };
     // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
     const known = await withRedis(deps, () => system.store.get(workflowIdOf({ source: file, options }, deps.target.id)));
     if (known !== undefined && known.state !== 'submitting') {
