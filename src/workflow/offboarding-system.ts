@@ -12,6 +12,7 @@ import { leaverView, offboardingStatus, type LeaverView, type OffboardingStatus 
 import { offboardingReportRows, type OffboardingReportRow } from './offboarding-report.js';
 import { planOffboarding, type OffboardingOptions, type OffboardingPlan } from './plan-offboarding.js';
 import type { LeaversFile } from './read-leavers.js';
+import { retryStepBatch, stepBatchOf, type StepBatchRetry } from './retry-step-batch.js';
 import { createStepProcessor } from './step-processor.js';
 import { stepQueueNameOf, type StepJobData } from './step-job.js';
 import { submitOffboarding, type SubmittedOffboarding } from './submit-offboarding.js';
@@ -60,6 +61,11 @@ export interface OffboardingSystem {
    * queued reactivation has its outcome. `offboard` and `undo` run workers until then.
    */
   settled(workflowId: string): Promise<boolean>;
+  /**
+   * `seatflow retry` of a step batch (`<offboarding>-deactivate|remove|reactivate`): failed steps run again and the
+   * leaver's phase follows (see retry-step-batch.ts). Undefined when the id names no step batch of an offboarding.
+   */
+  retry(batchId: string): Promise<StepBatchRetry | undefined>;
   /** A step batch of this offboarding stopped on a refused token (its rows wait for `seatflow retry BATCH`), if any. */
   stoppedBatch(workflowId: string): Promise<string | undefined>;
   /** Runs now the delayed steps due by `atMs` on the workflow clock (tests move the clock; an operator may catch up). */
@@ -138,6 +144,11 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
       }
       // The last leaver's end is written before the workflow is closed: until then its step is still at work.
       return !(workflow.state === 'open' && leavers.every((leaver) => !OPEN_PHASES.has(leaver.phase)));
+    },
+    async retry(batchId) {
+      const named = stepBatchOf(batchId);
+      const workflow = named === undefined ? undefined : await store.get(named.workflowId);
+      return named === undefined || workflow === undefined ? undefined : retryStepBatch(context, options.batches.control, workflow, named.step);
     },
     async stoppedBatch(workflowId) {
       const workflow = await store.get(workflowId);

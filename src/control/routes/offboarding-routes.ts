@@ -18,7 +18,7 @@ import { requireTarget } from './plan-routes.js';
 
 /** What the offboarding endpoints use: the workflow over the same Redis and target as the batches. */
 export interface ControlOffboardingDeps {
-  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows'>;
+  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows' | 'retry'>;
   config: Parameters<OffboardingSystem['plan']>[1]['config'];
 }
 
