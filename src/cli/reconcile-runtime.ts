@@ -26,7 +26,7 @@ export function openScheduleBook(runtime: CliRuntime, batch: BatchRuntime): Sche
 /** How this runtime runs a schedule's policy: on the shared request budget, reads retried, batches through its queue. */
 export function scheduledRunOf(runtime: CliRuntime, batch: BatchRuntime): ScheduledRun {
   const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
-  return createScheduledRun({ api, guardrails: runtime.config.guardrails, system: batch.system, reportDir: reconcileReportDir(runtime) });
+  return createScheduledRun({ api, guardrails: runtime.config.guardrails, system: batch.system, reportDir: reconcileReportDir(runtime), clock: runtime.serviceClock });
 }
 
 /** For `seatflow worker`: fire this target's schedules (one firing per tick across every worker). */

@@ -102,6 +102,11 @@ export const configSchema = z.strictObject({
     minHoldHours: z.number().min(0).default(24),
     /** How often a step waiting for its row's outcome looks again (delayed BullMQ work, not a timer). */
     stepPollMs: z.number().int().min(50),
+    /**
+     * How often a worker runs the steps due on the service's clock that BullMQ still holds (default 5000): its delays
+     * were reckoned on the machine's clock when the step was queued; the service's may have moved since.
+     */
+    dueSweepMs: z.number().int().min(100).default(5000),
   }),
   /** `seatflow serve`: the HTTP control API. */
   control: z.strictObject({

@@ -1,5 +1,6 @@
 import { Worker, type Job, type ConnectionOptions } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
@@ -15,8 +16,10 @@ export interface ScheduledRunOptions {
   guardrails: Config['guardrails'];
   system: Pick<BatchSystem, 'submit'>;
   reportDir: string;
-  /** When the run happens, for measuring ages; default the process clock. Tests pass the reference server's clock. */
+  /** When the run happens, for measuring ages; tests pass the reference server's clock. */
   now?: () => Date;
+  /** The service's clock, when `now` is not given (service-clock.ts). Default the process clock. */
+  clock?: Pick<Clock, 'now' | 'refresh'>;
 }
 
 /**
@@ -30,6 +33,7 @@ export function createScheduledRun(options: ScheduledRunOptions): ScheduledRun {
       api: options.api,
       guardrails: options.guardrails,
       ...(options.now === undefined ? {} : { now: options.now() }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       runKey: data.name,
       runAt: tick,
       apply: data.apply,

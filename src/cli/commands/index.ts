@@ -13,6 +13,7 @@ import { registerOffboardCommand } from './offboard.js';
 import { registerUndoCommand } from './undo.js';
 import { registerReconcileCommand } from './reconcile.js';
 import { registerScheduleCommand } from './schedule.js';
+import { registerStepsCommand } from './steps.js';
 
 /**
  * Every subcommand, each built in its own file. Add one line per command here.
@@ -32,4 +33,5 @@ export function registerCommands(program: Command): void {
   registerUndoCommand(program);
   registerReconcileCommand(program);
   registerScheduleCommand(program);
+  registerStepsCommand(program);
 }

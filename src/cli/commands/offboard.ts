@@ -118,7 +118,10 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     const reportFile = flags.report ?? path.join(path.dirname(defaultReportFile(runtime, workflow.id, false)), `${workflow.id}${runtime.sim ? '-simulation' : ''}.csv`);
     const rows = (await offboarding.reportRows(workflow.id)) ?? [];
     await writeOffboardingReport(rows, reportFile);
-    out.write(`Report (${rows.length} leavers${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+    out.write(`Report (${rows.length} leavers${runtime.sim ? ', SIMULATION' : ''}; a snapshot as of ${String(rows[0]?.reportedAt ?? 'now')}): ${path.resolve(reportFile)}\n`);
+    if (open.length > 0 && !runtime.sim) {
+      out.write(`  The steps to come are not in it: the live report is  seatflow report ${workflow.id} [--out FILE]  (or GET /v1/offboardings/${workflow.id}/report).\n`);
+    }
     if (interrupt.signal.aborted) return 130;
     return stopped !== undefined || status.leavers.some((leaver) => leaver.phase === 'failed') ? 1 : 0;
   });

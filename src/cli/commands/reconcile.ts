@@ -47,7 +47,8 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       policyPath,
       api,
       guardrails: runtime.config.guardrails,
-      now: runAt,
+      // Ages (last login, seat) on the service's clock; the run is named by this machine's time.
+      clock: runtime.serviceClock,
       runKey: manualRunKey(policyPath),
       runAt,
       apply: flags.apply === true,

@@ -1,0 +1,60 @@
+import type { QueueKeys } from '../queue/queue-keys.js';
+import type { RedisClient } from '../queue/redis/lua-script.js';
+import { STEP_NAMES, type StepName } from './step-job.js';
+
+/** A step of one leaver that has not ended: when it is due, on the service clock. */
+export interface PendingStep {
+  row: number;
+  step: StepName;
+  dueAt: number;
+}
+
+/**
+ * Every step of a workflow that has not ended, by due time: one sorted set per workflow. A step enters it when it is
+ * queued (submission, the hold's start, undo, retry, `seatflow steps run`) and leaves it when its job returns, so
+ * "is anything of this workflow due by now" is one count, whatever the number of leavers, and `seatflow steps` lists
+ * them in order without reading every leaver. The step jobs themselves stay the truth of what runs: this is their index.
+ */
+export interface StepIndex {
+  add(workflowId: string, steps: readonly PendingStep[]): Promise<void>;
+  /** The step ended (ran to its end, or was cancelled by undo): it is no longer pending. */
+  done(workflowId: string, row: number, step: StepName): Promise<void>;
+  /** Pending steps due by `atMs`. */
+  dueCount(workflowId: string, atMs: number): Promise<number>;
+  /** Pending steps in due order (at most `limit`, default all), optionally only those due by `dueBy`. */
+  list(workflowId: string, options?: { dueBy?: number; limit?: number }): Promise<PendingStep[]>;
+}
+
+const SEPARATOR = ':';
+const memberOf = (row: number, step: StepName): string => `${row}${SEPARATOR}${step}`;
+
+export function createStepIndex(redis: RedisClient, keys: QueueKeys): StepIndex {
+  return {
+    async add(workflowId, steps) {
+      for (let i = 0; i < steps.length; i += 1000) {
+        const args = steps.slice(i, i + 1000).flatMap((step) => [step.dueAt, memberOf(step.row, step.step)]);
+        if (args.length > 0) await redis.zadd(keys.workflowSteps(workflowId), ...args);
+      }
+    },
+    async done(workflowId, row, step) {
+      await redis.zrem(keys.workflowSteps(workflowId), memberOf(row, step));
+    },
+    async dueCount(workflowId, atMs) {
+      return redis.zcount(keys.workflowSteps(workflowId), '-inf', atMs);
+    },
+    async list(workflowId, options = {}) {
+      const key = keys.workflowSteps(workflowId);
+      const flat =
+        options.limit === undefined
+          ? await redis.zrangebyscore(key, '-inf', options.dueBy ?? '+inf', 'WITHSCORES')
+          : await redis.zrangebyscore(key, '-inf', options.dueBy ?? '+inf', 'WITHSCORES', 'LIMIT', 0, options.limit);
+      const steps: PendingStep[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const [row, step] = (flat[i] ?? '').split(SEPARATOR);
+        if (!STEP_NAMES.includes(step as StepName)) continue;
+        steps.push({ row: Number(row), step: step as StepName, dueAt: Number(flat[i + 1]) });
+      }
+      return steps;
+    },
+  };
+}
