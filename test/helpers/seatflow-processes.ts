@@ -22,7 +22,7 @@ export function seatflowProcesses(h: BatchHarness, redisUrl: string, config: Rec
       worker: { concurrency: 4, lockDurationMs: 2000, stalledIntervalMs: 1000, shutdownGraceMs: 2000 },
       retry: FAST_RETRY,
       rateLimit: { requests: 6000, perSeconds: 60, headroom: 0 },
-      offboarding: { stepPollMs: 100 },
+      offboarding: { stepPollMs: 100, dueSweepMs: 500 },
       ...config,
     }),
   ]);
