@@ -24,7 +24,8 @@ export interface ScheduledRunOptions {
 
 /**
  * A schedule's run: the same as `seatflow reconcile`, named by the schedule and its tick. Nobody can answer a
- * prompt, so guardrails crossed hold the run (it changes nothing and its report says why).
+ * prompt: a schedule with limits of its own (`--max-changes`, `--max-share`) runs within them without one, and one
+ * without is held by the guardrails it crosses (it changes nothing and its report says why).
  */
 export function createScheduledRun(options: ScheduledRunOptions): ScheduledRun {
   return (data, tick) =>
@@ -38,7 +39,8 @@ export function createScheduledRun(options: ScheduledRunOptions): ScheduledRun {
       runAt: tick,
       apply: data.apply,
       system: options.system,
-      confirmGuardrails: () => Promise.resolve(false),
+      ...(data.limits === undefined ? {} : { scheduleLimits: data.limits }),
+      confirmGuardrails: () => Promise.resolve(data.limits !== undefined),
       reportDir: options.reportDir,
     });
 }
@@ -54,6 +56,7 @@ export function lastRunOf(run: ReconciliationRun, tick: Date, finishedAt: Date):
     ...(disposition.batchId === undefined ? {} : { batchId: disposition.batchId }),
     ...(disposition.batchExisted === undefined ? {} : { batchExisted: disposition.batchExisted }),
     ...(disposition.heldBecause === undefined ? {} : { heldBecause: disposition.heldBecause }),
+    ...(disposition.nothingToChange === true ? { nothingToChange: true } : {}),
     plan: { ...run.plan.plan.summary },
     policySha256: run.plan.policy.sha256,
     report: run.report.json,

@@ -70,11 +70,11 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       out.write(`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
       return 2;
     }
-    if (run.submitted === undefined) throw new Error('an applied run has no batch');
-    if (run.submitted.batch.total === 0) {
-      out.write(`Batch ${run.submitted.batch.id}: no seat needs to change; nothing was queued.\n`);
+    if (run.disposition.nothingToChange === true) {
+      out.write('No seat needs to change: no batch was made.\n');
       return 0;
     }
+    if (run.submitted === undefined) throw new Error('an applied run has no batch');
     return runToEnd(runtime, batch, run);
   });
 }

@@ -16,6 +16,6 @@ export function registerSchedulesPageRoutes(app: FastifyInstance, context: Dashb
   }
   // A handful of Redis reads on the book the server keeps open (about 1 ms for 10 schedules: bench/schedule-list.ts).
   const list = () => withRedis(deps, () => book.list());
-  app.get('/schedules', session, async (_request, reply) => render(reply, schedulesPage(await list(), Date.now()), { title: 'Schedules', section: 'schedules' }));
-  app.get('/schedules/live', session, async (_request, reply) => fragment(reply, schedulesLive(await list(), Date.now())));
+  app.get('/schedules', session, async (_request, reply) => render(reply, schedulesPage(await list(), Date.now(), deps.guardrails), { title: 'Schedules', section: 'schedules' }));
+  app.get('/schedules/live', session, async (_request, reply) => fragment(reply, schedulesLive(await list(), Date.now(), deps.guardrails)));
 }
