@@ -192,12 +192,16 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     async promoteDue(atMs) {
       let promoted = 0;
       for (const workflow of await openWorkflows()) {
-        for (const step of await context.steps.list(workflow.id, { dueBy: atMs, limit: 1000 })) {
+        // Only steps no worker has started: each is looked at about once after it falls due, whatever the backlog.
+        for (const step of await context.steps.dueWaiting(workflow.id, atMs, 1000)) {
           const job = await queue().getJob(stepJobId(workflow.id, step.row, step.step));
-          // A step waiting for its row's outcome (polls) looks again on its own schedule.
-          if (job === undefined || (job.data.polls ?? 0) > 0 || (await job.getState()) !== 'delayed') continue;
-          await job.promote().catch(() => undefined);
-          promoted += 1;
+          const state = job === undefined ? undefined : await job.getState();
+          if (job !== undefined && state === 'delayed' && (job.data.polls ?? 0) === 0) {
+            await job.promote().catch(() => undefined);
+            promoted += 1;
+          }
+          // Promoted, handed out by BullMQ already, or without a job (`seatflow steps` shows it as such): done here.
+          await context.steps.started(workflow.id, step.row, step.step);
         }
       }
       return promoted;

@@ -85,10 +85,19 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
   const leavingHere = new Map(file.leavers.map((leaver) => [leaver.email, leaver.row]));
 
   const leavers: PlannedLeaver[] = [];
-  for (const leaver of file.leavers) {
-    const row = deactivation.rows.find((planned) => planned.row === leaver.row);
-    if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
-    leavers.push(await planLeaver(leaver, row, { ...options, api, targets, leavingHere }));
+  const byRow = new Map(deactivation.rows.map((planned) => [planned.row, planned]));
+  // A few leavers at a time: each reads its profile (groups owned); the shared request budget paces the calls.
+  for (let i = 0; i < file.leavers.length; i += PLAN_CONCURRENCY) {
+    const slice = file.leavers.slice(i, i + PLAN_CONCURRENCY);
+    leavers.push(
+      ...(await Promise.all(
+        slice.map((leaver) => {
+          const row = byRow.get(leaver.row);
+          if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
+          return planLeaver(leaver, row, { ...options, api, targets, leavingHere });
+        }),
+      )),
+    );
   }
   const accepted = leavers.filter((leaver) => leaver.verdict !== 'refused');
   const removals: PlannedRow[] = accepted.map((leaver) => ({ ...leaver.deactivateRow, actionName: 'remove', verdict: 'change' }));
@@ -102,6 +111,9 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
     plannedAt: options.now,
   };
 }
+
+/** Leavers planned at once. */
+const PLAN_CONCURRENCY = 8;
 
 interface LeaverContext extends PlanOffboardingOptions {
   targets: Map<string, User>;

@@ -80,7 +80,7 @@ async function rerunStep(context: WorkflowContext, control: BatchControl, workfl
   await forgetOutcomes(context, control, workflow, leaver.row, reopens);
   await context.store.openLeavers(workflow.id, [reopened.row]);
   await context.store.setState(workflow.id, 'open');
-  if (reopened.userId !== undefined) await context.store.markLeaving(reopened.userId, leavingOwner(workflow.id, reopened.row));
+  if (reopened.userId !== undefined) await context.store.markLeaving([{ userId: reopened.userId, owner: leavingOwner(workflow.id, reopened.row) }]);
   const now = context.clock.now();
   const data: StepJobData = { workflowId: workflow.id, row: reopened.row, step, dueAt: now };
   await context.steps.add(workflow.id, [data]);

@@ -45,9 +45,11 @@ export function createStepProcessor(options: StepProcessorOptions) {
     // or the service's clock moved back) waits until it is due there.
     const early = job.data.dueAt - clock.now();
     if (early > DUE_TOLERANCE_MS) {
+      await options.steps.waiting(workflowId, { row, step, dueAt: job.data.dueAt });
       await job.moveToDelayed(Date.now() + early, token);
       throw new DelayedError();
     }
+    if ((job.data.polls ?? 0) === 0) await options.steps.started(workflowId, row, step);
     const ended = await runStep(job, token, signal);
     await options.steps.done(workflowId, row, step);
     return ended;

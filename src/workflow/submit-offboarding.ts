@@ -73,6 +73,7 @@ export async function submitOffboarding(context: WorkflowContext, plan: Offboard
   }
   await context.store.saveLeavers(id, plan.leavers.map((leaver) => initialState(leaver, at)));
   await context.store.openLeavers(id, accepted.map((leaver) => leaver.row));
+  await context.store.markLeaving(accepted.flatMap((leaver) => (leaver.userId === undefined ? [] : [{ userId: leaver.userId, owner: leavingOwner(id, leaver.row) }])));
   await context.batches.saveRows(existing.deactivateBatch, accepted.map((leaver) => leaver.deactivateRow));
   for (const leaver of plan.leavers) {
     if (leaver.verdict === 'refused') {
@@ -80,7 +81,6 @@ export async function submitOffboarding(context: WorkflowContext, plan: Offboard
       for (const [batchId, action] of stepBatches) await context.batches.recordOutcome(leaverOutcome(batchId, leaver, action, end, context.sim, at));
       continue;
     }
-    if (leaver.userId !== undefined) await context.store.markLeaving(leaver.userId, leavingOwner(id, leaver.row));
     if (leaver.verdict === 'already-deactivated') {
       await context.batches.recordOutcome(leaverOutcome(existing.deactivateBatch, leaver, 'deactivate', { outcome: 'unchanged', message: 'already deactivated before the offboarding' }, context.sim, at));
     }

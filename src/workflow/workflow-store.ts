@@ -79,7 +79,8 @@ export interface WorkflowStore {
    * command for a workflow that tracks its open leavers; the others (submitted before) read every leaver.
    */
   closeLeaver(workflow: WorkflowRecord, row: number): Promise<void>;
-  markLeaving(userId: number, owner: string): Promise<void>;
+  /** Registers leaving users (userId → `offboarding <id> row <n>`), a thousand per command. */
+  markLeaving(entries: readonly { userId: number; owner: string }[]): Promise<void>;
   clearLeaving(userId: number, owner: string): Promise<void>;
   leavingIn(userId: number): Promise<string | undefined>;
 }
@@ -146,8 +147,11 @@ export function createWorkflowStore(redis: RedisClient, keys: QueueKeys, target:
       const all = await store.leavers(workflow.id);
       if (all.every((other) => !OPEN_PHASES.has(other.phase))) await store.setState(workflow.id, 'finished');
     },
-    async markLeaving(userId, owner) {
-      await redis.hset(leaving, String(userId), owner);
+    async markLeaving(entries) {
+      for (let i = 0; i < entries.length; i += 1000) {
+        const slice = entries.slice(i, i + 1000);
+        if (slice.length > 0) await redis.hset(leaving, Object.fromEntries(slice.map((entry) => [String(entry.userId), entry.owner])));
+      }
     },
     async clearLeaving(userId, owner) {
       await CLEAR_LEAVING.run(redis, [leaving], [String(userId), owner]);
