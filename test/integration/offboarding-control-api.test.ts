@@ -41,7 +41,7 @@ describe('control API: offboarding', () => {
 
     const undone = await app.inject({ method: 'POST', url: `/v1/offboardings/${id}/undo`, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ by: 'dashboard user', users: [a] }) });
     expect(undone.statusCode).toBe(200);
-    expect(undone.json().results[0]).toMatchObject({ email: a, result: 'undone', reactivating: true });
+    expect(undone.json().results[0]).toMatchObject({ email: a, result: 'undone', reactivating: true, seat: expect.stringContaining('reactivation assigns a Member seat (paid)') });
     await o.settle(id);
     await o.advance(7 * DAY + 60_000);
     await o.settle(id);
