@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,9 +52,13 @@ describe('seatflow offboard / undo / status (CLI)', () => {
 
   it('refuses a hold longer than the reactivation window and a date without a zone, with exit 2', async () => {
     const env = { SEATFLOW_DATA_DIR: dataDir };
-    const hold = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '10d'], env);
+    // Longer than the configured window, whatever its length: the message names the configured window.
+    const config = path.join(dataDir, 'window.json');
+    await writeFile(config, JSON.stringify({ offboarding: { reactivationWindowDays: 12 } }));
+    const hold = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '13d', '--config', config], env);
     expect(hold.code).toBe(2);
-    expect(hold.stderr).toContain('longer than the reactivation window (7 days)');
+    expect(hold.stderr).toContain('longer than the reactivation window (12 days)');
+    expect(hold.stderr).toContain('Choose --hold 12d or less (config offboarding.reactivationWindowDays is 12');
     const none = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '0'], env);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('the hold (0) is shorter than the minimum of 1d (config offboarding.minHoldHours)');
