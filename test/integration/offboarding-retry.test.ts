@@ -55,6 +55,33 @@ describe('seatflow retry of an offboarding step batch', () => {
     expect(await o.changesOf(leaver!)).toEqual(['deactivateUser', 'removeUser']);
   });
 
+  it('runs a failed reactivation again: the undone leaver is reactivated once', async () => {
+    const { h, o } = await open();
+    const [leaver] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email', leaver!]);
+    o.startWorkers();
+    await o.settle(workflow.id);
+    await o.stopWorkers();
+    await o.system.undo(workflow.id, { by: 'test' });
+    // What the row processor leaves when the service refused the reactivation.
+    await h.system.store.recordOutcome({
+      batchId: workflow.reactivateBatch, row: 1, line: 2, action: 'reactivate', outcome: 'failed', email: leaver!,
+      category: 'InvalidRequest', status: 400, message: 'refused for a passing reason', attempts: 1, finishedAt: new Date().toISOString(),
+    });
+    o.startWorkers();
+    await o.settle(workflow.id);
+    expect((await h.system.store.getOutcome(workflow.restoreBatch!, 1))?.message).toBe('not reactivated (failed): no seat to restore');
+    expect(await o.changesOf(leaver!)).toEqual(['deactivateUser']);
+
+    const again = await retry(h, workflow.reactivateBatch);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('1 leaver(s) whose reactivation failed run it again now');
+    await o.settle(workflow.id);
+    expect(await o.changesOf(leaver!)).toEqual(['deactivateUser', 'reactivateUser']);
+    expect((await h.system.store.getOutcome(workflow.reactivateBatch, 1))?.outcome).toBe('succeeded');
+    expect((await h.system.store.getOutcome(workflow.restoreBatch!, 1))?.outcome).toBe('skipped');
+  });
+
   it('runs a failed deactivation again and the leaver holds; a leaver undone before the leave date is never deactivated by it', async () => {
     const { h, o } = await open();
     const [leaver, undone] = await h.deactivatableEmails(2);
