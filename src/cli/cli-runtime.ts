@@ -4,7 +4,9 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { createSmartsheetClient, type SmartsheetClient } from '../client/create-smartsheet-client.js';
 import type { SmartsheetClientOptions } from '../client/smartsheet-client-options.js';
+import type { ServiceClock } from '../core/service-clock.js';
 import type { EmbeddedSim } from './embedded-sim.js';
+import { serviceClockOf } from './service-clock-of.js';
 import { overridesFromFlags, type CommonFlags } from './common-options.js';
 
 export interface CliRuntimeOptions {
@@ -36,6 +38,11 @@ export interface CliRuntime {
   sim: EmbeddedSim | undefined;
   /** Says which service seatflow acts on; printed on every screen and written into reports. */
   targetLabel: string;
+  /**
+   * The service's clock: due times, holds and last-login ages are taken on it (the reference server's clock, or the
+   * real service's Date headers, fed by every client of this runtime).
+   */
+  serviceClock: ServiceClock;
   /** A client without the queue's hooks, retrying its reads: for the pre-flight of `seatflow plan`. */
   api: SmartsheetClient;
   /** A further client with hooks; closed with the runtime. */
@@ -74,17 +81,16 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     );
   }
 
+  const serviceClock = serviceClockOf(config.api.baseUrl, config.api.accessToken, logger);
   const buildClient = (hooks: ClientHooks = {}): SmartsheetClient => {
-    // A read that will be retried says so, so a person watching a slow pre-flight knows why it waits.
-    const onResponse: ClientHooks['onResponse'] =
-      hooks.retry === undefined
-        ? hooks.onResponse
-        : (info) => {
-            hooks.onResponse?.(info);
-            if (info.status === 429 || info.status >= 500) {
-              logger.warn({ operation: info.operation, status: info.status, errorCode: info.errorCode }, 'the service answered an error; retrying the read');
-            }
-          };
+    const onResponse: ClientHooks['onResponse'] = (info) => {
+      hooks.onResponse?.(info);
+      if (info.serviceDateMs !== undefined) serviceClock.observe(info.serviceDateMs, Date.now());
+      // A read that will be retried says so, so a person watching a slow pre-flight knows why it waits.
+      if (hooks.retry !== undefined && (info.status === 429 || info.status >= 500)) {
+        logger.warn({ operation: info.operation, status: info.status, errorCode: info.errorCode }, 'the service answered an error; retrying the read');
+      }
+    };
     const client = createSmartsheetClient({
       baseUrl: config.api.baseUrl,
       accessToken: config.api.accessToken ?? 'no-token-configured',
@@ -93,7 +99,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
       ...(config.api.changeAgent === undefined ? {} : { changeAgent: config.api.changeAgent }),
       ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
       ...hooks,
-      ...(onResponse === undefined ? {} : { onResponse }),
+      onResponse,
     });
     cleanups.push(() => client.close());
     return client;
@@ -129,6 +135,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     logger,
     sim,
     targetLabel,
+    serviceClock,
     api: buildClient({ retry: readRetryPolicy(config) }),
     createApi: buildClient,
     onClose: (cleanup) => void cleanups.push(cleanup),

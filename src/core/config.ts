@@ -128,6 +128,11 @@ export const configSchema = z.strictObject({
     reactivationWindowDays: z.number().positive(),
     /** The hold between deactivation and removal when --hold is not given. */
     defaultHoldDays: z.number().min(0),
+    /**
+     * The shortest hold accepted without `--no-undo-window` (default 24): a shorter one leaves no time to undo a
+     * mistake before the removal.
+     */
+    minHoldHours: z.number().min(0).default(24),
     /** How often a step waiting for its row's outcome looks again (delayed BullMQ work, not a timer). */
     stepPollMs: z.number().int().min(50),
     /**
@@ -135,6 +140,11 @@ export const configSchema = z.strictObject({
      * (default) is the end of the day, `18:00` the end of a working day. The person works their last day.
      */
     lastDayEndsAt: z.string().regex(TIME_OF_DAY, 'lastDayEndsAt is a time of day, HH:MM from 00:00 to 24:00 (24:00 = end of the day)').default('24:00'),
+    /**
+     * How often a worker runs the steps due on the service's clock that BullMQ still holds (default 5000): its delays
+     * were reckoned on the machine's clock when the step was queued; the service's may have moved since.
+     */
+    dueSweepMs: z.number().int().min(100).default(5000),
   }),
   /** `seatflow serve`: the HTTP control API. */
   control: z.strictObject({

@@ -54,6 +54,12 @@ export function createQueueKeys(prefix: string) {
     workflow: (workflowId: string) => `${workflows}:workflow:${workflowId}`,
     /** Hash row → a leaver's state (JSON): phase, dates, state before, steps. */
     leavers: (workflowId: string) => `${workflows}:workflow:${workflowId}:leavers`,
+    /** Sorted set `<row>:<step>` → due time (ms, service clock) of every step of the workflow not yet ended. */
+    workflowSteps: (workflowId: string) => `${workflows}:workflow:${workflowId}:steps`,
+    /** The same steps, as long as no worker has started them: what the service-clock sweep may need to promote. */
+    workflowStepsWaiting: (workflowId: string) => `${workflows}:workflow:${workflowId}:steps-waiting`,
+    /** Set of the rows of leavers with a step to come: the workflow finishes when it is empty. */
+    workflowOpen: (workflowId: string) => `${workflows}:workflow:${workflowId}:open`,
     /**
      * Hash userId → the offboarding and row of every leaver of an open offboarding of one target (transfer targets
      * must not be leaving). Per target, since user ids of different services (a simulation, the real one) mean others.

@@ -14,6 +14,7 @@ import { registerUndoCommand } from './undo.js';
 import { registerReconcileCommand } from './reconcile.js';
 import { registerScheduleCommand } from './schedule.js';
 import { registerExportCommand } from './export.js';
+import { registerStepsCommand } from './steps.js';
 
 /**
  * Every subcommand, each built in its own file. Add one line per command here.
@@ -34,4 +35,5 @@ export function registerCommands(program: Command): void {
   registerReconcileCommand(program);
   registerScheduleCommand(program);
   registerExportCommand(program);
+  registerStepsCommand(program);
 }

@@ -48,7 +48,8 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       policyPath,
       api,
       guardrails: runtime.config.guardrails,
-      now: runAt,
+      // Ages (last login, seat) on the service's clock; the run is named by this machine's time.
+      clock: runtime.serviceClock,
       runKey: manualRunKey(policyPath),
       runAt,
       apply: flags.apply === true,
@@ -70,11 +71,11 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       out.write(printed`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
       return 2;
     }
-    if (run.submitted === undefined) throw new Error('an applied run has no batch');
-    if (run.submitted.batch.total === 0) {
-      out.write(`Batch ${run.submitted.batch.id}: no seat needs to change; nothing was queued.\n`);
+    if (run.disposition.nothingToChange === true) {
+      out.write('No seat needs to change: no batch was made.\n');
       return 0;
     }
+    if (run.submitted === undefined) throw new Error('an applied run has no batch');
     return runToEnd(runtime, batch, run);
   });
 }

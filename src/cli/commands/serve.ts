@@ -86,7 +86,7 @@ export function registerServeCommand(program: Command): void {
       const workers = configured ? flags.workers : 0;
       // With workers, this process also fires the target's reconciliation schedules, as `seatflow worker` does.
       const scheduled = workers > 0 ? startScheduledRuns(runtime, batchRuntime) : undefined;
-      if (scheduled !== undefined) pools.push({ close: () => scheduled.worker.close() });
+      if (scheduled !== undefined) pools.push(scheduled);
       // Kept open for the server's life: the schedules page reads it at every refresh (one connection, not one per page).
       deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
       metrics.watch({ workflows: offboarding.store, schedules: deps.schedules });

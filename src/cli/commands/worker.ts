@@ -49,7 +49,7 @@ export function registerWorkerCommand(program: Command): void {
         closeWithGrace({ delay: shutdownGraceMs + 10_000, logger: false }, async ({ signal, err }) => {
           if (err) runtime.logger.error({ err }, 'worker failed');
           runtime.logger.info({ signal, graceMs: shutdownGraceMs }, 'stopping: active rows finish, the rest stays queued');
-          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.worker.close()]);
+          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.close(shutdownGraceMs)]);
           // close-with-grace exits the process when this callback returns, so close Redis and the clients here.
           await runtime.close();
           resolve();
