@@ -48,7 +48,7 @@ export function formatSyncPlan(plan: SyncPlan): string {
   section(lines, 'In the organization, not in the export', plan.notInExport, (item) => `${item.email}  ${item.note}`, 10);
   const { missing } = plan;
   lines.push(
-    `Accidental-deletion check: ${Math.max(missing.gone, missing.absentLeavers)} of ${missing.base} ${plan.previous === undefined ? "of the organization's users" : 'employees of the last accepted export'} missing (${(100 * missing.share).toFixed(1)}%; the policy's safety.maxMissingShare ${(100 * missing.threshold).toFixed(0)}%)${missing.broken ? ': BROKEN EXPORT, nothing is done unless confirmed with --accept-missing' : ''}`,
+    `Accidental-deletion check: ${Math.max(missing.gone, missing.absentLeavers)} ${plan.previous === undefined ? `of the organization's ${missing.base} users` : `of the ${missing.base} employees of the last accepted export`} missing (${(100 * missing.share).toFixed(1)}%; the policy's safety.maxMissingShare ${(100 * missing.threshold).toFixed(0)}%)${missing.broken ? ': BROKEN EXPORT, nothing is done unless confirmed with --accept-missing' : ''}`,
   );
   if (plan.guardrails.needsConfirmation) lines.push(`Guardrails: ${plan.guardrails.reasons.join('; ')}`);
   return `${lines.join('\n')}\n`;

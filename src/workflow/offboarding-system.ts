@@ -61,7 +61,8 @@ export interface OffboardingSystem {
   reportRows(workflowId: string): Promise<OffboardingReportRow[] | undefined>;
   /**
    * True when nothing of this offboarding is due by now: every leaver ended or waits for a future step, and every
-   * queued reactivation has its outcome. `offboard` and `undo` run workers until then.
+   * queued reactivation has its outcome. `offboard` and `undo` run workers until then. For a workflow of another
+   * lifecycle of the engine: nothing of it is due by now.
    */
   settled(workflowId: string): Promise<boolean>;
   /**
@@ -133,7 +134,8 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     },
     async settled(workflowId) {
       const workflow = await store.get(workflowId);
-      if (workflow === undefined) return true;
+      // A workflow of another lifecycle (joiners, movers) tracks its steps: one count says it.
+      if (workflow === undefined) return (await engine.context.records.get(workflowId)) === undefined || engine.nothingDue(workflowId);
       // One count of the steps due by now, whatever the number of leavers (a step leaves the index when it ends).
       if (workflow.tracksOpen === true) return engine.nothingDue(workflowId);
       await clock.refresh?.();

@@ -62,7 +62,7 @@ export interface WorkflowEngine {
   lifecycles: LifecycleRegistry;
   /** The lifecycle of a workflow, or undefined when there is no such workflow. */
   lifecycleOfWorkflow(workflowId: string): Promise<{ workflow: WorkflowBase; lifecycle: Lifecycle } | undefined>;
-  /** Workflows (any lifecycle) that may have a step to come. */
+  /** Workflows of the target (any lifecycle) that may have a step to come. */
   activeWorkflows(): Promise<WorkflowBase[]>;
   /** Runs now the delayed steps due by `atMs` on the service clock (the worker's sweep; tests that move the clock). */
   promoteDue(atMs: number): Promise<number>;
@@ -123,8 +123,9 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
   const activeWorkflows = async (): Promise<WorkflowBase[]> => {
     const ids = new Set([...(await redis.smembers(keys.workflowsOpen)), ...(await redis.zrevrange(keys.workflows, 0, RECENT_WORKFLOWS - 1))]);
     const records = await Promise.all([...ids].map((id) => context.records.get(id)));
-    // A finished workflow can still have a step to come: the reactivation an undo queued for its last leaver.
-    return records.filter((record): record is WorkflowBase => record !== undefined && (record.state === 'open' || record.tracksOpen === true) && lifecycles.has(record.lifecycle ?? 'offboarding'));
+    // A finished workflow can still have a step to come: the reactivation an undo queued for its last leaver. Other
+    // targets' workflows have their steps on other queues.
+    return records.filter((record): record is WorkflowBase => record !== undefined && record.target === options.target && (record.state === 'open' || record.tracksOpen === true) && lifecycles.has(record.lifecycle ?? 'offboarding'));
   };
 
   const engine: WorkflowEngine = {

@@ -15,6 +15,7 @@ import { registerReconcileCommand } from './reconcile.js';
 import { registerScheduleCommand } from './schedule.js';
 import { registerExportCommand } from './export.js';
 import { registerStepsCommand } from './steps.js';
+import { registerSyncCommand } from './sync.js';
 
 /**
  * Every subcommand, each built in its own file. Add one line per command here.
@@ -36,4 +37,5 @@ export function registerCommands(program: Command): void {
   registerScheduleCommand(program);
   registerExportCommand(program);
   registerStepsCommand(program);
+  registerSyncCommand(program);
 }

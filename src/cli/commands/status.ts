@@ -5,6 +5,7 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { watchBatch } from '../batch-progress.js';
 import { farParkedLines, farParkedRows } from '../far-parked-rows.js';
 import { printOffboardingStatus } from '../offboarding-runtime.js';
+import { printHrWorkflowStatus } from '../hr-workflow-runtime.js';
 import { printable, printed } from '../../core/printable.js';
 
 interface StatusFlags extends CommonFlags {
@@ -17,7 +18,7 @@ export function registerStatusCommand(program: Command): void {
   const command = program
     .command('status')
     .description('show a batch (counts, failed rows) or an offboarding (per leaver: step done, next step and when), or list recent batches')
-    .argument('[batch]', 'batch id or offboarding id')
+    .argument('[batch]', 'batch id, or the id of an offboarding, joiners or movers workflow')
     .option('--watch', 'follow the batch until it ends')
     .option('--json', 'print JSON');
   addCommonOptions(command).action(async (batchId: string | undefined, flags: StatusFlags) => {
@@ -37,6 +38,7 @@ export function registerStatusCommand(program: Command): void {
         return;
       }
       if (await printOffboardingStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
+      if (await printHrWorkflowStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
       let batch = await system.store.get(batchId);
       if (batch === undefined) {
         process.stderr.write(printed`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);

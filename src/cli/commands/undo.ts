@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { BatchStore } from '../../queue/batch-store.js';
 import type { RowOutcome } from '../../queue/row-outcome.js';
+import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
+import type { CancelResult } from '../../workflow/cancel-pending.js';
 import type { UndoResult } from '../../workflow/undo-offboarding.js';
 import { createWorkflowStore, type WorkflowRecord } from '../../workflow/workflow-store.js';
 import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
@@ -25,8 +27,8 @@ interface UndoFlags extends CommonFlags {
 export function registerUndoCommand(program: Command): void {
   const command = program
     .command('undo')
-    .description('undo an offboarding before the removal: reactivate and cancel the removal (per user or all)')
-    .argument('<offboarding>', 'offboarding id (printed by seatflow offboard)')
+    .description('undo an offboarding before the removal (reactivate, cancel the removal), or joiners or movers of a sync before their step runs (per user or all)')
+    .argument('<workflow>', 'offboarding id (printed by seatflow offboard), or joiners or movers workflow id (printed by seatflow sync)')
     .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
     .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name)')
     .option('--no-wait', 'queue the reactivations and return (a running seatflow worker takes them)');
@@ -41,7 +43,11 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
   return withCliRuntime(flags, {}, async (runtime) => {
     const batchRuntime = await openBatchRuntime(runtime);
     const workflow = await createWorkflowStore(batchRuntime.redis.client, batchRuntime.system.keys, batchRuntime.target).get(workflowId);
-    if (workflow === undefined) throw new UsageError(`no offboarding ${workflowId}`, 'Offboarding ids start with "o"; seatflow offboard printed it.');
+    if (workflow === undefined) {
+      const cancelled = await hrWorkflowsOf(openOffboarding(runtime, batchRuntime)).undo(workflowId, { by: flags.by ?? os.userInfo().username, ...(flags.user === undefined ? {} : { users: flags.user }) });
+      if (cancelled !== undefined) return reportCancelled(workflowId, cancelled);
+      throw new UsageError(`no offboarding, joiners or movers workflow ${workflowId}`, 'Offboarding ids start with "o" (seatflow offboard printed it), joiners with "j" and movers with "m" (seatflow sync printed them).');
+    }
     if (workflow.target !== batchRuntime.target) {
       throw new UsageError(
         `offboarding ${workflowId} was submitted for ${workflow.target}, not ${batchRuntime.target}`,
@@ -77,6 +83,15 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
     out.write(`Status: seatflow status ${workflowId}\n`);
     return problems > 0 ? 1 : 0;
   });
+}
+
+/** What undo did to a joiners or movers workflow: each person stopped before their step, or why not. */
+function reportCancelled(workflowId: string, results: readonly CancelResult[]): number {
+  const out = process.stdout;
+  for (const result of results) out.write(`${result.email}: ${result.result === 'undone' ? 'undone' : result.result === 'already-undone' ? 'nothing to do' : 'NOT undone'}: ${result.message}\n`);
+  const count = (kind: CancelResult['result']) => results.filter((result) => result.result === kind).length;
+  out.write(`${count('undone')} undone, ${count('already-undone')} already undone before, ${count('refused')} not undone. Status: seatflow status ${workflowId}\n`);
+  return count('refused') > 0 ? 1 : 0;
 }
 
 /**
