@@ -2,9 +2,12 @@ import path from 'node:path';
 import type { Worker } from 'bullmq';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import { createScheduleBook, type ScheduleBook } from '../reconcile/schedule-book.js';
-import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../reconcile/schedule-worker.js';
+import { createScheduledRun, startScheduleWorker, type ScheduledRun, type ScheduledSync } from '../reconcile/schedule-worker.js';
+import { createScheduledSync } from '../sync/scheduled-sync.js';
 import { createBudgetedApi, type BatchRuntime } from './batch-runtime.js';
 import type { CliRuntime } from './cli-runtime.js';
+import { openOffboarding } from './offboarding-runtime.js';
+import { syncReportDir } from './sync-runtime.js';
 
 /** Where every reconciliation run writes its plan report: `<dataDir>/reconcile/`. */
 export function reconcileReportDir(runtime: CliRuntime): string {
@@ -29,6 +32,12 @@ export function scheduledRunOf(runtime: CliRuntime, batch: BatchRuntime): Schedu
   return createScheduledRun({ api, guardrails: runtime.config.guardrails, system: batch.system, reportDir: reconcileReportDir(runtime), clock: runtime.serviceClock });
 }
 
+/** How this runtime runs a sync schedule's firing: as `seatflow sync`, on the shared request budget. */
+export function scheduledSyncOf(runtime: CliRuntime, batch: BatchRuntime): ScheduledSync {
+  const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
+  return createScheduledSync({ api, offboarding: openOffboarding(runtime, batch), config: runtime.config, target: batch.target, reportDir: syncReportDir(runtime), now: () => runtime.serviceClock.now() });
+}
+
 /** For `seatflow worker`: fire this target's schedules (one firing per tick across every worker). */
 export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { book: ScheduleBook; worker: Worker; close(graceMs: number): Promise<void> } {
   const book = openScheduleBook(runtime, batch);
@@ -37,6 +46,7 @@ export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { 
     prefix: runtime.config.redis.queuePrefix,
     book,
     run: scheduledRunOf(runtime, batch),
+    sync: scheduledSyncOf(runtime, batch),
     logger: runtime.logger,
   });
   return { book, worker, close: (graceMs) => closeBullmq(worker, { graceMs }) };

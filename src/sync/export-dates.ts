@@ -12,8 +12,10 @@ const DAY_FIRST = /^(\d{1,2})([./])(\d{1,2})\2(\d{4})$/;
 export function parseExportDate(text: string, zone: string, dateFormat: LifecyclePolicy['dateFormat'], dateAloneAt: string): LeaveInstant {
   const written = text.trim();
   const local = dateFormat === 'YYYY-MM-DD' ? written : isoOf(written, dateFormat);
-  if (local === undefined) return { problem: `"${written}" is not a date written ${dateFormat} (the policy's "dateFormat") or ISO-8601` };
-  return parseLeaveDate(local, zone, dateAloneAt);
+  const problem = `"${written}" is not a date written ${dateFormat} (the policy's "dateFormat") or ISO-8601 (2026-12-04, 2026-12-04T09:00, 2026-12-04T09:00:00Z)`;
+  if (local === undefined || !/^\d{4}-\d{2}-\d{2}/.test(local)) return { problem };
+  const read = parseLeaveDate(local, zone, dateAloneAt);
+  return 'problem' in read && read.problem.includes('is not a date (') ? { problem } : read;
 }
 
 /** `12/04/2026` (MM/DD/YYYY) → `2026-12-04`; an ISO value is kept as written. */
