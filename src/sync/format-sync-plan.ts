@@ -38,7 +38,7 @@ export function formatSyncPlan(plan: SyncPlan): string {
     const options = plan.leavers.options;
     section(lines, `Leavers (the offboarding: deactivate on the date, hold ${formatHold(options.holdMs)}, remove with transfer to the manager${options.transferTo === undefined ? '' : `, else ${options.transferTo}`})`, leavers, (leaver) => {
       const notes = leaver.notes.length === 0 ? '' : `; ${leaver.notes.join('; ')}`;
-      return `${leaver.email}  ${describeLeaver(leaver, options.holdMs)}${notes} — ${plan.leaverCauses[leaver.row] ?? ''}`;
+      return `${leaver.email}  ${describeLeaver(leaver, options.holdMs)}${notes} — ${plan.leaverCauses[leaver.row]?.cause ?? ''}`;
     });
   }
   section(lines, 'Undone (employed again while their offboarding is open: the removal is cancelled, a deactivated user reactivated)', plan.undos, (undo) => `${undo.employee.email}  undo offboarding ${undo.workflowId} — ${undo.cause}`);

@@ -80,7 +80,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   });
 
   const { joiners, movers } = await preflightChanges(api, candidates.joiners, candidates.movers, planId, options);
-  const leaverCauses: Record<number, string> = {};
+  const leaverCauses: SyncPlan['leaverCauses'] = {};
   let leavers: SyncPlan['leavers'];
   if (candidates.leavers.length > 0) {
     const file: LeaversFile = {
@@ -90,7 +90,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
       leavers: candidates.leavers.map((leaver) => ({ row: leaver.row, line: leaver.line, email: leaver.email, ...(leaver.leaveAt === undefined ? {} : { leaveAt: leaver.leaveAt }), ...(leaver.leaveDate === undefined ? {} : { leaveDate: leaver.leaveDate }), ...(leaver.transferTo === undefined ? {} : { transferTo: leaver.transferTo }) })),
       ignored: [],
     };
-    for (const leaver of candidates.leavers) leaverCauses[leaver.row] = leaver.cause;
+    for (const leaver of candidates.leavers) leaverCauses[leaver.row] = { cause: leaver.cause, ...(leaver.employeeId === undefined ? {} : { employeeId: leaver.employeeId }) };
     const holdMs = holdOf(policy.policy.leavers.hold, options.config.offboarding);
     leavers = await options.offboarding.plan(file, {
       api,

@@ -52,8 +52,8 @@ export interface SyncPlan {
   movers: PlannedMover[];
   /** The offboarding of this run's leavers, planned by the offboarding lifecycle's own plan; undefined when none. */
   leavers?: OffboardingPlan;
-  /** Why each leaver (by row of the offboarding plan) leaves. */
-  leaverCauses: Record<number, string>;
+  /** Why each leaver (by row of the offboarding plan) leaves, and their employee id when the export has them. */
+  leaverCauses: Record<number, { cause: string; employeeId?: string }>;
   undos: UndoCandidate[];
   transfers: TransferCandidate[];
   notInExport: Listed[];

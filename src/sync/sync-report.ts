@@ -29,7 +29,7 @@ export function* syncReportLines(plan: SyncPlan, applied: AppliedSync | undefine
   }
   for (const leaver of plan.leavers?.leavers ?? []) {
     const transfer = leaver.transferTo === undefined ? 'no transfer target' : `transfer to ${leaver.transferTo.email}`;
-    yield { run, kind: 'leaver', email: leaver.email, userId: leaver.userId, cause: plan.leaverCauses[leaver.row], action: leaver.verdict, due: iso(leaver.leaveAt), verdict: leaver.verdict === 'refused' ? 'refused' : 'change', refusal: leaver.rule, reason: leaver.reason ?? [transfer, ...leaver.notes].join('; '), workflowId: applied?.offboarding?.workflowId };
+    yield { run, kind: 'leaver', employeeId: plan.leaverCauses[leaver.row]?.employeeId, email: leaver.email, userId: leaver.userId, cause: plan.leaverCauses[leaver.row]?.cause, action: leaver.verdict, due: iso(leaver.leaveAt), verdict: leaver.verdict === 'refused' ? 'refused' : 'change', refusal: leaver.rule, reason: leaver.reason ?? [transfer, ...leaver.notes].join('; '), workflowId: applied?.offboarding?.workflowId };
   }
   for (const undo of plan.undos) yield { run, kind: 'undo', employeeId: undo.employee.employeeId, email: undo.employee.email, userId: undo.user.id, cause: undo.cause, action: 'undo offboarding', verdict: 'change', workflowId: undo.workflowId };
   for (const transfer of plan.transfers) yield { run, kind: 'transfer', employeeId: transfer.employee.employeeId, email: transfer.employee.email, cause: `manager ${transfer.from ?? '(none)'} → ${transfer.to}`, action: 'transfer target', verdict: 'change', workflowId: transfer.workflowId };

@@ -90,7 +90,7 @@ describe('seatflow sync: a sequence of nightly exports against the reference ser
       ['jordan.lee@acme.example', 'downgrade', 'MEMBER', 'CONTRIBUTOR', 'seats.default', 'department Engineering → Sales, title Engineer → Account Executive'],
     ]);
     expect(two.plan.leavers?.leavers.map((l) => [l.email, l.verdict, l.transferTo?.email])).toEqual([['marcus.chen@acme.example', 'deactivate-on-date', 'priya.shah@acme.example']]);
-    expect(Object.values(two.plan.leaverCauses)).toEqual([`end date ${date(3)}`]);
+    expect(Object.values(two.plan.leaverCauses)).toEqual([{ cause: `end date ${date(3)}`, employeeId: 'E004' }]);
     await s.settleAll();
     expect(await changes(h, rehire)).toEqual(['reactivateUser']);
     expect(userOf(h, rehire)?.status).toBe('ACTIVE');
