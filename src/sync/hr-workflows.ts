@@ -42,6 +42,8 @@ export interface UpcomingChange {
   due: boolean;
   phase: string;
   workflowId: string;
+  /** Where the step's job is (pending-steps.ts): a due step no worker has is overdue. */
+  job: StepView['job'];
 }
 
 const KIND: Readonly<Record<string, UpcomingChange['kind']>> = { joiners: 'joiner', movers: 'mover', offboarding: 'leaver' };
@@ -89,7 +91,7 @@ export function hrWorkflowsOf(system: OffboardingSystem): HrWorkflows {
     },
     async upcoming() {
       const views: StepView[] = await engine.steps();
-      return views.map((view) => ({ kind: KIND[view.lifecycle] ?? 'leaver', step: view.step, email: view.email, dueAt: view.dueAt, due: view.due, phase: view.phase, workflowId: view.workflowId }));
+      return views.map((view) => ({ kind: KIND[view.lifecycle] ?? 'leaver', step: view.step, email: view.email, dueAt: view.dueAt, due: view.due, phase: view.phase, workflowId: view.workflowId, job: view.job }));
     },
   };
 }

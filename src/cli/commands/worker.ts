@@ -4,6 +4,7 @@ import { createJobRegistry } from '../../../jobs/registry.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
+import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { startScheduledRuns } from '../reconcile-runtime.js';
 import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
@@ -39,7 +40,7 @@ export function registerWorkerCommand(program: Command): void {
       const steps = offboarding.startStepWorker({ api, ...workerSettingsOf(runtime) });
       // Reconciliation schedules of this target fire here too: one firing per tick across every worker.
       const schedules = startScheduledRuns(runtime, batchRuntime);
-      observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book });
+      observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book, upcoming: hrWorkflowsOf(offboarding).upcoming });
       runtime.logger.info(
         { target: runtime.targetLabel, redis: batchRuntime.redis.description, concurrency, queue: batchRuntime.system.queue.name },
         'worker started; SIGINT or SIGTERM stops it',

@@ -92,7 +92,7 @@ export const HR_EXPORT_FIELDS = [
 export type HrExportField = (typeof HR_EXPORT_FIELDS)[number];
 
 /** How a policy names the column of an HR export field (its `"columns"`), for messages. */
-const inPolicy = (field: HrExportField) => `the policy's "columns": {"${field}": …}`;
+const inPolicy = (field: HrExportField) => `the policy's columns.${field}`;
 
 /**
  * HR exports read by `seatflow sync` (docs/sync.md, "The HR export"): the nightly file of every employee an HR system
