@@ -3,10 +3,8 @@ import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
 /** `seatflow cancel BATCH`: rows not yet started end `cancelled`; rows running now finish. */
-export function registerCancelCommand(program: Command): void {
-  const command = program
-    .command('cancel')
-    .description('cancel a batch: queued rows end cancelled, rows already running finish')
+export function defineCancelCommand(command: Command): void {
+  command
     .argument('<batch>', 'batch id');
   addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
     await withBatchRuntime(flags, async (runtime, { system }) => {

@@ -32,10 +32,8 @@ interface OffboardFlags extends CommonFlags {
  * now (deactivations for today and past dates) with in-process workers; later steps wait in Redis for `seatflow worker`.
  * Exit 0 when no leaver failed, 1 when some did, 2 when the file or the options were refused.
  */
-export function registerOffboardCommand(program: Command): void {
-  const command = program
-    .command('offboard')
-    .description('offboard leavers: deactivate on the leave date, remove with transfer after a hold, undo until then')
+export function defineOffboardCommand(command: Command): void {
+  command
     .argument('<leavers>', 'CSV, JSON or JSON Lines: email, optionally a leave date and a transfer target (manager)')
     .option('--hold <duration>', 'time between deactivation and removal, e.g. 7d, 36h (default: config offboarding.defaultHoldDays)')
     .option('--transfer-to <email>', 'who takes over sheets and groups when a row names nobody (and the fallback when its target cannot)')

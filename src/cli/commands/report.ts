@@ -11,10 +11,8 @@ interface ReportFlags extends CommonFlags {
 }
 
 /** `seatflow report BATCH [--out FILE.csv|FILE.jsonl]`: one line per row, with its outcome. */
-export function registerReportCommand(program: Command): void {
-  const command = program
-    .command('report')
-    .description('write the per-row report of a batch as CSV or JSON Lines')
+export function defineReportCommand(command: Command): void {
+  command
     .argument('<batch>', 'batch id, or offboarding id (one row per leaver)')
     .option('--out <file>', 'FILE.csv or FILE.jsonl (default: <dataDir>/reports/<batch>.csv)');
   addCommonOptions(command).action(async (batchId: string, flags: ReportFlags) => {

@@ -3,10 +3,8 @@ import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
 /** `seatflow retry BATCH`: queue the failed and unknown rows again and resume a batch stopped by a refused token. */
-export function registerRetryCommand(program: Command): void {
-  const command = program
-    .command('retry')
-    .description('queue the failed and cancelled rows of a batch again, and resume a batch stopped by a refused token')
+export function defineRetryCommand(command: Command): void {
+  command
     .argument('<batch>', 'batch id');
   addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
     await withBatchRuntime(flags, async (runtime, { system }) => {

@@ -20,10 +20,8 @@ interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags {
  * Exit 0 when every row succeeded, was unchanged or skipped; 1 when some failed (or were cancelled, or the batch
  * stopped on a refused token); 2 when the manifest or configuration was refused.
  */
-export function registerRunCommand(program: Command): void {
-  const command = program
-    .command('run')
-    .description('plan a manifest, execute it to the end with progress, print the summary and write the report')
+export function defineRunCommand(command: Command): void {
+  command
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<batch>.csv)')
     .option('--concurrency <n>', 'rows processed at once by this process');
   addCommonOptions(addMetricsOptions(addAgainOption(addManifestOptions(command)))).action(async (manifest: string, flags: RunFlags) => {

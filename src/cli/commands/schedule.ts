@@ -21,8 +21,7 @@ interface AddFlags extends CommonFlags {
  * `seatflow schedule add|list|remove|run`: reconciliation on a schedule. Schedules live in Redis as BullMQ Job
  * Schedulers of the target (SMARTSHEET_API_BASE); `seatflow worker` fires them, once per tick however many run.
  */
-export function registerScheduleCommand(program: Command): void {
-  const schedule = program.command('schedule').description('run a licence policy on a schedule (fired by `seatflow worker`)');
+export function defineScheduleCommand(schedule: Command): void {
 
   addCommonOptions(
     schedule

@@ -36,10 +36,8 @@ function readFixture(file: string): Fixture {
 }
 
 /** `seatflow sim`: the reference server on loopback, seeded with the demo organization, until SIGINT/SIGTERM. */
-export function registerSimCommand(program: Command): void {
-  program
-    .command('sim')
-    .description('start the reference server (a local stand-in for the service) with demo data')
+export function defineSimCommand(command: Command): void {
+  command
     .option('--port <n>', 'port to listen on (0 = any free port)', '8090')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--admin-token <token>', 'token of the System Admin (default sim-admin-token)')

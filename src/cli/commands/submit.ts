@@ -12,10 +12,8 @@ interface SubmitFlags extends ManifestFlags, AgainFlags {
 }
 
 /** `seatflow submit MANIFEST`: plan and queue a batch for `seatflow worker` processes; prints the batch id. */
-export function registerSubmitCommand(program: Command): void {
-  const command = program
-    .command('submit')
-    .description('plan a manifest and queue it as a batch for workers; submitting the same file again finds the batch')
+export function defineSubmitCommand(command: Command): void {
+  command
     .option('--json', 'print the batch record as JSON');
   addCommonOptions(addAgainOption(addManifestOptions(command))).action(async (manifest: string, flags: SubmitFlags) => {
     if (flags.sim === true) {

@@ -16,10 +16,8 @@ type WorkerFlags = CommonFlags & MetricsFlags;
  * Run as many as you like, on as many machines as share REDIS_URL: they share one request budget per token. It also
  * fires the target's reconciliation schedules (`seatflow schedule add`).
  */
-export function registerWorkerCommand(program: Command): void {
-  const command = program
-    .command('worker')
-    .description('process queued batches until stopped (SIGINT/SIGTERM finish active rows, the rest stays queued)')
+export function defineWorkerCommand(command: Command): void {
+  command
     .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
   addCommonOptions(addMetricsOptions(command)).action(async (flags: WorkerFlags) => {
     await withCliRuntime(flags, {}, async (runtime) => {
