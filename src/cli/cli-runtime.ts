@@ -5,6 +5,9 @@ import { createSmartsheetClient, type SmartsheetClient } from '../client/create-
 import type { SmartsheetClientOptions } from '../client/smartsheet-client-options.js';
 import type { EmbeddedSim } from './embedded-sim.js';
 import { overridesFromFlags, type CommonFlags } from './common-options.js';
+import { legacyHomeNote } from './legacy-home.js';
+import { logDestinationOf } from './log-destination.js';
+import { plural } from './plural.js';
 
 export interface CliRuntimeOptions {
   /** Start the reference server in-process with demo data and act on it. */
@@ -13,6 +16,11 @@ export interface CliRuntimeOptions {
   flags?: ConfigOverrides;
   /** Commands that call the service need a token (or --sim). Default true. */
   requireToken?: boolean;
+  /**
+   * `summary` (default): the command prints what a person reads, so its log lines go to the log file (with
+   * logFormat `auto`). `service`: a long-running process (worker, serve) whose log lines are its output, on stderr.
+   */
+  output?: 'summary' | 'service';
 }
 
 /** Hooks the queue plugs into every client it builds (the shared request budget, 429 pauses), and read retries. */
@@ -46,8 +54,19 @@ export interface CliRuntime {
 
 export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise<CliRuntime> {
   let config = loadConfig({ flags: options.flags ?? {}, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) });
-  const logger = createLogger({ level: config.logLevel });
+  const legacy = legacyHomeNote(process.cwd(), config.dataDir);
+  if (legacy !== undefined) process.stderr.write(legacy);
   const cleanups: Array<() => Promise<void> | void> = [];
+  const logging = logDestinationOf(config, options.output ?? 'summary');
+  let warnings = 0;
+  const logger = createLogger({ level: config.logLevel, ...logging, onWarning: () => (warnings += 1) });
+  if (logging.file !== undefined) {
+    const file = logging.file;
+    // Registered first, so it runs last: after the summary, a pointer to what was logged beside it.
+    cleanups.push(() => {
+      if (warnings > 0) process.stderr.write(`seatflow: ${plural(warnings, 'warning')} logged in ${file}\n`);
+    });
+  }
 
   let sim: EmbeddedSim | undefined;
   if (options.sim === true) {
@@ -118,7 +137,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
  */
 export async function withCliRuntime<T>(
   flags: CommonFlags,
-  options: Pick<CliRuntimeOptions, 'requireToken'>,
+  options: Pick<CliRuntimeOptions, 'requireToken' | 'output'>,
   body: (runtime: CliRuntime) => Promise<T>,
 ): Promise<T> {
   const runtime = await createCliRuntime({

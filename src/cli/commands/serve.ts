@@ -32,6 +32,7 @@ export function defineServeCommand(command: Command): void {
       sim: flags.sim === true,
       // Without an access token the API still serves status and reports; /readyz says what is missing.
       requireToken: false,
+      output: 'service',
       ...(flags.config === undefined ? {} : { configFile: flags.config }),
       flags: {
         ...overridesFromFlags(flags),

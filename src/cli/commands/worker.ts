@@ -20,7 +20,7 @@ export function defineWorkerCommand(command: Command): void {
   command
     .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
   addCommonOptions(addMetricsOptions(command)).action(async (flags: WorkerFlags) => {
-    await withCliRuntime(flags, {}, async (runtime) => {
+    await withCliRuntime(flags, { output: 'service' }, async (runtime) => {
       const observed = await metricsOf(runtime, flags);
       const metrics = observed === undefined ? {} : { metrics: observed.metrics };
       const batchRuntime = await openBatchRuntime(runtime, metrics);
