@@ -19,6 +19,8 @@ export interface ResponseInfo {
   errorCode?: number | undefined;
   retryAfterMs?: number | undefined;
   durationMs: number;
+  /** The response's Date header, when it has one: the service's clock (`seatflow doctor` compares it with ours). */
+  date?: string | undefined;
 }
 
 export interface ClientTimeouts {

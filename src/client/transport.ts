@@ -76,6 +76,7 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
     let status: number;
     let text: string;
     let retryAfterHeader: string | string[] | undefined;
+    let date: string | undefined;
     try {
       const response = await request(`${baseUrl}${call.path}${buildQuery(call.query ?? {})}`, {
         method,
@@ -88,6 +89,7 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
       });
       status = response.statusCode;
       retryAfterHeader = response.headers['retry-after'];
+      date = typeof response.headers.date === 'string' ? response.headers.date : undefined;
       text = await response.body.text();
     } catch (error) {
       throw errorFromNetwork({ operation, method, secrets, error, sent: true, abortedByCaller: signal?.aborted === true });
@@ -97,10 +99,10 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
 
     if (status < 200 || status > 299) {
       const error = errorFromResponse({ operation, method, secrets, status, bodyText: text, retryAfterMs });
-      notify({ operation, method, status, errorCode: error.errorCode, retryAfterMs, durationMs });
+      notify({ operation, method, status, errorCode: error.errorCode, retryAfterMs, durationMs, date });
       throw error;
     }
-    notify({ operation, method, status, durationMs });
+    notify({ operation, method, status, durationMs, date });
     try {
       return read(text.trim() === '' ? undefined : parseJsonSafely(text));
     } catch (error) {

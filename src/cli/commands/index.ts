@@ -18,5 +18,6 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'offboard', summary: 'offboard leavers: deactivate on the leave date, remove with transfer after a hold, undo until then', load: async () => (await import('./offboard.js')).defineOffboardCommand },
   { name: 'undo', summary: 'undo an offboarding before the removal: reactivate and cancel the removal (per user or all)', load: async () => (await import('./undo.js')).defineUndoCommand },
   { name: 'reconcile', summary: 'plan the seat changes a licence policy asks for against live seats; --apply submits them as a batch and runs it', load: async () => (await import('./reconcile.js')).defineReconcileCommand },
+  { name: 'doctor', summary: 'check and explain, one line each (OK/WARN/FAIL and what to do): token, target and its clock, Redis persistence, workers, steps due, schedules', load: async () => (await import('./doctor.js')).defineDoctorCommand },
   { name: 'schedule', summary: 'run a licence policy on a schedule (fired by `seatflow worker`)', load: async () => (await import('./schedule.js')).defineScheduleCommand },
 ];

@@ -15,8 +15,9 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
 
-interface OffboardFlags extends CommonFlags {
+interface OffboardFlags extends CommonFlags, VolatileRedisFlags {
   hold?: string;
   transferTo?: string;
   removeFromSharing?: boolean;
@@ -44,7 +45,7 @@ export function defineOffboardCommand(command: Command): void {
     .option('--no-wait', 'queue and return without running what is due now (a running seatflow worker takes it)')
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<offboarding>.csv)')
     .addOption(new Option('--concurrency <n>', 'rows processed at once by this process').hideHelp());
-  addCommonOptions(command).action(async (leavers: string, flags: OffboardFlags) => {
+  addCommonOptions(addVolatileRedisOption(command)).action(async (leavers: string, flags: OffboardFlags) => {
     process.exitCode = await offboard(leavers, flags);
   });
 }
@@ -78,6 +79,7 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
         out.write('Dry run: nothing was queued.\n');
         return 0;
       }
+      await refuseVolatileRedis(batchRuntime.redis, flags, 'the holds and removals of this offboarding');
       await confirmOnTerminal(plan.guardrails, flags);
       workflow = (await offboarding.submit(plan)).workflow;
       out.write(`Offboarding ${workflow.id} queued (hold ${formatHold(workflow.holdMs)}).\n`);

@@ -10,8 +10,9 @@ import { OUTCOMES, type OutcomeCounts } from '../../queue/row-outcome.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
+import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
 
-interface AddFlags extends CommonFlags {
+interface AddFlags extends CommonFlags, VolatileRedisFlags {
   cron: string;
   tz?: string;
   apply?: boolean;
@@ -22,19 +23,18 @@ interface AddFlags extends CommonFlags {
  * Schedulers of the target (SMARTSHEET_API_BASE); `seatflow worker` fires them, once per tick however many run.
  */
 export function defineScheduleCommand(schedule: Command): void {
-
-  addCommonOptions(
-    schedule
-      .command('add')
-      .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
-      .argument('<name>', 'schedule name (letters, digits, . _ -)')
-      .argument('<policy>', 'policy file (JSON); read again at every run')
-      .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
-      .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
-      .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)'),
-  ).action(async (name: string, policy: string, flags: AddFlags) => {
+  const add = schedule
+    .command('add')
+    .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
+    .argument('<name>', 'schedule name (letters, digits, . _ -)')
+    .argument('<policy>', 'policy file (JSON); read again at every run')
+    .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
+    .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
+    .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)');
+  addCommonOptions(addVolatileRedisOption(add)).action(async (name: string, policy: string, flags: AddFlags) => {
     await withBatchRuntime(flags, async (runtime, batch) => {
       await loadPolicy(policy); // refused now, not at the first tick
+      await refuseVolatileRedis(batch.redis, flags, 'this schedule');
       const book = openScheduleBook(runtime, batch);
       const added = await book.add({ name, policyPath: path.resolve(policy), apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }) });
       process.stdout.write(`Schedule ${added.name}: ${describe(added)}; next run ${added.next ?? 'none'}\n`);
