@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorCheck } from '../../src/cli/doctor/doctor-check.js';
-import { startReferenceServer, type ReferenceServer } from '../../src/server/start-reference-server.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/server/start-reference-server.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { ROOT, runSeatflow } from '../helpers/run-seatflow.js';
 
@@ -14,7 +14,7 @@ interface DoctorReport {
   checks: DoctorCheck[];
 }
 
-let server: ReferenceServer;
+let server: RunningReferenceServer;
 let durable: TestRedis;
 let volatile: TestRedis;
 let work: string;

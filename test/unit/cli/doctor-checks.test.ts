@@ -43,6 +43,6 @@ describe('doctorExitCode and formatDoctor', () => {
 
   it('prints one line per check, what to do under each that is not OK, and the counts', () => {
     const text = formatDoctor('https://api.smartsheet.com/2.0', [ok('token', 'valid'), warn('workers', 'none', 'start one')]);
-    expect(text).toBe(['seatflow doctor: https://api.smartsheet.com/2.0', '  OK    token    valid', '  WARN  workers  none', '                  → start one', '1 OK, 1 warning, 0 failures', ''].join('\n'));
+    expect(text).toBe(['seatflow doctor: https://api.smartsheet.com/2.0', '  OK    token    valid', '  WARN  workers  none', `${' '.repeat(17)}→ start one`, '1 OK, 1 warning, 0 failures', ''].join('\n'));
   });
 });
