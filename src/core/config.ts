@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { fileRefusal, missingFileError } from './file-refusal.js';
 import { UsageError } from './seatflow-error.js';
 import { platformStateHome } from './state-home.js';
 
@@ -172,7 +173,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const layers: unknown[] = [readJson(path.join(root, 'config', 'default.json'))];
   const file = options.configFile ?? env.SEATFLOW_CONFIG;
   if (file !== undefined && file !== '') {
-    if (!existsSync(file)) throw new UsageError(`config file not found: ${file}`, 'Check --config or SEATFLOW_CONFIG.');
+    if (!existsSync(file)) throw fileRefusal('config file', file, missingFileError(), 'Check --config or SEATFLOW_CONFIG.');
     layers.push(readJson(file));
   }
   layers.push(fromEnv(env));

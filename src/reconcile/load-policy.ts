@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
+import { fileRefusal } from '../core/file-refusal.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { policySchema, seatOf, TARGET_SEATS, type Policy, type TargetSeat } from './policy.js';
 
@@ -61,7 +62,7 @@ async function readOrRefuse(file: string, what: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (error) {
-    throw new UsageError(`cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Check the path (a policy\'s CSV files are relative to the policy file).');
+    throw fileRefusal(what, file, error, 'Check the path (a policy\'s CSV files are relative to the policy file).');
   }
 }
 

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { fileRefusal } from '../core/file-refusal.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { emailSchema } from '../manifest/action.js';
 import { detectManifestFormat, type ManifestFormat } from '../manifest/manifest-format.js';
@@ -58,7 +59,7 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
   try {
     bytes = options.content ?? (await readFile(options.path));
   } catch (error) {
-    throw new UsageError(`cannot read the leavers file ${options.path}: ${(error as Error).message}`);
+    throw fileRefusal('leavers file', options.path, error);
   }
   let text: string;
   try {

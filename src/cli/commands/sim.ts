@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { wholeNumber } from '../whole-number.js';
+import { fileRefusal } from '../../core/file-refusal.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { Fixture } from '../../server/index.js';
 import { parseFaultSpec } from '../../server/sim/faults.js';
@@ -28,10 +29,16 @@ function sunsetDate(text: string): string {
 }
 
 function readFixture(file: string): Fixture {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Fixture;
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read fixture ${file}: ${(error as Error).message}`, 'See README, "Fixture format".');
+    throw fileRefusal('fixture', file, error, 'Name a JSON fixture (its format: docs/reference-server.md, "The fixture format").');
+  }
+  try {
+    return JSON.parse(text) as Fixture;
+  } catch (error) {
+    throw new UsageError(`fixture ${file} is not JSON: ${(error as Error).message}`, 'See docs/reference-server.md, "The fixture format".');
   }
 }
 
