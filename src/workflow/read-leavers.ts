@@ -4,7 +4,6 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { fileRefusal } from '../core/file-refusal.js';
-import { UsageError } from '../core/seatflow-error.js';
 import { emailSchema } from '../manifest/action.js';
 import { detectManifestFormat, type ManifestFormat } from '../manifest/manifest-format.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
