@@ -7,7 +7,7 @@ import type { EmbeddedSim } from './embedded-sim.js';
 import { overridesFromFlags, type CommonFlags } from './common-options.js';
 import { legacyHomeNote } from './legacy-home.js';
 import { logDestinationOf } from './log-destination.js';
-import { plural } from './plural.js';
+import { plural } from '../core/plural.js';
 
 export interface CliRuntimeOptions {
   /** Start the reference server in-process with demo data and act on it. */

@@ -1,4 +1,5 @@
 import { UsageError } from '../core/seatflow-error.js';
+import { plural } from '../core/plural.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
@@ -20,7 +21,7 @@ export function checkHold(holdMs: number, windowDays: number): void {
   const windowMs = windowDays * UNITS.d!;
   if (holdMs > windowMs) {
     throw new UsageError(
-      `the hold (${formatHold(holdMs)}) is longer than the reactivation window (${windowDays} days): undo would no longer be possible at its end`,
+      `the hold (${formatHold(holdMs)}) is longer than the reactivation window (${plural(windowDays, 'day')}): undo would no longer be possible at its end`,
       `Choose --hold ${windowDays}d or less (config offboarding.reactivationWindowDays is ${windowDays}; the real service allows 7 days).`,
     );
   }

@@ -9,6 +9,7 @@ import { detectManifestFormat, type ManifestFormat } from '../manifest/manifest-
 import type { RowProblem } from '../manifest/manifest-row.js';
 import { ManifestRefusedError } from '../plan/manifest-refused-error.js';
 import { parseLeaveDate } from './zoned-time.js';
+import { plural } from '../core/plural.js';
 
 /** One leaver as HR gave them. */
 export interface Leaver {
@@ -70,7 +71,7 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
   const records = format === 'csv' ? csvRecords(text) : jsonRecords(text, format);
   if (records.length === 0) throw new ManifestRefusedError([{ row: 0, line: 0, message: 'the file has no leavers' }], 0, HINT);
   if (options.maxRows !== undefined && records.length > options.maxRows) {
-    throw new ManifestRefusedError([{ row: 0, line: 0, message: `the file has more than ${options.maxRows} rows (guardrails.maxRows)` }], 0);
+    throw new ManifestRefusedError([{ row: 0, line: 0, message: `the file has more than ${plural(options.maxRows, 'row')} (guardrails.maxRows)` }], 0);
   }
   const problems: RowProblem[] = [];
   const leavers: Leaver[] = [];

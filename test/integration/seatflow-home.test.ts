@@ -78,3 +78,21 @@ describe('log lines and the human summary', () => {
     expect(stderr).not.toContain('logged in');
   });
 });
+
+describe('counts a person reads', () => {
+  it('says "1 row", "1 call" and "1 leaver", never "1 rows"', async () => {
+    const manifest = path.join(work, 'one.csv');
+    await writeFile(manifest, 'email,action\nmarcus.chen@acme.example,deactivate\n');
+    const ran = await runSeatflow(['run', manifest, '--sim'], { SEATFLOW_HOME: home });
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('Plan: 1 row: 1 to change');
+    expect(ran.stdout).toContain('Batch ');
+    expect(ran.stdout).toMatch(/: 1 row queued\n/);
+    expect(ran.stdout).toContain('Report (1 row, SIMULATION)');
+    const leavers = path.join(work, 'leaver.csv');
+    await writeFile(leavers, 'email\ntaylor.brooks@acme.example\n');
+    const offboarded = await runSeatflow(['offboard', leavers, '--sim', '--dry-run'], { SEATFLOW_HOME: home });
+    expect(offboarded.stdout).toContain('Plan: 1 leaver: ');
+    for (const output of [ran.stdout, offboarded.stdout]) expect(output).not.toMatch(/\b1 (rows|leavers|calls|users)\b/);
+  });
+});

@@ -16,6 +16,7 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
 import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
+import { plural } from '../../core/plural.js';
 
 interface OffboardFlags extends CommonFlags, VolatileRedisFlags {
   hold?: string;
@@ -114,7 +115,7 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     const reportFile = flags.report ?? path.join(path.dirname(defaultReportFile(runtime, workflow.id, false)), `${workflow.id}${runtime.sim ? '-simulation' : ''}.csv`);
     const rows = (await offboarding.reportRows(workflow.id)) ?? [];
     await writeOffboardingReport(rows, reportFile);
-    out.write(`Report (${rows.length} leavers${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+    out.write(`Report (${plural(rows.length, 'leaver')}${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
     if (interrupt.signal.aborted) return 130;
     return stopped !== undefined || status.leavers.some((leaver) => leaver.phase === 'failed') ? 1 : 0;
   });

@@ -12,6 +12,7 @@ import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { manualRunKey, reconcileReportDir } from '../reconcile-runtime.js';
+import { plural } from '../../core/plural.js';
 
 interface ReconcileFlags extends CommonFlags {
   apply?: boolean;
@@ -81,7 +82,7 @@ async function runToEnd(runtime: CliRuntime, batch: BatchRuntime, run: Reconcili
   const out = process.stdout;
   const submitted = run.submitted!;
   const batchId = submitted.batch.id;
-  out.write(submitted.created ? `Batch ${batchId}: ${submitted.jobsAdded} rows queued\n` : existingBatchLine(submitted.batch));
+  out.write(submitted.created ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n` : existingBatchLine(submitted.batch));
   const { api, budget } = createBudgetedApi(runtime, batch);
   const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
   let record;
@@ -94,6 +95,6 @@ async function runToEnd(runtime: CliRuntime, batch: BatchRuntime, run: Reconcili
   out.write(`\n${await formatBatchSummary(record, batch.system.store)}`);
   const reportFile = defaultReportFile(runtime, batchId, runtime.sim !== undefined);
   const rows = await writeReport(batch.system.store.outcomes(batchId), reportFile);
-  out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+  out.write(`Report (${plural(rows, 'row')}${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
   return exitCodeOf(record);
 }

@@ -5,6 +5,7 @@ import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
 import { defaultReportFile, withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { writeOffboardingReportOf } from '../offboarding-runtime.js';
+import { plural } from '../../core/plural.js';
 
 interface ReportFlags extends CommonFlags {
   out?: string;
@@ -26,7 +27,7 @@ export function defineReportCommand(command: Command): void {
       const rows = await writeReport(system.store.outcomes(batchId), file);
       const pending = batch.total - rows;
       process.stdout.write(
-        `Report of ${batchId}${batch.sim ? ' (SIMULATION)' : ''}: ${rows} rows${pending > 0 ? `, ${pending} still pending (not in the report)` : ''}: ${path.resolve(file)}\n`,
+        `Report of ${batchId}${batch.sim ? ' (SIMULATION)' : ''}: ${plural(rows, 'row')}${pending > 0 ? `, ${pending} still pending (not in the report)` : ''}: ${path.resolve(file)}\n`,
       );
     });
   });

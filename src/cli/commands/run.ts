@@ -10,6 +10,7 @@ import { addCommonOptions } from '../common-options.js';
 import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
 import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
+import { plural } from '../../core/plural.js';
 
 interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags {
   report?: string;
@@ -46,8 +47,8 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
     const s = plan.summary;
     out.write(
-      `Plan: ${s.total} rows: ${s.change} to change, ${s['no-op']} already done, ${s.refused} refused, ${s['not-found']} not found, ` +
-        `${s.conflict} conflicting, ${s.invalid} invalid (pre-flight used ${plan.apiCalls} calls)\n`,
+      `Plan: ${plural(s.total, 'row')}: ${s.change} to change, ${s['no-op']} already done, ${s.refused} refused, ${s['not-found']} not found, ` +
+        `${s.conflict} conflicting, ${s.invalid} invalid (pre-flight used ${plural(plan.apiCalls, 'call')})\n`,
     );
     await confirmOnTerminal(guardrails, flags);
 
@@ -56,7 +57,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     const batchId = submitted.batch.id;
     out.write(
       submitted.created
-        ? `Batch ${batchId}: ${submitted.jobsAdded} rows queued\n`
+        ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n`
         : existingBatchLine(submitted.batch),
     );
 
@@ -86,7 +87,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     if (batch.state === 'stopped') out.write(`Stopped: ${batch.message ?? 'the access token was refused'}\n`);
     const reportFile = flags.report ?? defaultReportFile(runtime, batchId, runtime.sim !== undefined);
     const rows = await writeReport(system.store.outcomes(batchId), reportFile);
-    out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+    out.write(`Report (${plural(rows, 'row')}${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
     return interrupt.signal.aborted && batch.state !== 'finished' ? 130 : exitCodeOf(batch);
   });
 }

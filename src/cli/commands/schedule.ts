@@ -11,6 +11,7 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
 import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
+import { plural } from '../../core/plural.js';
 
 interface AddFlags extends CommonFlags, VolatileRedisFlags {
   cron: string;
@@ -79,7 +80,7 @@ export function defineScheduleCommand(schedule: Command): void {
         }
         if (run.submitted !== undefined) {
           const { batch: record, created, jobsAdded } = run.submitted;
-          out.write(created ? `Batch ${record.id}: ${jobsAdded} rows queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
+          out.write(created ? `Batch ${record.id}: ${plural(jobsAdded, 'row')} queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
         } else if (!found.apply) out.write('Plan only (the schedule has no --apply): nothing was changed.\n');
         return 0;
       });
@@ -101,7 +102,7 @@ export function formatSchedule(view: ScheduleView): string {
       last.error !== undefined ? `failed: ${last.error}`
       : last.heldBecause !== undefined ? `changed nothing: ${last.heldBecause.join('; ')}`
       : last.batchId !== undefined ? `batch ${last.batchId}${view.lastBatch === undefined ? '' : ` (${view.lastBatch.state}; ${outcomeCounts(view.lastBatch.counts, view.lastBatch.total)})`}`
-      : `${last.plan.change ?? 0} changes planned${last.applied ? '' : ', plan only'}`;
+      : `${plural(last.plan.change ?? 0, 'change')} planned${last.applied ? '' : ', plan only'}`;
     lines.push(`  last run: ${last.tick} (${last.runId}): ${what}`);
     if (last.report !== '') lines.push(`  report: ${last.report}`);
   }
@@ -110,5 +111,5 @@ export function formatSchedule(view: ScheduleView): string {
 
 function outcomeCounts(counts: OutcomeCounts, total: number): string {
   const parts = OUTCOMES.filter((outcome) => counts[outcome] > 0).map((outcome) => `${counts[outcome]} ${outcome}`);
-  return `${total} rows: ${parts.join(', ') || 'none yet'}`;
+  return `${plural(total, 'row')}: ${parts.join(', ') || 'none yet'}`;
 }

@@ -6,6 +6,7 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
 import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
+import { plural } from '../../core/plural.js';
 
 interface SubmitFlags extends ManifestFlags, AgainFlags {
   json?: boolean;
@@ -38,7 +39,7 @@ export function defineSubmitCommand(command: Command): void {
       out.write(`Target: ${runtime.targetLabel}\n`);
       out.write(
         result.created
-          ? `Batch ${result.batch.id} submitted: ${result.jobsAdded} rows queued (${countsLine(result.batch)})\n`
+          ? `Batch ${result.batch.id} submitted: ${plural(result.jobsAdded, 'row')} queued (${countsLine(result.batch)})\n`
           : existingBatchLine(result.batch),
       );
       out.write(`Process it with: seatflow worker   Watch it with: seatflow status ${result.batch.id}\n`);

@@ -1,4 +1,4 @@
-import { plural } from '../plural.js';
+import { plural } from '../../core/plural.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /** The doctor's report for a person: one line per check, OK/WARN/FAIL first, what to do under each that is not OK. */

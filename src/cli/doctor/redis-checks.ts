@@ -3,7 +3,7 @@ import type { RedisHandle } from '../../queue/redis/open-redis.js';
 import { readRedisPersistence } from '../../queue/redis/redis-persistence.js';
 import type { ScheduleView } from '../../reconcile/schedule-book.js';
 import type { StepJobData } from '../../workflow/step-job.js';
-import { plural } from '../plural.js';
+import { plural } from '../../core/plural.js';
 import { fail, ok, warn, type DoctorCheck } from './doctor-check.js';
 
 /** A step this long past its due time and not taken by a worker is reported (a worker takes a due step within ms). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plural } from '../../../src/cli/plural.js';
+import { plural } from '../../../src/core/plural.js';
 
 describe('plural', () => {
   it('says 1 row, 0 rows, 2 rows and 1,200 rows', () => {
