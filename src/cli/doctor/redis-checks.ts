@@ -53,13 +53,14 @@ async function workChecks(input: RedisCheckInput): Promise<DoctorCheck[]> {
   const served = await Promise.all(Object.entries(input.queues).map(async ([role, name]) => [role, await workersOf(input, name)] as const));
   const byRole = Object.fromEntries(served) as Record<keyof RedisCheckInput['queues'], WorkerSeen[]>;
   const rows = byRole.rows;
-  const where = [...new Set(served.flatMap(([, workers]) => workers.map((worker) => worker.addr)))];
+  // Each worker holds a connection per queue: its host (the address without the port) names the machine.
+  const where = [...new Set(served.flatMap(([, workers]) => workers.map((worker) => worker.addr.replace(/:\d+$/, ''))))];
   const workers =
     rows.length === 0
       ? warn('workers', 'no worker serves this target: submitted batches, offboarding steps and schedules wait', START_WORKER, { rows: 0, steps: byRole.steps.length, schedules: byRole.schedules.length })
       : ok(
           'workers',
-          `${plural(rows.length, 'worker')} alive (${where.join(', ')}): rows ${rows.length}, offboarding steps ${byRole.steps.length}, schedules ${byRole.schedules.length}`,
+          `${plural(rows.length, 'worker')} alive (from ${where.join(', ')}): rows ${rows.length}, offboarding steps ${byRole.steps.length}, schedules ${byRole.schedules.length}`,
           { rows: rows.length, steps: byRole.steps.length, schedules: byRole.schedules.length, addresses: where },
         );
   return [workers, await stepsCheck(input, byRole.steps.length), schedulesCheck(input, byRole.schedules.length)];
