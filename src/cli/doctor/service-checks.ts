@@ -54,7 +54,7 @@ function clockCheck(input: ServiceCheckInput, region: string): DoctorCheck {
   const seen = input.lastDate();
   const serviceMs = seen === undefined ? Number.NaN : Date.parse(seen.date);
   const where = `${input.baseUrl} (${region})`;
-  const gov = region === 'Gov' ? ' Smartsheet Gov offers no deactivate or reactivate (docs/service.md): offboarding there cannot deactivate.' : '';
+  const gov = region === 'Gov' ? ' Smartsheet Gov offers no deactivate or reactivate: offboarding there cannot deactivate.' : '';
   if (seen === undefined || Number.isNaN(serviceMs)) {
     return warn('target', `${where} answers, without a Date header to compare clocks`, `Check this machine’s clock is synchronised (NTP).${gov}`, { region });
   }
