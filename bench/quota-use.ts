@@ -36,6 +36,8 @@ interface Row {
   goal?: (floor: number) => number;
   /** Also time the official SDK's loop (default true). */
   sdk?: boolean;
+  /** seatflow's rateLimit.headroom for this row; default HEADROOM (the configured default, 2%). */
+  headroom?: number;
 }
 
 const table: Row[] = [
@@ -48,6 +50,8 @@ const table: Row[] = [
   { name: 'fleet', rows: 2000, service: { requests: 300, bucket: 300 }, told: 300, workers: 4, truth: true },
   // Issue 19: start-up and pre-flight included, within 1/0.95 of the floor, no allowance for start-up.
   { name: '1200', rows: 2000, service: { requests: 1200, bucket: 1200 }, told: 1200, workers: 0, truth: true, goal: (floor: number) => floor / 0.95, sdk: false },
+  // The same with a headroom of 0.5%: the 2% default alone keeps 24 calls of this bucket unused and refills 2% slower.
+  { name: '1200-tight', rows: 2000, service: { requests: 1200, bucket: 1200 }, told: 1200, workers: 0, truth: true, goal: (floor: number) => floor / 0.95, sdk: false, headroom: 0.005 },
 ].filter((row) => only.length === 0 || only.includes(row.name));
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -101,7 +105,7 @@ for (const row of table) {
     rows: row.rows,
     users: Math.ceil(row.rows * 1.3) + 500,
     rateLimit: { requests: row.service.requests, perSeconds: WINDOW_S, bucket: row.service.bucket },
-    rate: { requests: row.told, perSeconds: WINDOW_S, headroom: HEADROOM },
+    rate: { requests: row.told, perSeconds: WINDOW_S, headroom: row.headroom ?? HEADROOM },
     name: 'quota',
   });
   const { server, token, emails, system, budget } = bench;
@@ -112,7 +116,7 @@ for (const row of table) {
   let outcome: string;
   if (row.workers === 0) {
     const config = path.join(bench.dir, 'config.json');
-    writeFileSync(config, JSON.stringify({ rateLimit: { requests: row.told, perSeconds: WINDOW_S, headroom: HEADROOM }, worker: { concurrency: CONCURRENCY } }));
+    writeFileSync(config, JSON.stringify({ rateLimit: { requests: row.told, perSeconds: WINDOW_S, headroom: row.headroom ?? HEADROOM }, worker: { concurrency: CONCURRENCY } }));
     const env = { REDIS_URL: bench.redisUrl, SEATFLOW_QUEUE_PREFIX: bench.prefix, SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: token, SEATFLOW_DATA_DIR: bench.dir, SEATFLOW_LOG_LEVEL: 'error' };
     const started = Date.now();
     const code = await seatflowRun(env, bench.manifest, config);
