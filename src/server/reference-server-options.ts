@@ -5,13 +5,13 @@ import type { RateLimitSettings } from './sim/rate-limit.js';
 export interface ReferenceServerOptions {
   /** Token of the System Admin (admin@acme.example in the demo). Default `sim-admin-token`. */
   adminToken?: string;
-  /** A fixture (docs/reference-server.md#the-fixture-format) instead of the demo organization. */
+  /** A fixture (docs/reference-server.md#fixtures) instead of the demo organization. */
   data?: Fixture;
   /** Generated users in the demo organization besides the story users. Default 300; 100,000 for benchmarks. */
   users?: number;
   /** Per-token rate limit. Default 300 requests per 60 s; `'off'` disables it. */
   rateLimit?: RateLimitSettings | 'off';
-  /** Fault spec, e.g. `503:0.1,500-after:0.05,delay:250ms:0.05` (docs/reference-server.md#the-demo-organization-rate-limit-faults-and-controls). Default none. */
+  /** Fault spec, e.g. `503:0.1,500-after:0.05,delay:250ms:0.05` (docs/reference-server.md#faults). Default none. */
   faults?: string;
   /** Seed of the fault draws, so a run's faults repeat. Default 1. */
   faultSeed?: number;

@@ -33,12 +33,12 @@ function readFixture(file: string): Fixture {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw fileRefusal('fixture', file, error, 'Name a JSON fixture (its format: docs/reference-server.md, "The fixture format").');
+    throw fileRefusal('fixture', file, error, 'Name a JSON fixture (its format: docs/reference-server.md#fixtures).');
   }
   try {
     return JSON.parse(text) as Fixture;
   } catch (error) {
-    throw new UsageError(`fixture ${file} is not JSON: ${(error as Error).message}`, 'See docs/reference-server.md, "The fixture format".');
+    throw new UsageError(`fixture ${file} is not JSON: ${(error as Error).message}`, 'See docs/reference-server.md#fixtures.');
   }
 }
 
