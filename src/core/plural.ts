@@ -3,5 +3,5 @@
  * plural is not the noun and an s ("1 entry", "2 entries").
  */
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  return `${count} ${count === 1 ? one : many}`;
 }
