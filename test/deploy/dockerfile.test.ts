@@ -91,7 +91,7 @@ function imageCommand(args?: string[]): { file: string; args: string[] } {
   return { file: file === 'node' ? process.execPath : file!, args: [...entry, ...(args ?? argsOf('CMD'))] };
 }
 
-describe('the Dockerfile, reproduced step by step', () => {
+describe('the Dockerfile, reproduced step by step', { timeout: 120_000 }, () => {
   it('is on a current Node LTS, and ships compiled JavaScript with production dependencies only', async () => {
     for (const stage of readDockerfile()) expect(stage.from).toMatch(/^node:(22|24)-/);
     const app = inStage(runtime.name, '/app');

@@ -52,7 +52,8 @@ async function takesABatch(recipe: RunningRecipe): Promise<void> {
 
 const names = (services: RecipeService[]) => services.map((service) => `${service.name}:${service.program}`);
 
-describe('deploy/ recipes, each service run as written', () => {
+// Three processes start per recipe and a batch runs through them: minutes on a loaded machine, seconds on a quiet one.
+describe('deploy/ recipes, each service run as written', { timeout: 180_000 }, () => {
   it('compose.yaml: Redis with the append-only file, worker and serve start, answer /readyz, and take a batch', async () => {
     const services = composeServices(await operatorEnv());
     expect(names(services)).toEqual(['redis:redis', 'worker:seatflow', 'serve:seatflow']);

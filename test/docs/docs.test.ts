@@ -62,7 +62,7 @@ describe('citations of the manual in the code', () => {
   });
 });
 
-describe('commands marked runnable', () => {
+describe('commands marked runnable', { timeout: 120_000 }, () => {
   let work: string;
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'seatflow-docs-'));

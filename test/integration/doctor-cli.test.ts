@@ -58,7 +58,7 @@ async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return worker;
 }
 
-describe('seatflow doctor', () => {
+describe('seatflow doctor', { timeout: 120_000 }, () => {
   it('says OK to a System Admin token, a target in step with our clock, a durable Redis and a live worker; exit 0', async () => {
     const env = envOf(durable, durable.prefix());
     const worker = await startWorker(env);
@@ -108,7 +108,7 @@ describe('seatflow doctor', () => {
   });
 });
 
-describe('a Redis that keeps nothing on disk', () => {
+describe('a Redis that keeps nothing on disk', { timeout: 120_000 }, () => {
   it('is refused by offboard and schedule add unless --allow-volatile-redis, and doctor says what would be lost', async () => {
     const env = envOf(volatile, volatile.prefix());
     const leavers = path.join(work, 'volatile-leavers.csv');

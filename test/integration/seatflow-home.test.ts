@@ -24,7 +24,7 @@ async function folder(name: string): Promise<string> {
 const demo = path.join(ROOT, 'jobs/examples/hr-offboarding.csv');
 const isLogLine = (line: string) => line.startsWith('{"level"');
 
-describe('the seatflow home (SEATFLOW_HOME)', () => {
+describe('the seatflow home (SEATFLOW_HOME)', { timeout: 120_000 }, () => {
   it('keeps batches and reports in the home, so a command started in another folder finds them', async () => {
     const ran = await runSeatflow(['run', demo, '--sim'], { SEATFLOW_HOME: home }, { cwd: await folder('a') });
     expect(ran.code).toBe(0);

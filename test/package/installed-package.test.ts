@@ -35,7 +35,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-describe('the installed package', () => {
+describe('the installed package', { timeout: 120_000 }, () => {
   it('holds compiled JavaScript and production dependencies only: no sources, no TypeScript runner', () => {
     expect(existsSync(path.join(installed, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
     expect(existsSync(path.join(installed, 'src'))).toBe(false);
