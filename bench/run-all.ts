@@ -9,6 +9,7 @@ const benches = [
   ['bench/server-throughput.ts', '--seconds', '5'],
   ['bench/manifest-parse.ts'],
   ['bench/preflight.ts'],
+  ['bench/startup.ts'],
   ['bench/quota-use.ts'],
   ['bench/overhead.ts'],
   ['bench/fleet.ts'],
