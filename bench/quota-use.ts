@@ -121,7 +121,11 @@ for (const row of table) {
     const started = Date.now();
     const code = await seatflowRun(env, bench.manifest, config);
     seconds = (Date.now() - started) / 1000;
-    outcome = `exit ${code}`;
+    // Where the time went, from the server's log of changes: start-up and pre-flight until the first deactivation,
+    // the rows until the last, and the summary, report and exit after it.
+    const changed = ((await (await sim('GET', '/mutations?operation=deactivateUser')).json()) as { data: { at: string }[] }).data.map((m) => Date.parse(m.at));
+    const [first, last] = [Math.min(...changed), Math.max(...changed)];
+    outcome = `exit ${code}; start-up and pre-flight ${((first - started) / 1000).toFixed(2)} s, rows ${((last - first) / 1000).toFixed(2)} s, summary and exit ${((started + seconds * 1000 - last) / 1000).toFixed(2)} s`;
   } else {
     const workers: ChildProcess[] = [];
     for (let i = 0; i < row.workers; i += 1) {
