@@ -52,22 +52,20 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     );
     await confirmOnTerminal(guardrails, flags);
 
-    const submitted = await system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
-    if (!submitted.created) refuseFinishedResubmission(submitted.batch, manifestPath, 'run');
-    const batchId = submitted.batch.id;
-    out.write(
-      submitted.created
-        ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n`
-        : existingBatchLine(submitted.batch),
-    );
-
+    // The workers start before the rows are queued: a large batch is queued in slices, and its first rows run (and
+    // spend the service's full bucket) while the rest are still being added.
     const pool = system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     let batch;
+    let batchId: string;
     try {
+      const submitted = await system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
+      if (!submitted.created) refuseFinishedResubmission(submitted.batch, manifestPath, 'run');
+      batchId = submitted.batch.id;
+      out.write(submitted.created ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n` : existingBatchLine(submitted.batch));
       batch = await watchBatch(system.store, batchId, { label: `Running on ${runtime.targetLabel}`, signal: interrupt.signal });
     } finally {
       process.off('SIGINT', onSignal);
