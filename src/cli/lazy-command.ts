@@ -34,8 +34,9 @@ export function registerLazyCommands(program: Command, commands: readonly LazyCo
     .description('display help for a command')
     .argument('[command]', 'the command')
     .action(async (name: string | undefined) => {
-      const command = name === undefined ? undefined : program.commands.find((candidate) => candidate.name() === name);
-      if (command === undefined) return program.help({ error: name !== undefined });
+      if (name === undefined) return program.help();
+      const command = program.commands.find((candidate) => candidate.name() === name);
+      if (command === undefined) return program.error(`error: unknown command '${name}'`, { exitCode: 2 });
       await complete(command);
       command.help();
     });

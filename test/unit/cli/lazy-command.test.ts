@@ -50,6 +50,14 @@ describe('registerLazyCommands', () => {
     expect(load.clean).not.toHaveBeenCalled();
   });
 
+  it('refuses help for a command it does not have, with exit 2', async () => {
+    const { load, parse, output } = program();
+    const error = (await parse('help', 'nope')) as { exitCode?: number };
+    expect(error.exitCode).toBe(2);
+    expect(output()).toContain("unknown command 'nope'");
+    expect(load.build).not.toHaveBeenCalled();
+  });
+
   it('shows a command’s own options for `COMMAND --help` and `help COMMAND`', async () => {
     for (const args of [['build', '--help'], ['help', 'build']]) {
       const { parse, output } = program();
