@@ -58,6 +58,11 @@ export interface CliRuntime {
   /** Registers cleanup run by close(), last registered first. */
   onClose(cleanup: () => Promise<void> | void): void;
   /**
+   * Says something the person running the command must see while it happens (Redis has stopped answering; it answers
+   * again): a warning in the log, and on stderr too when the log goes to a file rather than the terminal.
+   */
+  tell(message: string, fields?: Record<string, unknown>): void;
+  /**
    * Ends the command with `error` wherever it is waiting (a Redis that stopped answering): withCliRuntime rejects with
    * it at once instead of waiting on the command's body, and closing is then bounded, since what it closes may hang.
    */
@@ -158,6 +163,10 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     api: buildClient({ retry: readRetryPolicy(config) }),
     createApi: buildClient,
     onClose: (cleanup) => void cleanups.push(cleanup),
+    tell: (message, fields = {}) => {
+      logger.warn(fields, message);
+      if (logging.file !== undefined) process.stderr.write(`seatflow: ${message}\n`);
+    },
     abandon: (error) => {
       abandonedWith ??= error;
       abandon(error);

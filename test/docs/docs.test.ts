@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,16 @@ describe('citations of the manual in the code', () => {
       for (const match of read(file).matchAll(/\bREADME(?:\.md)?, "([^"]+)"/g)) broken.push(`${file}: cites the README's "${match[1]}": cite the docs/ page that has it`);
     }
     expect(broken).toEqual([]);
+  });
+
+  it('never cite the spec files the project was started from (what seatflow knows of the service is docs/service.md)', () => {
+    let cited = '';
+    try {
+      cited = execFileSync('git', ['grep', '-nE', '(wire|decisions|interface)\\.md', '--', 'src', 'jobs', 'test', 'bench', 'docs', 'README.md'], { cwd: ROOT, encoding: 'utf8' });
+    } catch {
+      // git grep exits 1 when nothing matches: what this test wants.
+    }
+    expect(cited).toBe('');
   });
 });
 
