@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileRefusal } from '../core/file-refusal.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { describeIssues } from '../reconcile/load-policy.js';
 import { lifecyclePolicySchema, type LifecyclePolicy } from './lifecycle-policy.js';
@@ -24,7 +25,7 @@ export async function loadLifecyclePolicy(file: string): Promise<LoadedLifecycle
   try {
     bytes = await readFile(absolute);
   } catch (error) {
-    throw new UsageError(`cannot read the lifecycle policy ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Check the path given to --policy.');
+    throw fileRefusal('lifecycle policy', file, error, 'Check the path given to --policy.');
   }
   let document: unknown;
   try {

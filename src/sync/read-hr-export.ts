@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../core/seatflow-error.js';
+import { fileRefusal } from '../core/file-refusal.js';
 import { emailSchema } from '../manifest/action.js';
 import type { HeaderReading } from '../manifest/columns/column-vocabulary.js';
 import { HR_EXPORT_COLUMNS, type HrExportField } from '../manifest/columns/input-vocabularies.js';
@@ -54,7 +54,7 @@ export async function readHrExport(options: ReadHrExportOptions): Promise<HrExpo
   try {
     [bytes, modifiedAt] = await Promise.all([readFile(file), stat(file).then((info) => info.mtimeMs)]);
   } catch (error) {
-    throw new UsageError(`cannot read the HR export ${options.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw fileRefusal('HR export', options.path, error);
   }
   let text: string;
   try {

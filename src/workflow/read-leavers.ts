@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../core/seatflow-error.js';
+import { fileRefusal } from '../core/file-refusal.js';
 import { emailSchema } from '../manifest/action.js';
 import type { ColumnChoices } from '../manifest/columns/column-vocabulary.js';
 import { LEAVERS_COLUMNS, type LeaversField } from '../manifest/columns/input-vocabularies.js';
@@ -12,6 +12,7 @@ import { detectManifestFormat, type ManifestFormat } from '../manifest/manifest-
 import type { RowProblem } from '../manifest/manifest-row.js';
 import { ManifestRefusedError } from '../plan/manifest-refused-error.js';
 import { parseLeaveDate } from './zoned-time.js';
+import { plural } from '../core/plural.js';
 
 /** Which column gave a leaver's leave date and how it was read, so the plan can show the instant and why. */
 export interface LeaveDateSource {
@@ -78,7 +79,7 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
   try {
     bytes = options.content ?? (await readFile(options.path));
   } catch (error) {
-    throw new UsageError(`cannot read the leavers file ${options.path}: ${(error as Error).message}`);
+    throw fileRefusal('leavers file', options.path, error);
   }
   let text: string;
   try {
@@ -91,7 +92,7 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
     const table = await readInputTable(text, format, { noun: 'leavers', hint: HINT });
     if (table.records.length === 0) throw new ManifestFileError('the file has no leavers', 0, HINT);
     if (options.maxRows !== undefined && table.records.length > options.maxRows) {
-      throw new ManifestFileError(`the file has more than ${options.maxRows} rows (guardrails.maxRows)`, 0);
+      throw new ManifestFileError(`the file has more than ${plural(options.maxRows, 'row')} (guardrails.maxRows)`, 0);
     }
     const { leavers, ignored } = readRows(table, options);
     return { path: path.resolve(options.path), sha256: createHash('sha256').update(bytes).digest('hex'), format, leavers, ignored };

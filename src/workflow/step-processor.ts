@@ -139,7 +139,8 @@ export function createOffboardingSteps(options: WorkflowContext) {
       await store.update(workflow.id, leaver.row, (current) => ({ ...current, steps: [...current.steps, stepOf('restore', 'queued', at, seat.cost)] }));
     }
     await options.rowsQueue.add('downgrade', { batchId: restoreBatch, row: leaver.row }, rowJobOptions(restoreBatch, leaver.row));
-    return 'undone';
+    // The step is done when the seat is back: until then it stays in the index, so `settled` (undo, offboard) waits.
+    return waitForRow();
   }
 
   /**

@@ -17,8 +17,10 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openScheduleBook, scheduledRunOf, scheduledSyncOf } from '../reconcile-runtime.js';
 import { loadLifecyclePolicy } from '../../sync/load-lifecycle-policy.js';
 import { printed } from '../../core/printable.js';
+import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
+import { plural } from '../../core/plural.js';
 
-interface AddFlags extends CommonFlags {
+interface AddFlags extends CommonFlags, VolatileRedisFlags {
   cron: string;
   tz?: string;
   apply?: boolean;
@@ -44,26 +46,23 @@ async function whatOf(what: readonly string[], flags: AddFlags): Promise<Pick<Sc
  * `seatflow schedule add|list|remove|run`: reconciliation on a schedule. Schedules live in Redis as BullMQ Job
  * Schedulers of the target (SMARTSHEET_API_BASE); `seatflow worker` fires them, once per tick however many run.
  */
-export function registerScheduleCommand(program: Command): void {
-  const schedule = program.command('schedule').description('run a licence policy, or a sync of an HR export, on a schedule (fired by `seatflow worker`)');
-
-  addCommonOptions(
-    schedule
-      .command('add')
-      .description('add or replace a schedule: the policy (or the sync) runs at every tick of the cron pattern')
-      .argument('<name>', 'schedule name (letters, digits, . _ -)')
-      .argument('<what...>', 'POLICY (a licence policy, JSON), or: sync HR_EXPORT (with --policy); files read again at every run')
-      .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
-      .option('--policy <file>', 'the lifecycle policy of a sync schedule')
-      .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
-      .option('--apply', 'submit each run (a batch, or the sync\'s workflows); without it a run only writes its plan report')
-      .option('--max-changes <n>', 'changes one run may make without confirmation (above: the run is held)')
-      .option('--max-share <fraction>', "share of the users (0-1) one run may change without confirmation (above: held)"),
-  ).action(async (name: string, what: string[], flags: AddFlags) => {
+export function defineScheduleCommand(schedule: Command): void {
+  const add = schedule
+    .command('add')
+    .description('add or replace a schedule: the policy (or the sync) runs at every tick of the cron pattern')
+    .argument('<name>', 'schedule name (letters, digits, . _ -)')
+    .argument('<what...>', 'POLICY (a licence policy, JSON), or: sync HR_EXPORT (with --policy); files read again at every run')
+    .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
+    .option('--policy <file>', 'the lifecycle policy of a sync schedule')
+    .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
+    .option('--apply', 'submit each run (a batch, or the sync\'s workflows); without it a run only writes its plan report')
+    .option('--max-changes <n>', 'changes one run may make without confirmation (above: the run is held)')
+    .option('--max-share <fraction>', "share of the users (0-1) one run may change without confirmation (above: held)");
+  addCommonOptions(addVolatileRedisOption(add)).action(async (name: string, what: string[], flags: AddFlags) => {
     const limits = scheduleLimitsOf(flags);
-    await withCliRuntime({ ...flags, sim: false }, { requireToken: false }, async (runtime) => {
-      const batch = await openBatchRuntime(runtime);
-      const runs = await whatOf(what, flags);
+    await withBatchRuntime(flags, async (runtime, batch) => {
+      const runs = await whatOf(what, flags); // refused now, not at the first tick
+      await refuseVolatileRedis(batch.redis, flags, 'this schedule');
       const book = openScheduleBook(runtime, batch);
       const added = await book.add({ name, ...runs, apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }), ...(limits === undefined ? {} : { limits }) });
       const out = process.stdout;
@@ -120,7 +119,7 @@ export function registerScheduleCommand(program: Command): void {
         if (run.disposition.nothingToChange === true) out.write('No seat needs to change: no batch was made.\n');
         else if (run.submitted !== undefined) {
           const { batch: record, created, jobsAdded } = run.submitted;
-          out.write(created ? `Batch ${record.id}: ${jobsAdded} rows queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
+          out.write(created ? `Batch ${record.id}: ${plural(jobsAdded, 'row')} queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
         } else if (!found.apply) out.write('Plan only (the schedule has no --apply): nothing was changed.\n');
         return 0;
       });
@@ -145,8 +144,8 @@ export function formatSchedule(view: ScheduleView, guardrails: Config['guardrail
       : last.heldBecause !== undefined ? `HELD, changed nothing: ${last.heldBecause.join('; ')}`
       : last.nothingToChange === true ? 'nothing to change: no batch'
       : last.batchId !== undefined ? `batch ${last.batchId}${view.lastBatch === undefined ? '' : ` (${view.lastBatch.state}; ${outcomeCounts(view.lastBatch.counts, view.lastBatch.total)})`}`
-      : last.workflows !== undefined ? `${last.plan.change ?? 0} changes queued: ${last.workflows.join(', ')}`
-      : `${last.plan.change ?? 0} changes planned${last.applied ? '' : ', plan only'}`;
+      : last.workflows !== undefined ? `${plural(last.plan.change ?? 0, 'change')} queued: ${last.workflows.join(', ')}`
+      : `${plural(last.plan.change ?? 0, 'change')} planned${last.applied ? '' : ', plan only'}`;
     lines.push(`  last run: ${last.tick} (${last.runId}): ${what}`);
     if (last.report !== '') lines.push(`  report: ${last.report}`);
   }
@@ -180,5 +179,5 @@ async function preview(runtime: CliRuntime, batch: BatchRuntime, view: ScheduleV
 
 function outcomeCounts(counts: OutcomeCounts, total: number): string {
   const parts = OUTCOMES.filter((outcome) => counts[outcome] > 0).map((outcome) => `${counts[outcome]} ${outcome}`);
-  return `${total} rows: ${parts.join(', ') || 'none yet'}`;
+  return `${plural(total, 'row')}: ${parts.join(', ') || 'none yet'}`;
 }

@@ -29,10 +29,8 @@ interface SyncFlags extends CommonFlags {
  * their lifecycles (what is due now runs here unless --no-wait; the rest waits for `seatflow worker`), and the export
  * accepted. Exit 0 done or planned, 1 someone failed, 2 the export, the policy, the threshold or the guardrails refused.
  */
-export function registerSyncCommand(program: Command): void {
-  const command = program
-    .command('sync')
-    .description('joiners, movers and leavers from an HR export, on their dates: plan against the live organization and the last accepted export; --apply queues them')
+export function defineSyncCommand(command: Command): void {
+  command
     .argument('<hr-export>', 'the HR export (CSV, JSON or JSON Lines): one row per employee')
     .requiredOption('--policy <file>', 'the lifecycle policy (JSON): columns, statuses, seats by department/title/location, leavers, protection; see jobs/examples/lifecycle-policy.json')
     .option('--apply', 'queue the plan and accept the export (without it nothing changes)')

@@ -24,10 +24,8 @@ interface UndoFlags extends CommonFlags {
  * follow them) with in-process workers. One line per leaver says what was done and what the reactivation cost. Exit 0
  * when everything asked for is undone (now or before), 1 when something was refused or a reactivation failed.
  */
-export function registerUndoCommand(program: Command): void {
-  const command = program
-    .command('undo')
-    .description('undo an offboarding before the removal (reactivate, cancel the removal), or joiners or movers of a sync before their step runs (per user or all)')
+export function defineUndoCommand(command: Command): void {
+  command
     .argument('<workflow>', 'offboarding id (printed by seatflow offboard), or joiners or movers workflow id (printed by seatflow sync)')
     .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
     .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name)')

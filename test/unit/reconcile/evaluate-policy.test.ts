@@ -41,9 +41,12 @@ describe('evaluatePolicy', () => {
     const pending = evaluatePolicy(users, loaded({ rules: [{ ...STALE, when: { ...STALE.when, status: 'PENDING' } }] }), { now: NOW, protectedAccounts: [] });
     expect(pending.map((decision) => decision.action)).toEqual([undefined, 'downgrade', undefined]);
     const any = evaluatePolicy(users, loaded({ rules: [{ ...STALE, when: { ...STALE.when, status: 'ANY' } }] }), { now: NOW, protectedAccounts: [] });
-    expect(any.map((decision) => decision.action)).toEqual(['downgrade', 'downgrade', 'downgrade']);
-    const some = evaluatePolicy(users, loaded({ rules: [{ ...STALE, when: { ...STALE.when, status: ['ACTIVE', 'DEACTIVATED'] } }] }), { now: NOW, protectedAccounts: [] });
-    expect(some.map((decision) => decision.action)).toEqual(['downgrade', undefined, 'downgrade']);
+    expect(any.map((decision) => decision.action)).toEqual([undefined, 'downgrade', 'downgrade']);
+    // Whatever a rule names, a deactivated user holds no paid seat and the service downgrades only Active users: it is
+    // excluded with that reason, never planned (docs/service.md#seats-follow-the-lifecycle).
+    expect(any[0]?.excluded).toMatch(/^deactivated: holds no paid seat/);
+    const some = evaluatePolicy(users, loaded({ rules: [{ ...STALE, when: { ...STALE.when, status: ['ACTIVE', 'PENDING'] } }] }), { now: NOW, protectedAccounts: [] });
+    expect(some.map((decision) => decision.action)).toEqual([undefined, 'downgrade', 'downgrade']);
   });
 
   it('matches never-logged-in users by the age of their seat, and not users who logged in once', () => {
