@@ -33,6 +33,8 @@ export interface ReadHrExportOptions {
   /** When a last day written as a date alone ends access (the policy's, else config offboarding.lastDayEndsAt). */
   lastDayEndsAt: string;
   maxRows?: number;
+  /** The export as it was read before (kept with a change request): its bytes and the file's modification time. */
+  content?: { bytes: Buffer; modifiedAt: number };
 }
 
 const HINT = 'An HR export has a row per employee with an employee id and a work e-mail, and optionally status, start date, end date, department, title, manager e-mail and location (docs/sync.md, "The HR export").';
@@ -52,7 +54,7 @@ export async function readHrExport(options: ReadHrExportOptions): Promise<HrExpo
   let bytes: Buffer;
   let modifiedAt: number;
   try {
-    [bytes, modifiedAt] = await Promise.all([readFile(file), stat(file).then((info) => info.mtimeMs)]);
+    [bytes, modifiedAt] = options.content === undefined ? await Promise.all([readFile(file), stat(file).then((info) => info.mtimeMs)]) : [options.content.bytes, options.content.modifiedAt];
   } catch (error) {
     throw fileRefusal('HR export', options.path, error);
   }

@@ -13,8 +13,11 @@ import { readHrExport, type HrExport } from './read-hr-export.js';
 import { changesOf, type SyncPlan } from './sync-plan.js';
 import { writeSyncReport } from './sync-report.js';
 
-export interface RunSyncOptions {
+/** What a sync is planned from: the export and the policy (read now), against the target's live state. */
+export interface PrepareSyncOptions {
   exportPath: string;
+  /** The export as it was read when a change request was made (its approval plans exactly those bytes again). */
+  exportContent?: { bytes: Buffer; modifiedAt: number };
   policyPath: string;
   /** A client on the shared request budget that retries its reads. */
   api: SmartsheetApi;
@@ -22,6 +25,11 @@ export interface RunSyncOptions {
   offboarding: OffboardingSystem;
   config: Pick<Config, 'guardrails' | 'offboarding'>;
   target: string;
+  /** Now on the service clock. */
+  now: () => number;
+}
+
+export interface RunSyncOptions extends PrepareSyncOptions {
   /** Queue the plan; without it the run only writes its plan report (and accepts nothing). */
   apply: boolean;
   /** The person confirms an export that crosses the accidental-deletion threshold (`--accept-missing`). */
@@ -30,17 +38,25 @@ export interface RunSyncOptions {
   confirmGuardrails: (check: GuardrailCheck) => Promise<boolean>;
   /** A schedule's own limits on the changes of one run (`schedule add --max-changes/--max-share`). */
   scheduleLimits?: RunLimits;
+  /**
+   * The approvals gate between the plan and the queue (docs/governance.md): given the plan and how to apply it, it
+   * applies now or leaves the run waiting for approval. Absent: applied at once.
+   */
+  approve?: SyncApproval;
   /** Folder of the run's plan report. */
   reportDir: string;
-  /** Now on the service clock. */
-  now: () => number;
 }
 
-/** What happened to a planned run: applied, held (and why), or only planned. */
+/** How a run passes the approvals gate: what applying queued, or the change request it waits as. */
+export type SyncApproval = (run: { plan: SyncPlan; apply: () => Promise<AppliedSync> }) => Promise<{ applied: AppliedSync } | { awaitingApproval: string }>;
+
+/** What happened to a planned run: applied, held (and why), waiting for approval, or only planned. */
 export interface SyncDisposition {
   runId: string;
   applied: boolean;
   heldBecause?: string[];
+  /** The change request the run waits as (nothing changed, the export is not accepted until it is approved). */
+  awaitingApproval?: string;
   /** Applied, and nothing needed to change: the export is accepted, no workflow was made. */
   nothingToChange?: boolean;
 }
@@ -49,18 +65,27 @@ export type SyncRun =
   | { kind: 'same-export'; hrExport: HrExport; previous: AcceptedExport }
   | { kind: 'planned'; hrExport: HrExport; plan: SyncPlan; disposition: SyncDisposition; applied?: AppliedSync; report: { csv: string; json: string } };
 
+/** A sync read and planned, and how to apply exactly that plan. */
+export type PreparedSync =
+  | { kind: 'same-export'; hrExport: HrExport; previous: AcceptedExport }
+  | { kind: 'planned'; hrExport: HrExport; plan: SyncPlan; apply: () => Promise<AppliedSync> };
+
 /** Refused: the export is older than the one this target and policy last accepted. Exit 2, nothing planned. */
 export class StaleExportError extends UsageError {}
 
 /**
- * One sync: read the policy and the export; the same export as the last accepted does nothing; an older one is
- * refused; otherwise plan, and with `apply` queue the plan unless it is held (a broken export not confirmed, the
- * guardrails not confirmed, a schedule's limits crossed: then nothing changes and the run says why); write the plan
- * report either way.
+ * Reads the policy and the export and plans the sync: the same export as the last accepted is no run; an older one is
+ * refused. Shared by `seatflow sync`, a schedule's run and the approval of a sync that waited (which plans it again).
  */
-export async function runSync(options: RunSyncOptions): Promise<SyncRun> {
+export async function prepareSync(options: PrepareSyncOptions): Promise<PreparedSync> {
   const policy = await loadLifecyclePolicy(options.policyPath);
-  const hrExport = await readHrExport({ path: options.exportPath, policy: policy.policy, lastDayEndsAt: policy.policy.leavers.lastDayEndsAt ?? options.config.offboarding.lastDayEndsAt, maxRows: options.config.guardrails.maxRows });
+  const hrExport = await readHrExport({
+    path: options.exportPath,
+    policy: policy.policy,
+    lastDayEndsAt: policy.policy.leavers.lastDayEndsAt ?? options.config.offboarding.lastDayEndsAt,
+    maxRows: options.config.guardrails.maxRows,
+    ...(options.exportContent === undefined ? {} : { content: options.exportContent }),
+  });
   const { redis, keys } = options.offboarding.engine.context;
   const accepted = createAcceptedExports(redis, keys, options.target, policy.key);
   const previous = await accepted.meta();
@@ -71,22 +96,45 @@ export async function runSync(options: RunSyncOptions): Promise<SyncRun> {
       'Give the newest export. The policy\'s "exportTime" says where the time is read ("column": its generatedAt column; "file-modified": the file\'s time).',
     );
   }
-
   const plan = await planSync({ api: options.api, hrExport, policy, accepted, offboarding: options.offboarding, config: options.config, target: options.target, now: options.now() });
+  const apply = () => applySync(plan, { offboarding: options.offboarding, accepted, sendEmail: policy.policy.joiners.sendEmail, timeZone: policy.policy.timeZone });
+  return { kind: 'planned', hrExport, plan, apply };
+}
+
+/**
+ * Why an applied run changes nothing: a broken export not confirmed, a schedule's limits crossed, the guardrails not
+ * confirmed. Empty: it may be applied.
+ */
+export async function heldReasons(plan: SyncPlan, options: Pick<RunSyncOptions, 'acceptMissing' | 'scheduleLimits' | 'confirmGuardrails'>): Promise<string[]> {
+  const held: string[] = [];
+  if (plan.missing.broken && !options.acceptMissing) held.push(describeMissing(plan));
+  if (options.scheduleLimits !== undefined) held.push(...checkRunLimits(changesOf(plan), plan.organizationUsers, options.scheduleLimits, SCHEDULE_LIMITS).reasons);
+  if (held.length === 0 && plan.guardrails.needsConfirmation && !(await options.confirmGuardrails(plan.guardrails))) {
+    held.push(...plan.guardrails.reasons.map((reason) => `${reason} (not confirmed)`));
+  }
+  return held;
+}
+
+/**
+ * One sync: planned (prepareSync), and with `apply` queued through the approvals gate unless it is held (then nothing
+ * changes and the run says why); the plan report written either way.
+ */
+export async function runSync(options: RunSyncOptions): Promise<SyncRun> {
+  const prepared = await prepareSync(options);
+  if (prepared.kind === 'same-export') return prepared;
+  const { hrExport, plan } = prepared;
   let disposition: SyncDisposition = { runId: plan.runId, applied: false };
   let applied: AppliedSync | undefined;
   if (options.apply) {
-    const held: string[] = [];
-    if (plan.missing.broken && !options.acceptMissing) held.push(describeMissing(plan));
-    const changes = changesOf(plan);
-    if (options.scheduleLimits !== undefined) held.push(...checkRunLimits(changes, plan.organizationUsers, options.scheduleLimits, SCHEDULE_LIMITS).reasons);
-    if (held.length === 0 && plan.guardrails.needsConfirmation && !(await options.confirmGuardrails(plan.guardrails))) {
-      held.push(...plan.guardrails.reasons.map((reason) => `${reason} (not confirmed)`));
-    }
+    const held = await heldReasons(plan, options);
     if (held.length > 0) disposition = { runId: plan.runId, applied: false, heldBecause: held };
     else {
-      applied = await applySync(plan, { offboarding: options.offboarding, accepted, sendEmail: policy.policy.joiners.sendEmail, timeZone: policy.policy.timeZone });
-      disposition = { runId: plan.runId, applied: true, ...(changes === 0 ? { nothingToChange: true } : {}) };
+      const passed = options.approve === undefined ? { applied: await prepared.apply() } : await options.approve({ plan, apply: prepared.apply });
+      if ('awaitingApproval' in passed) disposition = { runId: plan.runId, applied: false, awaitingApproval: passed.awaitingApproval };
+      else {
+        applied = passed.applied;
+        disposition = { runId: plan.runId, applied: true, ...(changesOf(plan) === 0 ? { nothingToChange: true } : {}) };
+      }
     }
   }
   const report = await writeSyncReport(plan, disposition, applied, path.join(options.reportDir, reportStem(plan)));
