@@ -39,7 +39,7 @@ export interface RunSyncOptions extends PrepareSyncOptions {
   /** A schedule's own limits on the changes of one run (`schedule add --max-changes/--max-share`). */
   scheduleLimits?: RunLimits;
   /**
-   * The approvals gate between the plan and the queue (docs/governance.md): given the plan and how to apply it, it
+   * The approvals gate between the plan and the queue (src/governance): given the plan and how to apply it, it
    * applies now or leaves the run waiting for approval. Absent: applied at once.
    */
   approve?: SyncApproval;
