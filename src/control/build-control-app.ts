@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { registerAuth } from './auth/register-auth.js';
+import { createOperatorDirectory } from '../governance/operators/operator-directory.js';
 import type { ControlDeps, ControlHttpPolicy } from './control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
 import { registerDashboard } from './dashboard/register-dashboard.js';
@@ -9,6 +10,7 @@ import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerOffboardingRoutes } from './routes/offboarding-routes.js';
 import { registerMetricsRoutes } from './routes/metrics-routes.js';
 import { registerPlanRoutes } from './routes/plan-routes.js';
+import { registerGovernanceRoutes } from './routes/governance-routes.js';
 import { registerSecurity } from './security/register-security.js';
 import { toControlError } from './to-control-error.js';
 import { isRedisDown } from './with-redis.js';
@@ -38,11 +40,11 @@ export function buildControlApp(deps: ControlDeps): FastifyInstance {
   });
   void app.register(async (root) => {
     await registerSecurity(root, deps.token, { ...DEFAULT_HTTP_POLICY, ...deps.http });
-    registerAuth(root, deps.token);
+    registerAuth(root, deps.governance?.operators ?? createOperatorDirectory({ operators: [] }, deps.token));
     // Inside this scope, so that an unknown path still needs the token (and says nothing to a stranger).
     root.setNotFoundHandler((request, reply) => {
       const answer = new ControlError(404, CONTROL_ERROR_CODES.notFound, `no endpoint ${request.method} ${request.url.split('?', 1)[0] ?? ''}`, {
-        hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, POST /v1/offboardings, GET /v1/offboardings/:id[/report], POST /v1/offboardings/:id/undo, GET /v1/holds, GET /healthz, GET /readyz, GET /metrics; the dashboard at /.',
+        hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, POST /v1/offboardings, GET /v1/offboardings/:id[/report], POST /v1/offboardings/:id/undo, GET /v1/holds, GET /v1/approvals[/:id], POST /v1/approvals/:id/approve|reject, GET /v1/audit[/verify], GET /v1/notifications/deliveries, GET /healthz, GET /readyz, GET /metrics; the dashboard at /.',
       });
       return reply.code(404).send(answer.toBody());
     });
@@ -53,6 +55,7 @@ export function buildControlApp(deps: ControlDeps): FastifyInstance {
       registerPlanRoutes(v1, deps);
       registerBatchRoutes(v1, deps);
       if (deps.offboarding !== undefined) registerOffboardingRoutes(v1, deps, deps.offboarding);
+      if (deps.governance !== undefined) registerGovernanceRoutes(v1, deps, deps.governance);
     });
     await root.register(async (dashboard) => registerDashboard(dashboard, deps));
   });

@@ -8,6 +8,26 @@ import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
 import type { ServiceFacts } from '../plan/service-constraints.js';
+import type { ApprovalGate } from '../governance/approvals/approval-gate.js';
+import type { ApprovalStore } from '../governance/approvals/approval-store.js';
+import type { ChangeKinds } from '../governance/approvals/change-kind.js';
+import type { AuditLog } from '../governance/audit/audit-log.js';
+import type { DeliveryLog } from '../governance/notifications/delivery-log.js';
+import type { OperatorDirectory } from '../governance/operators/operator-directory.js';
+
+/**
+ * Governance over HTTP (docs/governance.md): who each token or session is, the approvals gate every submission passes,
+ * the audit trail, and the record of notification deliveries.
+ */
+export interface ControlGovernanceDeps {
+  operators: OperatorDirectory;
+  gate: ApprovalGate;
+  approvals: Pick<ApprovalStore, 'list' | 'lines'>;
+  audit: AuditLog;
+  deliveries: DeliveryLog;
+  /** How this server re-plans each kind of change it may approve. */
+  kinds: ChangeKinds;
+}
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -73,4 +93,9 @@ export interface ControlDeps {
   budget?: { budget: Pick<RequestBudget, 'counters' | 'pausedFor' | 'state'>; rate: Config['rateLimit'] };
   /** Served at GET /metrics when given. */
   metrics?: SeatflowMetrics;
+  /**
+   * Operators, approvals and the audit trail. Absent (tests of other parts): the control token is the one identity, an
+   * admin, and submissions are queued at once.
+   */
+  governance?: ControlGovernanceDeps;
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { UsageError } from './seatflow-error.js';
 import { regionOfBaseUrl, SERVICE_REGIONS, type ServiceRegion } from '../contract/service-regions.js';
 import { TIME_OF_DAY } from './time-of-day.js';
+import { governanceSchema } from './governance-config.js';
 
 /**
  * The one configuration schema. Values come from `config/default.json` < the file named by `SEATFLOW_CONFIG`
@@ -145,6 +146,8 @@ export const configSchema = z.strictObject({
     /** How long a plan may wait on the target service before the caller gets 503 with a retry hint. */
     planTimeoutMs: z.number().int().min(1000).default(20_000),
   }),
+  /** Operators and roles, approvals, notifications (docs/governance.md); governance-config.ts holds the schema. */
+  governance: governanceSchema.default(governanceSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -181,6 +184,17 @@ function findPackageRoot(from: string): string {
     dir = parent;
   }
   return dir;
+}
+
+/**
+ * The configuration files `loadConfig` reads with these options, in layering order (config/default.json, then the
+ * file of --config or SEATFLOW_CONFIG): what the audit trail fingerprints at start.
+ */
+export function configFilesOf(options: Pick<LoadConfigOptions, 'configFile' | 'env' | 'cwd' | 'rootDir'> = {}): string[] {
+  const env = options.env ?? { ...readDotEnv(options.cwd ?? process.cwd()), ...process.env };
+  const file = options.configFile ?? env.SEATFLOW_CONFIG;
+  const defaults = path.join(options.rootDir ?? PACKAGE_ROOT, 'config', 'default.json');
+  return file === undefined || file === '' ? [defaults] : [defaults, path.resolve(file)];
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
@@ -229,6 +243,7 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.SEATFLOW_RATE_LIMIT) out.rateLimit = parseRate(env.SEATFLOW_RATE_LIMIT);
   if (env.SEATFLOW_CONCURRENCY) out.worker = { concurrency: Number(env.SEATFLOW_CONCURRENCY) };
   if (env.SEATFLOW_CONTROL_TOKEN) out.control = { token: env.SEATFLOW_CONTROL_TOKEN };
+  if (env.SEATFLOW_OPERATOR) out.governance = { cliOperator: env.SEATFLOW_OPERATOR };
   return out;
 }
 

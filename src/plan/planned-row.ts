@@ -43,6 +43,8 @@ export const RULES = {
   licensedSheetCreatorAdminOnly: 'licensed-sheet-creator-admin-only',
   unavailableOnGov: 'unavailable-on-gov',
   unknownValue: 'unknown-value',
+  /** A revert row whose change cannot be undone (a removal, a deleted webhook, …), or whose outcome is unknown. */
+  notInvertible: 'not-invertible',
 } as const;
 export type Rule = (typeof RULES)[keyof typeof RULES];
 

@@ -26,6 +26,8 @@ export const lastRunSchema = z.object({
   batchId: z.string().optional(),
   batchExisted: z.boolean().optional(),
   heldBecause: z.array(z.string()).optional(),
+  /** The run waits for approval as this change request. */
+  awaitingApproval: z.string().optional(),
   /** Rows planned to change, already done, refused…, as the plan counted them. */
   plan: z.record(z.string(), z.number()),
   policySha256: z.string(),

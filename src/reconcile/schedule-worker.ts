@@ -3,7 +3,7 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
-import { runIdOf, runReconciliation, type ReconciliationRun } from './run-reconciliation.js';
+import { runIdOf, runReconciliation, type ReconciliationApproval, type ReconciliationRun } from './run-reconciliation.js';
 import { scheduleDataSchema, type LastRun, type ScheduleBook, type ScheduleData } from './schedule-book.js';
 
 /** Runs one firing of a schedule: the policy of `data` for the run `tick`. */
@@ -17,6 +17,8 @@ export interface ScheduledRunOptions {
   reportDir: string;
   /** When the run happens, for measuring ages; default the process clock. Tests pass the reference server's clock. */
   now?: () => Date;
+  /** The approvals gate of a schedule's run (as `schedule:<name>`); absent: submitted at once. */
+  approve?: (scheduleName: string) => ReconciliationApproval;
 }
 
 /**
@@ -36,6 +38,7 @@ export function createScheduledRun(options: ScheduledRunOptions): ScheduledRun {
       system: options.system,
       confirmGuardrails: () => Promise.resolve(false),
       reportDir: options.reportDir,
+      ...(options.approve === undefined ? {} : { approve: options.approve(data.name) }),
     });
 }
 
@@ -50,6 +53,7 @@ export function lastRunOf(run: ReconciliationRun, tick: Date, finishedAt: Date):
     ...(disposition.batchId === undefined ? {} : { batchId: disposition.batchId }),
     ...(disposition.batchExisted === undefined ? {} : { batchExisted: disposition.batchExisted }),
     ...(disposition.heldBecause === undefined ? {} : { heldBecause: disposition.heldBecause }),
+    ...(disposition.awaitingApproval === undefined ? {} : { awaitingApproval: disposition.awaitingApproval }),
     plan: { ...run.plan.plan.summary },
     policySha256: run.plan.policy.sha256,
     report: run.report.json,
@@ -63,6 +67,8 @@ export interface ScheduleWorkerOptions {
   book: ScheduleBook;
   run: ScheduledRun;
   logger: Logger;
+  /** Told about each run once it is recorded (notifications: a run that changed nothing because of a limit). */
+  onRun?: (run: ReconciliationRun, data: ScheduleData, tick: Date) => Promise<void>;
 }
 
 /**
@@ -79,6 +85,7 @@ export function startScheduleWorker(options: ScheduleWorkerOptions): Worker<Sche
       try {
         const run = await options.run(data, tick);
         await options.book.recordRun(data.name, lastRunOf(run, tick, new Date()));
+        await options.onRun?.(run, data, tick).catch((error: unknown) => log.warn({ err: error }, 'a scheduled run observer failed'));
         log.info({ batch: run.disposition.batchId, held: run.disposition.heldBecause, plan: run.plan.plan.summary }, 'scheduled reconciliation ran');
         return run.disposition;
       } catch (error) {

@@ -13,6 +13,10 @@ import { registerOffboardCommand } from './offboard.js';
 import { registerUndoCommand } from './undo.js';
 import { registerReconcileCommand } from './reconcile.js';
 import { registerScheduleCommand } from './schedule.js';
+import { registerApproveCommand } from './approve.js';
+import { registerRejectCommand } from './reject.js';
+import { registerAuditCommand } from './audit.js';
+import { registerRevertCommand } from './revert.js';
 
 /**
  * Every subcommand, each built in its own file. Add one line per command here.
@@ -32,4 +36,8 @@ export function registerCommands(program: Command): void {
   registerUndoCommand(program);
   registerReconcileCommand(program);
   registerScheduleCommand(program);
+  registerApproveCommand(program);
+  registerRejectCommand(program);
+  registerAuditCommand(program);
+  registerRevertCommand(program);
 }

@@ -16,8 +16,10 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { collect, confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+import { awaitingApprovalText, gateOffboarding } from '../governance-runtime.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
-interface OffboardFlags extends CommonFlags {
+interface OffboardFlags extends CommonFlags, RequestFlags {
   hold?: string;
   transferTo?: string;
   removeFromSharing?: boolean;
@@ -57,7 +59,7 @@ export function registerOffboardCommand(program: Command): void {
     .option('--no-wait', 'queue and return without running what is due now (a running seatflow worker takes it)')
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<offboarding>.csv)')
     .addOption(new Option('--concurrency <n>', 'rows processed at once by this process').hideHelp());
-  addCommonOptions(command).action(async (leavers: string, flags: OffboardFlags) => {
+  addCommonOptions(addRequestOptions(command)).action(async (leavers: string, flags: OffboardFlags) => {
     process.exitCode = await offboard(leavers, flags);
   });
 }
@@ -105,7 +107,12 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
         return 0;
       }
       await confirmOnTerminal(plan.guardrails, flags);
-      workflow = (await offboarding.submit(plan)).workflow;
+      const gated = await gateOffboarding(runtime, batchRuntime, offboarding, { file, plan, flags });
+      if (gated.status === 'awaiting-approval') {
+        out.write(awaitingApprovalText(gated.request, gated.created, runtime.sim !== undefined));
+        return EXIT_AWAITING_APPROVAL;
+      }
+      workflow = gated.value.workflow;
       out.write(`Offboarding ${workflow.id} queued (hold ${formatHold(workflow.holdMs)}).\n`);
     }
 

@@ -10,8 +10,10 @@ import { addCommonOptions } from '../common-options.js';
 import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
 import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
+import { awaitingApprovalText, gateManifestBatch } from '../governance-runtime.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
-interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags {
+interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags, RequestFlags {
   report?: string;
 }
 
@@ -26,7 +28,7 @@ export function registerRunCommand(program: Command): void {
     .description('plan a manifest, execute it to the end with progress, print the summary and write the report')
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<batch>.csv)')
     .option('--concurrency <n>', 'rows processed at once by this process');
-  addCommonOptions(addMetricsOptions(addAgainOption(addManifestOptions(command)))).action(async (manifest: string, flags: RunFlags) => {
+  addCommonOptions(addRequestOptions(addMetricsOptions(addAgainOption(addManifestOptions(command))))).action(async (manifest: string, flags: RunFlags) => {
     process.exitCode = await runManifest(manifest, flags);
   });
 }
@@ -53,7 +55,12 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     );
     await confirmOnTerminal(guardrails, flags);
 
-    const submitted = await system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
+    const gated = await gateManifestBatch(runtime, batchRuntime, { manifestPath, plan, guardrails, flags, options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
+    if (gated.status === 'awaiting-approval') {
+      out.write(awaitingApprovalText(gated.request, gated.created, runtime.sim !== undefined));
+      return EXIT_AWAITING_APPROVAL;
+    }
+    const submitted = gated.value;
     if (!submitted.created) refuseFinishedResubmission(submitted.batch, manifestPath, 'run');
     const batchId = submitted.batch.id;
     out.write(

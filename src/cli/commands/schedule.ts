@@ -10,8 +10,11 @@ import { OUTCOMES, type OutcomeCounts } from '../../queue/row-outcome.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
+import { cliActorOf } from '../cli-actor.js';
+import { requireRole } from '../../governance/operators/actor.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
-interface AddFlags extends CommonFlags {
+interface AddFlags extends CommonFlags, RequestFlags {
   cron: string;
   tz?: string;
   apply?: boolean;
@@ -24,7 +27,7 @@ interface AddFlags extends CommonFlags {
 export function registerScheduleCommand(program: Command): void {
   const schedule = program.command('schedule').description('run a licence policy on a schedule (fired by `seatflow worker`)');
 
-  addCommonOptions(
+  addCommonOptions(addRequestOptions(
     schedule
       .command('add')
       .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
@@ -33,11 +36,14 @@ export function registerScheduleCommand(program: Command): void {
       .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
       .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
       .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)'),
-  ).action(async (name: string, policy: string, flags: AddFlags) => {
+  )).action(async (name: string, policy: string, flags: AddFlags) => {
     await withBatchRuntime(flags, async (runtime, batch) => {
+      const actor = cliActorOf(runtime, flags.by);
+      requireRole(actor, 'operator', 'add schedules');
       await loadPolicy(policy); // refused now, not at the first tick
       const book = openScheduleBook(runtime, batch);
       const added = await book.add({ name, policyPath: path.resolve(policy), apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }) });
+      await batch.governance.audit.append({ event: 'schedule.added', actor: actor.name, subject: added.name, reason: flags.reason, data: { policyPath: added.policyPath, cron: added.cron ?? null, tz: added.tz ?? 'UTC', apply: added.apply, target: batch.target } });
       process.stdout.write(`Schedule ${added.name}: ${describe(added)}; next run ${added.next ?? 'none'}\n`);
       process.stdout.write('Runs are fired by `seatflow worker` (keep at least one running against this target).\n');
     });
@@ -53,10 +59,13 @@ export function registerScheduleCommand(program: Command): void {
     },
   );
 
-  addCommonOptions(schedule.command('remove').description('remove a schedule (its batches and reports stay)').argument('<name>')).action(
-    async (name: string, flags: CommonFlags) => {
+  addCommonOptions(addRequestOptions(schedule.command('remove').description('remove a schedule (its batches and reports stay)').argument('<name>'))).action(
+    async (name: string, flags: CommonFlags & RequestFlags) => {
       await withBatchRuntime(flags, async (runtime, batch) => {
+        const actor = cliActorOf(runtime, flags.by);
+        requireRole(actor, 'operator', 'remove schedules');
         if (!(await openScheduleBook(runtime, batch).remove(name))) throw new UsageError(`no schedule "${name}"`, 'See them with: seatflow schedule list');
+        await batch.governance.audit.append({ event: 'schedule.removed', actor: actor.name, subject: name, reason: flags.reason, data: { target: batch.target } });
         process.stdout.write(`Schedule ${name} removed.\n`);
       });
     },
@@ -77,6 +86,10 @@ export function registerScheduleCommand(program: Command): void {
         if (run.disposition.heldBecause !== undefined) {
           out.write(`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
           return 2;
+        }
+        if (run.disposition.awaitingApproval !== undefined) {
+          out.write(`The run waits for approval as ${run.disposition.awaitingApproval}: seatflow approve ${run.disposition.awaitingApproval}\n`);
+          return EXIT_AWAITING_APPROVAL;
         }
         if (run.submitted !== undefined) {
           const { batch: record, created, jobsAdded } = run.submitted;

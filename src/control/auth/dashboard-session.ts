@@ -15,10 +15,11 @@ export function cookieSecretOf(token: string): string {
 
 /**
  * Starts a dashboard session: an HttpOnly, SameSite=Strict cookie signed with the cookie secret (by @fastify/cookie),
- * holding only its expiry. Page script cannot read it and other sites' pages never send it.
+ * holding its expiry and the name of the operator who signed in (docs/governance.md#operators-and-roles). Page script
+ * cannot read it and other sites' pages never send it.
  */
-export function startSession(request: FastifyRequest, reply: FastifyReply, now = Date.now()): void {
-  reply.setCookie(SESSION_COOKIE, `s1.${now + SESSION_MS}`, {
+export function startSession(request: FastifyRequest, reply: FastifyReply, operator: string, now = Date.now()): void {
+  reply.setCookie(SESSION_COOKIE, `s1.${now + SESSION_MS}.${operator}`, {
     signed: true,
     httpOnly: true,
     sameSite: 'strict',
@@ -32,12 +33,12 @@ export function endSession(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
-/** Whether the request carries a valid, unexpired session cookie. */
-export function hasSession(request: FastifyRequest, now = Date.now()): boolean {
+/** The operator of the request's valid, unexpired session cookie; undefined without one. */
+export function sessionOperator(request: FastifyRequest, now = Date.now()): string | undefined {
   const raw = request.cookies[SESSION_COOKIE];
-  if (raw === undefined) return false;
+  if (raw === undefined) return undefined;
   const unsigned = request.unsignCookie(raw);
-  if (!unsigned.valid || unsigned.value === null) return false;
-  const match = /^s1\.(\d+)$/.exec(unsigned.value);
-  return match?.[1] !== undefined && Number(match[1]) > now;
+  if (!unsigned.valid || unsigned.value === null) return undefined;
+  const match = /^s1\.(\d+)\.([A-Za-z0-9._@+-]{1,64})$/.exec(unsigned.value);
+  return match?.[1] !== undefined && Number(match[1]) > now ? match[2] : undefined;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { BatchRecord } from '../../queue/batch-store.js';
 import type { ControlDeps } from '../control-deps.js';
+import { createOperatorDirectory, type OperatorDirectory } from '../../governance/operators/operator-directory.js';
 import { batchNotFound } from '../control-error.js';
 import { batchParamsSchema } from '../request-schemas.js';
 import { withRedis } from '../with-redis.js';
@@ -14,6 +15,8 @@ export type RenderOptions = Omit<PageOptions, 'body' | 'sim' | 'targetLabel' | '
 /** What every group of dashboard pages uses: route options, page rendering, and lookups shared between pages. */
 export interface DashboardContext {
   deps: ControlDeps;
+  /** Who a sign-in token belongs to (the control token, or an operator's own). */
+  operators: OperatorDirectory;
   /** Route options of a signed-in page. */
   session: { config: { auth: 'session' } };
   /** Route options of a signed-in form post: its CSRF token is checked before the handler runs. */
@@ -35,6 +38,7 @@ export function createDashboardContext(app: FastifyInstance, deps: ControlDeps):
   app.addHook('onClose', async () => sampler?.close());
   return {
     deps,
+    operators: deps.governance?.operators ?? createOperatorDirectory({ operators: [] }, deps.token),
     session,
     csrf: { ...session, preHandler: app.csrfProtection },
     render: (reply, body, options, status = 200) =>

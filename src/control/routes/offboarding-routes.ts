@@ -12,7 +12,10 @@ import { checkTimeZone } from '../../workflow/zoned-time.js';
 import type { ControlDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
-import { outcomesQuerySchema, parseRequestPart, repeatedSchema } from '../request-schemas.js';
+import { outcomesQuerySchema, parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
+import { fingerprintOfOffboarding, offboardingInputOf } from '../../governance/kinds/offboarding-kind.js';
+import { auditUndo } from '../../governance/audit/audit-undo.js';
+import { approvalView } from '../submit-manifest.js';
 import { offboardingNotFound, undoOnTarget } from '../undo-on-target.js';
 import { withRedis } from '../with-redis.js';
 import { requireTarget } from './plan-routes.js';
@@ -40,9 +43,10 @@ const submitQuerySchema = z.object({
   confirm: flag,
   /** Plan only, queue nothing (like --dry-run). */
   dryRun: flag,
+  reason: reasonSchema,
 });
 const paramsSchema = z.object({ id: z.string().regex(/^o[0-9a-f]{12}$/) });
-const undoBodySchema = z.object({ users: z.array(emailSchema).min(1).optional(), by: z.string().trim().min(1).max(200) });
+const undoBodySchema = z.object({ users: z.array(emailSchema).min(1).optional(), by: z.string().trim().min(1).max(200), reason: z.string().trim().min(1).max(500).optional() });
 
 /**
  * `seatflow offboard`, `status` and `undo` over HTTP, and the list of holds undo can still act on (for the dashboard).
@@ -64,8 +68,9 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
     const timeZone = query.tz === undefined ? undefined : checkTimeZone(query.tz);
     const holdMs = query.hold === undefined ? offboarding.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(query.hold);
     const columns = leaversColumnChoices({ email: query.emailColumn, leaveDate: query.leaveDateColumn, leaveAt: query.leaveAtColumn, transferTo: query.transferColumn }, query.ignoreColumn ?? []);
+    const leaversPath = path.join(path.sep, 'control-api', `leavers.${format}`);
     const file = await readLeavers({
-      path: path.join(path.sep, 'control-api', `leavers.${format}`),
+      path: leaversPath,
       content: bytes,
       maxRows: offboarding.config.guardrails.maxRows,
       lastDayEndsAt: offboarding.config.offboarding.lastDayEndsAt,
@@ -92,7 +97,39 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         details: { guardrails: plan.guardrails },
       });
     }
-    const { workflow, created } = await withRedis(deps, () => system.submit(plan), { timeout: false });
+    const governance = deps.governance;
+    let submitted: Awaited<ReturnType<typeof system.submit>> | undefined;
+    const queue = async () => (submitted = await withRedis(deps, () => system.submit(plan), { timeout: false }));
+    if (governance !== undefined) {
+      const gated = await withRedis(
+        deps,
+        () =>
+          governance.gate.submit(
+            {
+              kind: 'offboarding',
+              id: workflowIdOf(plan, deps.target.id),
+              subject: plan.source.path,
+              target: deps.target.id,
+              sim: deps.target.sim,
+              plan: fingerprintOfOffboarding(plan),
+              guardrails: plan.guardrails.reasons,
+              input: offboardingInputOf(leaversPath, bytes, plan.options),
+              requestedBy: request.actor ?? governance.operators.byToken(deps.token)!,
+              reason: query.reason,
+            },
+            async () => {
+              const done = await queue();
+              return { id: done.workflow.id, created: done.created };
+            },
+          ),
+        { timeout: false },
+      );
+      if (gated.status === 'awaiting-approval') {
+        const approval = approvalView(gated.request);
+        return reply.code(202).header('location', approval.links.self).send({ offboardingId: approval.id, awaitingApproval: true, created: gated.created, approval, plan });
+      }
+    }
+    const { workflow, created } = submitted ?? (await queue());
     return reply
       .code(created ? 202 : 200)
       .header('location', `/v1/offboardings/${workflow.id}`)
@@ -125,7 +162,9 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         hint: 'Send JSON {"by": "who is undoing", "users": ["leaver@example.com"]} (users optional: all leavers).',
       });
     }
-    const results = await undoOnTarget(deps, offboarding, id, { by: `${body.data.by} (control API)`, ...(body.data.users === undefined ? {} : { users: body.data.users }) });
+    const by = request.actor === undefined || request.actor.name === body.data.by ? `${body.data.by} (control API)` : `${body.data.by} (control API, as ${request.actor.name})`;
+    const results = await undoOnTarget(deps, offboarding, id, { by, ...(body.data.users === undefined ? {} : { users: body.data.users }) });
+    if (deps.governance !== undefined) await withRedis(deps, () => auditUndo(deps.governance!.audit, { workflowId: id, by: request.actor?.name ?? by, reason: body.data.reason, results }));
     return { offboardingId: id, results };
   });
 
