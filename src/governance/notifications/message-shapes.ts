@@ -9,7 +9,8 @@ import type { NotificationEvent } from './notification-event.js';
 /** The event's dashboard link, when notifications.dashboardUrl says where the dashboard is. */
 export function linkOf(event: Pick<NotificationEvent, 'path'>, dashboardUrl: string | undefined): string | undefined {
   if (event.path === undefined || dashboardUrl === undefined) return undefined;
-  return new URL(event.path, dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`).toString();
+  // Relative to the dashboard's own path (it may be served under one, e.g. https://ops.example.com/seatflow/).
+  return new URL(event.path.replace(/^\/+/, ''), dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`).toString();
 }
 
 /** A title that says SIMULATION when the event comes from the reference server, as every screen does. */
