@@ -184,3 +184,33 @@ export async function gateOffboarding(
     },
   );
 }
+
+/** How long a command that ran a batch here waits at its end for the notifications it caused to go out. */
+const NOTIFY_BEFORE_EXIT_MS = 10_000;
+
+/**
+ * For the commands that run a batch in this process (run, approve --wait, reconcile --apply, revert): notifications
+ * are sent from here while it runs, and at the end for up to 10 s more; what is still retrying then stays queued for
+ * `seatflow worker` (said on stderr). Nothing happens when no destination is configured.
+ */
+export function sendNotificationsHere(runtime: CliRuntime, batch: BatchRuntime): { finish(): Promise<void> } {
+  if (runtime.config.governance.notifications.destinations.length === 0) return { finish: async () => undefined };
+  const worker = batch.governance.startNotificationWorker();
+  return {
+    async finish() {
+      const queue = batch.governance.notifier.queue();
+      const deadline = Date.now() + NOTIFY_BEFORE_EXIT_MS;
+      let left = 0;
+      for (;;) {
+        const counts = await queue.getJobCounts('wait', 'active', 'prioritized');
+        left = Object.values(counts).reduce((sum, n) => sum + n, 0);
+        if (left === 0 || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await worker.close(2000);
+      const delayed = await queue.getJobCounts('delayed');
+      const later = left + (delayed.delayed ?? 0);
+      if (later > 0) process.stderr.write(`note: ${later} notification${later === 1 ? '' : 's'} still to send (a receiver did not answer yet): seatflow worker sends ${later === 1 ? 'it' : 'them'}\n`);
+    },
+  };
+}

@@ -6,6 +6,7 @@ import { createBudgetedApi, defaultReportFile, workerSettingsOf, type BatchRunti
 import { watchBatch } from './batch-progress.js';
 import { existingBatchLine, exitCodeOf, formatBatchSummary } from './batch-summary.js';
 import type { CliRuntime } from './cli-runtime.js';
+import { sendNotificationsHere } from './governance-runtime.js';
 
 /**
  * A submitted batch, worked here to the end as `seatflow run` does: progress, summary, report; resolves the exit code.
@@ -17,11 +18,13 @@ export async function runBatchToEnd(runtime: CliRuntime, batch: BatchRuntime, su
   out.write(submitted.created ? `Batch ${batchId}: ${submitted.jobsAdded} rows queued\n` : existingBatchLine(submitted.batch));
   const { api, budget } = createBudgetedApi(runtime, batch);
   const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+  const notifications = sendNotificationsHere(runtime, batch);
   let record;
   try {
     record = await watchBatch(batch.system.store, batchId, { label: `Running on ${runtime.targetLabel}` });
   } finally {
     await pool.close(runtime.config.worker.shutdownGraceMs);
+    await notifications.finish();
   }
   record = (await batch.system.store.get(batchId)) ?? record;
   out.write(`\n${await formatBatchSummary(record, batch.system.store)}`);

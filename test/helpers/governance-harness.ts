@@ -34,13 +34,13 @@ export async function createGovernanceHarness(redis: TestRedis, config: unknown 
   const prefix = redis.prefix();
   const handle: RedisHandle = await openRedis({ url: redis.url, dataDir: '/tmp', logger: createSilentLogger() });
   // The target is the reference server's URL, which is only known once it runs: governance is built on first use.
-  let governance: Governance | undefined;
+  const built: { governance?: Governance } = {};
   const hooks = {
-    onOutcome: async (...args: Parameters<NonNullable<Governance['storeHooks']['onOutcome']>>) => governance?.storeHooks.onOutcome?.(...args),
-    onBatchFinished: async (batchId: string) => governance?.storeHooks.onBatchFinished?.(batchId),
+    onOutcome: async (...args: Parameters<NonNullable<Governance['storeHooks']['onOutcome']>>) => built.governance?.storeHooks.onOutcome?.(...args),
+    onBatchFinished: async (batchId: string) => built.governance?.storeHooks.onBatchFinished?.(batchId),
   };
   const h = await createBatchHarness(redis, {}, undefined, { hooks, prefix });
-  governance = createGovernance({ redis: handle, prefix, governance: governanceSchema.parse(config), target: h.server.url, sim: true, logger: createSilentLogger() });
+  const governance = (built.governance = createGovernance({ redis: handle, prefix, governance: governanceSchema.parse(config), target: h.server.url, sim: true, logger: createSilentLogger() }));
   const kinds = changeKinds(
     createBatchKind({ api: h.api, guardrails: GUARDRAILS }, h.system),
     createRevertKind({ store: h.system.store, registry: createJobRegistry(), api: h.api, guardrails: GUARDRAILS, reactivationWindowDays: 30 }, h.system),
@@ -50,7 +50,7 @@ export async function createGovernanceHarness(redis: TestRedis, config: unknown 
     governance,
     kinds,
     async close() {
-      await governance?.close();
+      await governance.close();
       await h.close();
       await handle.close();
     },

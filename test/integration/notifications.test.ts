@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { SMTPServer } from 'smtp-server';
+import { stepQueueNameOf, type StepJobData } from '../../src/workflow/step-job.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { governanceSchema } from '../../src/core/governance-config.js';
 import { createSilentLogger } from '../../src/core/logger.js';
@@ -157,6 +159,39 @@ describe('notifications', { timeout: 60_000 }, () => {
       await worker.close(2000);
       await governance.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
+
+  it('tells of offboarding steps due and not taken (a periodic look), and of repeated 429s once a minute', async () => {
+    const governance = governanceWith([{ name: 'ops', type: 'webhook', url: `${receiver.url}/ops`, secret: SECRET, events: ['offboarding.step-overdue', 'budget.paused'] }], { stepOverdueMinutes: 1 });
+    const worker = governance.startNotificationWorker({ sweepEveryMs: 200 });
+    const target = 'https://api.smartsheet.com/2.0';
+    const steps = new Queue<StepJobData>(stepQueueNameOf(target), { connection: handle.bullmqConnection(), prefix: governance.notifier.queue().opts.prefix! });
+    try {
+      // A step due 20 minutes ago that nobody took (no worker of this target runs), and one due tomorrow.
+      const now = Date.now();
+      await steps.add('deactivate', { workflowId: 'o0123456789ab', row: 3, step: 'deactivate', dueAt: now - 20 * 60_000 }, { jobId: 'o0123456789ab-3-deactivate' });
+      await steps.add('remove', { workflowId: 'o0123456789ab', row: 4, step: 'remove', dueAt: now + 86_400_000 }, { jobId: 'o0123456789ab-4-remove', delay: 86_400_000 });
+      await worker.watchSteps(governance.notifier, { id: target, sim: false });
+      const overdue = await waitUntil('the overdue step', () => requestsTo('/ops').find((request) => request.headers['seatflow-event'] === 'offboarding.step-overdue'));
+      expect(JSON.parse(overdue.body.toString('utf8'))).toMatchObject({ title: 'Offboarding step not taken: deactivate of row 3 (o0123456789ab)', data: { workflowId: 'o0123456789ab', row: 3, step: 'deactivate' } });
+      // Later looks find the same step: it is told once.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(requestsTo('/ops').filter((request) => request.headers['seatflow-event'] === 'offboarding.step-overdue')).toHaveLength(1);
+
+      const watch = governance.rateLimitWatch('a-token-of-this-target');
+      for (let i = 0; i < 5; i += 1) watch(429);
+      watch(200);
+      const paused = await waitUntil('budget.paused', () => requestsTo('/ops').find((request) => request.headers['seatflow-event'] === 'budget.paused'));
+      expect(JSON.parse(paused.body.toString('utf8'))).toMatchObject({ type: 'budget.paused', data: { rateLimited: 3 } });
+      expect(paused.body.toString('utf8')).not.toContain('a-token-of-this-target');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(requestsTo('/ops').filter((request) => request.headers['seatflow-event'] === 'budget.paused')).toHaveLength(1);
+    } finally {
+      await worker.close(2000);
+      await steps.obliterate({ force: true }).catch(() => undefined);
+      await steps.close();
+      await governance.close();
     }
   });
 

@@ -9,7 +9,7 @@ import { cliActorOf } from '../cli-actor.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { approvalLine, formatApproval } from '../format-approval.js';
-import { changeKindsOf } from '../governance-runtime.js';
+import { changeKindsOf, sendNotificationsHere } from '../governance-runtime.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
 interface ApproveFlags extends CommonFlags, RequestFlags {
@@ -70,10 +70,12 @@ async function approve(id: string | undefined, flags: ApproveFlags): Promise<num
     }
     const { api, budget } = createBudgetedApi(runtime, batch);
     const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+    const notifications = sendNotificationsHere(runtime, batch);
     try {
       await watchBatch(batch.system.store, queued.id, { label: `Running on ${runtime.targetLabel}` });
     } finally {
       await pool.close(runtime.config.worker.shutdownGraceMs);
+      await notifications.finish();
     }
     const finished = await batch.system.store.get(queued.id);
     if (finished === undefined) throw new Error(`batch ${queued.id} disappeared from Redis`);

@@ -10,7 +10,7 @@ import { addCommonOptions } from '../common-options.js';
 import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
 import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
-import { awaitingApprovalText, gateManifestBatch } from '../governance-runtime.js';
+import { awaitingApprovalText, gateManifestBatch, sendNotificationsHere } from '../governance-runtime.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
 interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags, RequestFlags {
@@ -70,6 +70,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     );
 
     const pool = system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+    const notifications = sendNotificationsHere(runtime, batchRuntime);
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     process.once('SIGINT', onSignal);
@@ -81,6 +82,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       await pool.close(runtime.config.worker.shutdownGraceMs);
+      await notifications.finish();
     }
     batch = (await system.store.get(batchId)) ?? batch;
 
