@@ -52,6 +52,7 @@ export function page(options: PageOptions): SafeHtml {
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
+<div class="bar">
   <a class="brand" href="/batches">seatflow</a>
   ${signedIn
     ? html`<nav aria-label="Sections"><ul>${(options.navItems ?? NAV_ITEMS).map(
@@ -59,9 +60,10 @@ export function page(options: PageOptions): SafeHtml {
       )}</ul></nav>
   <form class="signout" method="post" action="/logout"><input type="hidden" name="_csrf" value="${options.csrfToken}"><button type="submit" class="link">Sign out</button></form>`
     : ''}
-</header>
+</div>
 ${options.sim === true ? html`<p class="sim-banner" role="note"><strong>SIMULATION</strong> — acting on the embedded reference server with demo data, not the real service.</p>` : ''}
 ${options.targetLabel !== undefined && options.sim !== true ? html`<p class="target">Target: ${options.targetLabel}</p>` : ''}
+</header>
 <main id="main">
 ${options.body}
 </main>

@@ -15,7 +15,9 @@ export interface AuditPageView {
 /** The facts of an entry in one short line (the export has everything). */
 function factsOf(entry: AuditEntry): string {
   const data = entry.data as Record<string, unknown>;
-  const pick = (...keys: string[]) => keys.filter((key) => data[key] !== undefined && data[key] !== null).map((key) => `${key}: ${typeof data[key] === 'object' ? JSON.stringify(data[key]) : String(data[key])}`);
+  // Hashes are shown by their first 16 digits (the export and the approval page have them whole).
+  const shown = (key: string, value: unknown) => (typeof value === 'object' ? JSON.stringify(value) : /hash$/i.test(key) ? `${String(value).slice(0, 16)}…` : String(value));
+  const pick = (...keys: string[]) => keys.filter((key) => data[key] !== undefined && data[key] !== null).map((key) => `${key}: ${shown(key, data[key])}`);
   switch (entry.event) {
     case 'row.applied':
       return pick('row', 'action', 'email', 'subject', 'outcome', 'status', 'errorCode', 'message').join(' · ');
