@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -138,8 +138,5 @@ describe('approvals and the audit trail in a real browser against seatflow serve
     const exported = await page.request.get(`${serve.url}/audit/export?format=jsonl`);
     expect(exported.status()).toBe(200);
     expect((await exported.text()).trim().split('\n').length).toBeGreaterThanOrEqual(6);
-    // The pictures the manual shows.
-    copyFileSync(path.join(ARTIFACTS, '03-approval-approver.png'), path.join(ROOT, 'docs', 'dashboard-approval.png'));
-    copyFileSync(path.join(ARTIFACTS, '05-audit.png'), path.join(ROOT, 'docs', 'dashboard-audit.png'));
   });
 });
