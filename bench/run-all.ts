@@ -9,6 +9,8 @@ const benches = [
   ['bench/server-throughput.ts', '--seconds', '5'],
   ['bench/manifest-parse.ts'],
   ['bench/preflight.ts'],
+  ['bench/control-plan-stall.ts'],
+  ['bench/export-users.ts'],
   ['bench/quota-use.ts'],
   ['bench/overhead.ts'],
   ['bench/fleet.ts'],

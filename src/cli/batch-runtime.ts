@@ -5,7 +5,8 @@ import type { SeatflowMetrics } from '../control/metrics/seatflow-metrics.js';
 import { createGovernance, type Governance } from '../governance/governance.js';
 import { combineStoreHooks } from '../queue/batch-store.js';
 import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
-import { openRedis, type RedisHandle } from '../queue/redis/open-redis.js';
+import { openRedis, RedisUnavailableError, type RedisHandle } from '../queue/redis/open-redis.js';
+import { watchRedis, type RedisWatchdog } from '../queue/redis/redis-watchdog.js';
 import { redisTargetOf } from '../queue/redis/redis-target.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
@@ -23,14 +24,26 @@ export interface BatchRuntime {
   governance: Governance;
 }
 
+export interface OpenBatchRuntimeOptions {
+  metrics?: SeatflowMetrics;
+  /**
+   * What the process does when Redis stops answering after it connected: a command gives up past
+   * redis.giveUpAfterMs and exits 3 ('give-up', the default); a worker or a server says it waits, and goes on when
+   * Redis answers again ('wait'). Either way it says so past redis.warnAfterMs.
+   */
+  whenRedisStopsAnswering?: 'give-up' | 'wait';
+}
+
 /**
- * Opens Redis (REDIS_URL, or the embedded server under the data directory) and the queue machinery; both are closed
- * with the CLI runtime, queues before the connection.
+ * Opens Redis (REDIS_URL, or the embedded server under the data directory), watches it (see watchRedis) and opens the
+ * queue machinery; all are closed with the CLI runtime, queues before the connection.
  */
-export async function openBatchRuntime(runtime: CliRuntime, options: { metrics?: SeatflowMetrics } = {}): Promise<BatchRuntime> {
+export async function openBatchRuntime(runtime: CliRuntime, options: OpenBatchRuntimeOptions = {}): Promise<BatchRuntime> {
   const { config, logger } = runtime;
   const redis = await openRedis({ target: redisTargetOf(config.redis), dataDir: config.dataDir, logger });
   runtime.onClose(() => redis.close());
+  const watch = watchRedisFor(runtime, redis, options.whenRedisStopsAnswering ?? 'give-up');
+  runtime.onClose(() => watch.stop());
   const target = runtime.sim !== undefined ? `sim:${runtime.sim.url}` : config.api.baseUrl;
   const { metrics } = options;
   const sim = runtime.sim !== undefined;
@@ -39,7 +52,7 @@ export async function openBatchRuntime(runtime: CliRuntime, options: { metrics?:
   // Every outcome is counted (metrics), appended to the audit trail, and a finished batch is told to its subscribers.
   const hooks = combineStoreHooks(metrics === undefined ? undefined : { onOutcome: metrics.onOutcome }, governance.storeHooks);
   const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim, logger, hooks });
-  metrics?.watch({ queue: system.queue, store: system.store });
+  metrics?.watch({ queue: system.queue, store: system.store, target, targetLabel: runtime.targetLabel });
   runtime.onClose(() => system.close());
   await governance.recordConfig(runtime.configFiles, actorNameOf(runtime));
   return { redis, system, target, governance };
@@ -52,6 +65,32 @@ function actorNameOf(runtime: CliRuntime): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** One watch per process over the command connection: every wait on Redis is bounded by it (see watchRedis). */
+function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' | 'wait'): RedisWatchdog {
+  const { warnAfterMs, giveUpAfterMs } = runtime.config.redis;
+  const seconds = (ms: number): string => String(Math.round(ms / 1000));
+  const where = redis.description;
+  return watchRedis({
+    ping: () => redis.client.ping(),
+    warnAfterMs,
+    giveUpAfterMs: when === 'give-up' ? giveUpAfterMs : undefined,
+    onWaiting: (silentMs) =>
+      runtime.logger.warn(
+        { redis: where, silentMs },
+        `Redis at ${where} has not answered for ${seconds(silentMs)} s; waiting${when === 'give-up' ? ` (this command gives up after ${seconds(giveUpAfterMs)} s: redis.giveUpAfterMs)` : ''}`,
+      ),
+    onAnswered: (silentMs) => runtime.logger.warn({ redis: where, silentMs }, `Redis at ${where} answers again, after ${seconds(silentMs)} s; going on`),
+    onGiveUp: (silentMs) =>
+      runtime.abandon(
+        new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${where}: no answer for ${seconds(silentMs)} s after it had connected (redis.giveUpAfterMs)`, {
+          hint:
+            'Check that Redis is running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping). What was queued stays queued in Redis: ' +
+            'when it answers again, `seatflow status` shows each batch and `seatflow worker` takes up its rows (a row cut short is confirmed before it is repeated).',
+        }),
+      ),
+  });
 }
 
 /**

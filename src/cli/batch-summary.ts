@@ -1,5 +1,6 @@
 import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
 import { OUTCOMES, rowsWithOutcome, type RowOutcome } from '../queue/row-outcome.js';
+import { printable, printed } from '../core/printable.js';
 
 /** Rows that have their outcome, whichever it is. */
 export function rowsDone(batch: BatchRecord): number {
@@ -18,11 +19,11 @@ export function countsLine(batch: BatchRecord): string {
 export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, options: { failuresShown?: number } = {}): Promise<string> {
   const lines = [
     `Batch ${batch.id} (${batch.state})${batch.sim ? '  [SIMULATION: embedded reference server, demo data]' : ''}`,
-    `  manifest: ${batch.source}`,
+    `  manifest: ${printable(batch.source)}`,
     `  created:  ${batch.createdAt}${batch.finishedAt ? `   finished: ${batch.finishedAt}` : ''}`,
     `  ${countsLine(batch)}`,
   ];
-  if (batch.message) lines.push(`  note: ${batch.message}`);
+  if (batch.message) lines.push(`  note: ${printable(batch.message)}`);
   const limit = options.failuresShown ?? 20;
   const notDone = batch.counts.failed + batch.counts.unknown + batch.counts.skipped;
   if (notDone > 0 && limit > 0) {
@@ -32,7 +33,8 @@ export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, 
       if (list === undefined || list.length > limit) continue;
       const who = outcome.email ?? (outcome.userId !== undefined ? String(outcome.userId) : (outcome.subject ?? ''));
       const code = [outcome.category, outcome.status, outcome.errorCode, outcome.rule].filter((v) => v !== undefined).join(' ');
-      list.push(`    row ${outcome.row} (line ${outcome.line}) ${outcome.action} ${who}: ${outcome.message ?? ''}${code ? ` [${code}]` : ''}`);
+      const crashed = outcome.crashedAttempts === undefined ? '' : ` (${outcome.attempts} attempts answered, ${outcome.crashedAttempts} ended by a worker crash)`;
+      list.push(printed`    row ${outcome.row} (line ${outcome.line}) ${outcome.action} ${who}: ${outcome.message ?? ''}${code ? ` [${code}]` : ''}${crashed}`);
     }
     const show = (title: string, list: string[], count: number): void => {
       if (list.length === 0) return;

@@ -4,7 +4,9 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { createSmartsheetClient, type SmartsheetClient } from '../client/create-smartsheet-client.js';
 import type { SmartsheetClientOptions } from '../client/smartsheet-client-options.js';
+import type { ServiceClock } from '../core/service-clock.js';
 import type { EmbeddedSim } from './embedded-sim.js';
+import { serviceClockOf } from './service-clock-of.js';
 import { overridesFromFlags, type CommonFlags } from './common-options.js';
 
 export interface CliRuntimeOptions {
@@ -38,14 +40,29 @@ export interface CliRuntime {
   sim: EmbeddedSim | undefined;
   /** Says which service seatflow acts on; printed on every screen and written into reports. */
   targetLabel: string;
+  /**
+   * The service's clock: due times, holds and last-login ages are taken on it (the reference server's clock, or the
+   * real service's Date headers, fed by every client of this runtime).
+   */
+  serviceClock: ServiceClock;
   /** A client without the queue's hooks, retrying its reads: for the pre-flight of `seatflow plan`. */
   api: SmartsheetClient;
   /** A further client with hooks; closed with the runtime. */
   createApi(hooks: ClientHooks): SmartsheetClient;
   /** Registers cleanup run by close(), last registered first. */
   onClose(cleanup: () => Promise<void> | void): void;
+  /**
+   * Ends the command with `error` wherever it is waiting (a Redis that stopped answering): withCliRuntime rejects with
+   * it at once instead of waiting on the command's body, and closing is then bounded, since what it closes may hang.
+   */
+  abandon(error: Error): void;
+  /** Rejects with the error given to `abandon`. */
+  readonly abandoned: Promise<never>;
   close(): Promise<void>;
 }
+
+/** How long closing may take once a command was abandoned (its connections may never answer a QUIT). */
+const ABANDONED_CLOSE_MS = 2000;
 
 export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise<CliRuntime> {
   let config = loadConfig({ flags: options.flags ?? {}, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) });
@@ -66,17 +83,16 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     );
   }
 
+  const serviceClock = serviceClockOf(config.api.baseUrl, config.api.accessToken, logger);
   const buildClient = (hooks: ClientHooks = {}): SmartsheetClient => {
-    // A read that will be retried says so, so a person watching a slow pre-flight knows why it waits.
-    const onResponse: ClientHooks['onResponse'] =
-      hooks.retry === undefined
-        ? hooks.onResponse
-        : (info) => {
-            hooks.onResponse?.(info);
-            if (info.status === 429 || info.status >= 500) {
-              logger.warn({ operation: info.operation, status: info.status, errorCode: info.errorCode }, 'the service answered an error; retrying the read');
-            }
-          };
+    const onResponse: ClientHooks['onResponse'] = (info) => {
+      hooks.onResponse?.(info);
+      if (info.serviceDateMs !== undefined) serviceClock.observe(info.serviceDateMs, Date.now());
+      // A read that will be retried says so, so a person watching a slow pre-flight knows why it waits.
+      if (hooks.retry !== undefined && (info.status === 429 || info.status >= 500)) {
+        logger.warn({ operation: info.operation, status: info.status, errorCode: info.errorCode }, 'the service answered an error; retrying the read');
+      }
+    };
     const client = createSmartsheetClient({
       baseUrl: config.api.baseUrl,
       accessToken: config.api.accessToken ?? 'no-token-configured',
@@ -85,13 +101,31 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
       ...(config.api.changeAgent === undefined ? {} : { changeAgent: config.api.changeAgent }),
       ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
       ...hooks,
-      ...(onResponse === undefined ? {} : { onResponse }),
+      onResponse,
     });
     cleanups.push(() => client.close());
     return client;
   };
 
   const region = serviceRegionOf(config);
+  let abandonedWith: Error | undefined;
+  let abandon: (error: Error) => void = () => undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = reject;
+  });
+  // Rejected only to end a race; nobody may be listening yet.
+  abandoned.catch(() => undefined);
+
+  const closeAll = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.warn({ err: error }, 'cleanup failed');
+      }
+    }
+  };
+
   const targetLabel = sim
     ? `SIMULATION: embedded reference server at ${sim.url} (demo data, not the real service)`
     : region === undefined
@@ -104,17 +138,20 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     logger,
     sim,
     targetLabel,
+    serviceClock,
     api: buildClient({ retry: readRetryPolicy(config) }),
     createApi: buildClient,
     onClose: (cleanup) => void cleanups.push(cleanup),
+    abandon: (error) => {
+      abandonedWith ??= error;
+      abandon(error);
+    },
+    abandoned,
     close: async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) {
-        try {
-          await cleanup();
-        } catch (error) {
-          logger.warn({ err: error }, 'cleanup failed');
-        }
-      }
+      if (abandonedWith === undefined) return closeAll();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closeAll(), new Promise((resolve) => (timer = setTimeout(resolve, ABANDONED_CLOSE_MS)))]);
+      clearTimeout(timer);
     },
   };
 }
@@ -135,7 +172,7 @@ export async function withCliRuntime<T>(
     flags: overridesFromFlags(flags),
   });
   try {
-    return await body(runtime);
+    return await Promise.race([body(runtime), runtime.abandoned]);
   } finally {
     await runtime.close();
   }

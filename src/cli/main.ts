@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { RedisUnavailableError } from '../queue/redis/redis-unavailable-error.js';
 import { reportFatal } from './report-fatal.js';
 import { registerCommands } from './commands/index.js';
 
@@ -33,6 +34,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     process.exitCode = reportFatal(error);
+    // A command that gave up on a Redis which stopped answering may still hold connections to it that never close.
+    if (error instanceof RedisUnavailableError) setTimeout(() => process.exit(), 500).unref();
   }
 }
 

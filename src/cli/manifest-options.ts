@@ -8,6 +8,7 @@ import { MANIFEST_FORMATS, type ManifestFormat } from '../manifest/manifest-form
 import { confirmGuardrails, type GuardrailCheck } from '../plan/guardrails.js';
 import { planManifest } from '../plan/plan-manifest.js';
 import type { CommonFlags } from './common-options.js';
+import { createReadProgress } from './read-progress.js';
 
 /** Flags of the commands that read a manifest: plan, run, submit. */
 export interface ManifestFlags extends CommonFlags {
@@ -30,20 +31,26 @@ export function addManifestOptions(command: Command): Command {
     .option('--yes', 'confirm destructive changes above the guardrails without a prompt');
 }
 
-/** Reads, validates and pre-flights the manifest as the flags say. */
-export function planFromFlags(manifestPath: string, flags: ManifestFlags, api: SmartsheetApi, config: Config): ReturnType<typeof planManifest> {
-  return planManifest({
-    path: manifestPath,
-    api,
-    guardrails: config.guardrails,
-    skipInvalid: flags.skipInvalid === true,
-    service: { region: serviceRegionOf(config), externalSources: config.externalSources },
-    ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
-    ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
-    ...(flags.format === undefined ? {} : { format: flags.format }),
-    ...(flags.files === undefined ? {} : { files: { dir: path.resolve(flags.files) } }),
-    ...(flags.ignoreColumn === undefined ? {} : { ignoreColumns: flags.ignoreColumn }),
-  });
+/** Reads, validates and pre-flights the manifest as the flags say, with a progress line on stderr for a large file. */
+export async function planFromFlags(manifestPath: string, flags: ManifestFlags, api: SmartsheetApi, config: Config): ReturnType<typeof planManifest> {
+  const progress = createReadProgress();
+  try {
+    return await planManifest({
+      path: manifestPath,
+      api,
+      guardrails: config.guardrails,
+      skipInvalid: flags.skipInvalid === true,
+      onRowsRead: (rows) => progress.onRowsRead(rows),
+      service: { region: serviceRegionOf(config), externalSources: config.externalSources },
+      ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
+      ...(flags.action === undefined ? {} : { defaultAction: flags.action }),
+      ...(flags.format === undefined ? {} : { format: flags.format }),
+      ...(flags.files === undefined ? {} : { files: { dir: path.resolve(flags.files) } }),
+      ...(flags.ignoreColumn === undefined ? {} : { ignoreColumns: flags.ignoreColumn }),
+    });
+  } finally {
+    progress.done();
+  }
 }
 
 /** Commander's way to let an option repeat: each value is added to the list. */

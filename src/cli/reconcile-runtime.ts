@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Worker } from 'bullmq';
+import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import { createScheduleBook, type ScheduleBook } from '../reconcile/schedule-book.js';
 import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../reconcile/schedule-worker.js';
 import type { ReconciliationRun } from '../reconcile/run-reconciliation.js';
@@ -33,6 +34,7 @@ export function scheduledRunOf(runtime: CliRuntime, batch: BatchRuntime): Schedu
     guardrails: runtime.config.guardrails,
     system: batch.system,
     reportDir: reconcileReportDir(runtime),
+    clock: runtime.serviceClock,
     // A schedule's run asks for approval as the schedule: any approver may approve it.
     approve: (name) => reconciliationApproval(batch, { name: `schedule:${name}`, role: 'operator', via: 'schedule' }, `scheduled run of ${name}`),
   });
@@ -57,7 +59,7 @@ export function notifyHeldRun(batch: BatchRuntime): (run: ReconciliationRun, dat
 }
 
 /** For `seatflow worker`: fire this target's schedules (one firing per tick across every worker). */
-export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { book: ScheduleBook; worker: Worker } {
+export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { book: ScheduleBook; worker: Worker; close(graceMs: number): Promise<void> } {
   const book = openScheduleBook(runtime, batch);
   const worker = startScheduleWorker({
     connection: batch.redis.bullmqConnection(),
@@ -67,5 +69,5 @@ export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { 
     logger: runtime.logger,
     onRun: notifyHeldRun(batch),
   });
-  return { book, worker };
+  return { book, worker, close: (graceMs) => closeBullmq(worker, { graceMs }) };
 }

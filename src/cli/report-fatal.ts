@@ -1,5 +1,6 @@
 import { isApiError, ServiceUnavailableError, type ApiError } from '../client/api-error.js';
 import { SeatflowError, UsageError } from '../core/seatflow-error.js';
+import { printable } from '../core/printable.js';
 
 /**
  * Prints an error a person can act on and returns the exit code: 2 for refused input or configuration (a refused
@@ -7,14 +8,15 @@ import { SeatflowError, UsageError } from '../core/seatflow-error.js';
  */
 export function reportFatal(error: unknown, stream: NodeJS.WritableStream = process.stderr): number {
   if (error instanceof SeatflowError) {
-    stream.write(`seatflow: ${error.message}\n`);
+    // Messages carry values from manifests, files and the service: shown, never acted on by the terminal.
+    stream.write(`seatflow: ${printable(error.message, { keepLineBreaks: true })}\n`);
     const hint = error.hint ?? (isApiError(error) ? apiErrorHint(error) : undefined);
-    if (hint !== undefined) stream.write(`  ${hint}\n`);
+    if (hint !== undefined) stream.write(`  ${printable(hint, { keepLineBreaks: true })}\n`);
     if (error instanceof UsageError || (isApiError(error) && error.category === 'Authorization')) return 2;
     return exitCodeOf(error) ?? 1;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  stream.write(`seatflow: unexpected error: ${message}\n`);
+  stream.write(`seatflow: unexpected error: ${printable(message, { keepLineBreaks: true })}\n`);
   return 1;
 }
 

@@ -13,7 +13,7 @@ import type { ApprovalStore } from '../governance/approvals/approval-store.js';
 import type { ChangeKinds } from '../governance/approvals/change-kind.js';
 import type { AuditLog } from '../governance/audit/audit-log.js';
 import type { DeliveryLog } from '../governance/notifications/delivery-log.js';
-import type { OperatorDirectory } from '../governance/operators/operator-directory.js';
+import { createOperatorDirectory, type OperatorDirectory } from '../governance/operators/operator-directory.js';
 
 /**
  * Governance over HTTP (docs/governance.md): who each token or session is, the approvals gate every submission passes,
@@ -28,6 +28,8 @@ export interface ControlGovernanceDeps {
   /** How this server re-plans each kind of change it may approve. */
   kinds: ChangeKinds;
 }
+import type { DashboardSessionStore } from './auth/dashboard-session-store.js';
+import type { ParseThread } from './parse-off-thread/parse-thread.js';
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -76,10 +78,11 @@ export interface ControlDeps {
   /** The offboarding workflow (POST /v1/offboardings, status, undo, holds); its endpoints are absent without it. */
   offboarding?: ControlOffboardingDeps;
   /**
-   * The reconciliation schedules of the target, read by the dashboard's schedules page (adding and removing stay in
-   * the CLI). A book kept open by the server: one BullMQ connection for its life, not one per page. Absent: no page.
+   * The reconciliation schedules of the target, for the dashboard's schedules page (which can run one now; adding
+   * and removing stay in the CLI) and the schedule metrics. A book kept open by the server: one BullMQ connection for
+   * its life, not one per page. Absent: no page.
    */
-  schedules?: Pick<ScheduleBook, 'list'>;
+  schedules?: Pick<ScheduleBook, 'list' | 'runNow'>;
   /** How long a Redis command may take before the request answers 503. Default 5000. */
   redisTimeoutMs?: number;
   /** Largest manifest body accepted, in bytes. Default 10 MiB. */
@@ -98,4 +101,24 @@ export interface ControlDeps {
    * admin, and submissions are queued at once.
    */
   governance?: ControlGovernanceDeps;
+  /** Where dashboard sessions are kept (Redis in `seatflow serve`); default this process's memory. */
+  sessions?: DashboardSessionStore;
+  /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above). Default 50 000. */
+  maxPlanRows?: number;
+  /** Where large uploads are parsed; buildControlApp starts one (and closes it with the app) when absent. */
+  parseThread?: ParseThread;
+}
+
+/**
+ * Who the app's tokens and sessions belong to: the configured operators (and the control token), or, without
+ * governance, the control token alone as an admin.
+ */
+export function operatorsOf(deps: Pick<ControlDeps, 'governance' | 'token'>): OperatorDirectory {
+  return deps.governance?.operators ?? createOperatorDirectory({ operators: [] }, deps.token);
+}
+
+/** The parse thread of the app (buildControlApp always sets one). */
+export function parseThreadOf(deps: ControlDeps): ParseThread {
+  if (deps.parseThread === undefined) throw new Error('ControlDeps.parseThread is set by buildControlApp');
+  return deps.parseThread;
 }

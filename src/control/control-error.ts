@@ -13,6 +13,7 @@ export const CONTROL_ERROR_CODES = {
   badRequest: 'BAD_REQUEST',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   bodyTooLarge: 'BODY_TOO_LARGE',
+  manifestTooLarge: 'MANIFEST_TOO_LARGE',
   manifestRefused: 'MANIFEST_REFUSED',
   confirmationRequired: 'CONFIRMATION_REQUIRED',
   batchNotFound: 'BATCH_NOT_FOUND',
@@ -70,5 +71,14 @@ export function batchNotFound(batchId: string): ControlError {
 export function redisUnavailable(why: string): ControlError {
   return new ControlError(503, CONTROL_ERROR_CODES.redisUnavailable, `Redis is not reachable: ${why}`, {
     hint: 'Check that Redis (REDIS_URL, or the private redis-server of `seatflow serve`) is running; nothing was queued or changed. Try again once GET /readyz answers 200.',
+  });
+}
+
+/** 413 for a manifest or leavers file with more rows than the control API plans (control.maxPlanRows). */
+export function manifestTooLarge(maxRows: number, what: 'manifest' | 'leavers file' = 'manifest'): ControlError {
+  const limit = maxRows.toLocaleString('en-US');
+  return new ControlError(413, CONTROL_ERROR_CODES.manifestTooLarge, `the ${what} has more than ${limit} rows, more than this server plans in one request (control.maxPlanRows)`, {
+    hint: `Run it with the seatflow CLI (${what === 'manifest' ? '`seatflow submit FILE`' : '`seatflow offboard FILE`'}), which reads a file of any size as a stream; or split it into files of at most ${limit} rows; or raise control.maxPlanRows in the config file. Nothing was planned or queued.`,
+    details: { maxRows },
   });
 }

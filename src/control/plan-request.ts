@@ -5,6 +5,7 @@ import type { ActionName } from '../manifest/action.js';
 import type { ManifestFormat } from '../manifest/manifest-format.js';
 import { planManifest, type PlannedManifest } from '../plan/plan-manifest.js';
 import type { ServiceFacts } from '../plan/service-constraints.js';
+import type { ParseThread } from './parse-off-thread/parse-thread.js';
 
 export interface PlanRequestOptions {
   bytes: Buffer;
@@ -19,6 +20,9 @@ export interface PlanRequestOptions {
   service?: ServiceFacts;
   /** `?ignoreColumn=`: CSV columns that mean nothing here. */
   ignoreColumns?: readonly string[];
+  /** Where the manifest is parsed (a large one on a worker thread), and how many rows a plan may have. */
+  parse: ParseThread;
+  maxPlanRows: number;
 }
 
 /** How a request body is named and read: what `planRequest` does, and what an approval re-plans it with. */
@@ -27,7 +31,7 @@ export function requestManifestSettings(options: Pick<PlanRequestOptions, 'name'
   return {
     // The path only names the manifest; the bytes are the body.
     path: path.join(path.sep, 'control-api', name),
-    shownAs: `http:${name}`,
+    shownAs: name,
     files: { refuse: "names a file on the server's disk, which the control API does not read; run this manifest with the seatflow CLI" },
     refusalHint: 'Fix the rows above, or send again with ?skipInvalid=true to go on with the valid rows only.',
   };
@@ -35,10 +39,11 @@ export function requestManifestSettings(options: Pick<PlanRequestOptions, 'name'
 
 /**
  * `planManifest` for a request body. Rows naming a local file (`image`, `file`) are refused, because over HTTP those
- * paths would be read from the server's disk on the caller's behalf. The manifest is named `http:<name>`.
+ * paths would be read from the server's disk on the caller's behalf. The manifest (and so the batch) is named after
+ * the uploaded file: the dashboard's file name or the API's `?name=`, else `manifest.<format>`.
  */
 export async function planRequest(options: PlanRequestOptions): Promise<PlannedManifest> {
-  const { path: manifestPath, shownAs, files, refusalHint } = requestManifestSettings(options);
+  const { path: manifestPath, shownAs: name, files, refusalHint } = requestManifestSettings(options);
   const planned = await planManifest({
     path: manifestPath,
     content: options.bytes,
@@ -46,6 +51,7 @@ export async function planRequest(options: PlanRequestOptions): Promise<PlannedM
     api: options.api,
     guardrails: options.guardrails,
     files,
+    load: (loadOptions) => options.parse.run({ kind: 'manifest', options: { ...loadOptions, content: options.bytes }, maxPlanRows: options.maxPlanRows }),
     refusalHint,
     ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
     ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
@@ -54,7 +60,7 @@ export async function planRequest(options: PlanRequestOptions): Promise<PlannedM
   });
   return {
     ...planned,
-    manifest: { ...planned.manifest, path: shownAs },
-    plan: { ...planned.plan, source: { ...planned.plan.source, path: shownAs } },
+    manifest: { ...planned.manifest, path: name },
+    plan: { ...planned.plan, source: { ...planned.plan.source, path: name } },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stepBatchOf } from '../workflow/retry-step-batch.js';
 import { ACTION_NAMES } from '../manifest/action.js';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
 
@@ -33,8 +34,11 @@ export const listQuerySchema = z.object({ limit: z.coerce.number().int().min(1).
 
 export const outcomesQuerySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl') });
 
-/** Batch ids are `b` and 12 hex digits (submit-batch's batchIdOf); anything else names no batch. */
-export const batchParamsSchema = z.object({ id: z.string().regex(/^b[0-9a-f]{12}$/) });
+/**
+ * Batch ids: `b` and 12 hex digits (submit-batch's batchIdOf), or an offboarding's step batch (`<offboarding>-remove`,
+ * …: the workflow's own `stepBatchOf` says which). Anything else names no batch.
+ */
+export const batchParamsSchema = z.object({ id: z.string().refine((id) => /^b[0-9a-f]{12}$/.test(id) || stepBatchOf(id) !== undefined) });
 
 /** Offboarding ids are `o` and 12 hex digits (submit-offboarding's workflowIdOf). */
 export const offboardingParamsSchema = z.object({ id: z.string().regex(/^o[0-9a-f]{12}$/) });

@@ -52,6 +52,14 @@ export const configSchema = z.strictObject({
     url: z.string().optional(),
     /** seatflow adds its own hash tags to keys (queue-keys.ts), so the prefix may not hold braces. */
     queuePrefix: z.string().min(1).regex(/^[^{}]+$/, 'may not contain { or } (seatflow adds its own hash tags)'),
+    /** A Redis that stops answering after a command connected: said after this long, and again each time as long again. */
+    warnAfterMs: z.number().int().min(100).default(5000),
+    /**
+     * ...and a command (submit, run, status, report, offboard...) gives up after this long and exits 3, as when Redis
+     * cannot be reached at its start. A worker and `serve` never give up: they say they wait, and go on when Redis
+     * answers again. Long enough for a restart or a failover.
+     */
+    giveUpAfterMs: z.number().int().min(1000).default(60_000),
     /** A Redis Cluster, as an alternative to a redis+cluster:// URL that keeps the password out of REDIS_URL. */
     cluster: z.strictObject({ nodes: z.array(z.string().min(1)).min(1), username: z.string().optional(), password: z.string().optional(), tls: z.boolean().optional() }).optional(),
     /** A master found through Sentinel, as an alternative to a redis+sentinel:// URL. */
@@ -121,6 +129,11 @@ export const configSchema = z.strictObject({
     reactivationWindowDays: z.number().positive(),
     /** The hold between deactivation and removal when --hold is not given. */
     defaultHoldDays: z.number().min(0),
+    /**
+     * The shortest hold accepted without `--no-undo-window` (default 24): a shorter one leaves no time to undo a
+     * mistake before the removal.
+     */
+    minHoldHours: z.number().min(0).default(24),
     /** How often a step waiting for its row's outcome looks again (delayed BullMQ work, not a timer). */
     stepPollMs: z.number().int().min(50),
     /**
@@ -128,6 +141,11 @@ export const configSchema = z.strictObject({
      * (default) is the end of the day, `18:00` the end of a working day. The person works their last day.
      */
     lastDayEndsAt: z.string().regex(TIME_OF_DAY, 'lastDayEndsAt is a time of day, HH:MM from 00:00 to 24:00 (24:00 = end of the day)').default('24:00'),
+    /**
+     * How often a worker runs the steps due on the service's clock that BullMQ still holds (default 5000): its delays
+     * were reckoned on the machine's clock when the step was queued; the service's may have moved since.
+     */
+    dueSweepMs: z.number().int().min(100).default(5000),
   }),
   /** `seatflow serve`: the HTTP control API. */
   control: z.strictObject({
@@ -145,6 +163,8 @@ export const configSchema = z.strictObject({
     rateLimit: z.strictObject({ max: z.number().int().min(1), perSeconds: z.number().positive() }).default({ max: 600, perSeconds: 60 }),
     /** How long a plan may wait on the target service before the caller gets 503 with a retry hint. */
     planTimeoutMs: z.number().int().min(1000).default(20_000),
+    /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above: use the CLI). */
+    maxPlanRows: z.number().int().min(1).default(50_000),
   }),
   /** Operators and roles, approvals, notifications (docs/governance.md); governance-config.ts holds the schema. */
   governance: governanceSchema.default(governanceSchema.parse({})),

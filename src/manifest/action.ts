@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { COLUMN_TYPES, SYSTEM_COLUMN_TYPES } from '../contract/enums.js';
+import { describeCharacter } from '../core/character-name.js';
+import { isUnprintable } from '../core/printable.js';
+import { show } from './show-value.js';
 
 /**
  * The typed actions a manifest row can ask for: one zod object per action, joined on `action`. Rows from CSV, JSON
@@ -32,6 +35,25 @@ export const emailSchema = z
   .toLowerCase()
   .pipe(z.email());
 
+/**
+ * Text the service stores as written (names, titles, descriptions, comments) may not hold a character that a
+ * terminal or a browser acts on (see `isUnprintable`: ESC, NUL, bidi overrides…): it is a mistake, or a file trying
+ * to plant it where others will see it. A discussion's comment may break lines (`multiline`).
+ */
+function refuseControlCharacters(options: { multiline?: boolean } = {}) {
+  return (value: string, ctx: z.RefinementCtx): void => {
+    for (const character of value) {
+      const code = character.codePointAt(0)!;
+      if (!isUnprintable(code) || (options.multiline === true && (code === 0x0a || code === 0x0d || code === 0x09))) continue;
+      ctx.addIssue({ code: 'custom', message: `${show(value)} contains ${describeCharacter(code)}, a control character: remove it (the service would store it as written)` });
+      return;
+    }
+  };
+}
+
+/** A name or title sent to the service: trimmed, without control characters. */
+const plainText = () => z.string().trim().superRefine(refuseControlCharacters());
+
 /** true/false as people write them in spreadsheets. */
 export const flagSchema = z.union([z.boolean(), z.string()]).transform((input, ctx) => {
   if (typeof input === 'boolean') return input;
@@ -52,9 +74,10 @@ const intSchema = z.union([z.number(), z.string()]).transform((input, ctx) => {
 });
 
 /** A list given as a JSON array, or in a CSV cell separated by `|`. */
-const listSchema = z.union([z.array(z.string()), z.string()]).transform((input) =>
-  (Array.isArray(input) ? input : input.split('|')).map((item) => item.trim()).filter((item) => item !== ''),
-);
+const listSchema = z
+  .union([z.array(z.string()), z.string()])
+  .transform((input) => (Array.isArray(input) ? input : input.split('|')).map((item) => item.trim()).filter((item) => item !== ''))
+  .pipe(z.array(plainText()));
 
 /** Enumerations are matched in any case (`viewer`, `Date`). */
 function upper<T extends z.ZodType<unknown, string>>(inner: T) {
@@ -76,8 +99,8 @@ export const userRefSchema = z
 
 const userRow = { user: userRefSchema };
 const profileFields = {
-  firstName: z.string().trim().max(50).optional(),
-  lastName: z.string().trim().max(50).optional(),
+  firstName: plainText().pipe(z.string().max(50)).optional(),
+  lastName: plainText().pipe(z.string().max(50)).optional(),
   admin: flagSchema.optional(),
   licensedSheetCreator: flagSchema.optional(),
   groupAdmin: flagSchema.optional(),
@@ -94,11 +117,12 @@ const columnFields = {
   hidden: flagSchema.optional(),
   locked: flagSchema.optional(),
   validation: flagSchema.optional(),
-  description: z.string().optional(),
-  formula: z.string().optional(),
+  // A description may run over several lines, as in the service's own column editor.
+  description: z.string().trim().superRefine(refuseControlCharacters({ multiline: true })).optional(),
+  formula: plainText().optional(),
 };
 /** Where the column to change is named: by id, or by its current title. */
-const columnRef = { columnId: manifestIdSchema.optional(), columnTitle: z.string().trim().min(1).optional() };
+const columnRef = { columnId: manifestIdSchema.optional(), columnTitle: plainText().pipe(z.string().min(1)).optional() };
 const hasColumnRef = (row: { columnId?: number | undefined; columnTitle?: string | undefined }) =>
   row.columnId !== undefined || row.columnTitle !== undefined;
 const columnRefMessage = { message: 'name the column with columnId or columnTitle', path: ['columnId'] };
@@ -177,14 +201,14 @@ export const setProfileImageActionSchema = z.object({
 export const addColumnActionSchema = z.object({
   action: z.literal('add-column'),
   sheetId: manifestIdSchema,
-  title: z.string().trim().min(1, { message: 'a new column needs a title' }),
+  title: plainText().pipe(z.string().min(1, { message: 'a new column needs a title' })),
   ...columnFields,
   type: upper(z.enum(COLUMN_TYPES)),
   index: intSchema,
 });
 
 export const updateColumnActionSchema = z
-  .object({ action: z.literal('update-column'), sheetId: manifestIdSchema, ...columnRef, title: z.string().trim().min(1).optional(), ...columnFields })
+  .object({ action: z.literal('update-column'), sheetId: manifestIdSchema, ...columnRef, title: plainText().pipe(z.string().min(1)).optional(), ...columnFields })
   .refine(hasColumnRef, columnRefMessage)
   // Rule 5 of update column: type is required when options or symbol change (errorCode 1090).
   .refine((row) => row.type !== undefined || (row.options === undefined && row.symbol === undefined && row.systemColumnType === undefined), {
@@ -199,7 +223,7 @@ export const deleteColumnActionSchema = z
 export const createDiscussionActionSchema = z.object({
   action: z.literal('create-discussion'),
   sheetId: manifestIdSchema,
-  comment: z.string().trim().min(1, { message: 'the discussion needs comment text' }),
+  comment: z.string().trim().min(1, { message: 'the discussion needs comment text' }).superRefine(refuseControlCharacters({ multiline: true })),
   /** As written, like `image`; attached to the first comment. */
   file: z.string().trim().min(1).optional(),
 });

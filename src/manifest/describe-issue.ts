@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import { emailRefusal } from './email-refusal.js';
 import type { RowProblem } from './manifest-row.js';
+import { show } from './show-value.js';
 
 /** What a field takes, in words, for values of the wrong kind (`index: true`, `options: 5`). */
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -43,7 +45,7 @@ function explain(issue: z.core.$ZodIssue, field: string, value: unknown): string
     case 'too_small':
       return issue.origin === 'string' ? `${shown} is too short: at least ${String(issue.minimum)} characters` : `${shown} is too small: at least ${String(issue.minimum)}`;
     case 'invalid_format':
-      return issue.format === 'email' ? `${shown} is not a valid e-mail address` : `${shown} is not in the expected format (${issue.format})`;
+      return issue.format === 'email' ? emailRefusal(value) : `${shown} is not in the expected format (${issue.format})`;
     default:
       return `${shown} is not valid here: expected ${EXPECTED[field] ?? 'text'}`;
   }
@@ -57,12 +59,6 @@ function valueAt(input: Record<string, unknown>, at: readonly PropertyKey[]): un
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;
-}
-
-/** A value as written, quoted when it is text, cut when long. */
-export function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 function withoutField(message: string, field: string): string {

@@ -6,14 +6,21 @@ import type { ManifestRow, RowProblem } from './manifest-row.js';
 import { readManifest, type ReadManifestOptions } from './read-manifest.js';
 
 export interface LoadManifestOptions extends ReadManifestOptions {
-  /** guardrails.maxRows: a file with more data rows is refused whole. */
+  /** guardrails.maxRows: a file with more data rows is refused whole, without reading further. */
   maxRows?: number;
+  /** The error past `maxRows`, when a caller's limit is not guardrails.maxRows (the control API's plan size). */
+  tooManyRows?: (maxRows: number) => Error;
   /** guardrails.protectedAccounts: e-mails or ids no row may name. */
   protectedAccounts?: readonly string[];
   /** Keep the valid rows in memory (the plan needs them); false to only validate a huge file. Default true. */
   keepRows?: boolean;
   clashes?: ClashCheckerOptions;
+  /** Told the number of data rows read so far, every PROGRESS_EVERY rows (a progress line for a large file). */
+  onRowsRead?: (rows: number) => void;
 }
+
+/** How often onRowsRead is told: often enough for a line a second, rarely enough to cost nothing. */
+export const PROGRESS_EVERY = 10_000;
 
 export interface InvalidRow {
   row: number;
@@ -61,7 +68,9 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
 
   for await (const entry of reader) {
     rowCount += 1;
+    if (options.onRowsRead !== undefined && rowCount % PROGRESS_EVERY === 0) options.onRowsRead(rowCount);
     if (rowCount > maxRows) {
+      if (options.tooManyRows !== undefined) throw options.tooManyRows(maxRows);
       throw new ManifestFileError(`the file has more than ${maxRows.toLocaleString('en-US')} rows (guardrails.maxRows)`, 0, 'Split it, or raise guardrails.maxRows.');
     }
     if (entry.kind === 'invalid') {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ACTION_NAMES, actionSchema, emailSchema, isActionName, manifestIdSchema, USER_ACTIONS, type Action } from './action.js';
 import { describeIssue } from './describe-issue.js';
+import { emailRefusal } from './email-refusal.js';
 import { ACTION_FIELDS } from './field-names.js';
 import type { RowProblem } from './manifest-row.js';
 import { suggest } from './suggest.js';
@@ -87,7 +88,7 @@ function userRefInput(values: Record<string, unknown>, actionName: string, probl
   if (values.email !== undefined) {
     const email = emailSchema.safeParse(values.email);
     if (email.success) ref.email = email.data;
-    else problems.push({ field: 'email', message: `"${String(values.email)}" is not a valid e-mail address` });
+    else problems.push({ field: 'email', message: emailRefusal(values.email) });
   }
   if (values.userId !== undefined) {
     const id = manifestIdSchema.safeParse(values.userId);
@@ -111,7 +112,7 @@ function transferToInput(value: unknown, problems: Omit<RowProblem, 'row' | 'lin
   if (text.includes('@')) {
     const email = emailSchema.safeParse(text);
     if (email.success) return { email: email.data };
-    problems.push({ field: 'transferTo', message: `"${text}" is not a valid e-mail address` });
+    problems.push({ field: 'transferTo', message: emailRefusal(text) });
     return undefined;
   }
   const id = manifestIdSchema.safeParse(value);

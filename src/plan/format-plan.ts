@@ -1,5 +1,6 @@
 import { userRefLabel, type Action } from '../manifest/action.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
+import { printable } from '../core/printable.js';
 import type { BatchPlan, PlannedRow } from './planned-row.js';
 
 /**
@@ -29,34 +30,51 @@ export interface FormatPlanOptions {
   width?: number | undefined;
 }
 
-/** The plan as a table a person reads, a summary line and the API calls spent. */
+/**
+ * The plan as a table a person reads, a summary line and the API calls spent. Every cell goes through `printable`:
+ * what a manifest or the service wrote is shown, never acted on by the terminal.
+ */
 export function formatPlan(plan: BatchPlan, options: FormatPlanOptions = {}): string {
-  const header = ['row', 'action', 'subject', 'verdict'];
-  const cells = plan.rows.map((row) => [String(row.row), row.actionName || '?', describeSubject(row), row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict]);
+  let text = '';
+  for (const line of planLines(plan, options)) text += `${line}\n`;
+  return text;
+}
+
+const HEADER = ['row', 'action', 'subject', 'verdict'];
+
+/** A row's cells, as shown: row, action, subject, verdict. */
+function cellsOf(row: PlannedRow): string[] {
+  return [String(row.row), printable(row.actionName || '?'), printable(describeSubject(row)), row.verdict === 'invalid' ? 'invalid (skipped)' : row.verdict];
+}
+
+/**
+ * formatPlan line by line (without line breaks), for a printer that writes as it goes. Two passes over the rows, the
+ * first for the column widths: nothing per row is kept, so a million-row plan prints in the memory of one line.
+ */
+export function* planLines(plan: BatchPlan, options: FormatPlanOptions = {}): Generator<string> {
+  const width = options.width;
+  const widths = HEADER.map((title) => title.length);
+  for (const row of plan.rows) {
+    const cells = cellsOf(row);
+    for (let i = 0; i < widths.length; i += 1) widths[i] = Math.max(widths[i]!, cells[i]!.length);
+  }
+  if (width !== undefined) for (let i = 0; i < widths.length; i += 1) widths[i] = Math.min(60, widths[i]!);
+  const maxReason = width === undefined ? Number.POSITIVE_INFINITY : Math.max(20, width - widths.reduce((sum, w) => sum + w + 2, 0));
   // The rule tag leads the reason, so that cutting a long reason to the terminal's width never drops it.
   // A refusal the service would answer with a documented code shows it too: the code the report would carry.
-  const tagOf = (row: PlannedRow) => (row.rule === undefined || row.verdict === 'invalid' ? '' : `[${row.rule}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}]`);
-  const reasons = plan.rows.map((row) => ({ tag: tagOf(row), text: row.reason ?? '' }));
-  const width = options.width;
-  const widths = header.map((title, i) => {
-    const widest = Math.max(title.length, ...cells.map((row) => row[i]!.length));
-    return width === undefined ? widest : Math.min(60, widest);
-  });
-  const maxReason = width === undefined ? Number.POSITIVE_INFINITY : Math.max(20, width - widths.reduce((sum, w) => sum + w + 2, 0));
-  const reasonCell = ({ tag, text }: { tag: string; text: string }) => {
+  const reasonCell = (row: PlannedRow): string => {
+    const tag = row.rule === undefined || row.verdict === 'invalid' ? '' : `[${row.rule}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}]`;
+    const text = printable(row.reason ?? '');
     if (tag === '') return clip(text, maxReason);
     return text === '' ? tag : `${tag} ${clip(text, Math.max(10, maxReason - tag.length - 1))}`;
   };
-  const line = (row: string[], reason: string) => [...row.map((cell, i) => clip(cell, widths[i]!).padEnd(widths[i]!)), reason].join('  ').trimEnd();
-  const out = [
-    line(header, 'reason'),
-    line(widths.map((w) => '-'.repeat(w)), '------'),
-    ...cells.map((row, i) => line(row, reasonCell(reasons[i]!))),
-    '',
-    summaryLine(plan),
-    ...(plan.notes ?? []).map((note) => `Note: ${note}`),
-  ];
-  return `${out.join('\n')}\n`;
+  const line = (cells: string[], reason: string) => [...cells.map((cell, i) => clip(cell, widths[i]!).padEnd(widths[i]!)), reason].join('  ').trimEnd();
+  yield line(HEADER, 'reason');
+  yield line(widths.map((w) => '-'.repeat(w)), '------');
+  for (const row of plan.rows) yield line(cellsOf(row), reasonCell(row));
+  yield '';
+  yield summaryLine(plan);
+  for (const note of plan.notes ?? []) yield `Note: ${printable(note)}`;
 }
 
 export function summaryLine(plan: BatchPlan): string {
@@ -71,7 +89,7 @@ export function formatProblems(problems: readonly RowProblem[]): string {
   return problems
     .map((problem) => {
       const where = problem.row === 0 ? (problem.line > 0 ? `line ${problem.line}` : 'file') : `row ${problem.row} (line ${problem.line})`;
-      return `  ${where}: ${problem.field === undefined ? '' : `${problem.field}: `}${problem.message}`;
+      return `  ${where}: ${problem.field === undefined ? '' : `${printable(problem.field)}: `}${printable(problem.message)}`;
     })
     .join('\n');
 }

@@ -4,7 +4,7 @@ import type { ActionName } from '../manifest/action.js';
 import type { FilesPolicy } from '../manifest/check-row-files.js';
 import { ManifestFileError } from '../manifest/manifest-file-error.js';
 import type { ManifestFormat } from '../manifest/manifest-format.js';
-import { loadManifest, type LoadedManifest } from '../manifest/load-manifest.js';
+import { loadManifest, type LoadedManifest, type LoadManifestOptions } from '../manifest/load-manifest.js';
 import { checkGuardrails, type GuardrailCheck } from './guardrails.js';
 import { ManifestRefusedError } from './manifest-refused-error.js';
 import type { BatchPlan } from './planned-row.js';
@@ -36,9 +36,14 @@ export interface PlanManifestOptions {
   service?: ServiceFacts;
   /** `--ignore-column`: CSV columns that mean nothing here. */
   ignoreColumns?: readonly string[];
+  /** How the manifest is read; default `loadManifest` here (the control API reads large ones on a worker thread). */
+  load?: (options: LoadManifestOptions) => Promise<LoadedManifest>;
+  /** Told the rows read so far while the manifest is read (see LoadManifestOptions.onRowsRead). */
+  onRowsRead?: (rows: number) => void;
 }
 
 export interface PlannedManifest {
+  /** The manifest as read, its `rows` left empty: the plan's rows carry them. */
   manifest: LoadedManifest;
   plan: BatchPlan;
   guardrails: GuardrailCheck;
@@ -52,7 +57,7 @@ export interface PlannedManifest {
 export async function planManifest(options: PlanManifestOptions): Promise<PlannedManifest> {
   let manifest: LoadedManifest;
   try {
-    manifest = await loadManifest({
+    manifest = await (options.load ?? loadManifest)({
       path: options.path,
       ...(options.content === undefined ? {} : { content: options.content }),
       maxRows: options.guardrails.maxRows,
@@ -61,6 +66,7 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
       ...(options.format === undefined ? {} : { format: options.format }),
       ...(options.files === undefined ? {} : { files: options.files }),
       ...(options.ignoreColumns === undefined ? {} : { ignoreColumns: options.ignoreColumns }),
+      ...(options.onRowsRead === undefined ? {} : { onRowsRead: options.onRowsRead }),
     });
   } catch (error) {
     if (error instanceof ManifestFileError) throw new ManifestRefusedError([{ row: 0, line: error.line, message: error.message }], 0, error.hint);
@@ -77,5 +83,6 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
     pastViewerSunset: isPastViewerSunset(Date.now(), sunsetAt),
     ...options.service,
   });
-  return { manifest, plan, guardrails: checkGuardrails(plan, options.guardrails) };
+  // The plan holds every row now (with its action): the manifest's own copy would only double a large file's memory.
+  return { manifest: { ...manifest, rows: [] }, plan, guardrails: checkGuardrails(plan, options.guardrails) };
 }

@@ -4,10 +4,12 @@ import type { AlternateEmail, Column, User, UserPlan, Webhook } from '../contrac
 import { DESTRUCTIVE_ACTIONS, USER_ACTIONS, type Action, type ActionName } from '../manifest/action.js';
 import { createClashChecker } from '../manifest/clash-checker.js';
 import type { LoadedManifest } from '../manifest/load-manifest.js';
+import type { RowProblem } from '../manifest/manifest-row.js';
 import { classifyResourceRow } from './classify-resource-row.js';
 import { classifyUserRow, type Classification } from './classify-user-row.js';
 import { countCalls, isNotFound } from './count-calls.js';
 import { planUpload } from './plan-upload.js';
+import { plansOfUser } from './plans-of-user.js';
 import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
 import { RULES, VERDICTS, type BatchPlan, type BatchPlanSummary, type PlannedRow } from './planned-row.js';
 import { readRemovalGroups } from './removal-groups.js';
@@ -55,6 +57,9 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
     if (action.action === 'add-alternate-email') emails.add(action.alternateEmail);
   }
   const users = await resolveUsers(api, emails, ids, { emailBatchSize: options.emailBatchSize, fullPageSize: options.fullPageSize });
+  // An async function keeps its locals until it returns: a million names would stay through the classification.
+  emails.clear();
+  ids.clear();
   const known: KnownUsers = { usersByEmail: users.byEmail, usersById: users.byId };
 
   const facts: PreflightFacts = {
@@ -125,10 +130,29 @@ function markResolvedClashes(planned: PlannedRow[], facts: PreflightFacts): void
       return heir === undefined ? undefined : `u:${heir.id}`;
     },
   });
-  const byRow = new Map(planned.map((row) => [row.row, row]));
-  const problems = planned.flatMap((row) => (row.action === undefined || row.verdict === 'not-found' ? [] : checker.add(row.row, row.line, row.action)));
-  for (const problem of [...problems, ...checker.finish()]) {
-    const row = byRow.get(problem.row);
+  // Valid rows are in file order here: a row is found by a binary search, not through a map of a million entries.
+  const rowOf = (number: number): PlannedRow | undefined => {
+    let low = 0;
+    let high = planned.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const row = planned[middle]!;
+      if (row.row === number) return row;
+      if (row.row < number) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  };
+  const problems: RowProblem[][] = [];
+  for (const row of planned) {
+    if (row.action === undefined || row.verdict === 'not-found') continue;
+    const found = checker.add(row.row, row.line, row.action);
+    if (found.length > 0) problems.push(found);
+  }
+  // finish() may name every row of the file (each hands over to a user it removes): never spread it into arguments.
+  problems.push(checker.finish());
+  for (const problem of problems.flat()) {
+    const row = rowOf(problem.row);
     if (row === undefined || row.verdict === 'conflict') continue;
     row.verdict = 'conflict';
     row.rule = problem.field === 'transferTo' ? RULES.transferTargetRemoved : problem.message.startsWith('repeats') ? RULES.duplicate : RULES.contradictory;
@@ -163,12 +187,7 @@ async function readSeats(
   }
   if (planless.size > 0 && planless.size <= (options.planLookupLimit ?? 50)) {
     for (const user of planless.values()) {
-      let lastKey: string | undefined;
-      do {
-        const page = await api.users.listPlansPage(user.id, lastKey === undefined ? {} : { lastKey });
-        for (const plan of page.data) seatIn(plan.planId).set(user.id, seatOfPlan(user, plan));
-        lastKey = page.lastKey;
-      } while (lastKey !== undefined);
+      for (const plan of await plansOfUser(api, user.id)) seatIn(plan.planId).set(user.id, seatOfPlan(user, plan));
       emails.delete(user.email.toLowerCase());
     }
   } else if (planless.size > 0) {

@@ -34,14 +34,16 @@ export interface BatchRecord extends z.infer<typeof recordSchema> {
 
 export type NewBatch = Omit<BatchRecord, 'counts' | 'state' | 'finishedAt' | 'message'>;
 
-// KEYS: outcomes, batch, inflight. ARGV: row, json, outcome, finishedAt (ISO).
-// Keeps the first outcome of a row only; counts it; marks the batch finished when every row has one (returns 2 then). Only a row that
+// KEYS: outcomes, batch, inflight, finished-per-second. ARGV: row, json, outcome, finishedAt (ISO).
+// Keeps the first outcome of a row only; counts it (and in its second, for the pace shown on the dashboard); marks the
+// batch finished when every row has one (returns 2 then). Only a row that
 // ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a change an earlier attempt
 // made unseen, and `retry` can run it again, which must then confirm before acting.
 // The counted fields come from OUTCOMES, so a new outcome cannot be left out of "every row has one".
 const RECORD = luaScript('RecordOutcome', `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[3], 1)
+redis.call('HINCRBY', KEYS[4], string.sub(ARGV[4], 1, 19), 1)
 if ARGV[3] == 'succeeded' or ARGV[3] == 'unchanged' then redis.call('HDEL', KEYS[3], ARGV[1]) end
 local c = redis.call('HMGET', KEYS[2], ${OUTCOMES.map((o) => `'n:${o}'`).join(', ')}, 'total', 'state')
 local n = ${OUTCOMES.length}
@@ -51,16 +53,23 @@ if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 
   redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', ARGV[4])
   return 2
 end
+-- A cancelled batch stays cancelled; its last row's end is when it stopped (its duration stops growing).
+if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call('HSET', KEYS[2], 'finishedAt', ARGV[4]) end
 return 1`);
 
-// KEYS: outcomes, batch. ARGV: row, expected outcome. Forgets an outcome so the row can run again (retry). A batch
-// with a row to run is not finished, even if another row's outcome marked it finished since retry set it queued.
+// KEYS: outcomes, batch, finished-per-second. ARGV: row, expected outcome. Forgets an outcome so the row can run again
+// (retry), in its second too. A batch with a row to run is not finished, even if another row's outcome marked it
+// finished since retry set it queued.
 const FORGET = luaScript('ForgetOutcome', `
 local json = redis.call('HGET', KEYS[1], ARGV[1])
 if not json then return 0 end
-if cjson.decode(json)['outcome'] ~= ARGV[2] then return 0 end
+local outcome = cjson.decode(json)
+if outcome['outcome'] ~= ARGV[2] then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[2], -1)
+if type(outcome['finishedAt']) == 'string' and redis.call('HINCRBY', KEYS[3], string.sub(outcome['finishedAt'], 1, 19), -1) <= 0 then
+  redis.call('HDEL', KEYS[3], string.sub(outcome['finishedAt'], 1, 19))
+end
 if redis.call('HGET', KEYS[2], 'state') == 'finished' then redis.call('HSET', KEYS[2], 'state', 'queued') end
 return 1`);
 
@@ -83,6 +92,10 @@ export interface BatchStore {
   /** Records a row's outcome unless it has one; true when recorded. */
   recordOutcome(outcome: RowOutcome): Promise<boolean>;
   getOutcome(batchId: string, row: number): Promise<RowOutcome | undefined>;
+  /** Rows that got their outcome, per second (epoch ms of the second), in time order: how fast the batch went. */
+  finishedPerSecond(batchId: string): Promise<Array<{ at: number; rows: number }>>;
+  /** Rows a worker has started at least once (an outcome recorded at submission or by cancel never started). */
+  rowsStarted(batchId: string): Promise<number>;
   hasOutcome(batchId: string, row: number): Promise<boolean>;
   forgetOutcome(batchId: string, row: number, expected: RowOutcome['outcome']): Promise<boolean>;
   /** Every outcome, in row order, read in slices so that a large batch is not held in memory at once. */
@@ -177,7 +190,7 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     },
     async recordOutcome(outcome) {
       const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
-      const result = await RECORD.run(redis, [keys.outcomes(outcome.batchId), keys.batch(outcome.batchId), keys.inflight(outcome.batchId)], [String(outcome.row), json, outcome.outcome, outcome.finishedAt]);
+      const result = await RECORD.run(redis, [keys.outcomes(outcome.batchId), keys.batch(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId)], [String(outcome.row), json, outcome.outcome, outcome.finishedAt]);
       if (result === 0) return false;
       await hooks.onOutcome?.(outcome, result === 2);
       return true;
@@ -186,11 +199,21 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       const json = await redis.hget(keys.outcomes(batchId), String(row));
       return json === null ? undefined : rowOutcomeSchema.parse(JSON.parse(json));
     },
+    async finishedPerSecond(batchId) {
+      const seconds = await redis.hgetall(keys.finishedPerSecond(batchId));
+      return Object.entries(seconds)
+        .map(([second, rows]) => ({ at: Date.parse(`${second}Z`), rows: Number(rows) }))
+        .filter((entry) => Number.isFinite(entry.at) && entry.rows > 0)
+        .sort((a, b) => a.at - b.at);
+    },
+    async rowsStarted(batchId) {
+      return redis.hlen(keys.started(batchId));
+    },
     async hasOutcome(batchId, row) {
       return (await redis.hexists(keys.outcomes(batchId), String(row))) === 1;
     },
     async forgetOutcome(batchId, row, expected) {
-      return (await FORGET.run(redis, [keys.outcomes(batchId), keys.batch(batchId)], [String(row), expected])) === 1;
+      return (await FORGET.run(redis, [keys.outcomes(batchId), keys.batch(batchId), keys.finishedPerSecond(batchId)], [String(row), expected])) === 1;
     },
     async *outcomes(batchId) {
       const total = Number((await redis.hget(keys.batch(batchId), 'total')) ?? 0);

@@ -35,14 +35,20 @@ export function createQueueKeys(prefix: string) {
     inflight: (batchId: string) => `${batch(batchId)}:inflight`,
     /** Hash row → attempts that reached the service. */
     attempts: (batchId: string) => `${batch(batchId)}:attempts`,
+    /** Hash row → attempts that ended without an answer being recorded: their worker died or lost the row. */
+    crashed: (batchId: string) => `${batch(batchId)}:crashed`,
     /** Hash row → first start time (ms). */
     started: (batchId: string) => `${batch(batchId)}:started`,
     /** Hash row → the row's state just before its change (JSON, as its job type read it), for `seatflow revert`. */
     before: (batchId: string) => `${batch(batchId)}:before`,
+    /** Hash second (ISO, `2026-11-23T12:00:05`) → rows whose outcome was recorded in that second: the batch's pace. */
+    finishedPerSecond: (batchId: string) => `${batch(batchId)}:finished-per-second`,
     /** What the last re-read of the batch's token said after a 403/1004 ('admin' | 'not-admin'), for a short time. */
     tokenVerdict: (batchId: string) => `${batch(batchId)}:token-verdict`,
     /** Held by the one worker re-reading the token, so the fleet makes one GET /users/me, not one per row. */
     tokenVerdictLock: (batchId: string) => `${batch(batchId)}:token-verdict:lock`,
+    /** A dashboard session (its value is 1; it expires with the session). */
+    dashboardSession: (sessionId: string) => `${base}:dashboard-session:${hashTag(sessionId)}`,
     /** GCRA state (theoretical arrival time) of an access token's request budget. */
     budget: (tokenKey: string) => `${base}:budget:${hashTag(tokenKey)}`,
     /** Until when (ms) every worker using this token waits, after a 429. */
@@ -55,6 +61,12 @@ export function createQueueKeys(prefix: string) {
     workflow: (workflowId: string) => `${workflows}:workflow:${workflowId}`,
     /** Hash row → a leaver's state (JSON): phase, dates, state before, steps. */
     leavers: (workflowId: string) => `${workflows}:workflow:${workflowId}:leavers`,
+    /** Sorted set `<row>:<step>` → due time (ms, service clock) of every step of the workflow not yet ended. */
+    workflowSteps: (workflowId: string) => `${workflows}:workflow:${workflowId}:steps`,
+    /** The same steps, as long as no worker has started them: what the service-clock sweep may need to promote. */
+    workflowStepsWaiting: (workflowId: string) => `${workflows}:workflow:${workflowId}:steps-waiting`,
+    /** Set of the rows of leavers with a step to come: the workflow finishes when it is empty. */
+    workflowOpen: (workflowId: string) => `${workflows}:workflow:${workflowId}:open`,
     /**
      * Hash userId → the offboarding and row of every leaver of an open offboarding of one target (transfer targets
      * must not be leaving). Per target, since user ids of different services (a simulation, the real one) mean others.

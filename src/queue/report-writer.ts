@@ -3,12 +3,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
+import { printable } from '../core/printable.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { RowOutcome } from './row-outcome.js';
 
 export const REPORT_COLUMNS = [
   'row', 'line', 'action', 'email', 'userId', 'subject', 'outcome', 'category', 'status', 'errorCode', 'refId', 'rule', 'message',
-  'attempts', 'startedAt', 'finishedAt', 'confirmed', 'detail', 'batchId', 'sim',
+  'attempts', 'crashedAttempts', 'startedAt', 'finishedAt', 'confirmed', 'detail', 'batchId', 'sim',
 ] as const;
 
 export type ReportFormat = 'csv' | 'jsonl';
@@ -35,7 +36,9 @@ function csvRecord(outcome: RowOutcome): string[] {
     if (value === undefined) return '';
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     const text = typeof value === 'object' ? JSON.stringify(value) : value;
-    return neutraliseCell(text);
+    // The CSV is the report people open (a terminal's `cat` included): control characters are shown, not acted on.
+    // JSON Lines, for machines, keeps every value exactly (JSON escapes them itself).
+    return neutraliseCell(printable(text));
   });
 }
 
@@ -55,12 +58,18 @@ export async function writeReport(outcomes: AsyncIterable<RowOutcome>, file: str
   const format = reportFormatOf(file);
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
   const out = createWriteStream(file);
-  let chunks = 0;
-  for await (const chunk of reportLines(outcomes, format)) {
-    chunks += 1;
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
+  const chunks = await writeChunks(reportLines(outcomes, format), out);
   out.end();
   await once(out, 'finish');
   return format === 'csv' ? chunks - 1 : chunks;
+}
+
+/** Writes text chunks to a stream as they come, waiting when it is full (memory stays flat); returns how many. */
+export async function writeChunks(chunks: AsyncIterable<string>, out: NodeJS.WritableStream): Promise<number> {
+  let written = 0;
+  for await (const chunk of chunks) {
+    written += 1;
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  return written;
 }

@@ -64,6 +64,11 @@ export interface BudgetState {
   pausedForMs: number;
 }
 
+/** Calls the fleet could send now without waiting: what is left in the learned bucket, none while paused after a 429. */
+export function availableCallsOf(state: BudgetState): number {
+  return state.pausedForMs > 0 ? 0 : Math.max(0, Math.floor(state.capacity - state.level));
+}
+
 export interface RequestBudget {
   /** Waits for the fleet-wide pause to end and for room in the bucket. Plug into the client's beforeRequest. */
   beforeRequest(info: RequestInfo): Promise<void>;

@@ -8,31 +8,43 @@ import { luaScript, type RedisClient, type ReplicaAcks } from './redis/lua-scrip
  */
 export type AttemptStart =
   /** An earlier request of this row may still land: confirm no sooner than `waitMs` from `nowMs`. */
-  | { kind: 'wait'; waitMs: number; nowMs: number }
-  | { kind: 'go'; uncertain: boolean; attempts: number; firstStartMs: number; nowMs: number };
+  | { kind: 'wait'; waitMs: number; nowMs: number; crashed: number }
+  /**
+   * `crashed` attempts of this row (at least the limit asked for) ended without an answer: the row keeps killing or
+   * losing its worker. Nothing was counted or marked; the row may have been changed by one of them.
+   */
+  | { kind: 'crashed-out'; crashed: number; attempts: number; nowMs: number }
+  /** `attempts`: attempts the service answered (this one included); `crashed`: attempts that ended without. */
+  | { kind: 'go'; uncertain: boolean; attempts: number; crashed: number; firstStartMs: number; nowMs: number };
 
-// KEYS: inflight, attempts, started. ARGV: row, settle ms (0: the job type does not create), 1 for an attempt that may
-// change something, 0 for a confirm-only one.
-// A marker `1` left by a worker that died or lost its lock says nothing of when its request went out: the settle time
-// counts from the first attempt that meets it, and is written down so that later attempts wait no longer.
+// KEYS: inflight, attempts, started, crashed. ARGV: row, settle ms (0: the job type does not create), 1 for an attempt
+// that may change something, 0 for a confirm-only one, the crashed attempts after which the row is not tried again.
+// A marker `1` is an attempt that started and never ended: its worker died, or lost the row, before an answer was
+// recorded. That is no answer of the service, so it leaves the row's retry budget (attempts) for the crashed count,
+// once: the marker then says until when that attempt's request may still land (a marker `1` says nothing of when it
+// went out, so the settle time counts from the first attempt that meets it), and later attempts wait no longer.
 const START = luaScript('RowStart', `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local marker = redis.call('HGET', KEYS[1], ARGV[1])
 local settle = tonumber(ARGV[2])
+if marker == '1' then
+  if tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') > 0 then redis.call('HINCRBY', KEYS[2], ARGV[1], -1) end
+  redis.call('HINCRBY', KEYS[4], ARGV[1], 1)
+  marker = tostring(now + settle)
+  redis.call('HSET', KEYS[1], ARGV[1], marker)
+end
+local crashed = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '0')
 if marker and settle > 0 then
   local landsBy = tonumber(marker)
-  if landsBy == 1 then
-    landsBy = now + settle
-    redis.call('HSET', KEYS[1], ARGV[1], landsBy)
-  end
-  if landsBy > now then return {0, landsBy - now, 0, now} end
+  if landsBy > now then return {0, landsBy - now, crashed, now} end
 end
+if crashed >= tonumber(ARGV[4]) then return {2, crashed, tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0'), now} end
 -- A confirm-only attempt changes nothing: the marker keeps saying when an earlier request stops being able to land.
 if ARGV[3] == '1' then redis.call('HSET', KEYS[1], ARGV[1], '1') end
 local attempts = redis.call('HINCRBY', KEYS[2], ARGV[1], tonumber(ARGV[3]))
 redis.call('HSETNX', KEYS[3], ARGV[1], now)
-return {1, marker and 1 or 0, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1])), now}`);
+return {1, marker and 1 or 0, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1])), now, crashed}`);
 
 // KEYS: inflight. ARGV: row, ms the request may still take. The marker says from when on a confirm can be trusted.
 const UNCERTAIN = luaScript('RowUncertain', `
@@ -51,17 +63,18 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
      * of a create may still land. The marker must survive a failover before the call goes out: with replicas, the
      * start waits until they have it (`replicated` says whether enough did in time).
      */
-    async start(batchId: string, row: number, options: { settleMs: number; countAttempt: boolean }): Promise<AttemptStart & { replicated: boolean }> {
+    async start(batchId: string, row: number, options: { settleMs: number; countAttempt: boolean; maxCrashed?: number }): Promise<AttemptStart & { replicated: boolean }> {
       const started = await START.runReplicated(
         redis,
-        [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId)],
-        [String(row), options.settleMs, options.countAttempt ? 1 : 0],
+        [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId), keys.crashed(batchId)],
+        [String(row), options.settleMs, options.countAttempt ? 1 : 0, options.maxCrashed ?? Number.MAX_SAFE_INTEGER],
         replicaAcks,
       );
       const replicated = started.acknowledged >= replicaAcks.count;
-      const result = started.result as number[];
-      if (result[0] === 0) return { kind: 'wait', waitMs: Number(result[1]), nowMs: Number(result[3]), replicated };
-      return { kind: 'go', uncertain: result[1] === 1, attempts: Number(result[2]), firstStartMs: Number(result[3]), nowMs: Number(result[4]), replicated };
+      const result = (started.result as unknown[]).map(Number);
+      if (result[0] === 0) return { kind: 'wait', waitMs: result[1]!, crashed: result[2]!, nowMs: result[3]!, replicated };
+      if (result[0] === 2) return { kind: 'crashed-out', crashed: result[1]!, attempts: result[2]!, nowMs: result[3]!, replicated };
+      return { kind: 'go', uncertain: result[1] === 1, attempts: result[2]!, firstStartMs: result[3]!, nowMs: result[4]!, crashed: result[5]!, replicated };
     },
     /** The attempt ended knowing nothing changed. */
     async clear(batchId: string, row: number): Promise<void> {

@@ -32,6 +32,7 @@ export function rowJobOptions(batchId: string, row: number): JobsOptions {
     attempts: 10,
     backoff: { type: 'exponential', delay: 1000 },
     removeOnComplete: true,
-    removeOnFail: { age: 7 * 24 * 3600 },
+    // Kept a while for Bull Board, and bounded so that the queue's failed count (a metric) cannot only grow.
+    removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
   };
 }

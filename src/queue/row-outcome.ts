@@ -27,7 +27,13 @@ export const rowOutcomeSchema = z.object({
   refId: z.string().optional(),
   rule: z.string().optional(),
   message: z.string().optional(),
+  /** Attempts the service answered: what the retry budget (config `retry.maxAttempts`) counts. */
   attempts: z.number().int(),
+  /**
+   * Attempts that ended without an answer being recorded: the worker died (a crash, a kill, an OOM) or lost the row
+   * mid-call. They spend none of the retry budget; the next attempt confirms before acting. Absent when none.
+   */
+  crashedAttempts: z.number().int().optional(),
   startedAt: z.string().optional(),
   finishedAt: z.string(),
   /**

@@ -51,6 +51,14 @@ export const PARKED_MS = 30 * 24 * 3600 * 1000;
 /** Confirm-only reads a row gets, `retry.maxDelayMs` apart, once its retry budget ran out while it may have applied. */
 export const LATE_CONFIRM_TRIES = 3;
 
+/**
+ * Attempts of one row that may end without an answer (their worker died or lost the row mid-call) before the row is
+ * no longer tried: such attempts spend none of the retry budget, which counts the service's answers only, so a row
+ * that itself kills its worker would otherwise take the fleet down forever. It ends `unknown` (one of them may have
+ * applied), for `seatflow retry` once the cause is found.
+ */
+export const MAX_CRASHES_PER_ROW = 10;
+
 const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
 
 type Facts = ConfirmLater['failure'];
@@ -77,11 +85,13 @@ export function createRowProcessor(options: RowProcessorOptions) {
     if (previous !== undefined) return previous.outcome;
     const base = rowIdentity(batchId, row, planned, job.name, options.sim);
     const lockLost = (): boolean => signal?.aborted === true;
+    /** Attempts of this row that ended without an answer (worker died, row lost): shown apart from `attempts`. */
+    let crashedAttempts = 0;
     const finish = async (fields: Partial<RowOutcome> & Pick<RowOutcome, 'outcome' | 'attempts'>): Promise<RowOutcome['outcome']> => {
       // Another worker owns the row now: it records the outcome, after confirming.
       if (lockLost()) throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
       const finishedAt = new Date(await clock.now()).toISOString();
-      await store.recordOutcome({ ...base, ...fields, finishedAt });
+      await store.recordOutcome({ ...base, ...fields, ...(crashedAttempts > 0 ? { crashedAttempts } : {}), finishedAt });
       const level = fields.outcome === 'failed' || fields.outcome === 'unknown' ? 'warn' : 'debug';
       logger[level]({ outcome: fields.outcome, attempts: fields.attempts, ...(fields.message ? { reason: fields.message } : {}) }, `row ${fields.outcome}`);
       return fields.outcome;
@@ -101,7 +111,16 @@ export function createRowProcessor(options: RowProcessorOptions) {
     }
 
     const late = job.data.confirmLater;
-    const start = await attemptsOf.start(batchId, row, { settleMs: jobType.creates === true ? settleMs : 0, countAttempt: late === undefined });
+    const start = await attemptsOf.start(batchId, row, { settleMs: jobType.creates === true ? settleMs : 0, countAttempt: late === undefined, maxCrashed: MAX_CRASHES_PER_ROW });
+    crashedAttempts = start.crashed;
+    if (start.kind === 'crashed-out') {
+      return finish({
+        outcome: 'unknown',
+        attempts: start.attempts,
+        category: 'Other',
+        message: `${start.crashed} attempts of this row ended without an answer (their worker stopped or lost the row mid-call); it may have been applied and is not tried again: find why, then check it with seatflow retry ${batchId}`,
+      });
+    }
     if (start.kind === 'wait') {
       logger.info({ waitMs: start.waitMs }, 'an earlier request of this row may still land: confirming after it');
       return park(start.waitMs, settleMs, start.nowMs);

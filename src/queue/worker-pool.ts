@@ -1,6 +1,7 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
+import { closeBullmq } from './redis/close-bullmq.js';
 import type { RowJobData } from './row-job.js';
 import { RowLockLostError } from './row-lock-lost.js';
 import type { createRowProcessor } from './row-processor.js';
@@ -37,8 +38,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     concurrency: options.concurrency,
     lockDuration: options.lockDurationMs ?? 15_000,
     stalledInterval: options.stalledIntervalMs ?? 5_000,
-    // A row may be interrupted by several crashes or Redis restarts; each time it is confirmed, never repeated blindly.
-    maxStalledCount: 10,
+    // A row may be interrupted by any number of crashes or Redis restarts; each time it is confirmed, never repeated
+    // blindly. BullMQ would fail a row past its count without telling any worker (the row would never get an
+    // outcome): the row processor counts them instead, and ends a row that keeps killing its worker (MAX_CRASHES_PER_ROW).
+    maxStalledCount: Number.MAX_SAFE_INTEGER,
     // The budget paces calls; this limiter only exists so that queue.rateLimit() can pause fetching after a 429.
     limiter: { max: 1_000_000, duration: 1000 },
     autorun: true,
@@ -75,16 +78,6 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   });
   return {
     worker,
-    async close(graceMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const graceful = worker.close().then(() => true);
-      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
-      const inTime = await Promise.race([graceful, timeout]);
-      clearTimeout(timer);
-      if (!inTime) {
-        options.logger.warn({ graceMs }, 'active rows did not finish in time; they go back to the queue');
-        await worker.close(true);
-      }
-    },
+    close: (graceMs) => closeBullmq(worker, { graceMs, onForced: () => options.logger.warn({ graceMs }, 'active rows did not finish in time; they go back to the queue') }),
   };
 }

@@ -1,3 +1,4 @@
+import { printable } from '../core/printable.js';
 import { summaryLine } from '../plan/format-plan.js';
 import type { ReconciliationPlan } from './plan-reconciliation.js';
 import { describeSeats } from './count-seats.js';
@@ -10,7 +11,7 @@ export function formatReconciliation(run: ReconciliationPlan): string {
   const excluded = run.decisions.filter((decision) => decision.excluded !== undefined).length;
   const matched = run.decisions.filter((decision) => decision.rule !== undefined);
   const head = [
-    `Policy: ${run.policy.path} (sha256 ${run.policy.sha256.slice(0, 12)})`,
+    `Policy: ${printable(run.policy.path)} (sha256 ${run.policy.sha256.slice(0, 12)})`,
     `Plan ${run.planId}: ${run.usersRead} users read with their last login (${run.usersRead === 0 ? 0 : Math.ceil(run.usersRead / 100)} pages of ≤100), ` +
       `${excluded} excluded, ${matched.length} matched a rule, ${run.changes.length} need a seat change`,
     `Seats: ${describeSeats(run.seats)}`,
@@ -22,9 +23,10 @@ export function formatReconciliation(run: ReconciliationPlan): string {
     const planned = byRow.get(index + 1);
     const verdict = planned === undefined ? '?' : planned.verdict;
     const why = planned === undefined || planned.verdict === 'change' ? '' : `${planned.rule === undefined ? '' : `[${planned.rule}] `}${planned.reason ?? ''}`;
-    return [String(index + 1), decision.email, decision.rule ?? '', `${decision.seatBefore ?? '?'} → ${decision.seatAfter ?? '?'}`, verdict, why];
+    return [String(index + 1), decision.email, decision.rule ?? '', `${decision.seatBefore ?? '?'} → ${decision.seatAfter ?? '?'}`, verdict, why].map((cell) => printable(cell));
   });
-  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((row) => row[i]!.length)));
+  // A loop, not an argument per row: a policy over a large organization would overflow the call stack.
+  const widths = header.map((title, i) => cells.reduce((most, row) => Math.max(most, row[i]!.length), title.length));
   const line = (row: string[]) => row.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd();
   const table = cells.length === 0 ? ['No seat needs to change.'] : [line([...header, 'reason']), line([...widths.map((w) => '-'.repeat(w)), '------']), ...cells.map(line)];
   const tail = ['', summaryLine({ ...run.plan, apiCalls: run.apiCalls })];

@@ -20,6 +20,8 @@ export interface RunDisposition {
   heldBecause?: string[];
   /** The run waits for a second person's approval as this change request (docs/governance.md). */
   awaitingApproval?: string;
+  /** --apply was asked and no seat needed to change: no batch was made. */
+  nothingToChange?: boolean;
 }
 
 /** One line per user the policy would change, with the rule that matched and the seat before and after. */

@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from '../queue/batch-store.js';
 import { createQueueKeys, scheduleQueueNameOf } from '../queue/queue-keys.js';
+import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
 import type { OutcomeCounts } from '../queue/row-outcome.js';
 
@@ -13,6 +14,12 @@ export const scheduleDataSchema = z.object({
   /** Absolute; read at each firing, so the policy and its CSVs may be edited between runs. */
   policyPath: z.string(),
   apply: z.boolean(),
+  /**
+   * The schedule's own limits per run (`schedule add --max-changes N --max-share F`). A run over them changes
+   * nothing; within them it goes on without the guardrails' confirmation, which a schedule has nobody to give.
+   * Absent: a run above config guardrails.destructiveMax* is held.
+   */
+  limits: z.object({ maxChanges: z.number().int().min(0).optional(), maxShare: z.number().min(0).max(1).optional() }).optional(),
 });
 export type ScheduleData = z.infer<typeof scheduleDataSchema>;
 
@@ -28,6 +35,8 @@ export const lastRunSchema = z.object({
   heldBecause: z.array(z.string()).optional(),
   /** The run waits for approval as this change request. */
   awaitingApproval: z.string().optional(),
+  /** Applied, and no seat needed to change: no batch was made. */
+  nothingToChange: z.boolean().optional(),
   /** Rows planned to change, already done, refused…, as the plan counted them. */
   plan: z.record(z.string(), z.number()),
   policySha256: z.string(),
@@ -71,6 +80,12 @@ export interface ScheduleBook {
   /** True when a schedule of this name existed. */
   remove(name: string): Promise<boolean>;
   recordRun(name: string, run: LastRun): Promise<void>;
+  /**
+   * Queues one run of the schedule now, as a tick at this time (`seatflow schedule run` does it in its own process):
+   * the next worker of the target runs it like any tick and records it as the last run. Undefined when there is no
+   * such schedule; `workers` says how many schedule workers are connected to take it.
+   */
+  runNow(name: string): Promise<{ jobId: string; workers: number } | undefined>;
   close(): Promise<void>;
 }
 
@@ -121,7 +136,7 @@ export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
       if (!SCHEDULE_NAME.test(add.name)) throw new UsageError(`"${add.name}" is not a schedule name`, 'Use letters, digits, ".", "_" and "-" (up to 64).');
       const tz = add.tz ?? 'UTC';
       checkTimeZone(tz);
-      const data: ScheduleData = { name: add.name, policyPath: add.policyPath, apply: add.apply };
+      const data: ScheduleData = { name: add.name, policyPath: add.policyPath, apply: add.apply, ...(add.limits === undefined ? {} : { limits: add.limits }) };
       try {
         await open().upsertJobScheduler(add.name, { pattern: add.cron, tz }, { name: 'reconcile', data, opts: { removeOnComplete: 50, removeOnFail: 50 } });
       } catch (error) {
@@ -151,10 +166,15 @@ export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
     async recordRun(name, run) {
       await redis.set(keys.scheduleLastRun(queueName, name), JSON.stringify(run));
     },
+    async runNow(name) {
+      const data = scheduleDataSchema.safeParse((await open().getJobScheduler(name))?.template?.data);
+      if (!data.success) return undefined;
+      // Not a tick of the scheduler: its own id, so that it never stands in for (or is taken for) a scheduled tick.
+      const job = await open().add('reconcile', data.data, { jobId: `run-now-${name}-${Date.now()}`, removeOnComplete: 50, removeOnFail: 50 });
+      return { jobId: job.id ?? '', workers: await open().getWorkersCount() };
+    },
     async close() {
-      if (queue === undefined) return;
-      await queue.waitUntilReady().catch(() => undefined);
-      await queue.close();
+      if (queue !== undefined) await closeBullmq(queue);
     },
   };
   return book;

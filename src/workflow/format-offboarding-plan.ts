@@ -23,10 +23,10 @@ export function formatOffboardingPlan(plan: OffboardingPlan): string {
   const count = (verdict: LeaverVerdict) => plan.leavers.filter((leaver) => leaver.verdict === verdict).length;
   const lines = [
     `Plan: ${plan.leavers.length} leavers: ${count('deactivate-now')} deactivate now, ${count('deactivate-on-date')} on a later date, ` +
-      `${count('already-deactivated')} already deactivated, ${count('refused')} refused (hold ${formatHold(plan.options.holdMs)}` +
+      `${count('already-deactivated')} already deactivated, ${count('refused')} refused (hold ${formatHold(plan.options.holdMs)}${plan.options.noUndoWindow === true ? ' (--no-undo-window)' : ''}` +
       `${plan.options.transferTo === undefined ? '' : `, --transfer-to ${plan.options.transferTo}`}${plan.options.removeFromSharing ? ', removed from sharing' : ''}; pre-flight used ${plan.apiCalls} calls)`,
   ];
-  const width = Math.min(40, Math.max(...plan.leavers.map((leaver) => leaver.email.length)));
+  const width = Math.min(40, plan.leavers.reduce((most, leaver) => Math.max(most, leaver.email.length), 0));
   for (const leaver of plan.leavers) {
     lines.push(`  ${String(leaver.row).padStart(3)}  ${leaver.email.padEnd(width)}  ${describe(leaver, plan.options.holdMs)}`);
     for (const note of leaver.notes) lines.push(`       note: ${note}`);

@@ -41,7 +41,8 @@ export async function startTestRedis(): Promise<TestRedis> {
   };
   const stop = async (): Promise<void> => {
     const running = child;
-    if (running === undefined || running.exitCode !== null) return;
+    // A server killed by a signal (SIGKILL) has no exit code, only a signal code: it is stopped already.
+    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
     running.kill('SIGTERM');
     await exited;

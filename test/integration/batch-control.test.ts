@@ -81,6 +81,8 @@ describe('batch control', () => {
       });
     });
     await gateClosed;
+    // Rows started: what the dashboard calls a running batch.
+    expect(await h.system.store.rowsStarted(batch.id)).toBeGreaterThanOrEqual(4);
     const { cancelled } = await h.system.control.cancel(batch.id);
     expect(cancelled).toBeGreaterThan(0);
     await pool.close(5000);
@@ -90,6 +92,10 @@ describe('batch control', () => {
     expect(after?.state).toBe('cancelled');
     expect(after?.counts.cancelled).toBeGreaterThan(20);
     expect((after?.counts.cancelled ?? 0) + (after?.counts.succeeded ?? 0)).toBe(40);
+    // Its last row's end is when it stopped: the dashboard's duration of a cancelled batch stops growing.
+    expect(Date.parse(after?.finishedAt ?? '')).toBe(Math.max(...outcomes.map((o) => Date.parse(o.finishedAt))));
+    // Every outcome counted in its second, for the pace chart.
+    expect((await h.system.store.finishedPerSecond(batch.id)).reduce((sum, second) => sum + second.rows, 0)).toBe(40);
     const changed = await deactivations(h);
     for (const o of outcomes) expect(changed.get(o.userId ?? -1) ?? 0).toBe(o.outcome === 'succeeded' ? 1 : 0);
 
@@ -99,6 +105,8 @@ describe('batch control', () => {
     h.startWorkers({ concurrency: 4 });
     const resumed = await h.waitForState(batch.id, ['finished'], 60_000);
     expect(resumed.counts).toMatchObject({ succeeded: 40, cancelled: 0 });
+    // The cancelled outcomes were forgotten in their seconds too: still one count per row.
+    expect((await h.system.store.finishedPerSecond(batch.id)).reduce((sum, second) => sum + second.rows, 0)).toBe(40);
     expect([...(await deactivations(h)).values()]).toEqual(Array(40).fill(1));
   });
 

@@ -30,9 +30,10 @@ describe('a batch interrupted', () => {
       env: { ...process.env, REDIS_URL: batches.redis().url, SEATFLOW_QUEUE_PREFIX: h.prefix, SMARTSHEET_API_BASE: h.server.url, SMARTSHEET_ACCESS_TOKEN: h.server.tokens.admin, SEATFLOW_LOG_LEVEL: 'info' },
     });
     try {
+      // Killed mid-call: after some rows, while it holds rows in flight (a loaded machine may leave gaps between calls).
       await waitUntil(async () => {
         const current = await h.system.store.get(batch.id);
-        return (current?.counts.succeeded ?? 0) >= 8;
+        return (current?.counts.succeeded ?? 0) >= 8 && (await h.redisHandle.client.hlen(h.system.keys.inflight(batch.id))) > 0;
       });
       child.kill('SIGKILL');
       await once(child, 'exit');
@@ -51,6 +52,9 @@ describe('a batch interrupted', () => {
     expect(outcomes).toHaveLength(40);
     // Every row the killed worker held was re-read before anything was repeated.
     for (const row of heldByTheKilled) expect(outcomes.find((o) => o.row === row)?.confirmed, `row ${row}`).toBe(true);
+    // The killed worker's attempt got no answer: it is shown apart and spends none of the row's retry budget.
+    for (const row of heldByTheKilled) expect(outcomes.find((o) => o.row === row), `row ${row}`).toMatchObject({ attempts: 1, crashedAttempts: 1 });
+    expect(outcomes.filter((o) => !heldByTheKilled.includes(o.row)).every((o) => o.crashedAttempts === undefined)).toBe(true);
     await expectEachUserChangedOnce(h, outcomes, 'deactivateUser');
   });
 

@@ -13,6 +13,8 @@ import { registerOffboardCommand } from './offboard.js';
 import { registerUndoCommand } from './undo.js';
 import { registerReconcileCommand } from './reconcile.js';
 import { registerScheduleCommand } from './schedule.js';
+import { registerExportCommand } from './export.js';
+import { registerStepsCommand } from './steps.js';
 import { registerApproveCommand } from './approve.js';
 import { registerRejectCommand } from './reject.js';
 import { registerAuditCommand } from './audit.js';
@@ -36,6 +38,8 @@ export function registerCommands(program: Command): void {
   registerUndoCommand(program);
   registerReconcileCommand(program);
   registerScheduleCommand(program);
+  registerExportCommand(program);
+  registerStepsCommand(program);
   registerApproveCommand(program);
   registerRejectCommand(program);
   registerAuditCommand(program);

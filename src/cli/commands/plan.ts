@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
-import { formatPlan } from '../../plan/format-plan.js';
+import { planLines } from '../../plan/format-plan.js';
 import { ManifestRefusedError } from '../../plan/manifest-refused-error.js';
 import { withCliRuntime } from '../cli-runtime.js';
+import { writeJson, writeLines } from '../write-text.js';
 import { addCommonOptions } from '../common-options.js';
 import { addManifestOptions, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
+import { printed } from '../../core/printable.js';
 
 interface PlanFlags extends ManifestFlags {
   json?: boolean;
@@ -27,13 +29,15 @@ async function runPlan(manifestPath: string, flags: PlanFlags): Promise<number> 
       const { plan, guardrails, manifest } = await planFromFlags(manifestPath, flags, runtime.api, runtime.config);
       const out = process.stdout;
       if (flags.json === true) {
-        out.write(`${JSON.stringify({ target: runtime.targetLabel, ...plan, guardrails, warnings: manifest.warnings }, null, 2)}\n`);
+        // Row by row: a million-row plan is never one string (it was 350 MB, and the plan's largest allocation).
+        await writeJson(out, { target: runtime.targetLabel, ...plan, guardrails, warnings: manifest.warnings });
       } else {
-        out.write(`Target: ${runtime.targetLabel}\nManifest: ${plan.source.path} (${plan.source.format}, sha256 ${plan.source.sha256.slice(0, 12)})\n`);
-        for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
-        out.write(`\n${formatPlan(plan, { width: out.columns })}`);
+        out.write(printed`Target: ${runtime.targetLabel}\nManifest: ${plan.source.path} (${plan.source.format}, sha256 ${plan.source.sha256.slice(0, 12)})\n`);
+        for (const warning of manifest.warnings) out.write(printed`note: ${warning}\n`);
+        out.write('\n');
+        await writeLines(out, planLines(plan, { width: out.columns }));
         out.write('Nothing was changed.\n');
-        if (guardrails.needsConfirmation) out.write(`guardrail: ${guardrails.reasons.join('; ')}\n`);
+        if (guardrails.needsConfirmation) out.write(printed`guardrail: ${guardrails.reasons.join('; ')}\n`);
       }
       await confirmOnTerminal(guardrails, flags, flags.json === true);
       return 0;

@@ -12,6 +12,7 @@ import { runBatchToEnd } from '../run-batch-to-end.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { manualRunKey, reconcileReportDir } from '../reconcile-runtime.js';
+import { printed } from '../../core/printable.js';
 
 interface ReconcileFlags extends CommonFlags, RequestFlags {
   apply?: boolean;
@@ -47,7 +48,8 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       policyPath,
       api,
       guardrails: runtime.config.guardrails,
-      now: runAt,
+      // Ages (last login, seat) on the service's clock; the run is named by this machine's time.
+      clock: runtime.serviceClock,
       runKey: manualRunKey(policyPath),
       runAt,
       apply: flags.apply === true,
@@ -67,8 +69,12 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       return 0;
     }
     if (run.disposition.heldBecause !== undefined) {
-      out.write(`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
+      out.write(printed`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
       return 2;
+    }
+    if (run.disposition.nothingToChange === true) {
+      out.write('No seat needs to change: no batch was made.\n');
+      return 0;
     }
     if (run.disposition.awaitingApproval !== undefined) {
       const request = await batch.governance.gate.get(run.disposition.awaitingApproval);
@@ -76,10 +82,6 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       return EXIT_AWAITING_APPROVAL;
     }
     if (run.submitted === undefined) throw new Error('an applied run has no batch');
-    if (run.submitted.batch.total === 0) {
-      out.write(`Batch ${run.submitted.batch.id}: no seat needs to change; nothing was queued.\n`);
-      return 0;
-    }
     return runBatchToEnd(runtime, batch, run.submitted);
   });
 }

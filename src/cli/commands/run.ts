@@ -12,6 +12,7 @@ import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-opti
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 import { awaitingApprovalText, gateManifestBatch, sendNotificationsHere } from '../governance-runtime.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
+import { printable, printed } from '../../core/printable.js';
 
 interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags, RequestFlags {
   report?: string;
@@ -47,7 +48,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
 
     const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true, ...metrics }).api;
     const { plan, guardrails, manifest } = await planFromFlags(manifestPath, flags, preflightApi, runtime.config);
-    for (const warning of manifest.warnings) out.write(`note: ${warning}\n`);
+    for (const warning of manifest.warnings) out.write(printed`note: ${warning}\n`);
     const s = plan.summary;
     out.write(
       `Plan: ${s.total} rows: ${s.change} to change, ${s['no-op']} already done, ${s.refused} refused, ${s['not-found']} not found, ` +
@@ -94,10 +95,10 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
           : `Interrupted: the remaining rows stay queued. Resume with: seatflow worker   (watch: seatflow status ${batchId})\n`,
       );
     }
-    if (batch.state === 'stopped') out.write(`Stopped: ${batch.message ?? 'the access token was refused'}\n`);
+    if (batch.state === 'stopped') out.write(printed`Stopped: ${batch.message ?? 'the access token was refused'}\n`);
     const reportFile = flags.report ?? defaultReportFile(runtime, batchId, runtime.sim !== undefined);
     const rows = await writeReport(system.store.outcomes(batchId), reportFile);
-    out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+    out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${printable(path.resolve(reportFile))}\n`);
     return interrupt.signal.aborted && batch.state !== 'finished' ? 130 : exitCodeOf(batch);
   });
 }

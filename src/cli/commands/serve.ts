@@ -50,11 +50,13 @@ export function registerServeCommand(program: Command): void {
       const { startControlServer } = await import('../../control/start-control-server.js');
       const { createSeatflowMetrics } = await import('../../control/metrics/seatflow-metrics.js');
       const { DEFAULT_PLAN_TIMEOUT_MS } = await import('../../control/plan-within-deadline.js');
+      const { createRedisSessionStore } = await import('../../control/auth/dashboard-session-store.js');
       // Always a token: even on loopback, any local process or a web page (through the browser) could reach the API.
       const generated = config.control.token === undefined;
       const token = config.control.token ?? randomBytes(32).toString('base64url');
       const metrics = createSeatflowMetrics(logger);
-      const batchRuntime = await openBatchRuntime(runtime, { metrics });
+      // A server outlives a Redis that stops answering (each request answers 503 meanwhile, see withRedis).
+      const batchRuntime = await openBatchRuntime(runtime, { metrics, whenRedisStopsAnswering: 'wait' });
       const { api: budgetedApi, budget } = createBudgetedApi(runtime, batchRuntime, { metrics });
       const planTimeoutMs = config.control.planTimeoutMs ?? DEFAULT_PLAN_TIMEOUT_MS;
       const configured = config.api.accessToken !== undefined;
@@ -73,10 +75,13 @@ export function registerServeCommand(program: Command): void {
           redis: batchRuntime.redis.client,
         },
         bodyLimitBytes: config.control.bodyLimitBytes,
+        maxPlanRows: config.control.maxPlanRows,
         planTimeoutMs,
         http: { bindHost: config.control.host, allowedHosts: config.control.allowedHosts, allowedOrigins: config.control.allowedOrigins, rateLimit: config.control.rateLimit },
         budget: { budget, rate: config.rateLimit },
         metrics,
+        // Dashboard sessions in Redis: a sign-out holds for every server of this Redis, and across restarts.
+        sessions: createRedisSessionStore(batchRuntime.redis.client, batchRuntime.system.keys.dashboardSession),
       };
       const offboarding = openOffboarding(runtime, batchRuntime);
       deps.offboarding = { system: offboarding, config };
@@ -97,9 +102,10 @@ export function registerServeCommand(program: Command): void {
       const workers = configured ? flags.workers : 0;
       // With workers, this process also fires the target's reconciliation schedules, as `seatflow worker` does.
       const scheduled = workers > 0 ? startScheduledRuns(runtime, batchRuntime) : undefined;
-      if (scheduled !== undefined) pools.push({ close: () => scheduled.worker.close() });
+      if (scheduled !== undefined) pools.push(scheduled);
       // Kept open for the server's life: the schedules page reads it at every refresh (one connection, not one per page).
       deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
+      metrics.watch({ workflows: offboarding.store, schedules: deps.schedules });
       if (workers > 0) {
         for (let i = 0; i < workers; i += 1) {
           pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));

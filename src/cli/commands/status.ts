@@ -6,6 +6,7 @@ import { watchBatch } from '../batch-progress.js';
 import { farParkedLines, farParkedRows } from '../far-parked-rows.js';
 import { printOffboardingStatus } from '../offboarding-runtime.js';
 import { formatApproval } from '../format-approval.js';
+import { printable, printed } from '../../core/printable.js';
 
 interface StatusFlags extends CommonFlags {
   json?: boolean;
@@ -31,7 +32,7 @@ export function registerStatusCommand(program: Command): void {
           process.stdout.write('No batches.\n');
         } else {
           for (const b of batches) {
-            process.stdout.write(`${b.id}  ${b.state.padEnd(10)} ${b.createdAt}  ${b.sim ? '[SIMULATION] ' : ''}${b.source}  ${countsLine(b)}\n`);
+            process.stdout.write(`${b.id}  ${b.state.padEnd(10)} ${b.createdAt}  ${b.sim ? '[SIMULATION] ' : ''}${printable(b.source)}  ${countsLine(b)}\n`);
           }
         }
         return;
@@ -45,7 +46,7 @@ export function registerStatusCommand(program: Command): void {
         return;
       }
       if (batch === undefined) {
-        process.stderr.write(`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);
+        process.stderr.write(printed`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);
         process.exitCode = 2;
         return;
       }

@@ -25,7 +25,8 @@ export function registerWorkerCommand(program: Command): void {
     await withCliRuntime(flags, {}, async (runtime) => {
       const observed = await metricsOf(runtime, flags);
       const metrics = observed === undefined ? {} : { metrics: observed.metrics };
-      const batchRuntime = await openBatchRuntime(runtime, metrics);
+      // A worker outlives a Redis that stops answering: it says it waits, and goes on when Redis is back.
+      const batchRuntime = await openBatchRuntime(runtime, { ...metrics, whenRedisStopsAnswering: 'wait' });
       // A refused token is found now, not when the first batch arrives (and stops on it); the check spends from the
       // token's shared budget like every other call, so a fleet of starting workers cannot overrun the service.
       await createBudgetedApi(runtime, batchRuntime, { retryReads: true, ...metrics }).api.users.getCurrent();
@@ -34,9 +35,11 @@ export function registerWorkerCommand(program: Command): void {
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
       const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
       // Offboarding steps (due deactivations and removals) are taken by the same worker.
-      const steps = openOffboarding(runtime, batchRuntime).startStepWorker({ api, ...workerSettingsOf(runtime) });
+      const offboarding = openOffboarding(runtime, batchRuntime);
+      const steps = offboarding.startStepWorker({ api, ...workerSettingsOf(runtime) });
       // Reconciliation schedules of this target fire here too: one firing per tick across every worker.
       const schedules = startScheduledRuns(runtime, batchRuntime);
+      observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book });
       // Notifications (webhooks, Slack, Teams, e-mail) are sent from here, and overdue offboarding steps looked for.
       const notifications = batchRuntime.governance.startNotificationWorker();
       if (!runtime.sim) await notifications.watchSteps(batchRuntime.governance.notifier, { id: batchRuntime.target, sim: false });
@@ -49,7 +52,7 @@ export function registerWorkerCommand(program: Command): void {
         closeWithGrace({ delay: shutdownGraceMs + 10_000, logger: false }, async ({ signal, err }) => {
           if (err) runtime.logger.error({ err }, 'worker failed');
           runtime.logger.info({ signal, graceMs: shutdownGraceMs }, 'stopping: active rows finish, the rest stays queued');
-          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.worker.close(), notifications.close(shutdownGraceMs)]);
+          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.close(shutdownGraceMs), notifications.close(shutdownGraceMs)]);
           // close-with-grace exits the process when this callback returns, so close Redis and the clients here.
           await runtime.close();
           resolve();

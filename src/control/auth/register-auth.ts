@@ -3,7 +3,8 @@ import type { OperatorRole } from '../../core/governance-config.js';
 import { hasRole, type Actor } from '../../governance/operators/actor.js';
 import type { OperatorDirectory } from '../../governance/operators/operator-directory.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
-import { sessionOperator } from './dashboard-session.js';
+import { sessionIdOf } from './dashboard-session.js';
+import type { DashboardSessionStore } from './dashboard-session-store.js';
 
 /**
  * How a route is authenticated: `public` (health probes, the sign-in page, assets), `bearer` (the /v1 API: scripts
@@ -18,6 +19,8 @@ declare module 'fastify' {
     role?: OperatorRole;
   }
   interface FastifyRequest {
+    /** The open dashboard session the request was authenticated with; undefined otherwise (set by registerAuth). */
+    dashboardSession: string | undefined;
     /** Who the request was authenticated as (set by registerAuth); undefined on public routes. */
     actor: Actor | undefined;
   }
@@ -31,18 +34,27 @@ const SESSION_PREFIXES = ['/admin/queues'];
 /** Posts that change nothing: a plan (the pre-flight only reads), and signing out. A viewer may send them. */
 const READING_POSTS = new Set(['/v1/plans', '/plan', '/logout']);
 
+export interface AuthOptions {
+  /** Who each bearer token (an operator's own, or the shared control token) and session belongs to. */
+  operators: OperatorDirectory;
+  sessions: DashboardSessionStore;
+  /** Runs a session lookup within the server's Redis deadline (503 when Redis is down, instead of waiting). */
+  withStore: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
 /**
  * Checks every request before its body is read: who it is (an operator's own bearer token or the shared control
- * token; a dashboard session, which names its operator), then whether their role allows the route. /v1 never accepts
- * the cookie: a cross-site page can make a browser send cookies, never an Authorization header. Pages without a
- * session go to the sign-in form.
+ * token; an open dashboard session, which names its operator), then whether their role allows the route. /v1 never
+ * accepts the cookie: a cross-site page can make a browser send cookies, never an Authorization header. Pages without
+ * a session go to the sign-in form.
  */
-export function registerAuth(app: FastifyInstance, operators: OperatorDirectory): void {
+export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
+  app.decorateRequest('dashboardSession', undefined);
   app.decorateRequest('actor', undefined);
   app.addHook('onRequest', async (request, reply) => {
     const auth = authOf(request);
     if (auth === 'public') return;
-    const actor = identify(request, auth, operators);
+    const actor = await identify(request, auth, options);
     if (actor !== undefined) {
       request.actor = actor;
       const needed = roleOf(request);
@@ -65,16 +77,21 @@ export function registerAuth(app: FastifyInstance, operators: OperatorDirectory)
   });
 }
 
-function identify(request: FastifyRequest, auth: RouteAuth, operators: OperatorDirectory): Actor | undefined {
+async function identify(request: FastifyRequest, auth: RouteAuth, options: AuthOptions): Promise<Actor | undefined> {
   if (auth === 'bearer' || auth === 'bearer-or-session') {
     const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    const byToken = match?.[1] === undefined ? undefined : operators.byToken(match[1]);
+    const byToken = match?.[1] === undefined ? undefined : options.operators.byToken(match[1]);
     if (byToken !== undefined) return byToken;
   }
   if (auth === 'session' || auth === 'bearer-or-session') {
-    const name = sessionOperator(request);
-    // An operator removed from the config (or whose session names nobody) is signed out.
-    if (name !== undefined) return operators.byName(name, 'session');
+    const id = sessionIdOf(request);
+    const name = id === undefined ? undefined : await options.withStore(() => options.sessions.operatorOf(id));
+    // An operator removed from the config since they signed in is signed out.
+    const actor = name === undefined ? undefined : options.operators.byName(name, 'session');
+    if (actor !== undefined) {
+      request.dashboardSession = id;
+      return actor;
+    }
   }
   return undefined;
 }
@@ -82,7 +99,8 @@ function identify(request: FastifyRequest, auth: RouteAuth, operators: OperatorD
 function roleOf(request: FastifyRequest): OperatorRole {
   const configured = request.routeOptions.config.role;
   if (configured !== undefined) return configured;
-  if (request.method === 'GET' || request.method === 'HEAD') return 'viewer';
+  // Nothing answers the path: whoever is signed in learns that (the 404 page), whatever their role.
+  if (request.method === 'GET' || request.method === 'HEAD' || request.is404) return 'viewer';
   return READING_POSTS.has(request.url.split('?', 1)[0] ?? '') ? 'viewer' : 'operator';
 }
 
@@ -91,5 +109,8 @@ function authOf(request: FastifyRequest): RouteAuth {
   if (configured !== undefined) return configured;
   const path = request.url.split('?', 1)[0] ?? '';
   if (PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix))) return 'public';
-  return SESSION_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? 'session' : 'bearer';
+  if (SESSION_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return 'session';
+  // A path nothing answers: a script with the token or a signed-in person may learn that (the 404 page); a
+  // stranger gets 401 and learns nothing about which paths exist.
+  return request.is404 ? 'bearer-or-session' : 'bearer';
 }

@@ -1,39 +1,61 @@
-import type { RequestBudget } from '../../queue/request-budget.js';
+import type { Config } from '../../core/config.js';
+import { availableCallsOf, type BudgetState, type RequestBudget } from '../../queue/request-budget.js';
 
-export interface BudgetRates {
-  /** Calls the fleet sent with this token over the last `windowMs` (or since the server started, if shorter). */
+/** The request budget as the batch page shows it: what was configured, what the fleet learned, how it was used. */
+export interface BudgetView {
+  configured: { perMinute: number; bucket: number; headroom: number };
+  /** The budget's state() now: the refill and bucket the fleet learned from 429s (the configured ones until then). */
+  learned: { perMinute: number; usablePerMinute: number; bucket: number; availableNow: number };
+  /** Calls the fleet sent with this token over the last `windowMs` (or since sampling began, if shorter). */
   callsInWindow: number;
   rateLimitedInWindow: number;
   windowMs: number;
   rateLimitedTotal: number;
   pausedForMs: number;
+  /** Calls per minute between consecutive samples (fleet-wide), oldest first, for the chart. */
+  series: Array<{ at: number; callsPerMinute: number }>;
+}
+
+interface Sample {
+  at: number;
+  calls: number;
+  rateLimited: number;
 }
 
 /**
- * Samples the fleet-wide budget counters every few seconds so that the batch page can show the rate of calls over the
- * last minute, whoever is watching. Samples are taken only while someone looked at a page in the last minute.
+ * Samples the fleet-wide budget counters every few seconds so that the batch page can show calls per minute over the
+ * last minutes, whoever is watching. Samples are taken only while someone looked at a page in the last `keepMs`
+ * (the counters live in Redis; only this history is the server's).
  */
-export function createBudgetSampler(budget: Pick<RequestBudget, 'counters' | 'pausedFor'>, options: { everyMs?: number; windowMs?: number } = {}) {
+export function createBudgetSampler(
+  budget: Pick<RequestBudget, 'counters' | 'state'>,
+  rate: Config['rateLimit'],
+  options: { everyMs?: number; windowMs?: number; keepMs?: number; now?: () => number } = {},
+) {
   const everyMs = options.everyMs ?? 2000;
   const windowMs = options.windowMs ?? 60_000;
-  const samples: Array<{ at: number; calls: number; rateLimited: number }> = [];
+  const keepMs = options.keepMs ?? 15 * 60_000;
+  const now = options.now ?? Date.now;
+  const samples: Sample[] = [];
   let timer: NodeJS.Timeout | undefined;
   let lastViewAt = 0;
 
-  const sample = async () => {
+  const sample = async (): Promise<Sample> => {
     const { calls, rateLimited } = await budget.counters();
-    const at = Date.now();
-    samples.push({ at, calls, rateLimited });
-    while (samples.length > 1 && (samples[0]?.at ?? at) < at - windowMs) samples.shift();
-    return { at, calls, rateLimited };
+    const at = now();
+    const taken = { at, calls, rateLimited };
+    samples.push(taken);
+    while (samples.length > 1 && (samples[0]?.at ?? at) < at - keepMs) samples.shift();
+    return taken;
   };
   const ensureRunning = () => {
-    lastViewAt = Date.now();
+    lastViewAt = now();
     if (timer !== undefined) return;
     timer = setInterval(() => {
-      if (Date.now() - lastViewAt > windowMs) {
+      if (now() - lastViewAt > keepMs) {
         clearInterval(timer);
         timer = undefined;
+        samples.length = 0;
         return;
       }
       sample().catch(() => undefined);
@@ -42,16 +64,19 @@ export function createBudgetSampler(budget: Pick<RequestBudget, 'counters' | 'pa
   };
 
   return {
-    async rates(): Promise<BudgetRates> {
+    async view(): Promise<BudgetView> {
       ensureRunning();
-      const [now, pausedForMs] = await Promise.all([sample(), budget.pausedFor()]);
-      const first = samples[0] ?? now;
+      const [latest, state] = await Promise.all([sample(), budget.state()]);
+      const first = samples.find((s) => s.at >= latest.at - windowMs) ?? latest;
       return {
-        callsInWindow: now.calls - first.calls,
-        rateLimitedInWindow: now.rateLimited - first.rateLimited,
-        windowMs: Math.max(0, now.at - first.at),
-        rateLimitedTotal: now.rateLimited,
-        pausedForMs,
+        configured: { perMinute: (rate.requests * 60) / rate.perSeconds, bucket: rate.burst === 'auto' ? rate.requests : rate.burst, headroom: rate.headroom },
+        learned: learnedOf(state, rate.headroom),
+        callsInWindow: latest.calls - first.calls,
+        rateLimitedInWindow: latest.rateLimited - first.rateLimited,
+        windowMs: Math.max(0, latest.at - first.at),
+        rateLimitedTotal: latest.rateLimited,
+        pausedForMs: state.pausedForMs,
+        series: seriesOf(samples),
       };
     },
     close(): void {
@@ -61,3 +86,25 @@ export function createBudgetSampler(budget: Pick<RequestBudget, 'counters' | 'pa
   };
 }
 export type BudgetSampler = ReturnType<typeof createBudgetSampler>;
+
+function learnedOf(state: BudgetState, headroom: number): BudgetView['learned'] {
+  return {
+    perMinute: state.ratePerSecond * 60,
+    usablePerMinute: state.ratePerSecond * (1 - headroom) * 60,
+    bucket: state.capacity,
+    availableNow: availableCallsOf(state),
+  };
+}
+
+/** Calls per minute between consecutive samples; two samples closer than a second say nothing reliable. */
+function seriesOf(samples: readonly Sample[]): BudgetView['series'] {
+  const series: BudgetView['series'] = [];
+  for (let i = 1; i < samples.length; i += 1) {
+    const before = samples[i - 1]!;
+    const after = samples[i]!;
+    const ms = after.at - before.at;
+    if (ms < 1000) continue;
+    series.push({ at: after.at, callsPerMinute: (Math.max(0, after.calls - before.calls) * 60_000) / ms });
+  }
+  return series;
+}

@@ -1,44 +1,50 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { DashboardSessionStore } from '../auth/dashboard-session-store.js';
 import type { BatchRecord } from '../../queue/batch-store.js';
-import type { ControlDeps } from '../control-deps.js';
-import { createOperatorDirectory, type OperatorDirectory } from '../../governance/operators/operator-directory.js';
+import { operatorsOf, type ControlDeps } from '../control-deps.js';
+import type { OperatorDirectory } from '../../governance/operators/operator-directory.js';
 import { batchNotFound } from '../control-error.js';
 import { batchParamsSchema } from '../request-schemas.js';
+import { csrfTokenOf } from '../security/register-security.js';
 import { withRedis } from '../with-redis.js';
-import { createBudgetSampler } from './budget-sampler.js';
+import { createBudgetSampler, type BudgetSampler } from './budget-sampler.js';
 import type { SafeHtml } from './html.js';
 import { NAV_ITEMS, page, type PageOptions } from './layout.js';
-import type { BudgetView } from './pages/batch-page.js';
 
-export type RenderOptions = Omit<PageOptions, 'body' | 'sim' | 'targetLabel' | 'csrfToken' | 'navItems'> & { signedIn?: boolean };
+export type RenderOptions = Omit<PageOptions, 'body' | 'sim' | 'targetLabel' | 'csrfToken' | 'navItems'>;
 
 /** What every group of dashboard pages uses: route options, page rendering, and lookups shared between pages. */
 export interface DashboardContext {
   deps: ControlDeps;
   /** Who a sign-in token belongs to (the control token, or an operator's own). */
   operators: OperatorDirectory;
+  sessions: DashboardSessionStore;
   /** Route options of a signed-in page. */
   session: { config: { auth: 'session' } };
   /** Route options of a signed-in form post: its CSRF token is checked before the handler runs. */
   csrf: { config: { auth: 'session' }; preHandler: preHandlerHookHandler };
-  /** A whole page in the layout (navigation, SIMULATION banner, sign-out form with its CSRF token). */
+  /**
+   * A whole page in the layout (SIMULATION banner, target). A request of an open session gets the navigation and the
+   * sign-out form with its CSRF token; any other (the sign-in form, a refused request) neither.
+   */
   render(reply: FastifyReply, body: SafeHtml, options: RenderOptions, status?: number): FastifyReply;
   /** A part of a page, for htmx to swap in. */
   fragment(reply: FastifyReply, body: SafeHtml): FastifyReply;
   /** The batch named by the `:id` of the route, or a 404. */
   batchOf(request: FastifyRequest): Promise<BatchRecord>;
-  /** The fleet's request budget as the batch page shows it; undefined when this server has none. */
-  budgetView(): Promise<BudgetView | undefined>;
+  /** The fleet's request budget sampled for the batch page; undefined when this server has none. */
+  sampler: BudgetSampler | undefined;
 }
 
-export function createDashboardContext(app: FastifyInstance, deps: ControlDeps): DashboardContext {
+export function createDashboardContext(app: FastifyInstance, deps: ControlDeps, sessions: DashboardSessionStore): DashboardContext {
   const session = { config: { auth: 'session' as const } };
-  const sampler = deps.budget === undefined ? undefined : createBudgetSampler(deps.budget.budget);
+  const sampler = deps.budget === undefined ? undefined : createBudgetSampler(deps.budget.budget, deps.budget.rate);
   const navItems = NAV_ITEMS.filter((item) => item.needs === undefined || deps[item.needs] !== undefined);
   app.addHook('onClose', async () => sampler?.close());
   return {
     deps,
-    operators: deps.governance?.operators ?? createOperatorDirectory({ operators: [] }, deps.token),
+    operators: operatorsOf(deps),
+    sessions,
     session,
     csrf: { ...session, preHandler: app.csrfProtection },
     render: (reply, body, options, status = 200) =>
@@ -46,7 +52,16 @@ export function createDashboardContext(app: FastifyInstance, deps: ControlDeps):
         .code(status)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(page({ ...options, body, navItems, sim: deps.target.sim, targetLabel: deps.target.label, ...(options.signedIn === false ? {} : { csrfToken: reply.generateCsrf() }) }).text),
+        .send(
+          page({
+            ...options,
+            body,
+            navItems,
+            sim: deps.target.sim,
+            targetLabel: deps.target.label,
+            ...(reply.request.dashboardSession === undefined ? {} : { csrfToken: csrfTokenOf(reply) }),
+          }).text,
+        ),
     fragment: (reply, body) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body.text),
     async batchOf(request) {
       const id = (request.params as { id?: string }).id ?? '';
@@ -54,10 +69,6 @@ export function createDashboardContext(app: FastifyInstance, deps: ControlDeps):
       if (batch === undefined) throw batchNotFound(id);
       return batch;
     },
-    async budgetView() {
-      if (sampler === undefined || deps.budget === undefined) return undefined;
-      const { rate } = deps.budget;
-      return { ...(await sampler.rates()), allowedPerMinute: (rate.requests * (1 - rate.headroom) * 60) / rate.perSeconds };
-    },
+    sampler,
   };
 }

@@ -1,11 +1,7 @@
 import type { BatchRecord } from '../../queue/batch-store.js';
 import { OUTCOMES, rowsWithOutcome } from '../../queue/row-outcome.js';
+import type { BatchActivity } from './batch-activity.js';
 import { html, type SafeHtml } from './html.js';
-
-/** Terminal states: nothing will change without a person pressing retry, so live updates stop. */
-export function isSettled(batch: BatchRecord): boolean {
-  return batch.state === 'finished' || batch.state === 'cancelled' || batch.state === 'stopped';
-}
 
 export function durationOf(batch: BatchRecord, now = Date.now()): string {
   const end = batch.finishedAt === undefined || batch.finishedAt === '' ? now : Date.parse(batch.finishedAt);
@@ -21,14 +17,28 @@ export function timeOf(iso: string | undefined): string {
   return `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-export function stateBadge(batch: BatchRecord): SafeHtml {
-  return html`<span class="badge state-${batch.state}">${batch.state}</span>`;
+/** The badge of what a batch is doing (see batch-activity.ts), coloured by that. */
+export function activityBadge(activity: BatchActivity): SafeHtml {
+  return html`<span class="badge state-${activity.label}">${activity.label}</span>`;
 }
 
-export function progressBar(batch: BatchRecord): SafeHtml {
+export function percentDone(batch: BatchRecord): number {
+  return batch.total === 0 ? 100 : Math.floor((100 * rowsWithOutcome(batch.counts)) / batch.total);
+}
+
+/** The progress bar is named by what it measures; the text beside it says the same for everyone. */
+export function progressBar(batch: BatchRecord, label = 'Rows done'): SafeHtml {
   const done = rowsWithOutcome(batch.counts);
-  const percent = batch.total === 0 ? 100 : Math.floor((100 * done) / batch.total);
-  return html`<div class="progress"><progress max="${batch.total}" value="${done}" aria-label="Rows done">${percent}%</progress><span>${done} / ${batch.total} rows (${percent}%)</span></div>`;
+  const percent = percentDone(batch);
+  return html`<div class="progress"><progress max="${batch.total}" value="${done}" aria-label="${label}">${percent}%</progress><span>${done} / ${batch.total} rows (${percent}%)</span></div>`;
+}
+
+/**
+ * A table that may be wider than a phone's screen scrolls inside its own box (the page does not), and the box can be
+ * reached and scrolled from the keyboard.
+ */
+export function scrollBox(label: string, table: SafeHtml): SafeHtml {
+  return html`<div class="table-scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 }
 
 export function outcomeCounts(batch: BatchRecord): SafeHtml {

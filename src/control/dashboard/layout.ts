@@ -15,6 +15,7 @@ export interface NavItem {
 export const NAV_ITEMS: ReadonlyArray<NavItem> = [
   { href: '/batches', label: 'Batches', section: 'batches' },
   { href: '/plan', label: 'Plan a manifest', section: 'plan' },
+  { href: '/offboardings/new', label: 'Offboard leavers', section: 'offboard', needs: 'offboarding' },
   { href: '/holds', label: 'Holds', section: 'holds', needs: 'offboarding' },
   { href: '/schedules', label: 'Schedules', section: 'schedules', needs: 'schedules' },
   { href: '/approvals', label: 'Approvals', section: 'approvals', needs: 'governance' },
@@ -36,6 +37,13 @@ export interface PageOptions {
   body: SafeHtml;
 }
 
+/** The id of the page's one live region: live parts update it out of band when there is news to announce. */
+export const ANNOUNCER_ID = 'announcer';
+
+/**
+ * The page: a banner (brand, sections, sign-out, and which service it acts on), then the main content. Everything
+ * sits in a landmark, so that a screen reader's landmark list reaches all of it.
+ */
 export function page(options: PageOptions): SafeHtml {
   const signedIn = options.csrfToken !== undefined;
   return html`<!doctype html>
@@ -45,6 +53,7 @@ export function page(options: PageOptions): SafeHtml {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowScriptTags":false}'>
 <title>${options.title} · seatflow</title>
+<link rel="icon" href="/favicon.ico" sizes="32x32">
 <link rel="stylesheet" href="/assets/dashboard.css">
 <script src="/assets/htmx.min.js" defer></script>
 <script src="/assets/dashboard.js" defer></script>
@@ -61,10 +70,11 @@ export function page(options: PageOptions): SafeHtml {
   <form class="signout" method="post" action="/logout"><input type="hidden" name="_csrf" value="${options.csrfToken}"><button type="submit" class="link">Sign out</button></form>`
     : ''}
 </div>
-${options.sim === true ? html`<p class="sim-banner" role="note"><strong>SIMULATION</strong> — acting on the embedded reference server with demo data, not the real service.</p>` : ''}
+${options.sim === true ? html`<p class="sim-banner"><strong>SIMULATION</strong> — acting on the embedded reference server with demo data, not the real service.</p>` : ''}
 ${options.targetLabel !== undefined && options.sim !== true ? html`<p class="target">Target: ${options.targetLabel}</p>` : ''}
 </header>
 <main id="main">
+<div id="${ANNOUNCER_ID}" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>
 ${options.body}
 </main>
 </body>

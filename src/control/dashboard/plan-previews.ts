@@ -12,30 +12,37 @@ export interface PlanPreview {
   needsConfirmation: boolean;
 }
 
+export interface PreviewsOptions {
+  ttlMs?: number;
+  max?: number;
+  maxBytes?: number;
+  now?: () => number;
+}
+
 /**
- * Previews in memory, each for `ttlMs`, at most `max` of them and `maxBytes` of manifests together (the oldest go
- * first): a preview is a short-lived step, and a few large uploads must not hold the server's memory.
+ * Previews in memory, each for `ttlMs`, at most `max` of them and `maxBytes` together as `sizeOf` counts them (the
+ * oldest go first): a preview is a short-lived step, and a few large uploads must not hold the server's memory.
  */
-export function createPlanPreviews(options: { ttlMs?: number; max?: number; maxBytes?: number; now?: () => number } = {}) {
+export function createPreviews<T>(sizeOf: (preview: T) => number, options: PreviewsOptions = {}) {
   const ttlMs = options.ttlMs ?? 30 * 60 * 1000;
   const max = options.max ?? 20;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { preview: PlanPreview; at: number }>();
-  const bytesHeld = () => [...entries.values()].reduce((sum, entry) => sum + entry.preview.bytes.length, 0);
+  const entries = new Map<string, { preview: T; at: number }>();
+  const bytesHeld = () => [...entries.values()].reduce((sum, entry) => sum + sizeOf(entry.preview), 0);
   const prune = () => {
     for (const [id, entry] of entries) if (now() - entry.at > ttlMs) entries.delete(id);
     // The newest preview always stays, whatever its size (it is within the body limit).
     while (entries.size > 1 && (entries.size > max || bytesHeld() > maxBytes)) entries.delete(entries.keys().next().value as string);
   };
   return {
-    add(preview: PlanPreview): string {
+    add(preview: T): string {
       const id = randomBytes(16).toString('hex');
       entries.set(id, { preview, at: now() });
       prune();
       return id;
     },
-    get(id: string): PlanPreview | undefined {
+    get(id: string): T | undefined {
       prune();
       return entries.get(id)?.preview;
     },
@@ -43,5 +50,10 @@ export function createPlanPreviews(options: { ttlMs?: number; max?: number; maxB
       entries.delete(id);
     },
   };
+}
+
+/** Manifest previews of the plan page, counted by the bytes they hold. */
+export function createPlanPreviews(options: PreviewsOptions = {}) {
+  return createPreviews<PlanPreview>((preview) => preview.bytes.length, options);
 }
 export type PlanPreviews = ReturnType<typeof createPlanPreviews>;

@@ -2,17 +2,25 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { BeforeRequestInfo, ResponseInfo } from '../../client/smartsheet-client-options.js';
 import type { Logger } from '../../core/logger.js';
 import type { BatchStore } from '../../queue/batch-store.js';
-import type { BudgetState, RequestBudget } from '../../queue/request-budget.js';
+import { availableCallsOf, type BudgetState, type RequestBudget } from '../../queue/request-budget.js';
 import type { RowOutcome } from '../../queue/row-outcome.js';
+import { SEATFLOW_VERSION } from '../../core/version.js';
+import { registerWorkflowGauges, type WorkflowSources } from './workflow-gauges.js';
 
-/** BullMQ job states reported as queue depth. */
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', 'completed', 'failed'] as const;
+/**
+ * BullMQ job states reported as queue depth: levels that go up and down. Not `completed` (row jobs are removed when
+ * they complete: outcomes are the record, counted by seatflow_rows_finished_total); `failed` is kept bounded by
+ * rowJobOptions' removeOnFail.
+ */
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed'] as const;
 
-/** What the gauges read when Prometheus scrapes: the queue of this process's target and its token's budget. */
-export interface MetricsSources {
+/** What the gauges read when Prometheus scrapes: the queue of this process's target, its token's budget, its workflows. */
+export interface MetricsSources extends WorkflowSources {
   queue?: { getJobCounts(...states: string[]): Promise<Record<string, number>>; getWorkersCount(): Promise<number> };
   budget?: Pick<RequestBudget, 'state' | 'pausedFor'>;
   store?: Pick<BatchStore, 'get'>;
+  /** The service this process acts on, as people name it (the API base URL, or SIMULATION …): seatflow_info's label. */
+  targetLabel?: string;
 }
 
 export interface SeatflowMetrics {
@@ -37,12 +45,37 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
   let sources: MetricsSources = {};
   const observedBatches = new Set<string>();
 
-  const rowsFinished = new Counter({ name: 'seatflow_rows_finished_total', help: 'Rows that got their outcome, by action and outcome', labelNames: ['action', 'outcome'] as const, registers: [registry] });
-  const apiCalls = new Counter({ name: 'seatflow_api_calls_total', help: 'HTTP calls to the service, by client operation and status class (2xx, 4xx, 5xx)', labelNames: ['operation', 'status_class'] as const, registers: [registry] });
-  const rateLimited = new Counter({ name: 'seatflow_api_rate_limited_total', help: 'Answers 429 (errorCode 4003) from the service', labelNames: ['operation'] as const, registers: [registry] });
-  const apiDuration = new Histogram({ name: 'seatflow_api_call_duration_seconds', help: 'Time of one HTTP call to the service', labelNames: ['operation'] as const, buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
-  const budgetWait = new Counter({ name: 'seatflow_budget_wait_seconds_total', help: 'Time calls spent waiting on the shared request budget (pacing and 429 pauses)', registers: [registry] });
-  const batchDuration = new Histogram({ name: 'seatflow_batch_duration_seconds', help: 'From submission to the last outcome, for batches that ended in this process', buckets: [1, 5, 15, 60, 300, 900, 3600, 14_400, 86_400], registers: [registry] });
+  new Gauge({
+    name: 'seatflow_info',
+    help: 'Always 1; its labels say which seatflow version this process runs and which service it acts on',
+    labelNames: ['version', 'target'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.set({ version: SEATFLOW_VERSION, target: sources.targetLabel ?? 'unknown' }, 1);
+    },
+  });
+  const rowsFinished = new Counter({
+    name: 'seatflow_rows_finished_total',
+    help: 'Rows that got their outcome in this process, by action and outcome (each row once, fleet-wide: sum across processes)',
+    labelNames: ['action', 'outcome'] as const,
+    registers: [registry],
+  });
+  const apiCalls = new Counter({ name: 'seatflow_api_calls_total', help: 'HTTP calls to the service from this process, by client operation and status class (2xx, 4xx, 5xx)', labelNames: ['operation', 'status_class'] as const, registers: [registry] });
+  const rateLimited = new Counter({ name: 'seatflow_api_rate_limited_total', help: 'Answers 429 (errorCode 4003) from the service to this process', labelNames: ['operation'] as const, registers: [registry] });
+  const apiDuration = new Histogram({
+    name: 'seatflow_api_call_duration_seconds',
+    help: 'Time of one HTTP call to the service. Calls overlap, so the _sum grows faster than the clock: rate(_sum) is the average number of calls in flight, rate(_sum)/rate(_count) the mean time of a call',
+    labelNames: ['operation'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const budgetWait = new Counter({
+    name: 'seatflow_budget_wait_seconds_total',
+    help: 'Time calls spent waiting on the shared request budget (pacing and 429 pauses), summed over calls. Calls wait at the same time, so it grows faster than the clock: its rate is the average number of calls waiting, not a share of time',
+    registers: [registry],
+  });
+  const batchDuration = new Histogram({ name: 'seatflow_batch_duration_seconds', help: 'From submission to the last outcome, for batches whose last row ended in this process', buckets: [1, 5, 15, 60, 300, 900, 3600, 14_400, 86_400], registers: [registry] });
 
   const readGauge = async (what: string, read: () => Promise<void>) => {
     try {
@@ -72,10 +105,12 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
       },
     });
   };
+  // Gauges below read state shared by the fleet (the budget in Redis, the queue): every process reports the same
+  // value, so dashboards and alerts aggregate them with max(), never sum().
   budgetGauge(
     'seatflow_budget_available_calls',
-    'Calls the fleet could send now without waiting on the request budget (0 while paused after a 429)',
-    (state) => (state.pausedForMs > 0 ? 0 : Math.max(0, Math.floor(state.capacity - state.level))),
+    'Calls the fleet could send now without waiting on the request budget (0 while paused after a 429; fleet-wide: aggregate with max)',
+    availableCallsOf,
   );
   budgetGauge('seatflow_budget_capacity_calls', 'The bucket size the budget has learned (the configured burst until 429s lower it)', (state) => state.capacity);
   budgetGauge(
@@ -85,7 +120,7 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
   );
   new Gauge({
     name: 'seatflow_budget_paused_seconds',
-    help: 'Time left of the fleet-wide pause after a 429 (0 when not paused)',
+    help: 'Time left of the fleet-wide pause after a 429 (0 when not paused; fleet-wide: aggregate with max)',
     registers: [registry],
     async collect() {
       const { budget } = sources;
@@ -94,7 +129,7 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
   });
   new Gauge({
     name: 'seatflow_queue_jobs',
-    help: 'Rows in the queue by BullMQ state',
+    help: 'Row jobs in the queue of this target by BullMQ state: waiting, active, delayed, prioritized, paused, and failed (machinery errors, kept at most 1000 and 7 days); fleet-wide: aggregate with max',
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
@@ -108,13 +143,15 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
   });
   new Gauge({
     name: 'seatflow_workers',
-    help: 'Workers connected to the queue, fleet-wide',
+    help: 'Workers connected to the queue of this target (fleet-wide: aggregate with max)',
     registers: [registry],
     async collect() {
       const { queue } = sources;
       if (queue !== undefined) await readGauge('workers', async () => this.set(await queue.getWorkersCount()));
     },
   });
+
+  registerWorkflowGauges(registry, () => sources, readGauge);
 
   return {
     registry,

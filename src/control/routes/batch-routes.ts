@@ -8,7 +8,11 @@ import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { reportLines } from '../../queue/report-writer.js';
 import { submitManifest } from '../submit-manifest.js';
 import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, submitQuerySchema } from '../request-schemas.js';
+import { retryBatch } from '../retry-batch.js';
 import { withRedis } from '../with-redis.js';
+
+/** Who a cancel through this API is recorded as (the batch's message says `cancelled by …`). */
+export const CANCELLED_BY = 'the control API';
 
 /** The batch endpoints: `seatflow submit`, `status`, `report`, `retry` and `cancel` over HTTP. */
 export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): void {
@@ -54,7 +58,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
   app.post('/v1/batches/:id/retry', async (request) => {
     const batch = await requireBatch(request.params);
     try {
-      const result = await withRedis(deps, () => system.control.retry(batch.id), { timeout: false });
+      const result = await withRedis(deps, () => retryBatch(deps, batch.id), { timeout: false });
       return { batchId: batch.id, ...result, batch: batchView((await system.store.get(batch.id)) ?? batch) };
     } catch (error) {
       if (error instanceof UsageError) throw new ControlError(409, CONTROL_ERROR_CODES.conflict, error.message, error.hint === undefined ? {} : { hint: error.hint });
@@ -64,7 +68,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
 
   app.post('/v1/batches/:id/cancel', async (request) => {
     const batch = await requireBatch(request.params);
-    const result = await withRedis(deps, () => system.control.cancel(batch.id), { timeout: false });
+    const result = await withRedis(deps, () => system.control.cancel(batch.id, CANCELLED_BY), { timeout: false });
     return { batchId: batch.id, ...result, batch: batchView((await system.store.get(batch.id)) ?? batch) };
   });
 }

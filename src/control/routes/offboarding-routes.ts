@@ -1,28 +1,22 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { emailSchema } from '../../manifest/action.js';
-import { parseHold } from '../../workflow/hold-duration.js';
 import { formatOffboardingReport } from '../../workflow/offboarding-report.js';
 import type { OffboardingSystem } from '../../workflow/offboarding-system.js';
 import { leaversColumnChoices } from '../../workflow/leavers-column-choices.js';
-import { readLeavers } from '../../workflow/read-leavers.js';
-import { workflowIdOf } from '../../workflow/submit-offboarding.js';
-import { checkTimeZone } from '../../workflow/zoned-time.js';
 import type { ControlDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { outcomesQuerySchema, parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
-import { fingerprintOfOffboarding, offboardingInputOf } from '../../governance/kinds/offboarding-kind.js';
 import { auditUndo } from '../../governance/audit/audit-undo.js';
-import { approvalView } from '../submit-manifest.js';
+import { submitOffboardingRequest } from '../submit-offboarding-request.js';
 import { offboardingNotFound, undoOnTarget } from '../undo-on-target.js';
+import { planOffboardingRequest } from '../plan-offboarding-request.js';
 import { withRedis } from '../with-redis.js';
-import { requireTarget } from './plan-routes.js';
 
 /** What the offboarding endpoints use: the workflow over the same Redis and target as the batches. */
 export interface ControlOffboardingDeps {
-  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows'>;
+  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows' | 'retry'>;
   config: Parameters<OffboardingSystem['plan']>[1]['config'];
 }
 
@@ -39,6 +33,10 @@ const submitQuerySchema = z.object({
   transferColumn: z.string().optional(),
   emailColumn: z.string().optional(),
   ignoreColumn: repeatedSchema,
+  /** Names the offboarding (and its step batches), as an uploaded file's name would. Default `leavers.<format>`. */
+  name: z.string().trim().min(1).max(200).optional(),
+  /** Plays the role of --no-undo-window: a hold below offboarding.minHoldHours is accepted. */
+  noUndoWindow: flag,
   /** Plays the role of --yes. */
   confirm: flag,
   /** Plan only, queue nothing (like --dry-run). */
@@ -64,32 +62,22 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
     const query = parseRequestPart(submitQuerySchema, request.query, 'query');
     const bytes = manifestBytesOf(request.body);
     const format = manifestFormatOf(request.headers['content-type']);
-    requireTarget(deps);
-    const timeZone = query.tz === undefined ? undefined : checkTimeZone(query.tz);
-    const holdMs = query.hold === undefined ? offboarding.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(query.hold);
-    const columns = leaversColumnChoices({ email: query.emailColumn, leaveDate: query.leaveDateColumn, leaveAt: query.leaveAtColumn, transferTo: query.transferColumn }, query.ignoreColumn ?? []);
-    const leaversPath = path.join(path.sep, 'control-api', `leavers.${format}`);
-    const file = await readLeavers({
-      path: leaversPath,
-      content: bytes,
-      maxRows: offboarding.config.guardrails.maxRows,
-      lastDayEndsAt: offboarding.config.offboarding.lastDayEndsAt,
-      ...(timeZone === undefined ? {} : { timeZone }),
-      ...(columns === undefined ? {} : { columns }),
-    });
-    const options = {
-      holdMs,
+    const planned = await planOffboardingRequest(deps, offboarding, {
+      bytes,
+      name: query.name ?? `leavers.${format}`,
+      hold: query.hold,
+      transferTo: query.transferTo,
       removeFromSharing: query.removeFromSharing === true,
-      ...(query.transferTo === undefined ? {} : { transferTo: query.transferTo }),
-      ...(timeZone === undefined ? {} : { timeZone }),
-      ...(columns === undefined ? {} : { columns }),
-    };
+      tz: query.tz,
+      noUndoWindow: query.noUndoWindow === true,
+      columns: leaversColumnChoices({ email: query.emailColumn, leaveDate: query.leaveDateColumn, leaveAt: query.leaveAtColumn, transferTo: query.transferColumn }, query.ignoreColumn ?? []),
+    });
     // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
-    const known = await withRedis(deps, () => system.store.get(workflowIdOf({ source: file, options }, deps.target.id)));
-    if (known !== undefined && known.state !== 'submitting') {
+    if ('known' in planned) {
+      const { known } = planned;
       return reply.code(200).header('location', `/v1/offboardings/${known.id}`).send({ offboardingId: known.id, created: false, status: await withRedis(deps, () => system.status(known.id)) });
     }
-    const plan = await withRedis(deps, () => system.plan(file, { api: deps.batches.api, config: offboarding.config, options }), { timeout: false });
+    const { plan } = planned;
     if (query.dryRun === true) return reply.code(200).send({ target: deps.target.label, plan });
     if (plan.guardrails.needsConfirmation && query.confirm !== true) {
       throw new ControlError(409, CONTROL_ERROR_CODES.confirmationRequired, `refused: ${plan.guardrails.reasons.join('; ')}`, {
@@ -97,39 +85,12 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         details: { guardrails: plan.guardrails },
       });
     }
-    const governance = deps.governance;
-    let submitted: Awaited<ReturnType<typeof system.submit>> | undefined;
-    const queue = async () => (submitted = await withRedis(deps, () => system.submit(plan), { timeout: false }));
-    if (governance !== undefined) {
-      const gated = await withRedis(
-        deps,
-        () =>
-          governance.gate.submit(
-            {
-              kind: 'offboarding',
-              id: workflowIdOf(plan, deps.target.id),
-              subject: plan.source.path,
-              target: deps.target.id,
-              sim: deps.target.sim,
-              plan: fingerprintOfOffboarding(plan),
-              guardrails: plan.guardrails.reasons,
-              input: offboardingInputOf(leaversPath, bytes, plan.options),
-              requestedBy: request.actor ?? governance.operators.byToken(deps.token)!,
-              reason: query.reason,
-            },
-            async () => {
-              const done = await queue();
-              return { id: done.workflow.id, created: done.created };
-            },
-          ),
-        { timeout: false },
-      );
-      if (gated.status === 'awaiting-approval') {
-        const approval = approvalView(gated.request);
-        return reply.code(202).header('location', approval.links.self).send({ offboardingId: approval.id, awaitingApproval: true, created: gated.created, approval, plan });
-      }
+    const result = await submitOffboardingRequest(deps, offboarding, { plan, bytes, name: query.name ?? `leavers.${format}`, actor: request.actor, reason: query.reason });
+    if ('awaitingApproval' in result) {
+      const approval = result.awaitingApproval;
+      return reply.code(202).header('location', approval.links.self).send({ offboardingId: approval.id, awaitingApproval: true, created: result.created, approval, plan });
     }
-    const { workflow, created } = submitted ?? (await queue());
+    const { workflow, created } = result;
     return reply
       .code(created ? 202 : 200)
       .header('location', `/v1/offboardings/${workflow.id}`)

@@ -2,8 +2,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
-import { cookieSecretOf } from '../auth/dashboard-session.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cookieSecretOf, csrfKeyOf } from '../auth/dashboard-session.js';
 import type { ControlHttpPolicy } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { createRequestOriginGuard } from './request-origin-guard.js';
@@ -54,6 +54,10 @@ export async function registerSecurity(app: FastifyInstance, token: string, poli
   await app.register(fastifyCsrf, {
     cookieKey: 'seatflow_csrf',
     cookieOpts: { signed: true, httpOnly: true, sameSite: 'strict', path: '/' },
+    // Tokens are bound to the signed-in session (the sign-in form's to "no session"): a token read from one session's
+    // page is worth nothing in another, nor after signing out. registerAuth sets the session before this check runs.
+    csrfOpts: { hmacKey: csrfKeyOf(token), userInfo: true },
+    getUserInfo: (request) => csrfBindingOf(request),
     // Forms send `_csrf` url-encoded (a string) or in multipart (a field object, for the manifest upload).
     getToken: (request) => {
       const field = (request.body as Record<string, unknown> | undefined)?._csrf;
@@ -63,4 +67,14 @@ export async function registerSecurity(app: FastifyInstance, token: string, poli
       return typeof header === 'string' ? header : undefined;
     },
   });
+}
+
+/** What a CSRF token is bound to: the request's open session, or none (the sign-in form). */
+export function csrfBindingOf(request: FastifyRequest): string {
+  return request.dashboardSession ?? 'no session';
+}
+
+/** A CSRF token for a form of this reply's page, bound as `csrfBindingOf` says. */
+export function csrfTokenOf(reply: FastifyReply): string {
+  return reply.generateCsrf({ userInfo: csrfBindingOf(reply.request) });
 }

@@ -16,6 +16,7 @@ export const offboardingInputSchema = z.object({
     transferTo: z.string().optional(),
     removeFromSharing: z.boolean(),
     timeZone: z.string().optional(),
+    noUndoWindow: z.boolean().optional(),
     columns: z
       .object({ columns: z.record(z.string(), z.string()).optional(), read: z.array(z.string()).optional(), ignore: z.array(z.string()).optional() })
       .optional(),

@@ -1,4 +1,4 @@
-import { show } from '../describe-issue.js';
+import { show } from '../show-value.js';
 import { ManifestFileError } from '../manifest-file-error.js';
 import { editDistance } from './edit-distance.js';
 import { shapeOf, type ValueShape } from './value-shapes.js';

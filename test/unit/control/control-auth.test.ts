@@ -47,7 +47,9 @@ describe('control API auth', () => {
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', checks: { redis: { ok: true }, target: { ok: true, checkedAt: expect.any(String) } } });
+    expect(ready.json()).toEqual({ status: 'ready', checks: { redis: { ok: true }, target: { ok: true } } });
+    const detailed = await app.inject({ method: 'GET', url: '/readyz', headers: auth });
+    expect(detailed.json()).toEqual({ status: 'ready', checks: { redis: { ok: true }, target: { ok: true, checkedAt: expect.any(String) } } });
   });
 
   it('asks for a token on unknown paths too, and names the endpoints once authenticated', async () => {

@@ -81,7 +81,7 @@ describe('batch endpoints', () => {
     expect(retry.json()).toMatchObject({ batchId: 'b0123456789ab', requeued: 1, resumed: 0 });
     const cancel = await target.inject({ method: 'POST', url: '/v1/batches/b0123456789ab/cancel', headers: { ...auth, 'content-type': 'application/json' } });
     expect(cancel.json()).toMatchObject({ batchId: 'b0123456789ab', cancelled: 1, running: 0 });
-    expect(batches.calls.filter((call) => !call.startsWith('get '))).toEqual(['retry b0123456789ab', 'cancel b0123456789ab']);
+    expect(batches.calls.filter((call) => !call.startsWith('get '))).toEqual(['retry b0123456789ab', 'cancel b0123456789ab by the control API']);
   });
 
   it('answers 400 for an unknown report format', async () => {
@@ -105,7 +105,7 @@ describe('control API when Redis is down', () => {
       const response = await target.inject({ method: 'GET', url: '/v1/batches', headers: auth });
       expect(response.statusCode).toBe(503);
       expect(response.json().error).toMatchObject({ code: 'REDIS_UNAVAILABLE', message: expect.stringMatching(/^Redis is not reachable/), hint: expect.stringContaining('/readyz') });
-      const ready = await target.inject({ method: 'GET', url: '/readyz' });
+      const ready = await target.inject({ method: 'GET', url: '/readyz', headers: auth });
       expect(ready.statusCode).toBe(503);
       expect(ready.json().checks.redis).toMatchObject({ ok: false, message: expect.stringContaining('Redis connection is') });
     } finally {

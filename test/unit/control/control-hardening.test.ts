@@ -110,11 +110,16 @@ describe('/readyz', () => {
     expect(api.checks).toBe(1);
   });
 
-  it('is not ready when the target refuses the token or it is not a System Admin', async () => {
+  it('is not ready when the target refuses the token or it is not a System Admin, and says why only to the token', async () => {
     app = buildControlApp(controlDeps({ api: adminApi(async () => ({ admin: false, email: 'dana@acme.example' })) }));
-    const response = await app.inject({ method: 'GET', url: '/readyz' });
+    const response = await app.inject({ method: 'GET', url: '/readyz', headers: auth });
     expect(response.statusCode).toBe(503);
     expect(response.json().checks.target).toMatchObject({ ok: false, message: expect.stringContaining('not a System Admin') });
+    // A probe without the token learns ready or not, and which check failed: not the account the token acts for.
+    const anonymous = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(anonymous.statusCode).toBe(503);
+    expect(anonymous.json()).toEqual({ status: 'not ready', checks: { redis: { ok: true }, target: { ok: false } } });
+    expect(anonymous.body).not.toContain('dana@acme.example');
   });
 });
 

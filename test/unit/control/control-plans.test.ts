@@ -31,14 +31,14 @@ describe('POST /v1/plans', () => {
     expect(body.summary).toMatchObject({ total: 4, change: 1, 'no-op': 1, refused: 1, 'not-found': 1 });
     expect(body.rows.map((row: { verdict: string }) => row.verdict)).toEqual(['change', 'no-op', 'refused', 'not-found']);
     expect(body.guardrails).toMatchObject({ destructiveCount: 1, needsConfirmation: false });
-    expect(body.source).toMatchObject({ path: 'http:manifest.csv', format: 'csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(body.source).toMatchObject({ path: 'manifest.csv', format: 'csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(body.warnings).toEqual([]);
   });
 
   it('reads JSON and JSON Lines bodies by their Content-Type, and names the manifest from ?name=', async () => {
     const json = await postPlan(JSON.stringify({ rows: [{ email: 'marcus.chen@acme.example', action: 'deactivate' }] }), 'application/json; charset=utf-8', '?name=offboarding.json');
     expect(json.statusCode).toBe(200);
-    expect(json.json().source).toMatchObject({ path: 'http:offboarding.json', format: 'json' });
+    expect(json.json().source).toMatchObject({ path: 'offboarding.json', format: 'json' });
     const jsonl = await postPlan('{"email":"marcus.chen@acme.example","action":"deactivate"}\n', 'application/x-ndjson');
     expect(jsonl.statusCode).toBe(200);
     expect(jsonl.json().summary.change).toBe(1);

@@ -23,7 +23,7 @@ export function batchRecord(overrides: Partial<BatchRecord> = {}): BatchRecord {
   return {
     id: 'b0123456789ab',
     state: 'queued',
-    source: 'http:manifest.csv',
+    source: 'manifest.csv',
     sha256: 'f'.repeat(64),
     createdAt: '2025-01-01T00:00:00.000Z',
     total: 4,
@@ -54,10 +54,12 @@ export function createFakeBatches(batches: BatchRecord[] = []): ControlBatchDeps
       async *outcomes() {
         /* none */
       },
+      rowsStarted: async () => 0,
+      finishedPerSecond: async () => [],
     },
     control: {
-      cancel: async (id: string) => {
-        calls.push(`cancel ${id}`);
+      cancel: async (id: string, by?: string) => {
+        calls.push(`cancel ${id}${by === undefined ? '' : ` by ${by}`}`);
         return { cancelled: 1, running: 0 };
       },
       retry: async (id: string) => {

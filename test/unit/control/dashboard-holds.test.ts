@@ -122,8 +122,8 @@ describe('dashboard: holds page', () => {
     expect(text).toContain('1 ana.holding@acme.example user 1001 holding deactivate succeeded 2026-11-22 12:00:01 UTC remove 2026-11-29 12:00:00 UTC');
     expect(text).toContain('owns 2 groups: &lt;Sales&gt;');
     expect(text).toContain('3 cy.removed@acme.example user 1003 removed — — — — hold ended; re-check passed');
-    expect(page.body).toContain(`<a href="/batches/${OURS.reactivateBatch}">reactivate</a>`);
-    expect(page.body).toContain(`hx-get="/offboardings/${OURS.id}/live"`);
+    expect(page.body).toContain(`<a id="step-reactivate" href="/batches/${OURS.reactivateBatch}">reactivate</a>`);
+    expect(page.body).toContain(`hx-get="/offboardings/${OURS.id}/live?announced=1-holding-1-scheduled-1-removed"`);
     expect(page.body.match(/>Undo…<\/a>/g)).toHaveLength(2);
     expect((await getPage(app, jar, '/offboardings/o000000000000')).statusCode).toBe(404);
     expect((await getPage(app, jar, '/offboardings/not-an-id')).statusCode).toBe(404);

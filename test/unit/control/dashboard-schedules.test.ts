@@ -4,7 +4,9 @@ import { buildControlApp } from '../../../src/control/build-control-app.js';
 import { emptyCounts } from '../../../src/queue/row-outcome.js';
 import type { ScheduleView } from '../../../src/reconcile/schedule-book.js';
 import { controlDeps } from './control-test-deps.js';
-import { getPage, signIn } from './dashboard-sign-in.js';
+import { csrfOf, getPage, postForm, signIn } from './dashboard-sign-in.js';
+
+const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -40,13 +42,19 @@ const SCHEDULES: ScheduleView[] = [
   { name: 'new', policyPath: '/p/new.json', apply: false, cron: '0 9 * * *', tz: 'UTC', next: '2026-11-24T09:00:00.000Z', lastRun: undefined, lastBatch: undefined },
 ];
 
-/** A schedule book that answers from memory and counts its calls. */
-function fakeBook(schedules: ScheduleView[]): { list(): Promise<ScheduleView[]>; calls: number } {
+/** A schedule book that answers from memory, counts its list calls and records the runs asked for. */
+function fakeBook(schedules: ScheduleView[]) {
   const book = {
     calls: 0,
+    runs: [] as string[],
     async list() {
       book.calls += 1;
       return schedules;
+    },
+    async runNow(name: string) {
+      if (!schedules.some((view) => view.name === name)) return undefined;
+      book.runs.push(name);
+      return { jobId: `run-now-${name}-1`, workers: 0 };
     },
   };
   return book;
@@ -67,7 +75,8 @@ describe('dashboard: schedules page', () => {
     expect(page.body).toContain('<a href="/schedules" aria-current="page">Schedules</a>');
     expect(page.body).toContain('<caption class="visually-hidden">Reconciliation schedules of this target, by name</caption>');
     const weekly = rowOf(page.body, 'weekly-apply');
-    expect(weekly).toMatch(/0 6 \* \* 1 Europe\/Berlin applies \/etc\/seatflow\/licences\.json 2026-11-30 05:00:00 UTC/);
+    // Nobody can confirm a scheduled run: the page says what holds it.
+    expect(weekly).toMatch(/0 6 \* \* 1 Europe\/Berlin applies a run above guardrails\.destructiveMaxCount \(\d+\) or guardrails\.destructiveMaxShare \([\d.]+%\) is held and changes nothing: .* \/etc\/seatflow\/licences\.json 2026-11-30 05:00:00 UTC/);
     expect(weekly).toMatch(/2026-11-23 06:00:04 UTC .* batch b0123456789ab finished 3 rows 2 succeeded 1 failed plan: 3 change, 40 no-op \/data\/reconcile\/weekly-2026-11-23\.csv/);
     expect(page.body).toContain('<a href="/batches/b0123456789ab">b0123456789ab</a>');
     expect(rowOf(page.body, 'held')).toMatch(/none .* changed nothing: 12 removals are more than the limit of 5/);
@@ -77,13 +86,29 @@ describe('dashboard: schedules page', () => {
     expect(page.body).not.toContain('<broken>');
   });
 
-  it('is read-only and says which commands change schedules', async () => {
-    app = buildControlApp(controlDeps({ schedules: fakeBook(SCHEDULES) }));
+  it('says which commands change schedules, and runs one now only through its confirmation page', async () => {
+    const book = fakeBook(SCHEDULES);
+    app = buildControlApp(controlDeps({ schedules: book }));
     const jar = await signIn(app);
     const page = await getPage(app, jar, '/schedules');
     expect(page.body).toContain('seatflow schedule add NAME POLICY --cron');
     expect(page.body).toContain('seatflow schedule remove NAME');
     expect(page.body).not.toMatch(/<form method="post" action="\/schedules/);
+    expect(page.body).toContain('<a class="button" id="run-weekly-apply" href="/schedules/weekly-apply/run" aria-label="Run now: weekly-apply…">Run now…</a>');
+
+    const confirm = await getPage(app, jar, '/schedules/weekly-apply/run');
+    expect(confirm.statusCode).toBe(200);
+    expect(textOf(confirm.body)).toContain('submits the changes as a batch');
+    const forged = await postForm(app, jar, '/schedules/weekly-apply/run', {});
+    expect(forged.statusCode).toBe(403);
+    expect(book.runs).toEqual([]);
+    const queued = await postForm(app, jar, '/schedules/weekly-apply/run', { _csrf: csrfOf(confirm.body) });
+    expect(queued.statusCode).toBe(200);
+    expect(book.runs).toEqual(['weekly-apply']);
+    expect(textOf(queued.body)).toMatch(/The run of weekly-apply is queued \( ?run-now-weekly-apply-1 ?\)\./);
+    expect(textOf(queued.body)).toContain('No schedule worker is connected now');
+    expect((await getPage(app, jar, '/schedules/nope/run')).statusCode).toBe(404);
+    expect(textOf((await getPage(app, jar, '/schedules/dry/run')).body)).toContain('it is a dry run: nothing is changed');
   });
 
   it('refreshes its table with htmx, and says so when there is no schedule', async () => {

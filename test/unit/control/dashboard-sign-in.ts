@@ -55,3 +55,24 @@ export async function postForm(app: FastifyInstance, jar: CookieJar, url: string
   jar.take(response);
   return response;
 }
+
+/** A signed-in multipart form post, as a browser sends a form with a file input (add `_csrf` to pass the check). */
+export async function postFile(
+  app: FastifyInstance,
+  jar: CookieJar,
+  url: string,
+  fields: Record<string, string>,
+  file: { field: string; name: string; content: string; type?: string },
+): Promise<LightMyRequestResponse> {
+  const boundary = '----seatflowtest7a1c';
+  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  parts.push(`--${boundary}\r\ncontent-disposition: form-data; name="${file.field}"; filename="${file.name}"\r\ncontent-type: ${file.type ?? 'text/csv'}\r\n\r\n${file.content}\r\n`);
+  const response = await app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie: jar.header(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: `${parts.join('')}--${boundary}--\r\n`,
+  });
+  jar.take(response);
+  return response;
+}

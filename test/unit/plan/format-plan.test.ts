@@ -50,6 +50,14 @@ describe('formatPlan', () => {
     const line = rowLine(formatPlan(planOf([{ ...refusedRow, action: { action: 'deactivate', user: { email } }, target: {} }])));
     expect(line).toContain(email);
   });
+
+  it('prints a plan of 150,000 rows (a table of one argument per row overflowed the call stack at about 125,000)', () => {
+    const rows: PlannedRow[] = [];
+    for (let i = 1; i <= 150_000; i += 1) rows.push({ ...refusedRow, row: i, line: i + 1 });
+    const text = formatPlan(planOf(rows));
+    expect(text.split('\n').filter((line) => /^\d+ +deactivate /.test(line))).toHaveLength(150_000);
+    expect(text).toContain('150000 rows:');
+  });
 });
 
 describe('describeSubject', () => {

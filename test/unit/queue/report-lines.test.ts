@@ -27,6 +27,16 @@ describe('reportLines', () => {
     expect(cell('errorCode')).toBe('1355');
   });
 
+  it('writes control characters of a cell escaped in the CSV a person opens, and exactly in JSON Lines', async () => {
+    const message = 'refused\u001b[2J\u0000 by the service';
+    const csv = await text(reportLines(rows({ ...base, message }), 'csv'));
+    expect(csv).not.toContain('\u001b');
+    const [, record] = parse(csv) as string[][];
+    expect(record?.[REPORT_COLUMNS.indexOf('message')]).toBe('refused\\u001b[2J\\u0000 by the service');
+    const jsonl = await text(reportLines(rows({ ...base, message }), 'jsonl'));
+    expect((JSON.parse(jsonl) as RowOutcome).message).toBe(message);
+  });
+
   it('writes one JSON object per line as JSON Lines, unchanged', async () => {
     const jsonl = await text(reportLines(rows(base, { ...base, row: 2, message: '=x' }), 'jsonl'));
     expect(jsonl.trimEnd().split('\n').map((line) => JSON.parse(line) as RowOutcome)).toEqual([base, { ...base, row: 2, message: '=x' }]);

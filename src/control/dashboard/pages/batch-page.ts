@@ -1,19 +1,12 @@
 import type { BatchRecord } from '../../../queue/batch-store.js';
-import { OUTCOMES, type Outcome, type RowOutcome } from '../../../queue/row-outcome.js';
-import { durationOf, isSettled, outcomeCounts, progressBar, stateBadge, timeOf } from '../format.js';
-import type { BudgetRates } from '../budget-sampler.js';
+import { OUTCOMES, rowsWithOutcome, type Outcome, type RowOutcome } from '../../../queue/row-outcome.js';
+import { stepBatchOf } from '../../../workflow/retry-step-batch.js';
+import { announcement } from '../announce.js';
+import type { BatchActivity } from '../batch-activity.js';
+import { batchCharts } from '../batch-charts.js';
+import type { BudgetView } from '../budget-sampler.js';
+import { activityBadge, durationOf, outcomeCounts, percentDone, progressBar, relativeTime, scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
-
-/** The request budget as the batch page shows it; absent when the server has no budget for the target. */
-export interface BudgetView extends BudgetRates {
-  allowedPerMinute: number;
-}
-
-function callsLine(budget: BudgetView): SafeHtml {
-  if (budget.windowMs < 1000) return html`— (measuring) · limit ${Math.floor(budget.allowedPerMinute)} / min`;
-  const seconds = Math.round(budget.windowMs / 1000);
-  return html`${budget.callsInWindow} in the last ${seconds} s · limit ${Math.floor(budget.allowedPerMinute)} / min`;
-}
 
 export interface RowsView {
   filter: Outcome | undefined;
@@ -23,75 +16,128 @@ export interface RowsView {
   offset: number;
 }
 
+/** Everything the batch page shows at one moment. */
+export interface BatchView {
+  batch: BatchRecord;
+  activity: BatchActivity;
+  budget: BudgetView | undefined;
+  rows: RowsView;
+  /** Outcomes per second (the batch store's), for the rows chart. */
+  perSecond: ReadonlyArray<{ at: number; rows: number }>;
+  /** The announcement key the page already showed (`?announced=` of the live part). */
+  announced: string | undefined;
+  now: number;
+}
+
+function budgetFacts(budget: BudgetView): SafeHtml {
+  const { learned, configured } = budget;
+  const calls =
+    budget.windowMs < 1000 ? html`— (measuring)` : html`${budget.callsInWindow} in the last ${Math.round(budget.windowMs / 1000)} s`;
+  const lowered = learned.perMinute < configured.perMinute || learned.bucket < configured.bucket;
+  return html`<div><dt>API calls (fleet, this token)</dt><dd>${calls}</dd></div>
+    <div><dt>Budget the fleet learned</dt><dd>${Math.floor(learned.usablePerMinute)} / min, bucket ${Math.floor(learned.bucket)}${lowered ? html` <span class="muted small">(lowered by 429s from ${Math.floor(configured.perMinute * (1 - configured.headroom))} / min, bucket ${configured.bucket})</span>` : html` <span class="muted small">(as configured)</span>`}</dd></div>
+    <div><dt>Available now</dt><dd>${learned.availableNow} calls</dd></div>
+    <div><dt>429 pauses</dt><dd>${budget.rateLimitedInWindow} recently, ${budget.rateLimitedTotal} in all${budget.pausedForMs > 0 ? html` — <strong>paused for ${Math.ceil(budget.pausedForMs / 1000)} s</strong>` : ''}</dd></div>`;
+}
+
 function rowsTable(batch: BatchRecord, view: RowsView): SafeHtml {
   const filters: Array<{ label: string; value: Outcome | undefined }> = [{ label: 'All', value: undefined }, ...OUTCOMES.map((outcome) => ({ label: outcome, value: outcome }))];
+  const caption = `Rows of the batch${view.filter === undefined ? '' : ` that ended ${view.filter}`}`;
   return html`<section aria-labelledby="rows-title">
 <div class="heading"><h2 id="rows-title">Rows</h2>
-<p class="downloads">Report: <a href="/batches/${batch.id}/report.csv" download>CSV</a> · <a href="/batches/${batch.id}/report.jsonl" download>JSON Lines</a></p></div>
+<p class="downloads">Report: <a id="report-csv" href="/batches/${batch.id}/report.csv" download>CSV</a> · <a id="report-jsonl" href="/batches/${batch.id}/report.jsonl" download>JSON Lines</a></p></div>
 <nav aria-label="Filter rows by outcome"><ul class="filters">${filters.map(
     (filter) =>
-      html`<li><a href="/batches/${batch.id}${filter.value === undefined ? '' : `?outcome=${filter.value}`}"${filter.value === view.filter ? html` aria-current="true"` : ''}>${filter.label}${filter.value === undefined ? '' : html` (${batch.counts[filter.value]})`}</a></li>`,
+      html`<li><a id="filter-${filter.value ?? 'all'}" href="/batches/${batch.id}${filter.value === undefined ? '' : `?outcome=${filter.value}`}"${filter.value === view.filter ? html` aria-current="true"` : ''}>${filter.label}${filter.value === undefined ? '' : html` (${batch.counts[filter.value]})`}</a></li>`,
   )}</ul></nav>
 ${view.rows.length === 0
   ? html`<p>No rows ${view.filter === undefined ? 'have an outcome yet' : html`ended <strong>${view.filter}</strong>`}.</p>`
-  : html`<table class="rows">
-<caption class="visually-hidden">Rows of the batch${view.filter === undefined ? '' : ` that ended ${view.filter}`}</caption>
+  : scrollBox(
+      caption,
+      html`<table class="rows">
+<caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Row</th><th scope="col">Action</th><th scope="col">User or subject</th><th scope="col">Outcome</th><th scope="col">Category</th><th scope="col">HTTP</th><th scope="col">Code</th><th scope="col">Message</th><th scope="col">Attempts</th></tr></thead>
 <tbody>${view.rows.map(
-      (row) => html`<tr>
+        (row) => html`<tr>
 <td>${row.row}<div class="muted small">line ${row.line}</div></td><td>${row.action}</td><td>${row.email ?? row.subject ?? (row.userId === undefined ? '—' : `user ${row.userId}`)}</td>
 <td><span class="badge outcome-${row.outcome}">${row.outcome}</span></td><td>${row.category ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}</td>
 <td>${row.status ?? ''}</td><td>${row.errorCode ?? ''}</td><td class="message">${row.message ?? ''}</td><td>${row.attempts}</td></tr>`,
-    )}</tbody></table>
-${view.more ? html`<p><a href="/batches/${batch.id}${rowsQuery({ filter: view.filter, offset: view.offset + view.rows.length })}">Next rows</a></p>` : ''}`}
+      )}</tbody></table>`,
+    )}
+${view.more ? html`<p><a id="next-rows" href="/batches/${batch.id}${rowsQuery({ filter: view.filter, offset: view.offset + view.rows.length })}">Next rows</a></p>` : ''}
 </section>`;
 }
 
 /** The query of a rows view, for links and for the live part's own URL. */
-function rowsQuery(view: Pick<RowsView, 'filter' | 'offset'>): string {
+function rowsQuery(view: Pick<RowsView, 'filter' | 'offset'>, announced?: string): string {
   const params = new URLSearchParams();
   if (view.filter !== undefined) params.set('outcome', view.filter);
   if (view.offset > 0) params.set('offset', String(view.offset));
+  if (announced !== undefined) params.set('announced', announced);
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }
 
+/** What the live region says about the batch, and the key that says when it is news: its state and each tenth. */
+function progressNews(view: BatchView): { key: string; text: string } {
+  const { batch, activity } = view;
+  const done = rowsWithOutcome(batch.counts);
+  const counts = OUTCOMES.filter((outcome) => batch.counts[outcome] > 0).map((outcome) => `${batch.counts[outcome]} ${outcome}`).join(', ');
+  const tenth = Math.floor(percentDone(batch) / 10);
+  return { key: `${activity.label}:${tenth}`, text: `Batch ${activity.label}: ${done} of ${batch.total} rows done (${percentDone(batch)}%)${counts === '' ? '' : `: ${counts}`}.` };
+}
+
+/** How often the live part asks again: every 2 s while rows move, every 30 s for a step batch between steps. */
+function pollOf(view: BatchView, announced: string): SafeHtml | '' {
+  const every = view.activity.moving ? '2s' : view.activity.label === 'waiting' ? '30s' : undefined;
+  if (every === undefined) return '';
+  return html` hx-get="/batches/${view.batch.id}/live${rowsQuery(view.rows, announced)}" hx-trigger="every ${every}" hx-swap="outerHTML"`;
+}
+
 /**
- * Everything on the batch page that moves: actions, progress, counts, calls against the budget, 429 pauses, and the
- * rows with their filter counts. While the batch runs it asks for itself again every 2 s (same filter), and stops
- * once the batch is settled.
+ * Everything on the batch page that moves: actions, progress, counts, the budget, the charts, and the rows with their
+ * filter counts. It asks for itself again while the batch can change (same filter) and stops once nothing will. Every
+ * link in it keeps its id across refreshes, so that htmx gives keyboard focus back to the link that had it; progress
+ * goes to the page's live region only when it is news.
  */
-export function batchLive(batch: BatchRecord, budget: BudgetView | undefined, rows: RowsView): SafeHtml {
-  const poll = isSettled(batch) ? '' : html` hx-get="/batches/${batch.id}/live${rowsQuery(rows)}" hx-trigger="every 2s" hx-swap="outerHTML"`;
+export function batchLive(view: BatchView): SafeHtml {
+  const { batch, activity, budget } = view;
+  const news = progressNews(view);
   const canRetry = batch.counts.failed > 0 || batch.counts.cancelled > 0 || batch.state === 'stopped';
-  const canCancel = !isSettled(batch);
-  return html`<div id="batch-live"${poll}>
-<div class="actions">${canRetry ? html`<a class="button" href="/batches/${batch.id}/retry">Retry failed rows…</a>` : ''}${canCancel ? html`<a class="button danger" href="/batches/${batch.id}/cancel">Cancel batch…</a>` : ''}</div>
+  const canCancel = batch.state === 'queued' || batch.state === 'submitting';
+  const step = stepBatchOf(batch.id);
+  return html`<div id="batch-live"${pollOf(view, news.key)}>
+${announcement(news.key, view.announced, news.text)}
+<div class="actions">${canRetry ? html`<a class="button" id="retry-link" href="/batches/${batch.id}/retry">Retry failed rows…</a>` : ''}${canCancel && step === undefined ? html`<a class="button danger" id="cancel-link" href="/batches/${batch.id}/cancel">Cancel batch…</a>` : ''}</div>
 <section class="live" aria-labelledby="progress-title">
 <h2 id="progress-title" class="visually-hidden">Progress</h2>
 <div class="live-grid">
-  <div>${stateBadge(batch)} ${progressBar(batch)}</div>
+  <div class="state">${activityBadge(activity)} ${progressBar(batch)}</div>
   <div>${outcomeCounts(batch)}</div>
   <dl class="facts">
     <div><dt>Started</dt><dd>${timeOf(batch.createdAt)}</dd></div>
-    <div><dt>Duration</dt><dd>${durationOf(batch)}</dd></div>
-    ${budget === undefined
-      ? ''
-      : html`<div><dt>API calls (fleet, this token)</dt><dd>${callsLine(budget)}</dd></div>
-    <div><dt>429 pauses</dt><dd>${budget.rateLimitedInWindow} recently, ${budget.rateLimitedTotal} in all${budget.pausedForMs > 0 ? html` — <strong>paused for ${Math.ceil(budget.pausedForMs / 1000)} s</strong>` : ''}</dd></div>`}
+    <div><dt>Duration</dt><dd>${durationOf(batch, view.now)}</dd></div>
+    ${activity.nextDueAt === undefined ? '' : html`<div><dt>Next step due</dt><dd>${timeOf(activity.nextDueAt)} <span class="muted small">${relativeTime(activity.nextDueAt, view.now)}</span></dd></div>`}
+    ${budget === undefined ? '' : budgetFacts(budget)}
   </dl>
 </div>
+${activity.label === 'cancelling' ? html`<p class="note">Cancelled: rows that were running when it was cancelled are finishing; this page follows them to the end.</p>` : ''}
+${activity.label === 'waiting' ? html`<p class="note">A step batch of an offboarding: its rows run on the leavers' leave dates and at the end of their holds. Nothing runs before the next step is due.</p>` : ''}
 ${batch.message === undefined || batch.message === '' ? '' : html`<p class="note">${batch.message}</p>`}
+${batchCharts(batch, view.perSecond, budget, activity.moving ? view.now : undefined)}
 </section>
-${rowsTable(batch, rows)}
+${rowsTable(batch, view.rows)}
 </div>`;
 }
 
-export function batchPage(batch: BatchRecord, budget: BudgetView | undefined, rows: RowsView): SafeHtml {
+/** The whole page: what it shows at load is not news for the live region (only later changes are). */
+export function batchPage(view: BatchView): SafeHtml {
+  const { batch } = view;
+  const step = stepBatchOf(batch.id);
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/batches">Batches</a> › ${batch.id}</nav>
 <h1>${batch.source} ${batch.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h1>
-<p class="muted">Batch <span class="mono">${batch.id}</span> · target ${batch.target}</p>
-${batchLive(batch, budget, rows)}`;
+<p class="muted">Batch <span class="mono">${batch.id}</span> · target ${batch.target}${step === undefined ? '' : html` · the ${step.step} step of offboarding <a href="/offboardings/${step.workflowId}">${step.workflowId}</a>`}</p>
+${batchLive({ ...view, announced: progressNews(view).key })}`;
 }
 
 /** Retry and cancel ask first, on a page of their own, so that a stray click or key press changes nothing. */

@@ -1,7 +1,7 @@
 import { formatHold } from '../../../workflow/hold-duration.js';
 import type { HoldView } from '../../../workflow/offboarding-system.js';
 import type { WorkflowRecord } from '../../../workflow/workflow-store.js';
-import { relativeTime, timeOf } from '../format.js';
+import { relativeTime, scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 
 /** The holds of one offboarding of this server's target. */
@@ -37,7 +37,9 @@ function group({ workflow, holds }: HoldGroup, now: number): SafeHtml {
 <div class="heading"><h2 id="${titleId}"><a id="open-${workflow.id}" href="/offboardings/${workflow.id}">${workflow.source}</a> ${workflow.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h2>
 <a class="button danger" id="undo-all-${workflow.id}" href="/offboardings/${workflow.id}/undo">Undo all ${holds.length} on hold…</a></div>
 <p class="muted">Offboarding <span class="mono">${workflow.id}</span> · hold ${formatHold(workflow.holdMs)} · submitted ${timeOf(workflow.createdAt)} · ${workflow.total} leaver${workflow.total === 1 ? '' : 's'} in all</p>
-<table class="holds">
+${scrollBox(
+  `Leavers on hold in offboarding ${workflow.id}`,
+  html`<table class="holds">
 <caption class="visually-hidden">Leavers on hold in offboarding ${workflow.id} (${workflow.source})</caption>
 <thead><tr><th scope="col">Leaver</th><th scope="col">Phase</th><th scope="col">Next step</th><th scope="col">Undo until</th><th scope="col">Action</th></tr></thead>
 <tbody>
@@ -51,7 +53,8 @@ ${holds.map(
 </tr>`,
 )}
 </tbody>
-</table>
+</table>`,
+)}
 </section>`;
 }
 

@@ -1,7 +1,8 @@
 import { formatHold } from '../../../workflow/hold-duration.js';
 import { UNDOABLE_PHASES } from '../../../workflow/leaver-state.js';
 import type { LeaverView, OffboardingStatus } from '../../../workflow/offboarding-status.js';
-import { timeOf } from '../format.js';
+import { announcement } from '../announce.js';
+import { scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { dueCell, phaseBadge, undoUntilCell } from './holds-page.js';
 
@@ -10,6 +11,14 @@ export interface OffboardingView {
   /** False for an offboarding of another target: shown, but undo cannot act on it from this server. */
   onThisTarget: boolean;
   now: number;
+  /** The announcement key the page already showed (`?announced=` of the live part). */
+  announced?: string | undefined;
+}
+
+/** What the live region says: where the leavers stand, news whenever a leaver moves to another phase. */
+export function phasesNews(status: OffboardingStatus): { key: string; text: string } {
+  const phases = Object.entries(status.phases).map(([phase, n]) => `${n} ${phase}`).join(', ');
+  return { key: phases.replace(/[^a-z0-9]+/gi, '-').slice(0, 40), text: `Offboarding ${status.workflow.state}: ${phases || 'no leavers'}.` };
 }
 
 function lastCell(last: LeaverView['last']): SafeHtml {
@@ -33,13 +42,15 @@ export function offboardingLive(view: OffboardingView): SafeHtml {
   const { status, now } = view;
   const { workflow } = status;
   const canUndo = view.onThisTarget && status.leavers.some((leaver) => UNDOABLE_PHASES.has(leaver.phase));
-  const poll = workflow.state === 'finished' ? '' : html` hx-get="/offboardings/${workflow.id}/live" hx-trigger="every 5s" hx-swap="outerHTML"`;
+  const news = phasesNews(status);
+  const poll = workflow.state === 'finished' ? '' : html` hx-get="/offboardings/${workflow.id}/live?announced=${encodeURIComponent(news.key)}" hx-trigger="every 5s" hx-swap="outerHTML"`;
   const batches = [
     ['deactivate', workflow.deactivateBatch],
     ['remove', workflow.removeBatch],
     ['reactivate', workflow.reactivateBatch],
   ] as const;
   return html`<div id="offboarding-live"${poll}>
+${announcement(news.key, view.announced, news.text)}
 <div class="actions">${canUndo ? html`<a class="button danger" id="undo-all-${workflow.id}" href="/offboardings/${workflow.id}/undo">Undo every leaver still on hold…</a>` : ''}</div>
 <section class="live" aria-labelledby="facts-title">
 <h2 id="facts-title" class="visually-hidden">Facts</h2>
@@ -51,15 +62,17 @@ export function offboardingLive(view: OffboardingView): SafeHtml {
   <div><dt>Step workers connected</dt><dd>${status.workers}</dd></div>
   ${workflow.transferTo === undefined ? '' : html`<div><dt>Transfer to</dt><dd>${workflow.transferTo}</dd></div>`}
   ${workflow.timeZone === undefined ? '' : html`<div><dt>Time zone</dt><dd>${workflow.timeZone}</dd></div>`}
-  <div><dt>Step batches</dt><dd>${batches.map(([name, id], index) => html`${index === 0 ? '' : ' · '}<a href="/batches/${id}">${name}</a>`)}</dd></div>
-  <div><dt>Report (one row per leaver)</dt><dd><a href="/offboardings/${workflow.id}/report.csv">CSV</a> · <a href="/offboardings/${workflow.id}/report.jsonl">JSON Lines</a></dd></div>
+  <div><dt>Step batches</dt><dd>${batches.map(([name, id], index) => html`${index === 0 ? '' : ' · '}<a id="step-${name}" href="/batches/${id}">${name}</a>`)}</dd></div>
+  <div><dt>Report (one row per leaver)</dt><dd><a id="report-csv" href="/offboardings/${workflow.id}/report.csv">CSV</a> · <a id="report-jsonl" href="/offboardings/${workflow.id}/report.jsonl">JSON Lines</a></dd></div>
 </dl>
 ${status.overdue > 0
   ? html`<p class="error" role="alert">${status.overdue} step${status.overdue === 1 ? ' is' : 's are'} due and no worker has taken ${status.overdue === 1 ? 'it' : 'them'}${status.workers === 0 ? ' (no worker is connected)' : ''}: start one with <code>seatflow worker</code>.</p>`
   : ''}
 ${view.onThisTarget ? '' : html`<p class="note">This offboarding was submitted for ${workflow.target}, not this server's target: undo it with <code>seatflow undo ${workflow.id}</code> against that target.</p>`}
 </section>
-<table class="leavers">
+${scrollBox(
+  `Leavers of offboarding ${workflow.id}`,
+  html`<table class="leavers">
 <caption class="visually-hidden">Leavers of offboarding ${workflow.id}, in file order</caption>
 <thead><tr><th scope="col">Row</th><th scope="col">Leaver</th><th scope="col">Phase</th><th scope="col">Last step</th><th scope="col">Next step</th><th scope="col">Undo until</th><th scope="col">Transfer to</th><th scope="col">Reason and notes</th><th scope="col">Action</th></tr></thead>
 <tbody>
@@ -79,7 +92,8 @@ ${status.leavers.map(
 </tr>`,
 )}
 </tbody>
-</table>
+</table>`,
+)}
 </div>`;
 }
 
@@ -88,5 +102,5 @@ export function offboardingPage(view: OffboardingView): SafeHtml {
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/holds">Holds</a> › ${workflow.id}</nav>
 <h1>${workflow.source} ${workflow.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h1>
 <p class="muted">Offboarding <span class="mono">${workflow.id}</span> · target ${workflow.target} · the same as <code>seatflow status ${workflow.id}</code></p>
-${offboardingLive(view)}`;
+${offboardingLive({ ...view, announced: phasesNews(view.status).key })}`;
 }

@@ -2,6 +2,7 @@ import { ACTION_NAMES } from '../../../manifest/action.js';
 import { describeSubject } from '../../../plan/format-plan.js';
 import type { GuardrailCheck } from '../../../plan/guardrails.js';
 import type { BatchPlan } from '../../../plan/planned-row.js';
+import { scrollBox } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 
 /** The upload form: a file input that is also the drop zone (dropping a file on it works without script). */
@@ -47,12 +48,16 @@ ${guardrails.needsConfirmation
 </form>
 <section aria-labelledby="rows-title">
 <h2 id="rows-title">Rows</h2>
-<table class="rows">
+${scrollBox(
+  'Rows of the plan',
+  html`<table class="rows">
+<caption class="visually-hidden">Rows of the plan, with their verdicts</caption>
 <thead><tr><th scope="col">Row</th><th scope="col">Action</th><th scope="col">User</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
 <tbody>${plan.rows.slice(0, 1000).map(
     (row) => html`<tr><td>${row.row}<div class="muted small">line ${row.line}</div></td><td>${row.actionName}</td><td>${describeSubject(row)}</td>
 <td><span class="badge verdict-${row.verdict}">${row.verdict}</span></td><td>${row.reason ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}${row.problems === undefined ? '' : html`<ul>${row.problems.map((p) => html`<li>${p.field === undefined ? '' : `${p.field}: `}${p.message}</li>`)}</ul>`}</td></tr>`,
-  )}</tbody></table>
+  )}</tbody></table>`,
+)}
 ${plan.rows.length > 1000 ? html`<p class="muted">The first 1000 of ${plan.rows.length} rows are shown.</p>` : ''}
 </section>`;
 }

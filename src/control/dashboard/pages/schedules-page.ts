@@ -1,6 +1,11 @@
 import { OUTCOMES } from '../../../queue/row-outcome.js';
+import type { Config } from '../../../core/config.js';
 import type { ScheduleView } from '../../../reconcile/schedule-book.js';
-import { relativeTime, timeOf } from '../format.js';
+import { describeScheduleLimits } from '../../../reconcile/schedule-limits.js';
+
+/** The guardrails that hold a scheduled run without limits of its own. */
+type ScheduleGuardrails = Pick<Config['guardrails'], 'destructiveMaxCount' | 'destructiveMaxShare'>;
+import { relativeTime, scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 
 function batchSummary(batch: NonNullable<ScheduleView['lastBatch']>): SafeHtml {
@@ -19,42 +24,84 @@ function lastRunCell(view: ScheduleView, now: number): SafeHtml {
   const what =
     last.error !== undefined ? html`<p class="error">failed: ${last.error}</p>`
     : last.heldBecause !== undefined ? html`<p>changed nothing: ${last.heldBecause.join('; ')}</p>`
+    : last.nothingToChange === true ? html`<p>nothing to change: no batch</p>`
     : last.batchId !== undefined
       ? html`<p>batch <a href="/batches/${last.batchId}">${last.batchId}</a>${last.batchExisted === true ? ' (made by an earlier firing)' : ''}${view.lastBatch === undefined ? '' : batchSummary(view.lastBatch)}</p>`
     : html`<p>${last.plan.change ?? 0} change${last.plan.change === 1 ? '' : 's'} planned${last.applied ? '' : ', plan only (dry run): nothing was changed'}</p>`;
   return html`${timeOf(last.finishedAt)}<div class="muted small">${relativeTime(last.finishedAt, now)} · tick ${timeOf(last.tick)}</div>${what}${planned === '' ? '' : html`<div class="muted small">plan: ${planned}</div>`}`;
 }
 
-/** The table of schedules; it asks for itself again every 30 s (next and last runs move at each firing). */
-export function schedulesLive(schedules: readonly ScheduleView[], now: number): SafeHtml {
-  const poll = html` hx-get="/schedules/live" hx-trigger="every 30s" hx-swap="outerHTML"`;
+/**
+ * The table of schedules; it asks for itself again every 10 s (next and last runs move at each firing, and a run
+ * started from here ends within seconds). Links keep their ids, so keyboard focus survives the refresh.
+ */
+export function schedulesLive(schedules: readonly ScheduleView[], now: number, guardrails: ScheduleGuardrails): SafeHtml {
+  const poll = html` hx-get="/schedules/live" hx-trigger="every 10s" hx-swap="outerHTML"`;
   if (schedules.length === 0) {
     return html`<div id="schedules-live"${poll}><p class="empty">No reconciliation schedules for this target.</p></div>`;
   }
   return html`<div id="schedules-live"${poll}>
-<table class="schedules">
+${scrollBox(
+  'Reconciliation schedules',
+  html`<table class="schedules">
 <caption class="visually-hidden">Reconciliation schedules of this target, by name</caption>
-<thead><tr><th scope="col">Schedule</th><th scope="col">When</th><th scope="col">Mode</th><th scope="col">Policy</th><th scope="col">Next run</th><th scope="col">Last run</th><th scope="col">Report</th></tr></thead>
+<thead><tr><th scope="col">Schedule</th><th scope="col">When</th><th scope="col">Mode</th><th scope="col">Policy</th><th scope="col">Next run</th><th scope="col">Last run</th><th scope="col">Report</th><th scope="col">Action</th></tr></thead>
 <tbody>
 ${schedules.map(
   (view) => html`<tr>
   <th scope="row">${view.name}</th>
   <td><code>${view.cron ?? '?'}</code><div class="muted small">${view.tz ?? 'UTC'}</div></td>
-  <td>${view.apply ? html`<span class="badge mode-apply">applies</span>` : html`<span class="badge mode-dry-run">dry run</span>`}</td>
+  <td>${view.apply ? html`<span class="badge mode-apply">applies</span><div class="muted small">${describeScheduleLimits(view.limits, guardrails)}</div>` : html`<span class="badge mode-dry-run">dry run</span>`}</td>
   <td class="path mono">${view.policyPath}</td>
   <td>${view.next === undefined ? html`<span class="muted">none</span>` : html`${timeOf(view.next)}<div class="muted small">${relativeTime(view.next, now)}</div>`}</td>
   <td>${lastRunCell(view, now)}</td>
   <td class="path mono">${view.lastRun === undefined || view.lastRun.report === '' ? '—' : view.lastRun.report}</td>
+  <td><a class="button" id="run-${view.name}" href="/schedules/${encodeURIComponent(view.name)}/run" aria-label="Run now: ${view.name}…">Run now…</a></td>
 </tr>`,
 )}
 </tbody>
-</table>
+</table>`,
+)}
 </div>`;
 }
 
-export function schedulesPage(schedules: readonly ScheduleView[], now: number): SafeHtml {
+export function schedulesPage(schedules: readonly ScheduleView[], now: number, guardrails: ScheduleGuardrails): SafeHtml {
   return html`<h1>Schedules</h1>
 <p>Licence reconciliation on a schedule: at each tick a worker runs the policy, writes its plan report and, for a schedule that applies, submits the changes as a batch (a dry run only writes the report). Ticks are fired by <code>seatflow worker</code> processes (and <code>seatflow serve --workers N</code>) of this target, once per tick however many run.</p>
-<p class="note">This page is read-only. Add, replace or remove schedules with the CLI: <code>seatflow schedule add NAME POLICY --cron "0 6 * * 1" --tz Europe/Berlin [--apply]</code>, <code>seatflow schedule remove NAME</code>; run one now with <code>seatflow schedule run NAME</code>.</p>
-${schedulesLive(schedules, now)}`;
+<p class="note">Run a schedule now from here (<strong>Run now…</strong>, as <code>seatflow schedule run NAME</code> does). Add, replace or remove schedules with the CLI: <code>seatflow schedule add NAME POLICY --cron "0 6 * * 1" --tz Europe/Berlin [--apply]</code>, <code>seatflow schedule remove NAME</code>.</p>
+${schedulesLive(schedules, now, guardrails)}`;
+}
+
+function describeRun(view: ScheduleView): SafeHtml {
+  return view.apply
+    ? html`It reads the policy <span class="mono">${view.policyPath}</span> now, writes its plan report and <strong>submits the changes as a batch</strong> (guardrails crossed hold the run: nobody can confirm it).`
+    : html`It reads the policy <span class="mono">${view.policyPath}</span> now and writes its plan report; it is a dry run: <strong>nothing is changed</strong>.`;
+}
+
+/** Running a schedule asks first, on a page of its own, so that a stray click changes nothing. */
+export function runConfirmPage(view: ScheduleView, csrfToken: string): SafeHtml {
+  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/schedules">Schedules</a> › ${view.name}</nav>
+<section class="narrow">
+<h1>Run ${view.name} now</h1>
+<p>Run the schedule <strong>${view.name}</strong> once, now, as a tick at this time. ${describeRun(view)}</p>
+<p>A worker of this target runs it (<code>seatflow worker</code>, or <code>seatflow serve --workers N</code>); its last run on the Schedules page shows what it did.</p>
+<form method="post" action="/schedules/${encodeURIComponent(view.name)}/run">
+  <input type="hidden" name="_csrf" value="${csrfToken}">
+  <button type="submit"${view.apply ? html` class="danger"` : ''}>Yes, run it now</button>
+  <a class="button secondary" href="/schedules">No, go back</a>
+</form>
+</section>`;
+}
+
+/** What happened when a run was asked for: queued, and whether a worker is there to take it. */
+export function runQueuedPage(name: string, queued: { jobId: string; workers: number }): SafeHtml {
+  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/schedules">Schedules</a> › ${name}</nav>
+<section class="narrow">
+<h1>Run ${name} now</h1>
+<div role="status"><p>The run of <strong>${name}</strong> is queued (<span class="mono">${queued.jobId}</span>).</p></div>
+${queued.workers === 0
+  ? html`<p class="note">No schedule worker is connected now: the run waits in the queue until one starts (<code>seatflow worker</code>, or <code>seatflow serve --workers 1</code>).</p>`
+  : html`<p>${queued.workers} schedule worker${queued.workers === 1 ? ' is' : 's are'} connected; the Schedules page shows the run as its last run once it ends.</p>`}
+<p class="actions"><a class="button" href="/schedules">Back to the schedules</a></p>
+</section>`;
 }

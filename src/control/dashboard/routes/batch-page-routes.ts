@@ -3,24 +3,38 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { reportLines } from '../../../queue/report-writer.js';
 import { OUTCOMES, type RowOutcome } from '../../../queue/row-outcome.js';
+import { retryBatch } from '../../retry-batch.js';
 import { withRedis } from '../../with-redis.js';
+import { csrfTokenOf } from '../../security/register-security.js';
 import type { DashboardContext } from '../dashboard-context.js';
-import { batchesPage, batchesTable } from '../pages/batches-page.js';
-import { batchLive, batchPage, confirmPage, type RowsView } from '../pages/batch-page.js';
+import type { BatchRecord } from '../../../queue/batch-store.js';
+import { createActivityReader } from '../read-batch-activity.js';
+import { batchesPage, batchesTable, type BatchesView } from '../pages/batches-page.js';
+import { batchLive, batchPage, confirmPage, type BatchView, type RowsView } from '../pages/batch-page.js';
 
 const ROWS_PER_PAGE = 200;
 const rowsQuerySchema = z.object({
   outcome: z.enum(OUTCOMES).optional().catch(undefined),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0).catch(0),
+  announced: z.string().max(40).optional().catch(undefined),
 });
+/** Who a cancel from these pages is recorded as (the batch's message says `cancelled by …`). */
+export const DASHBOARD_CANCELLED_BY = 'the dashboard';
 
 /** The batches list, one batch with its rows and live part, its reports, and retry/cancel behind a confirmation. */
 export function registerBatchPageRoutes(app: FastifyInstance, context: DashboardContext): void {
-  const { deps, session, csrf, render, fragment, batchOf, budgetView } = context;
+  const { deps, session, csrf, render, fragment, batchOf, sampler } = context;
   const { system } = deps.batches;
 
-  app.get('/batches', session, async (_request, reply) => render(reply, batchesPage(await withRedis(deps, () => system.store.list(50))), { title: 'Batches', section: 'batches' }));
-  app.get('/batches/live', session, async (_request, reply) => fragment(reply, batchesTable(await withRedis(deps, () => system.store.list(50)))));
+  const batchesView = (): Promise<BatchesView> =>
+    withRedis(deps, async () => {
+      const now = Date.now();
+      const activityOf = createActivityReader(deps, now);
+      const batches = await system.store.list(50);
+      return { batches: await Promise.all(batches.map(async (batch) => ({ batch, activity: await activityOf(batch) }))), now };
+    });
+  app.get('/batches', session, async (_request, reply) => render(reply, batchesPage(await batchesView()), { title: 'Batches', section: 'batches' }));
+  app.get('/batches/live', session, async (_request, reply) => fragment(reply, batchesTable(await batchesView())));
 
   /** The rows of one page of the batch view: those of the filter, from the offset, in row order. */
   const rowsOf = async (batchId: string, query: unknown): Promise<RowsView> => {
@@ -38,15 +52,22 @@ export function registerBatchPageRoutes(app: FastifyInstance, context: Dashboard
     return { filter, rows, more: false, offset };
   };
 
+  /** The batch page's view: the record, what it is doing, the budget, the pace and one page of rows. */
+  const viewOf = async (batch: BatchRecord, query: unknown): Promise<BatchView> => {
+    const now = Date.now();
+    const [activity, budget, rows, perSecond] = await Promise.all([
+      withRedis(deps, () => createActivityReader(deps, now)(batch)),
+      sampler === undefined ? undefined : withRedis(deps, () => sampler.view()),
+      withRedis(deps, () => rowsOf(batch.id, query)),
+      withRedis(deps, () => system.store.finishedPerSecond(batch.id)),
+    ]);
+    return { batch, activity, budget, rows, perSecond, announced: rowsQuerySchema.parse(query ?? {}).announced, now };
+  };
   app.get('/batches/:id', session, async (request, reply) => {
     const batch = await batchOf(request);
-    const body = batchPage(batch, await budgetView(), await rowsOf(batch.id, request.query));
-    return render(reply, body, { title: batch.source, section: 'batches' });
+    return render(reply, batchPage(await viewOf(batch, request.query)), { title: batch.source, section: 'batches' });
   });
-  app.get('/batches/:id/live', session, async (request, reply) => {
-    const batch = await batchOf(request);
-    return fragment(reply, batchLive(batch, await budgetView(), await rowsOf(batch.id, request.query)));
-  });
+  app.get('/batches/:id/live', session, async (request, reply) => fragment(reply, batchLive(await viewOf(await batchOf(request), request.query))));
 
   for (const format of ['csv', 'jsonl'] as const) {
     app.get(`/batches/:id/report.${format}`, session, async (request, reply) => {
@@ -61,11 +82,11 @@ export function registerBatchPageRoutes(app: FastifyInstance, context: Dashboard
   for (const what of ['retry', 'cancel'] as const) {
     app.get(`/batches/:id/${what}`, session, async (request, reply) => {
       const batch = await batchOf(request);
-      return render(reply, confirmPage(batch, what, reply.generateCsrf()), { title: what === 'retry' ? 'Retry failed rows' : 'Cancel batch', section: 'batches' });
+      return render(reply, confirmPage(batch, what, csrfTokenOf(reply)), { title: what === 'retry' ? 'Retry failed rows' : 'Cancel batch', section: 'batches' });
     });
     app.post(`/batches/:id/${what}`, csrf, async (request, reply) => {
       const batch = await batchOf(request);
-      await withRedis(deps, async () => void (what === 'retry' ? await system.control.retry(batch.id) : await system.control.cancel(batch.id)), { timeout: false });
+      await withRedis(deps, async () => void (what === 'retry' ? await retryBatch(deps, batch.id) : await system.control.cancel(batch.id, DASHBOARD_CANCELLED_BY)), { timeout: false });
       return reply.redirect(`/batches/${batch.id}`, 303);
     });
   }

@@ -9,12 +9,15 @@ import { offboardingParamsSchema } from '../../request-schemas.js';
 import { offboardingNotFound, undoOnTarget } from '../../undo-on-target.js';
 import { formatOffboardingReport } from '../../../workflow/offboarding-report.js';
 import { withRedis } from '../../with-redis.js';
+import { csrfTokenOf } from '../../security/register-security.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { holdsLive, holdsPage, type HoldGroup, type HoldsView } from '../pages/holds-page.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
 import { offboardingLive, offboardingPage, type OffboardingView } from '../pages/offboarding-page.js';
 import { DASHBOARD_UNDO_BY, undoConfirmPage, undoResultPage } from '../pages/undo-pages.js';
 import { auditUndo } from '../../../governance/audit/audit-undo.js';
+
+const announcedSchema = z.object({ announced: z.string().max(40).optional().catch(undefined) });
 
 /** `?user=` of the confirmation page and the `user` field of its form: one leaver, or (absent) all on hold. */
 const undoUserSchema = z.object({ user: z.union([emailSchema, z.literal('').transform(() => undefined)]).optional() });
@@ -63,13 +66,18 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
     if (status === undefined) throw offboardingNotFound(id);
     return status;
   };
-  const viewOf = (status: OffboardingStatus): OffboardingView => ({ status, onThisTarget: status.workflow.target === deps.target.id, now: Date.now() });
+  const viewOf = (status: OffboardingStatus, query?: unknown): OffboardingView => ({
+    status,
+    onThisTarget: status.workflow.target === deps.target.id,
+    now: Date.now(),
+    announced: announcedSchema.parse(query ?? {}).announced,
+  });
 
   app.get('/offboardings/:id', session, async (request, reply) => {
     const status = await statusOf(request);
     return render(reply, offboardingPage(viewOf(status)), { title: status.workflow.source, section: 'holds' });
   });
-  app.get('/offboardings/:id/live', session, async (request, reply) => fragment(reply, offboardingLive(viewOf(await statusOf(request)))));
+  app.get('/offboardings/:id/live', session, async (request, reply) => fragment(reply, offboardingLive(viewOf(await statusOf(request), request.query))));
 
   // The per-leaver report, as GET /v1/offboardings/:id/report gives it, behind the dashboard's sign-in.
   for (const format of ['csv', 'jsonl'] as const) {
@@ -102,7 +110,7 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
       leavers: asked === undefined ? onHold : [asked],
       ...(blocked === undefined ? {} : { blocked }),
       workers: status.workers,
-      csrfToken: reply.generateCsrf(),
+      csrfToken: csrfTokenOf(reply),
     });
     return render(reply, body, { title: 'Undo offboarding', section: 'holds' });
   });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ACTION_NAMES } from '../../../manifest/action.js';
@@ -7,18 +6,13 @@ import { planWithinDeadline } from '../../plan-within-deadline.js';
 import { requireTarget } from '../../routes/plan-routes.js';
 import { submitManifest } from '../../submit-manifest.js';
 import { toControlError } from '../../to-control-error.js';
+import { csrfTokenOf } from '../../security/register-security.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { planForm, planPreviewPage } from '../pages/plan-page.js';
 import { createPlanPreviews } from '../plan-previews.js';
+import { fieldValue, uploadedFile } from '../upload-fields.js';
 
 const uploadSchema = z.object({ action: z.enum(ACTION_NAMES).optional().catch(undefined), skipInvalid: z.literal('true').optional().catch(undefined) });
-
-interface MultipartField {
-  type?: string;
-  value?: unknown;
-  filename?: string;
-  toBuffer?: () => Promise<Buffer>;
-}
 
 /**
  * Plan preview: a manifest is uploaded, planned (changes nothing) and shown with its verdicts and guardrail check;
@@ -29,22 +23,20 @@ export function registerPlanPageRoutes(app: FastifyInstance, context: DashboardC
   const previews = createPlanPreviews();
   const planPage = { title: 'Plan a manifest', section: 'plan' };
 
-  app.get('/plan', session, async (_request, reply) => render(reply, planForm(reply.generateCsrf()), planPage));
+  app.get('/plan', session, async (_request, reply) => render(reply, planForm(csrfTokenOf(reply)), planPage));
 
   app.post('/plan', csrf, async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, MultipartField | undefined>;
-    const file = body.manifest;
+    const body = (request.body ?? {}) as Record<string, unknown>;
     const fields = uploadSchema.parse({ action: fieldValue(body.action), skipInvalid: fieldValue(body.skipInvalid) });
-    const bytes = file?.type === 'file' && file.toBuffer !== undefined ? await file.toBuffer() : Buffer.alloc(0);
-    if (bytes.length === 0) return render(reply, planForm(reply.generateCsrf(), { message: 'Choose a manifest file first (it was empty or missing).' }), planPage, 400);
-    const name = path.basename(file?.filename ?? 'manifest.csv') || 'manifest.csv';
+    const { bytes, name } = await uploadedFile(body, 'manifest', 'manifest.csv');
+    if (bytes.length === 0) return render(reply, planForm(csrfTokenOf(reply), { message: 'Choose a manifest file first (it was empty or missing).' }), planPage, 400);
     const format = detectManifestFormat(name, bytes.subarray(0, 4096).toString('utf8'));
     const skipInvalid = fields.skipInvalid === 'true';
     requireTarget(deps);
     try {
       const planned = await planWithinDeadline(deps, { bytes, format, name, api: deps.api, skipInvalid, ...(fields.action === undefined ? {} : { defaultAction: fields.action }) });
       const previewId = previews.add({ bytes, format, name, action: fields.action, skipInvalid, needsConfirmation: planned.guardrails.needsConfirmation });
-      const page = planPreviewPage({ previewId, name, plan: planned.plan, guardrails: planned.guardrails, warnings: planned.manifest.warnings, csrfToken: reply.generateCsrf() });
+      const page = planPreviewPage({ previewId, name, plan: planned.plan, guardrails: planned.guardrails, warnings: planned.manifest.warnings, csrfToken: csrfTokenOf(reply) });
       return render(reply, page, { title: `Plan of ${name}`, section: 'plan' });
     } catch (error) {
       // A refused manifest or a busy service: the form again, with what went wrong and each bad row.
@@ -53,16 +45,16 @@ export function registerPlanPageRoutes(app: FastifyInstance, context: DashboardC
         (problem) => `row ${problem.row}${problem.field === undefined ? '' : ` ${problem.field}`}: ${problem.message}`,
       );
       const message = answer.message.split('\n', 1)[0] ?? answer.message;
-      return render(reply, planForm(reply.generateCsrf(), { message, ...(problems === undefined ? {} : { problems }) }), planPage, answer.statusCode);
+      return render(reply, planForm(csrfTokenOf(reply), { message, ...(problems === undefined ? {} : { problems }) }), planPage, answer.statusCode);
     }
   });
 
   app.post('/plan/:previewId/submit', csrf, async (request, reply) => {
     const previewId = (request.params as { previewId: string }).previewId;
     const preview = previews.get(previewId);
-    if (preview === undefined) return render(reply, planForm(reply.generateCsrf(), { message: 'That preview has expired. Choose the manifest again.' }), planPage, 410);
+    if (preview === undefined) return render(reply, planForm(csrfTokenOf(reply), { message: 'That preview has expired. Choose the manifest again.' }), planPage, 410);
     if (fieldValue((request.body as Record<string, unknown> | undefined)?.confirm) !== 'true') {
-      return render(reply, planForm(reply.generateCsrf(), { message: 'Tick the confirmation box to submit the batch.' }), planPage, 400);
+      return render(reply, planForm(csrfTokenOf(reply), { message: 'Tick the confirmation box to submit the batch.' }), planPage, 400);
     }
     const reason = fieldValue((request.body as Record<string, unknown> | undefined)?.reason)?.trim();
     const result = await submitManifest(deps, { bytes: preview.bytes, format: preview.format, name: preview.name, action: preview.action, skipInvalid: preview.skipInvalid, confirm: true, actor: request.actor, reason: reason === '' ? undefined : reason });
@@ -70,11 +62,4 @@ export function registerPlanPageRoutes(app: FastifyInstance, context: DashboardC
     // A change the approvals policy holds waits for a second person: its page says so and who may approve it.
     return reply.redirect('awaitingApproval' in result ? `/approvals/${result.batchId}` : `/batches/${result.batchId}`, 303);
   });
-}
-
-/** A form field as a string, whether the form came url-encoded (a string) or as multipart (a field object). */
-function fieldValue(field: unknown): string | undefined {
-  if (typeof field === 'string') return field;
-  if (typeof field === 'object' && field !== null && 'value' in field) return String((field as { value: unknown }).value);
-  return undefined;
 }

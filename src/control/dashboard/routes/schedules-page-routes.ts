@@ -1,12 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
+import { csrfTokenOf } from '../../security/register-security.js';
 import { withRedis } from '../../with-redis.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
-import { schedulesLive, schedulesPage } from '../pages/schedules-page.js';
+import { runConfirmPage, runQueuedPage, schedulesLive, schedulesPage } from '../pages/schedules-page.js';
 
-/** The reconciliation schedules of the target with their next and last runs; read-only (the CLI adds and removes). */
+/**
+ * The reconciliation schedules of the target with their next and last runs, and "run now" behind a confirmation
+ * (adding and removing stay in the CLI).
+ */
 export function registerSchedulesPageRoutes(app: FastifyInstance, context: DashboardContext): void {
-  const { deps, session, render, fragment } = context;
+  const { deps, session, csrf, render, fragment } = context;
   const book = deps.schedules;
   if (book === undefined) {
     app.get('/schedules', session, async (_request, reply) =>
@@ -16,6 +21,22 @@ export function registerSchedulesPageRoutes(app: FastifyInstance, context: Dashb
   }
   // A handful of Redis reads on the book the server keeps open (about 1 ms for 10 schedules: bench/schedule-list.ts).
   const list = () => withRedis(deps, () => book.list());
-  app.get('/schedules', session, async (_request, reply) => render(reply, schedulesPage(await list(), Date.now()), { title: 'Schedules', section: 'schedules' }));
-  app.get('/schedules/live', session, async (_request, reply) => fragment(reply, schedulesLive(await list(), Date.now())));
+  const scheduleOf = async (request: FastifyRequest) => {
+    const name = (request.params as { name?: string }).name ?? '';
+    const found = (await list()).find((view) => view.name === name);
+    if (found === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no schedule ${name}`, { hint: 'The Schedules page lists them.' });
+    return found;
+  };
+  app.get('/schedules', session, async (_request, reply) => render(reply, schedulesPage(await list(), Date.now(), deps.guardrails), { title: 'Schedules', section: 'schedules' }));
+  app.get('/schedules/live', session, async (_request, reply) => fragment(reply, schedulesLive(await list(), Date.now(), deps.guardrails)));
+  app.get('/schedules/:name/run', session, async (request, reply) => {
+    const view = await scheduleOf(request);
+    return render(reply, runConfirmPage(view, csrfTokenOf(reply)), { title: `Run ${view.name} now`, section: 'schedules' });
+  });
+  app.post('/schedules/:name/run', csrf, async (request, reply) => {
+    const view = await scheduleOf(request);
+    const queued = await withRedis(deps, () => book.runNow(view.name));
+    if (queued === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no schedule ${view.name}`, { hint: 'It was removed meanwhile.' });
+    return render(reply, runQueuedPage(view.name, queued), { title: `Run ${view.name} now`, section: 'schedules' });
+  });
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { endSession, startSession } from '../../auth/dashboard-session.js';
+import { csrfTokenOf } from '../../security/register-security.js';
+import { withRedis } from '../../with-redis.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { loginPage } from '../pages/login-page.js';
 
@@ -18,21 +20,21 @@ export function registerSignInRoutes(app: FastifyInstance, context: DashboardCon
   app.get('/', context.session, async (_request, reply) => reply.redirect('/batches', 303));
   app.get('/login', publicPage, async (request, reply) => {
     const next = safeNext(String((request.query as { next?: unknown }).next ?? '/batches'));
-    return context.render(reply, loginPage({ csrfToken: reply.generateCsrf(), next }), { title: 'Sign in', signedIn: false });
+    return context.render(reply, loginPage({ csrfToken: csrfTokenOf(reply), next }), { title: 'Sign in' });
   });
   app.post('/login', { ...publicPage, preHandler: app.csrfProtection }, async (request, reply) => {
     const form = loginSchema.parse(request.body ?? {});
     // The control token, or an operator's own token: the session then acts as that operator (audit, approvals).
     const operator = context.operators.byToken(form.token);
     if (operator === undefined) {
-      const body = loginPage({ csrfToken: reply.generateCsrf(), next: safeNext(form.next), error: 'That is not the control token of this server, nor an operator\'s token.' });
-      return context.render(reply, body, { title: 'Sign in', signedIn: false }, 401);
+      const body = loginPage({ csrfToken: csrfTokenOf(reply), next: safeNext(form.next), error: 'That is not the control token of this server, nor an operator\'s token.' });
+      return context.render(reply, body, { title: 'Sign in' }, 401);
     }
-    startSession(request, reply, operator.name);
+    await withRedis(context.deps, () => startSession(request, reply, context.sessions, operator.name));
     return reply.redirect(safeNext(form.next), 303);
   });
-  app.post('/logout', context.csrf, async (_request, reply) => {
-    endSession(reply);
+  app.post('/logout', context.csrf, async (request, reply) => {
+    await withRedis(context.deps, () => endSession(request, reply, context.sessions));
     return reply.redirect('/login', 303);
   });
 }

@@ -1,0 +1,105 @@
+/**
+ * Peak memory and time of `seatflow plan --json` and `seatflow submit` for large manifests, each run as its own
+ * process the way a person runs it (bin/seatflow, from this checkout) and measured with GNU time (`/usr/bin/time -v`:
+ * peak RSS of the seatflow process). The reference server runs as another process (`seatflow sim`, rate limit off),
+ * and so does Redis (a private redis-server on a free port): neither is counted. Goal: < 400 MB peak RSS per million
+ * rows.
+ *
+ * Rows are deactivations of `user.N@acme.example`: with USERS 0 (the default) none of them is a user of the
+ * organization (every row `not-found`, what the issue measured); with USERS ≥ ROWS the sim generates that many users and
+ * every row resolves to one (every row `change`).
+ *
+ * Usage: bin/seatflow-dev bench/plan-size.ts [ROWS,ROWS...] [USERS] [REPEATS]   e.g. bench/plan-size.ts 100000,1000000 0 2
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const sizes = (process.argv[2] ?? '100000,1000000').split(',').map(Number);
+const users = Number(process.argv[3] ?? 0);
+const repeats = Number(process.argv[4] ?? 1);
+const root = path.resolve(import.meta.dirname, '..');
+const seatflow = path.join(root, 'bin/seatflow');
+const dir = mkdtempSync(path.join(tmpdir(), 'seatflow-plan-size-'));
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitUntil(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 6000 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!check()) throw new Error(`${what} did not start`);
+}
+
+async function generate(file: string, rows: number): Promise<void> {
+  const out = createWriteStream(file);
+  out.write('email,action\n');
+  for (let i = 0; i < rows; i += 1) if (!out.write(`user.${i}@acme.example,deactivate\n`)) await once(out, 'drain');
+  out.end();
+  await once(out, 'finish');
+}
+
+/** Runs one seatflow command under GNU time; its peak RSS (MB) and wall time (s). */
+function measure(args: string[], env: NodeJS.ProcessEnv): { peakMb: number; seconds: number; code: number | null; tail: string } {
+  const stats = path.join(dir, 'time.txt');
+  const result = spawnSync('/usr/bin/time', ['-v', '-o', stats, process.execPath, seatflow, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const text = readFileSync(stats, 'utf8');
+  const peakKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(text)?.[1] ?? NaN);
+  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(text);
+  const seconds = wall === null ? NaN : Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
+  return { peakMb: peakKb / 1024, seconds, code: result.status, tail: result.stderr.toString().slice(-400) };
+}
+
+const simPort = await freePort();
+const sim = spawn(process.execPath, [seatflow, 'sim', '--port', String(simPort), '--rate-limit', 'off', ...(users > 0 ? ['--users', String(users)] : [])], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+let simOut = '';
+sim.stdout!.on('data', (chunk: Buffer) => (simOut += chunk.toString()));
+const redisPort = await freePort();
+const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+
+try {
+  await waitUntil(() => simOut.includes('admin token'), 'seatflow sim');
+  const env = {
+    SMARTSHEET_API_BASE: `http://127.0.0.1:${simPort}/2.0`,
+    SMARTSHEET_ACCESS_TOKEN: 'sim-admin-token',
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    SEATFLOW_DATA_DIR: dir,
+    SEATFLOW_LOG_LEVEL: 'warn',
+  };
+  console.log(`plan-size: deactivate rows, organization of ${users > 0 ? `${users.toLocaleString('en-US')} generated users (rows resolve)` : 'the demo users (rows not found)'}; ${repeats} run(s) each`);
+  for (const rows of sizes) {
+    const file = path.join(dir, `m-${rows}.csv`);
+    await generate(file, rows);
+    // A guardrail confirmation is not what is measured: --yes, and maxRows above the file.
+    const flags = ['--yes'];
+    for (let run = 0; run < repeats; run += 1) {
+      const plan = measure(['plan', '--json', file, ...flags], env);
+      const submit = measure(['submit', '--json', file, ...flags], { ...env, SEATFLOW_QUEUE_PREFIX: `bench${rows}r${run}` });
+      const line = (what: string, m: ReturnType<typeof measure>) =>
+        `  ${rows.toLocaleString('en-US').padStart(9)} rows ${what.padEnd(11)} peak RSS ${m.peakMb.toFixed(0).padStart(5)} MB, ${m.seconds.toFixed(1)} s, exit ${m.code}` +
+        (m.code === 0 ? '' : `\n${m.tail}`);
+      console.log(line('plan --json', plan));
+      console.log(line('submit', submit));
+    }
+  }
+} finally {
+  sim.kill('SIGTERM');
+  redis.kill('SIGTERM');
+  await Promise.all([once(sim, 'exit'), once(redis, 'exit')]);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,106 @@
+import { formatHold } from '../../../workflow/hold-duration.js';
+import type { LeaverVerdict, OffboardingPlan, PlannedLeaver } from '../../../workflow/plan-offboarding.js';
+import { scrollBox, timeOf } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+
+/** What the form was sent with, to show it again after a refusal. */
+export interface OffboardFormValues {
+  hold: string;
+  transferTo: string;
+  removeFromSharing: boolean;
+  tz: string;
+}
+
+export interface OffboardFormOptions {
+  csrfToken: string;
+  /** offboarding.defaultHoldDays, as the hold field's default. */
+  defaultHold: string;
+  values?: OffboardFormValues;
+  error?: { message: string; problems?: string[] };
+}
+
+/** Choose or drop a leavers file and `seatflow offboard`'s options; nothing changes until the plan is confirmed. */
+export function offboardForm(options: OffboardFormOptions): SafeHtml {
+  const values = options.values ?? { hold: options.defaultHold, transferTo: '', removeFromSharing: false, tz: '' };
+  return html`<h1>Offboard leavers</h1>
+<p>Choose or drop the leavers file from HR (CSV, JSON or JSON Lines, with an e-mail column and optionally a leave date and a transfer target). Seatflow checks every leaver against the live state of the target and shows the plan: deactivation on the leave date, then removal with the transfer of their sheets at the end of the hold. Nothing changes until you confirm it on the next page.</p>
+${options.error === undefined
+  ? ''
+  : html`<div class="error" role="alert"><p>${options.error.message}</p>${options.error.problems === undefined ? '' : html`<ul>${options.error.problems.slice(0, 50).map((problem) => html`<li>${problem}</li>`)}</ul>`}</div>`}
+<form method="post" action="/offboardings/new" enctype="multipart/form-data" class="plan-form">
+  <input type="hidden" name="_csrf" value="${options.csrfToken}">
+  <label for="leavers" class="dropzone" id="dropzone"><span>Drop a leavers file here, or choose a file</span>
+    <input id="leavers" name="leavers" type="file" accept=".csv,.tsv,.txt,.json,.jsonl,.ndjson" required>
+  </label>
+  <label for="hold">Hold between deactivation and removal</label>
+  <input id="hold" name="hold" type="text" value="${values.hold}" aria-describedby="hold-help" required>
+  <p id="hold-help" class="muted small">Like 7d, 36h or 90m. Undo is possible until the removal.</p>
+  <label for="transferTo">Transfer target for leavers whose row names none (optional)</label>
+  <input id="transferTo" name="transferTo" type="email" value="${values.transferTo}" autocomplete="off">
+  <label for="tz">Time zone of leave dates without one (optional)</label>
+  <input id="tz" name="tz" type="text" value="${values.tz}" placeholder="Europe/Berlin" autocomplete="off">
+  <div class="check"><input id="removeFromSharing" name="removeFromSharing" type="checkbox" value="true"${values.removeFromSharing ? html` checked` : ''}><label for="removeFromSharing">Also remove the leavers from sharing when they are removed</label></div>
+  <button type="submit">Preview the offboarding</button>
+</form>`;
+}
+
+const VERDICTS: ReadonlyArray<{ verdict: LeaverVerdict; label: string }> = [
+  { verdict: 'deactivate-now', label: 'deactivate now' },
+  { verdict: 'deactivate-on-date', label: 'on their leave date' },
+  { verdict: 'already-deactivated', label: 'already deactivated' },
+  { verdict: 'refused', label: 'refused' },
+];
+
+function firstStep(leaver: PlannedLeaver): SafeHtml {
+  switch (leaver.verdict) {
+    case 'deactivate-now':
+      return html`deactivate now`;
+    case 'deactivate-on-date':
+      return html`deactivate ${timeOf(new Date(leaver.leaveAt).toISOString())}`;
+    case 'already-deactivated':
+      return html`already deactivated (no call)`;
+    case 'refused':
+      return html`<strong>nothing</strong>`;
+  }
+}
+
+/** The plan of an offboarding, leaver by leaver, with the confirmation that submits exactly this plan. */
+export function offboardPreviewPage(options: { previewId: string; name: string; plan: OffboardingPlan; csrfToken: string }): SafeHtml {
+  const { plan } = options;
+  const count = (verdict: LeaverVerdict) => plan.leavers.filter((leaver) => leaver.verdict === verdict).length;
+  const acting = plan.leavers.length - count('refused');
+  const { guardrails } = plan;
+  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/offboardings/new">Offboard leavers</a> › ${options.name}</nav>
+<h1>Offboarding plan of ${options.name}</h1>
+<ul class="counts verdicts">${VERDICTS.map(({ verdict, label }) => html`<li class="leaver-${verdict}"><span class="n">${count(verdict)}</span> ${label}</li>`)}</ul>
+<p class="muted">${plan.leavers.length} leavers · hold ${formatHold(plan.options.holdMs)}${plan.options.transferTo === undefined ? '' : ` · transfer target when a row names none: ${plan.options.transferTo}`}${plan.options.removeFromSharing ? ' · removed from sharing' : ''}${plan.options.timeZone === undefined ? '' : ` · leave dates in ${plan.options.timeZone}`} · ${plan.apiCalls} API calls spent on the pre-flight</p>
+<section aria-labelledby="guardrails-title" class="${guardrails.needsConfirmation ? 'guardrail over' : 'guardrail ok'}">
+<h2 id="guardrails-title">Guardrails</h2>
+${guardrails.needsConfirmation
+  ? html`<p><strong>Confirmation needed:</strong></p><ul>${guardrails.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`
+  : html`<p>Within the limits: ${guardrails.destructiveCount} destructive change${guardrails.destructiveCount === 1 ? '' : 's'}.</p>`}
+</section>
+<form method="post" action="/offboardings/new/${options.previewId}/submit" class="submit-form">
+  <input type="hidden" name="_csrf" value="${options.csrfToken}">
+  <div class="check"><input id="confirm" name="confirm" type="checkbox" value="true" required><label for="confirm">I checked this plan: offboard its ${acting} leaver${acting === 1 ? '' : 's'}${guardrails.needsConfirmation ? ', over the guardrails' : ''}</label></div>
+  <button type="submit">Start the offboarding</button>
+  <a class="button secondary" href="/offboardings/new">Start over</a>
+</form>
+<section aria-labelledby="leavers-title">
+<h2 id="leavers-title">Leavers</h2>
+${scrollBox(
+  'Leavers of the plan',
+  html`<table class="leavers">
+<caption class="visually-hidden">Leavers of the plan, in file order</caption>
+<thead><tr><th scope="col">Row</th><th scope="col">Leaver</th><th scope="col">First step</th><th scope="col">Removal, end of the hold</th><th scope="col">Transfer to</th><th scope="col">Why and notes</th></tr></thead>
+<tbody>${plan.leavers.slice(0, 1000).map(
+    (leaver) => html`<tr><td>${leaver.row}<div class="muted small">line ${leaver.line}</div></td><th scope="row">${leaver.email}</th>
+<td><span class="badge leaver-${leaver.verdict}">${leaver.verdict}</span><div class="small">${firstStep(leaver)}</div></td>
+<td>${leaver.verdict === 'refused' ? '—' : timeOf(new Date(leaver.leaveAt + plan.options.holdMs).toISOString())}</td>
+<td>${leaver.transferTo?.email ?? '—'}</td>
+<td>${leaver.reason ?? ''}${leaver.rule === undefined ? '' : html`<div class="muted small">${leaver.rule}</div>`}${leaver.notes.length === 0 ? '' : html`<ul class="notes">${leaver.notes.map((note) => html`<li>${note}</li>`)}</ul>`}</td></tr>`,
+  )}</tbody></table>`,
+)}
+${plan.leavers.length > 1000 ? html`<p class="muted">The first 1000 of ${plan.leavers.length} leavers are shown.</p>` : ''}
+</section>`;
+}

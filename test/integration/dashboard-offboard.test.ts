@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { buildControlApp } from '../../src/control/build-control-app.js';
+import { TEST_OFFBOARDING, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
+import { controlDeps } from '../unit/control/control-test-deps.js';
+import { csrfOf, getPage, postFile, postForm, signIn } from '../unit/control/dashboard-sign-in.js';
+
+const { open } = useOffboardingHarnesses();
+
+const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+describe('dashboard: start an offboarding from the page', () => {
+  it('plans an uploaded leavers file leaver by leaver, starts it on confirmation, names it after the file, and finds it again', async () => {
+    const { h, o } = await open();
+    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
+    const app = buildControlApp(
+      controlDeps({
+        target: { label: 'SIMULATION', id: h.server.url, configured: true, sim: true },
+        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
+        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
+        maxPlanRows: 5,
+      }),
+    );
+    try {
+      const [a, b] = await h.deactivatableEmails(2);
+      const file = `email,transferTo\n${a},\n${b},\nnobody.here@acme.example,\n`;
+      const jar = await signIn(app);
+      const form = await getPage(app, jar, '/offboardings/new');
+      expect(form.statusCode).toBe(200);
+      expect(form.body).toContain('<a href="/offboardings/new" aria-current="page">Offboard leavers</a>');
+      expect(form.body).toContain('value="7d"');
+
+      // Without the form's CSRF token nothing is even planned.
+      expect((await postFile(app, jar, '/offboardings/new', { hold: '3d' }, { field: 'leavers', name: 'q4-leavers.csv', content: file })).statusCode).toBe(403);
+      const preview = await postFile(app, jar, '/offboardings/new', { _csrf: csrfOf(form.body), hold: '3d', transferTo: '', tz: '' }, { field: 'leavers', name: 'q4-leavers.csv', content: file });
+      expect(preview.statusCode).toBe(200);
+      const planText = textOf(preview.body);
+      expect(planText).toContain('Offboarding plan of q4-leavers.csv');
+      expect(planText).toMatch(new RegExp(`${a} deactivate-now deactivate now`));
+      expect(planText).toMatch(/nobody\.here@acme\.example refused nothing/);
+      expect(planText).toContain('hold 3d');
+      expect(await o.system.store.list()).toEqual([]);
+
+      const action = /action="(\/offboardings\/new\/[0-9a-f]+\/submit)"/.exec(preview.body)?.[1];
+      expect(action).toBeDefined();
+      expect((await postForm(app, jar, action!, { _csrf: csrfOf(preview.body) })).statusCode).toBe(400);
+      const started = await postForm(app, jar, action!, { _csrf: csrfOf(preview.body), confirm: 'true' });
+      expect(started.statusCode).toBe(303);
+      const [workflow] = await o.system.store.list();
+      expect(started.headers.location).toBe(`/offboardings/${workflow!.id}`);
+      expect(workflow).toMatchObject({ source: 'q4-leavers.csv', holdMs: 3 * 86_400_000, total: 3 });
+      expect((await h.system.store.get(workflow!.deactivateBatch))?.source).toBe(`q4-leavers.csv (offboarding ${workflow!.id}: deactivate step)`);
+      // The preview is used up; the same file and options again lead to the offboarding it started.
+      expect((await postForm(app, jar, action!, { _csrf: csrfOf(preview.body), confirm: 'true' })).statusCode).toBe(410);
+      const again = await getPage(app, jar, '/offboardings/new');
+      const known = await postFile(app, jar, '/offboardings/new', { _csrf: csrfOf(again.body), hold: '3d' }, { field: 'leavers', name: 'q4-leavers.csv', content: file });
+      expect(known.statusCode).toBe(303);
+      expect(known.headers.location).toBe(`/offboardings/${workflow!.id}`);
+
+      o.startWorkers();
+      await o.settle(workflow!.id);
+      expect((await o.leaver(workflow!.id, a!)).phase).toBe('holding');
+
+      // A file over control.maxPlanRows: the form again, saying what to do; nothing planned.
+      const big = `email\n${Array.from({ length: 6 }, (_, i) => `leaver.${i}@acme.example`).join('\n')}\n`;
+      const form3 = await getPage(app, jar, '/offboardings/new');
+      const refused = await postFile(app, jar, '/offboardings/new', { _csrf: csrfOf(form3.body), hold: '7d' }, { field: 'leavers', name: 'big.csv', content: big });
+      expect(refused.statusCode).toBe(413);
+      expect(textOf(refused.body)).toContain('the leavers file has more than 5 rows');
+      expect(textOf(refused.body)).toContain('seatflow offboard FILE');
+      // A bad option: said, with the values kept.
+      const form4 = await getPage(app, jar, '/offboardings/new');
+      const badHold = await postFile(app, jar, '/offboardings/new', { _csrf: csrfOf(form4.body), hold: 'soon' }, { field: 'leavers', name: 'x.csv', content: file });
+      expect(badHold.statusCode).toBe(400);
+      expect(textOf(badHold.body)).toContain('--hold &quot;soon&quot; is not a duration');
+      expect(badHold.body).toContain('value="soon"');
+    } finally {
+      await app.close();
+    }
+  });
+});
