@@ -7,6 +7,7 @@ import { verifyAuditEntries } from '../../../governance/audit/verify-audit.js';
 import type { ApprovalRecord } from '../../../governance/approvals/approval-record.js';
 import { hasRole, samePerson, type Actor } from '../../../governance/operators/actor.js';
 import { approveOnTarget } from '../../approve-on-target.js';
+import { csrfTokenOf } from '../../security/register-security.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
 import type { ControlGovernanceDeps } from '../../control-deps.js';
 import { withRedis } from '../../with-redis.js';
@@ -73,7 +74,7 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
 
   app.get('/approvals/:id', session, async (request, reply) => {
     const record = await recordOf(request);
-    return render(reply, approvalPage(await viewOf(request, record, reply.generateCsrf())), { title: `Approval ${record.id}`, section: 'approvals' });
+    return render(reply, approvalPage(await viewOf(request, record, csrfTokenOf(reply))), { title: `Approval ${record.id}`, section: 'approvals' });
   });
 
   // Approving needs only the approver role to reach the gate, which refuses the requester with the reason.
@@ -88,7 +89,7 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
         ? { kind: 'ok', text: `Approved: planned again against live state, the plan is the one approved; queued as ${answer.id}.` }
         : { kind: 'note', text: 'The plan went stale before it ran (live state changed): nothing ran, and it waits for approval again. The difference is below.' };
     const fresh = (await withRedis(deps, () => governance.gate.get(record.id))) ?? record;
-    return render(reply, approvalPage(await viewOf(request, fresh, reply.generateCsrf(), notice)), { title: `Approval ${record.id}`, section: 'approvals' });
+    return render(reply, approvalPage(await viewOf(request, fresh, csrfTokenOf(reply), notice)), { title: `Approval ${record.id}`, section: 'approvals' });
   });
 
   app.post('/approvals/:id/reject', csrf, async (request, reply) => {
@@ -96,7 +97,7 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
     const form = rejectForm.safeParse(request.body ?? {});
     if (!form.success) throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, 'a rejection needs a reason', { hint: 'Load the approval page again and say why.' });
     const rejected = await withRedis(deps, () => governance.gate.reject(record.id, request.actor!, form.data.reason));
-    return render(reply, approvalPage(await viewOf(request, rejected, reply.generateCsrf(), { kind: 'ok', text: 'Rejected. Nothing was changed.' })), { title: `Approval ${record.id}`, section: 'approvals' });
+    return render(reply, approvalPage(await viewOf(request, rejected, csrfTokenOf(reply), { kind: 'ok', text: 'Rejected. Nothing was changed.' })), { title: `Approval ${record.id}`, section: 'approvals' });
   });
 
   app.get('/audit', session, async (request, reply) => {
