@@ -78,7 +78,7 @@ describe('approvals and the audit trail in a real browser against seatflow serve
     await page.getByRole('button', { name: 'Submit the batch' }).click();
     await page.waitForURL(/\/approvals\/b[0-9a-f]{12}$/);
     requestId = /\/approvals\/(b[0-9a-f]{12})$/.exec(page.url())![1]!;
-    await page.getByRole('heading', { name: 'http:leavers.csv' }).waitFor();
+    await page.getByRole('heading', { name: 'leavers.csv' }).waitFor();
     await page.getByText('awaiting approval').first().waitFor();
     await page.getByText('You asked for this change: another approver must decide').waitFor();
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
@@ -89,7 +89,7 @@ describe('approvals and the audit trail in a real browser against seatflow serve
     await page.getByRole('link', { name: 'Approvals' }).first().click();
     await page.waitForURL(/\/approvals$/);
     await page.getByRole('heading', { name: 'Waiting for approval (1)' }).waitFor();
-    expect(await page.locator('#approvals-live table.approvals tbody tr').first().innerText()).toMatch(/http:leavers\.csv[\s\S]*awaiting approval[\s\S]*alice[\s\S]*HR-4711[\s\S]*4 changes, more than governance\.approvals\.changesAbove \(2\)/);
+    expect(await page.locator('#approvals-live table.approvals tbody tr').first().innerText()).toMatch(/leavers\.csv[\s\S]*awaiting approval[\s\S]*alice[\s\S]*HR-4711[\s\S]*4 changes, more than governance\.approvals\.changesAbove \(2\)/);
     await expectAccessible('the approvals page');
     await shot('02-approvals');
     // Nothing was queued while it waits.
