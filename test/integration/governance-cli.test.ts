@@ -123,6 +123,22 @@ describe('seatflow approve, reject, audit and revert', { timeout: 240_000 }, () 
     expect(csv.stdout).toContain(',change.requested,alice,');
   });
 
+  it('an offboarding over the threshold waits too; approved, the workflow is queued as planned', async () => {
+    const leavers = path.join(dir, 'leavers.csv');
+    const emails = members(12).slice(9);
+    writeFileSync(leavers, `email\n${emails.join('\n')}\n`);
+    const offboard = await runSeatflow(['offboard', leavers, '--hold', '2d', '--by', 'alice', '--reason', 'HR-77', '--yes', '--no-wait'], env);
+    expect(offboard.code, offboard.stdout + offboard.stderr).toBe(4);
+    const id = /offboarding (o[0-9a-f]{12}) waits for approval/.exec(offboard.stdout)?.[1];
+    expect(id, offboard.stdout).toBeDefined();
+    expect((await runSeatflow(['status', id!], env)).stdout).toMatch(/offboarding o[0-9a-f]{12}: awaiting-approval[\s\S]*deactivate-now/);
+    const approved = await runSeatflow(['approve', id!, '--by', 'bob', '--yes'], env);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain(`queued as ${id}`);
+    const status = await runSeatflow(['status', id!, '--json'], env);
+    expect((JSON.parse(status.stdout) as { leavers: Array<{ email: string }> }).leavers.map((leaver) => leaver.email).sort()).toEqual([...emails].sort());
+  });
+
   it('reject needs a reason and ends the request', async () => {
     const manifest = path.join(dir, 'deactivate.csv');
     writeFileSync(manifest, `${['email,action', ...members(6).slice(3).map((email) => `${email},deactivate`)].join('\n')}\n`);
