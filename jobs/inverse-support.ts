@@ -53,8 +53,15 @@ export const seatBeforeSchema = z.object({
 });
 export type SeatBefore = z.infer<typeof seatBeforeSchema>;
 
-/** The user's seat in the row's plan (and, when the row may take it away, their admin flag), read before a seat change. */
+/**
+ * The user's seat in the row's plan (and, when the row may take it away, their admin flag) before a seat change: as
+ * the pre-flight read it (no call), or read now for a row planned without it (a target built by hand).
+ */
 export async function readSeatBefore(context: JobContext<Extract<Action, { action: 'downgrade' | 'upgrade' }>>, withAdmin: boolean): Promise<SeatBefore> {
+  const { planId: planned, seatBefore } = context.target;
+  if (planned !== undefined && seatBefore !== undefined) {
+    return { planId: planned, ...(seatBefore.seatType === undefined ? {} : { seatType: seatBefore.seatType }), ...(withAdmin && seatBefore.admin !== undefined ? { admin: seatBefore.admin } : {}) };
+  }
   const userId = await resolveUserId(context);
   const planId = await resolvePlanId(context, userId);
   const seat = await seatInPlan(context.api, userId, planId, context);

@@ -162,7 +162,7 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
     if (action.seatType === 'GUEST' && seated.isInternal !== false) {
       return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: `GUEST is an upgrade only for users outside the plan's domains (isInternal: false); ${internalWhy(seated)}`, target: planned };
     }
-    return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: planned };
+    return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: { ...planned, seatBefore: seatBeforeOf(current, user) } };
   }
   if (user.status !== undefined && user.status !== 'ACTIVE') {
     return { verdict: 'refused', rule: RULES.statusNotEligible, reason: `the user is ${user.status}; only ACTIVE users can be downgraded`, target: planned };
@@ -177,7 +177,12 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
   if (user.admin === true && action.removeAdminStatus !== true) {
     return { verdict: 'refused', rule: RULES.adminWithoutRemoveAdminStatus, reason: 'the user is an admin: add removeAdminStatus=true to downgrade', target: planned };
   }
-  return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: planned };
+  return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: { ...planned, seatBefore: seatBeforeOf(current, user) } };
+}
+
+/** What a seat change takes away, as read now: its revert gives it back (docs/governance.md#revert). */
+function seatBeforeOf(current: string | undefined, user: User): NonNullable<ResolvedTarget['seatBefore']> {
+  return { ...(current === undefined ? {} : { seatType: current }), ...(user.admin === undefined ? {} : { admin: user.admin }) };
 }
 
 /** Why a GUEST row is refused: the user is internal, or the service did not say (an unknown is not taken as external). */

@@ -123,9 +123,10 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         hint: 'Send JSON {"by": "who is undoing", "users": ["leaver@example.com"]} (users optional: all leavers).',
       });
     }
-    const by = request.actor === undefined || request.actor.name === body.data.by ? `${body.data.by} (control API)` : `${body.data.by} (control API, as ${request.actor.name})`;
+    const by = `${body.data.by} (control API)`;
     const results = await undoOnTarget(deps, offboarding, id, { by, ...(body.data.users === undefined ? {} : { users: body.data.users }) });
-    if (deps.governance !== undefined) await withRedis(deps, () => auditUndo(deps.governance!.audit, { workflowId: id, by: request.actor?.name ?? by, reason: body.data.reason, results }));
+    // The offboarding records who the caller says undid it; the audit trail who was authenticated.
+    if (deps.governance !== undefined) await withRedis(deps, () => auditUndo(deps.governance!.audit, { workflowId: id, by: request.actor?.name ?? by, reason: body.data.reason ?? `for ${body.data.by}`, results }));
     return { offboardingId: id, results };
   });
 
