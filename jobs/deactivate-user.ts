@@ -4,8 +4,8 @@ import { callOptions, succeeded } from './job-support.js';
 import { resolveUserId } from './resolve-target.js';
 import { cannotInvert, invert, sameUser, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
-/** The user's seats before the deactivation: reactivation gives a Member seat (docs/service.md#seats), whatever they had. */
-const seatsBeforeSchema = z.object({ seats: z.array(z.object({ planId: z.number(), seatType: z.string().optional() })) });
+/** The user's seat before the deactivation: reactivation gives a Member seat (docs/service.md#seats), whatever it was. */
+const seatBeforeSchema = z.object({ seatType: z.string().nullish() });
 
 /**
  * deactivate: block the user from the service. Confirm: get the user; status DEACTIVATED → done. A user who is no
@@ -25,13 +25,8 @@ export const deactivateUserJob: ReversibleJobType<ActionOf<'deactivate'>> = {
     return user.status === 'DEACTIVATED' ? 'done' : 'not-done';
   },
 
-  async readBefore(context) {
-    const seats: { planId: number; seatType?: string }[] = [];
-    for await (const plan of context.api.users.listPlans(await resolveUserId(context), callOptions(context))) {
-      seats.push({ planId: plan.planId, ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }) });
-    }
-    return { seats };
-  },
+  // The seat the pre-flight read (no call): all a revert needs to know is whether reactivating gives it back.
+  readBefore: async (context) => ({ seatType: context.target.seatBefore?.seatType ?? null }),
 
   // Within the service's reactivation window only (docs/service.md#reactivation-window): seatflow knows when it
   // deactivated the user, which the service does not tell.
@@ -40,9 +35,8 @@ export const deactivateUserJob: ReversibleJobType<ActionOf<'deactivate'>> = {
       const days = Math.round(facts.reactivationWindowMs / 86_400_000);
       return cannotInvert(`deactivated ${new Date(facts.changedAtMs).toISOString()}, more than the service's ${days}-day reactivation window ago: the service no longer reactivates the user`);
     }
-    const before = stateBefore(facts, seatsBeforeSchema);
-    const lower = before?.seats.filter((seat) => seat.seatType !== undefined && seat.seatType !== 'MEMBER') ?? [];
-    const notes = lower.map((seat) => `the service reactivates with a Member seat; before the batch the user held ${seat.seatType} in plan ${seat.planId}: downgrade them after the revert if that seat should come back`);
+    const seat = stateBefore(facts, seatBeforeSchema)?.seatType;
+    const notes = seat === undefined || seat === null || seat === 'MEMBER' ? [] : [`the service reactivates with a Member seat; before the batch the user held ${seat}: downgrade them after the revert if that seat should come back`];
     return invert([{ action: 'reactivate', user: sameUser(facts) }], notes);
   },
 };

@@ -92,7 +92,8 @@ function lifecycle(action: ActionOf<'deactivate' | 'reactivate'>, user: User, ta
     // The deactivation date is not on the wire: the window is checked by the service when the row runs.
     return { verdict: 'change', reason: 'allowed only within the reactivation window (checked when the row runs)', target };
   }
-  return { verdict: 'change', target };
+  // The seat the user holds now: a reactivation gives a Member seat, whatever it was (what a revert must say).
+  return { verdict: 'change', target: user.seatType === undefined ? target : { ...target, seatBefore: { seatType: user.seatType } } };
 }
 
 /** The shared removal pre-flight (removal-preflight.ts), on the facts the pre-flight read. */

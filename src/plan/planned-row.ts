@@ -64,8 +64,8 @@ export interface ResolvedTarget {
    */
   profileImageId?: string;
   /**
-   * downgrade, upgrade (a change): the seat and admin flag the pre-flight read, kept as the row's state before for
-   * `seatflow revert` without another read when the row runs (docs/governance.md#revert).
+   * downgrade, upgrade, deactivate (a change): the seat (and admin flag) the pre-flight read, kept as the row's state
+   * before for `seatflow revert` without another read when the row runs (docs/governance.md#revert).
    */
   seatBefore?: { seatType?: string; admin?: boolean };
   /** set-profile-image, create-discussion with a file: the file checked when the manifest was read, uploaded as is. */
