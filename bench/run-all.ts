@@ -11,6 +11,7 @@ const benches = [
   ['bench/preflight.ts'],
   ['bench/control-plan-stall.ts'],
   ['bench/export-users.ts'],
+  ['bench/startup.ts'],
   ['bench/quota-use.ts'],
   ['bench/overhead.ts'],
   ['bench/fleet.ts'],

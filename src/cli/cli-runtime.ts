@@ -8,6 +8,9 @@ import type { ServiceClock } from '../core/service-clock.js';
 import type { EmbeddedSim } from './embedded-sim.js';
 import { serviceClockOf } from './service-clock-of.js';
 import { overridesFromFlags, type CommonFlags } from './common-options.js';
+import { legacyHomeNote } from './legacy-home.js';
+import { logDestinationOf } from './log-destination.js';
+import { plural } from '../core/plural.js';
 
 export interface CliRuntimeOptions {
   /** Start the reference server in-process with demo data and act on it. */
@@ -16,6 +19,11 @@ export interface CliRuntimeOptions {
   flags?: ConfigOverrides;
   /** Commands that call the service need a token (or --sim). Default true. */
   requireToken?: boolean;
+  /**
+   * `summary` (default): the command prints what a person reads, so its log lines go to the log file (with
+   * logFormat `auto`). `service`: a long-running process (worker, serve) whose log lines are its output, on stderr.
+   */
+  output?: 'summary' | 'service';
 }
 
 /** Hooks the queue plugs into every client it builds (the shared request budget, 429 pauses), and read retries. */
@@ -52,6 +60,11 @@ export interface CliRuntime {
   /** Registers cleanup run by close(), last registered first. */
   onClose(cleanup: () => Promise<void> | void): void;
   /**
+   * Says something the person running the command must see while it happens (Redis has stopped answering; it answers
+   * again): a warning in the log, and on stderr too when the log goes to a file rather than the terminal.
+   */
+  tell(message: string, fields?: Record<string, unknown>): void;
+  /**
    * Ends the command with `error` wherever it is waiting (a Redis that stopped answering): withCliRuntime rejects with
    * it at once instead of waiting on the command's body, and closing is then bounded, since what it closes may hang.
    */
@@ -66,8 +79,19 @@ const ABANDONED_CLOSE_MS = 2000;
 
 export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise<CliRuntime> {
   let config = loadConfig({ flags: options.flags ?? {}, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) });
-  const logger = createLogger({ level: config.logLevel });
+  const legacy = legacyHomeNote(process.cwd(), config.dataDir);
+  if (legacy !== undefined) process.stderr.write(legacy);
   const cleanups: Array<() => Promise<void> | void> = [];
+  const logging = logDestinationOf(config, options.output ?? 'summary');
+  let warnings = 0;
+  const logger = createLogger({ level: config.logLevel, ...logging, onWarning: () => (warnings += 1) });
+  if (logging.file !== undefined) {
+    const file = logging.file;
+    // Registered first, so it runs last: after the summary, a pointer to what was logged beside it.
+    cleanups.push(() => {
+      if (warnings > 0) process.stderr.write(`seatflow: ${plural(warnings, 'warning')} logged in ${file}\n`);
+    });
+  }
 
   let sim: EmbeddedSim | undefined;
   if (options.sim === true) {
@@ -142,6 +166,10 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     api: buildClient({ retry: readRetryPolicy(config) }),
     createApi: buildClient,
     onClose: (cleanup) => void cleanups.push(cleanup),
+    tell: (message, fields = {}) => {
+      logger.warn(fields, message);
+      if (logging.file !== undefined) process.stderr.write(`seatflow: ${message}\n`);
+    },
     abandon: (error) => {
       abandonedWith ??= error;
       abandon(error);
@@ -162,7 +190,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
  */
 export async function withCliRuntime<T>(
   flags: CommonFlags,
-  options: Pick<CliRuntimeOptions, 'requireToken'>,
+  options: Pick<CliRuntimeOptions, 'requireToken' | 'output'>,
   body: (runtime: CliRuntime) => Promise<T>,
 ): Promise<T> {
   const runtime = await createCliRuntime({

@@ -6,6 +6,7 @@ import { createBudgetedApi, defaultReportFile, workerSettingsOf, type BatchRunti
 import { watchBatch } from './batch-progress.js';
 import { existingBatchLine, exitCodeOf, formatBatchSummary } from './batch-summary.js';
 import type { CliRuntime } from './cli-runtime.js';
+import { plural } from '../core/plural.js';
 import { sendNotificationsHere } from './governance-runtime.js';
 
 /**
@@ -15,7 +16,7 @@ import { sendNotificationsHere } from './governance-runtime.js';
 export async function runBatchToEnd(runtime: CliRuntime, batch: BatchRuntime, submitted: SubmitResult): Promise<number> {
   const out = process.stdout;
   const batchId = submitted.batch.id;
-  out.write(submitted.created ? `Batch ${batchId}: ${submitted.jobsAdded} rows queued\n` : existingBatchLine(submitted.batch));
+  out.write(submitted.created ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n` : existingBatchLine(submitted.batch));
   const { api, budget } = createBudgetedApi(runtime, batch);
   const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
   const notifications = sendNotificationsHere(runtime, batch);
@@ -30,6 +31,6 @@ export async function runBatchToEnd(runtime: CliRuntime, batch: BatchRuntime, su
   out.write(`\n${await formatBatchSummary(record, batch.system.store)}`);
   const reportFile = defaultReportFile(runtime, batchId, runtime.sim !== undefined);
   const rows = await writeReport(batch.system.store.outcomes(batchId), reportFile);
-  out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+  out.write(`Report (${plural(rows, 'row')}${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
   return exitCodeOf(record);
 }

@@ -16,6 +16,7 @@ import { readRemovalGroups } from './removal-groups.js';
 import { resolveUsers } from './resolve-users.js';
 import type { ServiceFacts } from './service-constraints.js';
 import { planNotes } from './plan-notes.js';
+import { plural } from '../core/plural.js';
 
 export interface PreflightOptions extends ServiceFacts {
   api: SmartsheetApi;
@@ -273,7 +274,7 @@ function refuseNonAdminForUserActions(me: { email: string; admin?: boolean | und
   const userRows = rows.filter(({ action }) => USER_ACTIONS.has(action.action));
   if (userRows.length === 0) return;
   throw new UsageError(
-    `the access token belongs to ${me.email}, who is not a System Admin; ${userRows.length} rows are user administration (${[...new Set(userRows.map(({ action }) => action.action))].join(', ')}), which needs one`,
+    `the access token belongs to ${me.email}, who is not a System Admin; ${plural(userRows.length, 'row')} ${userRows.length === 1 ? 'is' : 'are'} user administration (${[...new Set(userRows.map(({ action }) => action.action))].join(', ')}), which needs one`,
     "Set SMARTSHEET_ACCESS_TOKEN to a System Admin's API token. Column, discussion and webhook rows need only access to their sheet or webhook.",
   );
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
  *   different batches spread over the cluster;
  * - one token's budget keys carry the token's key (`…:budget:{3f9c…}`): the reservation script stays in one slot;
  * - BullMQ's keys carry the queue's name as their tag (`<prefix>:{rows-1a2b3c4d}:wait`): every row of every batch of
- *   one target goes through that one queue, so they share one slot (see README, "Running on several machines");
+ *   one target goes through that one queue, so they share one slot (docs/operations.md#redis-cluster-and-sentinel);
  * - the list of batches is one key with its own tag.
  * Everything sits under the configured prefix (`redis.queuePrefix`, which may not hold braces), so environments and
  * tests sharing one Redis never see each other's data. New keys are built here, with the tag of what they belong to.

@@ -1,4 +1,5 @@
 import type { Policy } from './policy.js';
+import { plural } from '../core/plural.js';
 
 export interface RunLimitCheck {
   /** Rows the plan would change. */
@@ -28,7 +29,7 @@ export function checkRunLimits(changes: number, planUsers: number, limits: RunLi
   }
   if (limits.maxShare !== undefined && planUsers > 0 && changes / planUsers > limits.maxShare) {
     reasons.push(
-      `${changes} seat changes are ${((100 * changes) / planUsers).toFixed(1)}% of the plan's ${planUsers} users, more than ${names.maxShare} (${(100 * limits.maxShare).toFixed(1)}%)`,
+      `${plural(changes, 'seat change')} ${changes === 1 ? 'is' : 'are'} ${((100 * changes) / planUsers).toFixed(1)}% of the plan's ${plural(planUsers, 'user')}, more than ${names.maxShare} (${(100 * limits.maxShare).toFixed(1)}%)`,
     );
   }
   return { changes, planUsers, reasons, over: reasons.length > 0 };

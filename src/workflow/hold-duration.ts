@@ -1,5 +1,6 @@
 import type { Config } from '../core/config.js';
 import { UsageError } from '../core/seatflow-error.js';
+import { plural } from '../core/plural.js';
 
 const SECOND = 1000;
 const UNITS = { s: SECOND, m: 60 * SECOND, h: 3600 * SECOND, d: 86_400 * SECOND, w: 7 * 86_400 * SECOND } as const;
@@ -44,7 +45,7 @@ export function checkHold(holdMs: number, offboarding: Pick<Config['offboarding'
   const windowDays = offboarding.reactivationWindowDays;
   if (holdMs > windowDays * UNITS.d) {
     throw new UsageError(
-      `the hold (${formatHold(holdMs)}) is longer than the reactivation window (${windowDays} days): undo would no longer be possible at its end`,
+      `the hold (${formatHold(holdMs)}) is longer than the reactivation window (${plural(windowDays, 'day')}): undo would no longer be possible at its end`,
       `Choose --hold ${windowDays}d or less (config offboarding.reactivationWindowDays is ${windowDays}: how long the service lets a deactivated user be reactivated).`,
     );
   }

@@ -43,7 +43,7 @@ describe('seatflow retry of an offboarding step batch', () => {
     await h.api.users.reactivate(userId(h, 'dana.whitfield@acme.example'));
     const again = await retry(h, workflow.removeBatch);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain('1 leaver(s) whose removal (re-check, then remove) failed run it again now');
+    expect(again.stdout).toContain('1 leaver whose removal (re-check, then remove) failed run it again now');
     await o.settle(workflow.id);
     const removed = await o.leaver(workflow.id, leaver!);
     expect(removed.phase).toBe('removed');
@@ -75,7 +75,7 @@ describe('seatflow retry of an offboarding step batch', () => {
 
     const again = await retry(h, workflow.reactivateBatch);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain('1 leaver(s) whose reactivation failed run it again now');
+    expect(again.stdout).toContain('1 leaver whose reactivation failed run it again now');
     await o.settle(workflow.id);
     expect(await o.changesOf(leaver!)).toEqual(['deactivateUser', 'reactivateUser']);
     expect((await h.system.store.getOutcome(workflow.reactivateBatch, 1))?.outcome).toBe('succeeded');
@@ -98,7 +98,7 @@ describe('seatflow retry of an offboarding step batch', () => {
 
     const again = await retry(h, workflow.deactivateBatch);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain('1 leaver(s) whose deactivation (state recorded, then deactivate) failed run it again now');
+    expect(again.stdout).toContain('1 leaver whose deactivation (state recorded, then deactivate) failed run it again now');
     await o.waitFor(async () => (await o.leaver(workflow.id, leaver!)).phase === 'holding');
     await o.settle(workflow.id);
     expect(await o.changesOf(leaver!)).toEqual(['deactivateUser']);

@@ -153,6 +153,6 @@ describe('seatflow run of a finished manifest (CLI)', () => {
     const third = await runSeatflow(['run', manifest, '--again'], env);
     expect(third.code).toBe(0);
     expect(third.stdout).not.toContain(firstBatch!);
-    expect(third.stdout).toContain('1 rows: 1 unchanged');
+    expect(third.stdout).toContain('1 row: 1 unchanged');
   }, 180_000);
 });

@@ -43,7 +43,7 @@ describe('offboard and undo while a seatflow worker runs in another process', ()
       const scheduled = await run.run(['offboard', future, '--hold', hold, '--yes']);
       expect(scheduled.stderr).not.toContain('Connection is closed');
       expect(scheduled.code, scheduled.stderr).toBe(0);
-      expect(scheduled.stdout).toMatch(/Report \(1 leavers; a snapshot as of 20\d\d-/);
+      expect(scheduled.stdout).toMatch(/Report \(1 leaver; a snapshot as of 20\d\d-/);
       // The first time the deactivation is still to come (then the leaver is refused as already leaving): the report
       // says it is a snapshot and where the live one is.
       if (hold === '1d') expect(scheduled.stdout).toMatch(/The steps to come are not in it: the live report is {2}seatflow report o[0-9a-f]{12}/);

@@ -25,10 +25,8 @@ interface ApproveFlags extends CommonFlags, RequestFlags {
  * that plan is the one approved; a stale plan waits again, with the difference printed (exit 4). Never by the person
  * who asked. Exit 0 queued, 2 refused, 4 waiting again.
  */
-export function registerApproveCommand(program: Command): void {
-  const command = program
-    .command('approve')
-    .description('list the changes waiting for approval, or approve one (re-planned before it runs; never by its requester)')
+export function defineApproveCommand(command: Command): void {
+  command
     .argument('[id]', 'the change request (the batch or offboarding id it will have)')
     .option('--plan-hash <sha256>', 'the plan you approve, as shown (refused if the plan changed since)')
     .option('--yes', 'approve the plan shown without a prompt')

@@ -26,9 +26,7 @@ interface VerifyFlags extends CommonFlags {
  * `seatflow audit export|verify`: the audit trail out, for a date range, as JSON Lines or CSV; and the check of its
  * hash chain, in Redis or in an exported file. verify exits 0 when intact, 1 naming the first broken entry.
  */
-export function registerAuditCommand(program: Command): void {
-  const audit = program.command('audit').description('the tamper-evident audit trail: export it, verify its hash chain');
-
+export function defineAuditCommand(audit: Command): void {
   addCommonOptions(
     audit
       .command('export')

@@ -3,11 +3,9 @@ import { addCommonOptions } from '../common-options.js';
 import type { ExportUsersFlags } from '../export-users.js';
 
 /**
- * `seatflow export users`: live state out, as CSV or JSON Lines. The work is loaded only when the command runs, so
- * registering it costs every other command nothing.
+ * `seatflow export users`: live state out, as CSV or JSON Lines. The work is loaded only when the command runs.
  */
-export function registerExportCommand(program: Command): void {
-  const exportCommand = program.command('export').description('write live state out (export users)');
+export function defineExportCommand(exportCommand: Command): void {
   const users = exportCommand
     .command('users')
     .description('every user of the organization with status, admin flags, seat per plan and last login, streamed within the service paging rules; prints the plan of calls first')

@@ -18,8 +18,10 @@ import { collect, confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
 import { awaitingApprovalText, gateOffboarding } from '../governance-runtime.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
+import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
+import { plural } from '../../core/plural.js';
 
-interface OffboardFlags extends CommonFlags, RequestFlags {
+interface OffboardFlags extends CommonFlags, VolatileRedisFlags, RequestFlags {
   hold?: string;
   /** False with --no-undo-window. */
   undoWindow?: boolean;
@@ -42,10 +44,8 @@ interface OffboardFlags extends CommonFlags, RequestFlags {
  * now (deactivations for today and past dates) with in-process workers; later steps wait in Redis for `seatflow worker`.
  * Exit 0 when no leaver failed, 1 when some did, 2 when the file or the options were refused.
  */
-export function registerOffboardCommand(program: Command): void {
-  const command = program
-    .command('offboard')
-    .description('offboard leavers: deactivate on the leave date, remove with transfer after a hold, undo until then')
+export function defineOffboardCommand(command: Command): void {
+  command
     .argument('<leavers>', 'CSV, JSON or JSON Lines: email, optionally a leave date and a transfer target (manager)')
     .option('--hold <duration>', `time between deactivation and removal, until when undo can act: ${HOLD_UNITS} (default: config offboarding.defaultHoldDays; at least offboarding.minHoldHours)`)
     .option('--no-undo-window', 'accept a hold shorter than offboarding.minHoldHours, down to --hold 0 (removal right after the deactivation)')
@@ -62,7 +62,7 @@ export function registerOffboardCommand(program: Command): void {
     .option('--no-wait', 'queue and return without running what is due now (a running seatflow worker takes it)')
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<offboarding>.csv)')
     .addOption(new Option('--concurrency <n>', 'rows processed at once by this process').hideHelp());
-  addCommonOptions(addRequestOptions(command)).action(async (leavers: string, flags: OffboardFlags) => {
+  addCommonOptions(addRequestOptions(addVolatileRedisOption(command))).action(async (leavers: string, flags: OffboardFlags) => {
     process.exitCode = await offboard(leavers, flags);
   });
 }
@@ -111,6 +111,7 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
         out.write('Dry run: nothing was queued.\n');
         return 0;
       }
+      await refuseVolatileRedis(batchRuntime.redis, flags, 'the holds and removals of this offboarding');
       await confirmOnTerminal(plan.guardrails, flags);
       const gated = await gateOffboarding(runtime, batchRuntime, offboarding, { file, plan, flags });
       if (gated.status === 'awaiting-approval') {
@@ -150,7 +151,7 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     const reportFile = flags.report ?? path.join(path.dirname(defaultReportFile(runtime, workflow.id, false)), `${workflow.id}${runtime.sim ? '-simulation' : ''}.csv`);
     const rows = (await offboarding.reportRows(workflow.id)) ?? [];
     await writeOffboardingReport(rows, reportFile);
-    out.write(`Report (${rows.length} leavers${runtime.sim ? ', SIMULATION' : ''}; a snapshot as of ${String(rows[0]?.reportedAt ?? 'now')}): ${path.resolve(reportFile)}\n`);
+    out.write(`Report (${plural(rows.length, 'leaver')}${runtime.sim ? ', SIMULATION' : ''}; a snapshot as of ${String(rows[0]?.reportedAt ?? 'now')}): ${path.resolve(reportFile)}\n`);
     if (open.length > 0 && !runtime.sim) {
       out.write(`  The steps to come are not in it: the live report is  seatflow report ${workflow.id} [--out FILE]  (or GET /v1/offboardings/${workflow.id}/report).\n`);
     }

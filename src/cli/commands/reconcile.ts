@@ -25,10 +25,8 @@ interface ReconcileFlags extends CommonFlags, RequestFlags {
  * nothing); with --apply, the plan as a batch through the usual queue, run to the end here. Exit 0 done (or only
  * planned), 1 rows failed, 2 the policy, a limit or the guardrails refused the run.
  */
-export function registerReconcileCommand(program: Command): void {
-  const command = program
-    .command('reconcile')
-    .description("plan the seat changes a licence policy asks for against live seats; --apply submits them as a batch and runs it")
+export function defineReconcileCommand(command: Command): void {
+  command
     .argument('<policy>', 'policy file (JSON), see jobs/examples/license-policy.json')
     .option('--apply', 'submit the plan as a batch and run it to the end (without it nothing changes)')
     .option('--yes', 'confirm changes above the guardrails without a prompt')

@@ -6,11 +6,8 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { addRequestOptions, type RequestFlags } from '../request-options.js';
 
 /** `seatflow reject ID --reason TEXT`: an approver refuses a waiting change (its requester may withdraw it). */
-export function registerRejectCommand(program: Command): void {
-  const command = program
-    .command('reject')
-    .description('refuse a change waiting for approval (or withdraw your own); --reason is required')
-    .argument('<id>', 'the change request');
+export function defineRejectCommand(command: Command): void {
+  command.argument('<id>', 'the change request');
   addCommonOptions(addRequestOptions(command)).action(async (id: string, flags: CommonFlags & RequestFlags) => {
     if (flags.reason === undefined || flags.reason.trim() === '') throw new UsageError('reject needs --reason "…" (kept in the audit trail and shown to the requester)');
     await withBatchRuntime(flags, async (runtime, batch) => {

@@ -2,16 +2,15 @@ import type { Command } from 'commander';
 import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openOffboarding } from '../offboarding-runtime.js';
+import { plural } from '../../core/plural.js';
 
 /**
  * `seatflow retry BATCH`: queue the failed and unknown rows again and resume a batch stopped by a refused token. A step
- * batch of an offboarding (`<offboarding>-deactivate|remove|reactivate`) runs its failed steps again instead, so the
- * re-check comes before the row and the leaver's phase follows.
+ * batch of an offboarding (`<offboarding>-deactivate|remove|reactivate|restore`) runs its failed steps again instead,
+ * so the re-check comes before the row and the leaver's phase follows.
  */
-export function registerRetryCommand(program: Command): void {
-  const command = program
-    .command('retry')
-    .description('queue the failed and cancelled rows of a batch again (a step batch of an offboarding: run its failed steps again), and resume a batch stopped by a refused token')
+export function defineRetryCommand(command: Command): void {
+  command
     .argument('<batch>', 'batch id');
   addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
     await withBatchRuntime(flags, async (runtime, batchRuntime) => {
@@ -25,12 +24,12 @@ export function registerRetryCommand(program: Command): void {
         return;
       }
       if (steps !== undefined) {
-        const what = steps.step === 'remove' ? 'removal (re-check, then remove)' : steps.step === 'deactivate' ? 'deactivation (state recorded, then deactivate)' : 'reactivation';
-        process.stdout.write(`Batch ${batchId} (offboarding ${steps.workflowId}): ${rerun} leaver(s) whose ${what} failed run it again now, ${requeued} row(s) queued again, ${resumed} waiting row(s) resumed.\n`);
+        const what = steps.step === 'remove' ? 'removal (re-check, then remove)' : steps.step === 'deactivate' ? 'deactivation (state recorded, then deactivate)' : steps.step === 'restore' ? 'seat restore' : 'reactivation';
+        process.stdout.write(`Batch ${batchId} (offboarding ${steps.workflowId}): ${plural(rerun, 'leaver')} whose ${what} failed run it again now, ${plural(requeued, 'row')} queued again, ${plural(resumed, 'waiting row')} resumed.\n`);
         process.stdout.write(`A worker takes them: seatflow worker (watch: seatflow status ${steps.workflowId})\n`);
         return;
       }
-      process.stdout.write(`Batch ${batchId}: ${requeued} failed, unknown or cancelled rows queued again, ${resumed} waiting rows resumed. Process them with: seatflow worker\n`);
+      process.stdout.write(`Batch ${batchId}: ${plural(requeued, 'failed, unknown or cancelled row')} queued again, ${plural(resumed, 'waiting row')} resumed. Process them with: seatflow worker\n`);
     });
   });
 }

@@ -28,10 +28,8 @@ interface RevertFlags extends CommonFlags, RequestFlags {
  * removed, a column restored), refuses what cannot be undone with the reason, and runs it as a batch through the usual
  * guardrails and approvals. Exit codes as `run`; 4 when the revert waits for approval.
  */
-export function registerRevertCommand(program: Command): void {
-  const command = program
-    .command('revert')
-    .description('undo a batch: plan the inverse of each change from the state recorded before it, then run it as a batch')
+export function defineRevertCommand(command: Command): void {
+  command
     .argument('<batch>', 'the batch to undo')
     .option('--dry-run', 'print the plan of the revert and stop: nothing is queued')
     .option('--yes', 'confirm destructive changes above the guardrails without a prompt')

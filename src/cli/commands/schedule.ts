@@ -15,12 +15,14 @@ import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
+import { printed } from '../../core/printable.js';
+import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
+import { plural } from '../../core/plural.js';
 import { cliActorOf } from '../cli-actor.js';
 import { requireRole } from '../../governance/operators/actor.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
-import { printed } from '../../core/printable.js';
 
-interface AddFlags extends CommonFlags, RequestFlags {
+interface AddFlags extends CommonFlags, VolatileRedisFlags, RequestFlags {
   cron: string;
   tz?: string;
   apply?: boolean;
@@ -32,27 +34,24 @@ interface AddFlags extends CommonFlags, RequestFlags {
  * `seatflow schedule add|list|remove|run`: reconciliation on a schedule. Schedules live in Redis as BullMQ Job
  * Schedulers of the target (SMARTSHEET_API_BASE); `seatflow worker` fires them, once per tick however many run.
  */
-export function registerScheduleCommand(program: Command): void {
-  const schedule = program.command('schedule').description('run a licence policy on a schedule (fired by `seatflow worker`)');
-
-  addCommonOptions(addRequestOptions(
-    schedule
-      .command('add')
-      .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
-      .argument('<name>', 'schedule name (letters, digits, . _ -)')
-      .argument('<policy>', 'policy file (JSON); read again at every run')
-      .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
-      .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
-      .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)')
-      .option('--max-changes <n>', 'seat changes one run may make without confirmation (above: the run is held)')
-      .option('--max-share <fraction>', "share of the plan's users (0-1) one run may change without confirmation (above: held)"),
-  )).action(async (name: string, policy: string, flags: AddFlags) => {
+export function defineScheduleCommand(schedule: Command): void {
+  const add = schedule
+    .command('add')
+    .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
+    .argument('<name>', 'schedule name (letters, digits, . _ -)')
+    .argument('<policy>', 'policy file (JSON); read again at every run')
+    .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
+    .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
+    .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)')
+    .option('--max-changes <n>', 'seat changes one run may make without confirmation (above: the run is held)')
+    .option('--max-share <fraction>', "share of the plan's users (0-1) one run may change without confirmation (above: held)");
+  addCommonOptions(addRequestOptions(addVolatileRedisOption(add))).action(async (name: string, policy: string, flags: AddFlags) => {
     const limits = scheduleLimitsOf(flags);
-    await withCliRuntime({ ...flags, sim: false }, { requireToken: false }, async (runtime) => {
-      const batch = await openBatchRuntime(runtime);
+    await withBatchRuntime(flags, async (runtime, batch) => {
       const actor = cliActorOf(runtime, flags.by);
       requireRole(actor, 'operator', 'add schedules');
       await loadPolicy(policy); // refused now, not at the first tick
+      await refuseVolatileRedis(batch.redis, flags, 'this schedule');
       const book = openScheduleBook(runtime, batch);
       const added = await book.add({ name, policyPath: path.resolve(policy), apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }), ...(limits === undefined ? {} : { limits }) });
       await batch.governance.audit.append({ event: 'schedule.added', actor: actor.name, subject: added.name, reason: flags.reason, data: { policyPath: added.policyPath, cron: added.cron ?? null, tz: added.tz ?? 'UTC', apply: added.apply, target: batch.target } });
@@ -111,7 +110,7 @@ export function registerScheduleCommand(program: Command): void {
         if (run.disposition.nothingToChange === true) out.write('No seat needs to change: no batch was made.\n');
         else if (run.submitted !== undefined) {
           const { batch: record, created, jobsAdded } = run.submitted;
-          out.write(created ? `Batch ${record.id}: ${jobsAdded} rows queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
+          out.write(created ? `Batch ${record.id}: ${plural(jobsAdded, 'row')} queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
         } else if (!found.apply) out.write('Plan only (the schedule has no --apply): nothing was changed.\n');
         return 0;
       });
@@ -135,7 +134,7 @@ export function formatSchedule(view: ScheduleView, guardrails: Config['guardrail
       : last.heldBecause !== undefined ? `HELD, changed nothing: ${last.heldBecause.join('; ')}`
       : last.nothingToChange === true ? 'nothing to change: no batch'
       : last.batchId !== undefined ? `batch ${last.batchId}${view.lastBatch === undefined ? '' : ` (${view.lastBatch.state}; ${outcomeCounts(view.lastBatch.counts, view.lastBatch.total)})`}`
-      : `${last.plan.change ?? 0} changes planned${last.applied ? '' : ', plan only'}`;
+      : `${plural(last.plan.change ?? 0, 'change')} planned${last.applied ? '' : ', plan only'}`;
     lines.push(`  last run: ${last.tick} (${last.runId}): ${what}`);
     if (last.report !== '') lines.push(`  report: ${last.report}`);
   }
@@ -169,5 +168,5 @@ async function preview(runtime: CliRuntime, batch: BatchRuntime, view: ScheduleV
 
 function outcomeCounts(counts: OutcomeCounts, total: number): string {
   const parts = OUTCOMES.filter((outcome) => counts[outcome] > 0).map((outcome) => `${counts[outcome]} ${outcome}`);
-  return `${total} rows: ${parts.join(', ') || 'none yet'}`;
+  return `${plural(total, 'row')}: ${parts.join(', ') || 'none yet'}`;
 }

@@ -30,8 +30,7 @@ interface RunFlags extends CommonFlags {
  * clock, and whether a worker has them. `seatflow steps run OFFBOARDING …`: runs some of them now (a leave date
  * brought forward, a hold ended early), after a confirmation, with workers in this process unless --no-wait.
  */
-export function registerStepsCommand(program: Command): void {
-  const steps = program.command('steps').description('list the steps to come (due times on the service clock, whether a worker has them); steps run: run some now');
+export function defineStepsCommand(steps: Command): void {
   addCommonOptions(
     steps
       .argument('[offboarding]', 'only this offboarding')

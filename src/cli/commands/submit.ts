@@ -8,16 +8,15 @@ import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFl
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 import { awaitingApprovalText, gateManifestBatch } from '../governance-runtime.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
+import { plural } from '../../core/plural.js';
 
 interface SubmitFlags extends ManifestFlags, AgainFlags, RequestFlags {
   json?: boolean;
 }
 
 /** `seatflow submit MANIFEST`: plan and queue a batch for `seatflow worker` processes; prints the batch id. */
-export function registerSubmitCommand(program: Command): void {
-  const command = program
-    .command('submit')
-    .description('plan a manifest and queue it as a batch for workers; submitting the same file again finds the batch')
+export function defineSubmitCommand(command: Command): void {
+  command
     .option('--json', 'print the batch record as JSON');
   addCommonOptions(addRequestOptions(addAgainOption(addManifestOptions(command)))).action(async (manifest: string, flags: SubmitFlags) => {
     if (flags.sim === true) {
@@ -48,7 +47,7 @@ export function registerSubmitCommand(program: Command): void {
       out.write(`Target: ${runtime.targetLabel}\n`);
       out.write(
         result.created
-          ? `Batch ${result.batch.id} submitted: ${result.jobsAdded} rows queued (${countsLine(result.batch)})\n`
+          ? `Batch ${result.batch.id} submitted: ${plural(result.jobsAdded, 'row')} queued (${countsLine(result.batch)})\n`
           : existingBatchLine(result.batch),
       );
       out.write(`Process it with: seatflow worker   Watch it with: seatflow status ${result.batch.id}\n`);

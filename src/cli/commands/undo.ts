@@ -24,10 +24,8 @@ interface UndoFlags extends CommonFlags {
  * follow them) with in-process workers. One line per leaver says what was done and what the reactivation cost. Exit 0
  * when everything asked for is undone (now or before), 1 when something was refused or a reactivation failed.
  */
-export function registerUndoCommand(program: Command): void {
-  const command = program
-    .command('undo')
-    .description('undo an offboarding before the removal: reactivate and cancel the removal (per user or all)')
+export function defineUndoCommand(command: Command): void {
+  command
     .argument('<offboarding>', 'offboarding id (printed by seatflow offboard)')
     .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
     .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name, or the operator it acts for)')

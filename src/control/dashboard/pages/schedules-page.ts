@@ -7,10 +7,11 @@ import { describeScheduleLimits } from '../../../reconcile/schedule-limits.js';
 type ScheduleGuardrails = Pick<Config['guardrails'], 'destructiveMaxCount' | 'destructiveMaxShare'>;
 import { relativeTime, scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { plural } from '../../../core/plural.js';
 
 function batchSummary(batch: NonNullable<ScheduleView['lastBatch']>): SafeHtml {
   const counts = OUTCOMES.filter((outcome) => batch.counts[outcome] > 0).map((outcome) => html`<li class="outcome-${outcome}"><span class="n">${batch.counts[outcome]}</span> ${outcome}</li>`);
-  return html` <span class="badge state-${batch.state}">${batch.state}</span> <span class="muted small">${batch.total} rows</span>${counts.length === 0 ? '' : html`<ul class="counts">${counts}</ul>`}`;
+  return html` <span class="badge state-${batch.state}">${batch.state}</span> <span class="muted small">${plural(batch.total, 'row')}</span>${counts.length === 0 ? '' : html`<ul class="counts">${counts}</ul>`}`;
 }
 
 /** What the last run did, as `seatflow schedule list` says it: its batch, why it changed nothing, or its error. */
