@@ -111,5 +111,6 @@ describe('seatflow export users (CLI)', () => {
     expect(sim.stderr).toMatch(/^Target: SIMULATION/m);
     expect(sim.stderr).toMatch(/^Exported 317 users \(CSV, SIMULATION\) to stdout/m);
     expect(sim.stdout.split('\n')[0]).toBe('email,seatType');
-  });
+    // Two commands, the second starting its own private Redis and reference server: slow on a loaded 2-core machine.
+  }, 120_000);
 });
