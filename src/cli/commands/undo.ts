@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { BatchStore } from '../../queue/batch-store.js';
@@ -11,10 +10,13 @@ import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+import { cliActorOf } from '../cli-actor.js';
+import { auditUndo, auditWorkflowUndo } from '../../governance/audit/audit-undo.js';
 
 interface UndoFlags extends CommonFlags {
   user?: string[];
   by?: string;
+  reason?: string;
   wait?: boolean;
 }
 
@@ -28,7 +30,8 @@ export function defineUndoCommand(command: Command): void {
   command
     .argument('<workflow>', 'offboarding id (printed by seatflow offboard), or joiners or movers workflow id (printed by seatflow sync)')
     .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
-    .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name)')
+    .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name, or the operator it acts for)')
+    .option('--reason <text>', 'the ticket or reason, kept in the audit trail')
     .option('--no-wait', 'queue the reactivations and return (a running seatflow worker takes them)');
   addCommonOptions(command).action(async (workflowId: string, flags: UndoFlags) => {
     if (flags.sim === true) throw new UsageError('undo acts on an offboarding in Redis: --sim has no offboarding to undo', 'Run it without --sim, against the target the offboarding was submitted for.');
@@ -42,8 +45,12 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
     const batchRuntime = await openBatchRuntime(runtime);
     const workflow = await createWorkflowStore(batchRuntime.redis.client, batchRuntime.system.keys, batchRuntime.target).get(workflowId);
     if (workflow === undefined) {
-      const cancelled = await hrWorkflowsOf(openOffboarding(runtime, batchRuntime)).undo(workflowId, { by: flags.by ?? os.userInfo().username, ...(flags.user === undefined ? {} : { users: flags.user }) });
-      if (cancelled !== undefined) return reportCancelled(workflowId, cancelled);
+      const by = cliActorOf(runtime, flags.by).name;
+      const cancelled = await hrWorkflowsOf(openOffboarding(runtime, batchRuntime)).undo(workflowId, { by, ...(flags.user === undefined ? {} : { users: flags.user }) });
+      if (cancelled !== undefined) {
+        await auditWorkflowUndo(batchRuntime.governance.audit, { workflowId, by, reason: flags.reason, results: cancelled });
+        return reportCancelled(workflowId, cancelled);
+      }
       throw new UsageError(`no offboarding, joiners or movers workflow ${workflowId}`, 'Offboarding ids start with "o" (seatflow offboard printed it), joiners with "j" and movers with "m" (seatflow sync printed them).');
     }
     if (workflow.target !== batchRuntime.target) {
@@ -53,8 +60,9 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
       );
     }
     const offboarding = openOffboarding(runtime, batchRuntime);
-    const by = flags.by ?? os.userInfo().username;
+    const by = cliActorOf(runtime, flags.by).name;
     const results = (await offboarding.undo(workflowId, { by, ...(flags.user === undefined ? {} : { users: flags.user }) })) ?? [];
+    await auditUndo(batchRuntime.governance.audit, { workflowId, by, reason: flags.reason, results });
     const reactivating = results.filter((result) => result.reactivating);
     if (reactivating.length > 0 && flags.wait !== false) {
       const { api, budget } = createBudgetedApi(runtime, batchRuntime);

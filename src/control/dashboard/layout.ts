@@ -5,7 +5,7 @@ export interface NavItem {
   label: string;
   section: string;
   /** Shown only when the server has this part (the ControlDeps field of the same name). */
-  needs?: 'offboarding' | 'schedules' | 'upcoming';
+  needs?: 'offboarding' | 'schedules' | 'upcoming' | 'governance';
 }
 
 /**
@@ -19,6 +19,8 @@ export const NAV_ITEMS: ReadonlyArray<NavItem> = [
   { href: '/holds', label: 'Holds', section: 'holds', needs: 'offboarding' },
   { href: '/upcoming', label: 'Joiners, movers, leavers', section: 'upcoming', needs: 'upcoming' },
   { href: '/schedules', label: 'Schedules', section: 'schedules', needs: 'schedules' },
+  { href: '/approvals', label: 'Approvals', section: 'approvals', needs: 'governance' },
+  { href: '/audit', label: 'Audit', section: 'audit', needs: 'governance' },
   { href: '/admin/queues', label: 'Queues', section: 'queues' },
 ];
 
