@@ -48,7 +48,7 @@ export interface RunSyncOptions extends PrepareSyncOptions {
 }
 
 /** How a run passes the approvals gate: what applying queued, or the change request it waits as. */
-export type SyncApproval = (run: { plan: SyncPlan; apply: () => Promise<AppliedSync> }) => Promise<{ applied: AppliedSync } | { awaitingApproval: string }>;
+export type SyncApproval = (run: { plan: SyncPlan; apply: () => Promise<AppliedSync> }) => Promise<{ applied: AppliedSync } | { awaitingApproval: string; created: boolean }>;
 
 /** What happened to a planned run: applied, held (and why), waiting for approval, or only planned. */
 export interface SyncDisposition {
@@ -57,6 +57,8 @@ export interface SyncDisposition {
   heldBecause?: string[];
   /** The change request the run waits as (nothing changed, the export is not accepted until it is approved). */
   awaitingApproval?: string;
+  /** The request was made by this run (false: asked for before, by this export and policy). */
+  requestCreated?: boolean;
   /** Applied, and nothing needed to change: the export is accepted, no workflow was made. */
   nothingToChange?: boolean;
 }
@@ -130,7 +132,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncRun> {
     if (held.length > 0) disposition = { runId: plan.runId, applied: false, heldBecause: held };
     else {
       const passed = options.approve === undefined ? { applied: await prepared.apply() } : await options.approve({ plan, apply: prepared.apply });
-      if ('awaitingApproval' in passed) disposition = { runId: plan.runId, applied: false, awaitingApproval: passed.awaitingApproval };
+      if ('awaitingApproval' in passed) disposition = { runId: plan.runId, applied: false, awaitingApproval: passed.awaitingApproval, requestCreated: passed.created };
       else {
         applied = passed.applied;
         disposition = { runId: plan.runId, applied: true, ...(changesOf(plan) === 0 ? { nothingToChange: true } : {}) };

@@ -3,7 +3,7 @@ import type { Config } from '../core/config.js';
 import type { LastRun, ScheduleData } from '../reconcile/schedule-book.js';
 import type { ScheduledSync } from '../reconcile/schedule-worker.js';
 import type { OffboardingSystem } from '../workflow/offboarding-system.js';
-import { runSync, type SyncRun } from './run-sync.js';
+import { runSync, type SyncApproval, type SyncRun } from './run-sync.js';
 import { changesOf } from './sync-plan.js';
 
 export interface ScheduledSyncOptions {
@@ -15,6 +15,8 @@ export interface ScheduledSyncOptions {
   reportDir: string;
   /** Now on the service clock. */
   now: () => number;
+  /** The approvals gate of a schedule's run (as `schedule:<name>`); absent: applied at once. */
+  approve?: (data: ScheduleData) => SyncApproval;
 }
 
 /**
@@ -38,6 +40,7 @@ export function createScheduledSync(options: ScheduledSyncOptions): ScheduledSyn
       ...(data.limits === undefined ? {} : { scheduleLimits: data.limits }),
       reportDir: options.reportDir,
       now: options.now,
+      ...(options.approve === undefined ? {} : { approve: options.approve(data) }),
     });
     return lastRunOfSync(run, data, tick, new Date());
   };
@@ -57,6 +60,7 @@ export function lastRunOfSync(run: SyncRun, data: Pick<ScheduleData, 'name' | 'a
     runId: plan.runId,
     applied: disposition.applied,
     ...(disposition.heldBecause === undefined ? {} : { heldBecause: disposition.heldBecause }),
+    ...(disposition.awaitingApproval === undefined ? {} : { awaitingApproval: disposition.awaitingApproval }),
     ...(disposition.nothingToChange === true ? { nothingToChange: true } : {}),
     plan: {
       change: changesOf(plan),

@@ -115,6 +115,10 @@ export function defineScheduleCommand(schedule: Command): void {
           const last = await scheduledSyncOf(runtime, batch)(found, tick);
           await book.recordRun(name, last);
           process.stdout.write(`Target: ${runtime.targetLabel}\n${formatSchedule({ ...found, lastRun: last }, runtime.config.guardrails)}`);
+          if (last.awaitingApproval !== undefined) {
+            process.stdout.write(`The run waits for approval as ${last.awaitingApproval}: seatflow approve ${last.awaitingApproval}\n`);
+            return EXIT_AWAITING_APPROVAL;
+          }
           return last.heldBecause === undefined ? 0 : 2;
         }
         const run = await scheduledRunOf(runtime, batch)({ name: found.name, policyPath: found.policyPath, apply: found.apply, ...(found.limits === undefined ? {} : { limits: found.limits }) }, tick);
@@ -155,6 +159,7 @@ export function formatSchedule(view: ScheduleView, guardrails: Config['guardrail
     const what =
       last.error !== undefined ? `failed: ${last.error}`
       : last.heldBecause !== undefined ? `HELD, changed nothing: ${last.heldBecause.join('; ')}`
+      : last.awaitingApproval !== undefined ? `waits for approval as ${last.awaitingApproval}, changed nothing`
       : last.nothingToChange === true ? 'nothing to change: no batch'
       : last.batchId !== undefined ? `batch ${last.batchId}${view.lastBatch === undefined ? '' : ` (${view.lastBatch.state}; ${outcomeCounts(view.lastBatch.counts, view.lastBatch.total)})`}`
       : last.workflows !== undefined ? `${plural(last.plan.change ?? 0, 'change')} queued: ${last.workflows.join(', ')}`

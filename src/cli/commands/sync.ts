@@ -13,8 +13,11 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
 import { syncReportDir } from '../sync-runtime.js';
+import { cliActorOf } from '../cli-actor.js';
+import { awaitingApprovalText, syncApproval } from '../governance-runtime.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
-interface SyncFlags extends CommonFlags {
+interface SyncFlags extends CommonFlags, RequestFlags {
   policy: string;
   apply?: boolean;
   yes?: boolean;
@@ -38,7 +41,7 @@ export function defineSyncCommand(command: Command): void {
     .option('--accept-missing', 'confirm an export that lacks the policy\'s safety.maxMissingShare of the employees (else it is taken as broken)')
     .option('--no-wait', 'queue and return without running what is due now (a running seatflow worker takes it)')
     .option('--json', 'print the run as JSON');
-  addCommonOptions(command).action(async (hrExport: string, flags: SyncFlags) => {
+  addCommonOptions(addRequestOptions(command)).action(async (hrExport: string, flags: SyncFlags) => {
     process.exitCode = await sync(hrExport, flags);
   });
 }
@@ -65,6 +68,8 @@ async function sync(exportPath: string, flags: SyncFlags): Promise<number> {
       },
       reportDir: syncReportDir(runtime),
       now: () => runtime.serviceClock.now(),
+      // The approvals gate, as offboard and submit pass it (docs/governance.md#approvals).
+      ...(flags.apply === true ? { approve: syncApproval(batch, cliActorOf(runtime, flags.by), flags.reason, { exportPath, policyPath: flags.policy, acceptMissing: flags.acceptMissing === true }) } : {}),
     });
     if (run.kind === 'same-export') {
       const line = `This export (${run.hrExport.path}, sha256 ${run.hrExport.sha256.slice(0, 12)}) was accepted ${run.previous.acceptedAt} (run ${run.previous.runId}): nothing to do.\n`;
@@ -81,6 +86,12 @@ async function sync(exportPath: string, flags: SyncFlags): Promise<number> {
     if (run.disposition.heldBecause !== undefined) {
       out.write(printed`Nothing was changed, and the export is not accepted: ${run.disposition.heldBecause.join('; ')}\n`);
       return 2;
+    }
+    if (run.disposition.awaitingApproval !== undefined) {
+      const request = await batch.governance.gate.get(run.disposition.awaitingApproval);
+      if (request === undefined) throw new Error(`change request ${run.disposition.awaitingApproval} disappeared from Redis`);
+      out.write(`${awaitingApprovalText(request, run.disposition.requestCreated === true, runtime.sim !== undefined)}The export is not accepted until it is approved and queued.\n`);
+      return EXIT_AWAITING_APPROVAL;
     }
     return afterApply(runtime, batch, run, flags);
   });
