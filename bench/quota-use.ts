@@ -19,7 +19,7 @@ const args = process.argv.slice(2).filter((arg) => arg !== '--installed');
 const K = Number(args[0] ?? 20);
 const only = args.slice(1);
 const WINDOW_S = 60 / K;
-const HEADROOM = 0.02;
+const HEADROOM = 0.005;
 /** Rows in flight per process: a full bucket is spent as fast as the workers go, so more than the default 8. */
 const CONCURRENCY = 32;
 
@@ -36,7 +36,7 @@ interface Row {
   goal?: (floor: number) => number;
   /** Also time the official SDK's loop (default true). */
   sdk?: boolean;
-  /** seatflow's rateLimit.headroom for this row; default HEADROOM (the configured default, 2%). */
+  /** seatflow's rateLimit.headroom for this row; default HEADROOM (the configured default, 0.5%). */
   headroom?: number;
 }
 
@@ -50,8 +50,8 @@ const table: Row[] = [
   { name: 'fleet', rows: 2000, service: { requests: 300, bucket: 300 }, told: 300, workers: 4, truth: true },
   // Issue 19: start-up and pre-flight included, within 1/0.95 of the floor, no allowance for start-up.
   { name: '1200', rows: 2000, service: { requests: 1200, bucket: 1200 }, told: 1200, workers: 0, truth: true, goal: (floor: number) => floor / 0.95, sdk: false },
-  // The same with a headroom of 0.5%: the 2% default alone keeps 24 calls of this bucket unused and refills 2% slower.
-  { name: '1200-tight', rows: 2000, service: { requests: 1200, bucket: 1200 }, told: 1200, workers: 0, truth: true, goal: (floor: number) => floor / 0.95, sdk: false, headroom: 0.005 },
+  // The same with the default of before, 2%: it keeps 24 calls of this bucket unused and refills 2% slower.
+  { name: '1200-2pct', rows: 2000, service: { requests: 1200, bucket: 1200 }, told: 1200, workers: 0, truth: true, goal: (floor: number) => floor / 0.95, sdk: false, headroom: 0.02 },
 ].filter((row) => only.length === 0 || only.includes(row.name));
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
   it('uses config/default.json when nothing else is given', () => {
     const config = loadConfig({ env: {} });
     expect(config.api.baseUrl).toBe('https://api.smartsheet.com/2.0');
-    expect(config.rateLimit).toEqual({ requests: 300, perSeconds: 60, headroom: 0.02, burst: 'auto' });
+    expect(config.rateLimit).toEqual({ requests: 300, perSeconds: 60, headroom: 0.005, burst: 'auto' });
     expect(config.api.accessToken).toBeUndefined();
   });
 
