@@ -139,6 +139,24 @@ describe('seatflow approve, reject, audit and revert', { timeout: 240_000 }, () 
     expect((JSON.parse(status.stdout) as { leavers: Array<{ email: string }> }).leavers.map((leaver) => leaver.email).sort()).toEqual([...emails].sort());
   });
 
+  it('a sync schedule\'s run over the threshold waits for approval as the schedule, and changes nothing', async () => {
+    const exportFile = path.join(dir, 'hr-nightly.csv');
+    writeFileSync(exportFile, readFileSync(path.join(ROOT, 'jobs/examples/hr-export-bamboohr.csv')));
+    const policy = path.join(dir, 'lifecycle-nightly.json');
+    writeFileSync(policy, JSON.stringify({ ...(JSON.parse(readFileSync(path.join(ROOT, 'jobs/examples/lifecycle-policy.json'), 'utf8')) as object), name: 'acme-hr-nightly' }));
+    const added = await runSeatflow(['schedule', 'add', 'hr-nightly', 'sync', exportFile, '--policy', policy, '--cron', '0 2 * * *', '--apply', '--max-changes', '10', '--by', 'alice'], env);
+    expect(added.code, added.stdout + added.stderr).toBe(0);
+    const ran = await runSeatflow(['schedule', 'run', 'hr-nightly'], env);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(4);
+    const id = /The run waits for approval as (s[0-9a-f]{12}): seatflow approve s[0-9a-f]{12}/.exec(ran.stdout)?.[1];
+    expect(id, ran.stdout).toBeDefined();
+    expect((await runSeatflow(['schedule', 'list'], env)).stdout).toContain(`waits for approval as ${id}, changed nothing`);
+    expect((await runSeatflow(['approve'], env)).stdout).toMatch(new RegExp(`${id}\\s+awaiting-approval\\s+sync .* by schedule:hr-nightly`));
+    expect([...server.context.state.users.values()].some((user) => user.email === 'omar.haddad@acme.example')).toBe(false);
+    expect((await runSeatflow(['reject', id!, '--by', 'bob', '--reason', 'checked by hand'], env)).code).toBe(0);
+    expect((await runSeatflow(['schedule', 'remove', 'hr-nightly', '--by', 'alice'], env)).code).toBe(0);
+  });
+
   it('a sync over the threshold waits for approval like an offboarding: nothing changes and the export is not accepted until another operator approves it', async () => {
     const exportFile = path.join(dir, 'hr-export.csv');
     writeFileSync(exportFile, readFileSync(path.join(ROOT, 'jobs/examples/hr-export-workday.csv')));
