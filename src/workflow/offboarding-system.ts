@@ -1,9 +1,6 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
-import type { Logger } from '../core/logger.js';
-import type { BatchSystem } from '../queue/batch-system.js';
-import type { RedisHandle } from '../queue/redis/open-redis.js';
 import { OPEN_PHASES } from './leaver-state.js';
 import { createOffboardingLifecycle, offboardingContextOf } from './offboarding-lifecycle.js';
 import type { RunNowRequest, RunNowResult, StepView } from './pending-steps.js';
@@ -15,19 +12,13 @@ import { retryStepBatch, stepBatchOf, type StepBatchRetry } from './retry-step-b
 import { submitOffboarding, type SubmittedOffboarding } from './submit-offboarding.js';
 import { undoOffboarding, type UndoRequest, type UndoResult } from './undo-offboarding.js';
 import type { WorkflowContext } from './workflow-context.js';
-import { createWorkflowEngine, type LifecycleFactory, type StepWorkerHandle, type StepWorkerOptions, type WorkflowEngine } from './workflow-engine.js';
+import { createWorkflowEngine, type LifecycleFactory, type StepWorkerHandle, type StepWorkerOptions, type WorkflowEngine, type WorkflowEngineOptions } from './workflow-engine.js';
 import type { WorkflowStore } from './workflow-store.js';
 
 export type { StepWorkerOptions } from './workflow-engine.js';
 
-export interface OffboardingSystemOptions {
-  /** The batch machinery of the same Redis, prefix and target: steps run their rows through it. */
-  batches: BatchSystem;
-  redis: RedisHandle;
-  prefix: string;
-  target: string;
-  sim: boolean;
-  logger: Logger;
+/** The engine's options (its Redis, batches and target), and the offboarding configuration its timings come from. */
+export interface OffboardingSystemOptions extends Pick<WorkflowEngineOptions, 'batches' | 'redis' | 'prefix' | 'target' | 'sim' | 'logger'> {
   offboarding: Config['offboarding'];
   /**
    * The service's clock (service-clock.ts): due times and holds are taken on it. Default the system clock; tests pass
