@@ -166,7 +166,9 @@ async function preflightChanges(api: SmartsheetApi, joinerCandidates: readonly J
   const rows = [...joinerCandidates.map(joinerAction), ...moverCandidates.map(moverAction)].map((action, index) => ({ row: index + 1, line: 0, action }));
   const manifest: LoadedManifest = { path: options.hrExport.path, format: options.hrExport.format, sha256: options.hrExport.sha256, rows, invalid: [], rowCount: rows.length, validCount: rows.length, warnings: [] };
   const planned = await preflight(manifest, { api, protectedAccounts: options.config.guardrails.protectedAccounts });
-  const byRow = new Map(planned.rows.map((row) => [row.row, row]));
+  // Iterated, not indexed: a plan's rows are a RowList (kept compact), not necessarily an array.
+  const byRow = new Map<number, PlannedRow>();
+  for (const row of planned.rows) byRow.set(row.row, row);
   const verdictOf = (index: number) => {
     const row = byRow.get(index + 1);
     return { verdict: row?.verdict ?? 'invalid', ...(row?.reason === undefined ? {} : { reason: row.reason }), ...(row?.rule === undefined ? {} : { rule: row.rule }) };
