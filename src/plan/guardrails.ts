@@ -20,7 +20,8 @@ export interface GuardrailCheck {
 
 /** Counts the destructive changes of a plan against the configured limits. Pure; `seatflow run` reuses it. */
 export function checkGuardrails(plan: Pick<BatchPlan, 'rows' | 'organizationUsers'>, limits: GuardrailLimits): GuardrailCheck {
-  const destructiveCount = plan.rows.filter((row) => row.verdict === 'change' && DESTRUCTIVE_ACTIONS.has(row.actionName as ActionName)).length;
+  let destructiveCount = 0;
+  for (const row of plan.rows) if (row.verdict === 'change' && DESTRUCTIVE_ACTIONS.has(row.actionName as ActionName)) destructiveCount += 1;
   const reasons: string[] = [];
   if (destructiveCount > limits.destructiveMaxCount) {
     reasons.push(`${destructiveCount} destructive changes, more than guardrails.destructiveMaxCount (${limits.destructiveMaxCount})`);

@@ -66,7 +66,8 @@ const AT_ONCE: Record<Exclude<Verdict, 'change'>, { outcome: RowOutcome['outcome
 export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, plan: BatchPlan, options: SubmitOptions): Promise<SubmitResult> {
   const now = options.now ?? (() => new Date());
   const id = batchIdOf(options.identity ?? plan.source.sha256, options.target, options.options);
-  const actionable = plan.rows.filter((row) => row.verdict === 'change');
+  let actionable = 0;
+  for (const row of plan.rows) if (row.verdict === 'change') actionable += 1;
   const createdAt = now();
   const created = await store.create(
     {
@@ -75,7 +76,7 @@ export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, p
       sha256: plan.source.sha256,
       createdAt: createdAt.toISOString(),
       total: plan.rows.length,
-      queued: actionable.length,
+      queued: actionable,
       sim: options.sim,
       target: options.target,
       queueName: queue.name,
@@ -95,17 +96,27 @@ export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, p
     if (recording.length >= 500) await Promise.all(recording.splice(0));
   }
   await Promise.all(recording);
-  await store.saveRows(id, actionable);
+  // Then the rows to run, 500 at a time: each slice saved before its jobs exist (a worker reads its row from Redis),
+  // and never all of them at once in memory.
   let jobsAdded = 0;
-  for (let i = 0; i < actionable.length; i += 500) {
-    const slice: PlannedRow[] = [];
-    for (const row of actionable.slice(i, i + 500)) {
+  const slice: PlannedRow[] = [];
+  const queueSlice = async () => {
+    await store.saveRows(id, slice);
+    const pending: PlannedRow[] = [];
+    for (const row of slice) {
       // Only a resumed submission can meet rows that already ended.
-      if (created || !(await store.hasOutcome(id, row.row))) slice.push(row);
+      if (created || !(await store.hasOutcome(id, row.row))) pending.push(row);
     }
-    const jobs = await queue.addBulk(slice.map((row) => ({ name: row.actionName, data: { batchId: id, row: row.row }, opts: rowJobOptions(id, row.row) })));
+    const jobs = await queue.addBulk(pending.map((row) => ({ name: row.actionName, data: { batchId: id, row: row.row }, opts: rowJobOptions(id, row.row) })));
     jobsAdded += jobs.length;
+    slice.length = 0;
+  };
+  for (const row of plan.rows) {
+    if (row.verdict !== 'change') continue;
+    slice.push(row);
+    if (slice.length >= 500) await queueSlice();
   }
+  if (slice.length > 0) await queueSlice();
   await store.transition(id, ['submitting'], 'queued');
   await store.finishIfComplete(id, now());
   const batch = await store.get(id);

@@ -87,9 +87,11 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
   const leavingHere = new Map(file.leavers.map((leaver) => [leaver.email, leaver.row]));
   const groups = createGroupOwnershipReader(api);
 
+  // The rows by number, read once: a search per leaver read the plan again for each.
+  const deactivations = new Map(Array.from(deactivation.rows, (planned) => [planned.row, planned]));
   const leavers: PlannedLeaver[] = [];
   for (const leaver of file.leavers) {
-    const row = deactivation.rows.find((planned) => planned.row === leaver.row);
+    const row = deactivations.get(leaver.row);
     if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
     leavers.push(await planLeaver(leaver, row, { ...options, api, targets, leavingHere, groups }));
   }
