@@ -102,12 +102,12 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
 }
 
 /**
- * Refuses the rows the whole-file checks found only at the end (transfer targets the file removes) and keeps the
- * others. One problem per row at most, so a map of them is as large as the rows it names, and only rebuilt rows cost.
+ * Refuses the rows the whole-file checks found only at the end (transfer targets the file removes), with the action and
+ * e-mail of each, and keeps the others: the store is read once and written again without them.
  */
 function refuseLate(late: readonly RowProblem[], rows: RowStore<ManifestRow>, refuse: (problem: RowProblem, actionName: string, rawEmail: string | undefined) => void): RowStore<ManifestRow> {
   const byRow = new Map<number, RowProblem[]>();
-  for (const problem of late) byRow.set(problem.row, [...(byRow.get(problem.row) ?? []), problem]);
+  for (const problem of late) (byRow.get(problem.row) ?? byRow.set(problem.row, []).get(problem.row)!).push(problem);
   const kept = new RowStore<ManifestRow>();
   for (const row of rows) {
     const problems = byRow.get(row.row);
