@@ -1,5 +1,5 @@
 import { UsageError } from '../core/seatflow-error.js';
-import { DESTRUCTIVE_ACTIONS, type ActionName } from '../manifest/action.js';
+import { countsOf } from './plan-rows.js';
 import type { BatchPlan } from './planned-row.js';
 
 export interface GuardrailLimits {
@@ -20,8 +20,7 @@ export interface GuardrailCheck {
 
 /** Counts the destructive changes of a plan against the configured limits. Pure; `seatflow run` reuses it. */
 export function checkGuardrails(plan: Pick<BatchPlan, 'rows' | 'organizationUsers'>, limits: GuardrailLimits): GuardrailCheck {
-  let destructiveCount = 0;
-  for (const row of plan.rows) if (row.verdict === 'change' && DESTRUCTIVE_ACTIONS.has(row.actionName as ActionName)) destructiveCount += 1;
+  const destructiveCount = countsOf(plan.rows).destructiveChanges();
   const reasons: string[] = [];
   if (destructiveCount > limits.destructiveMaxCount) {
     reasons.push(`${destructiveCount} destructive changes, more than guardrails.destructiveMaxCount (${limits.destructiveMaxCount})`);

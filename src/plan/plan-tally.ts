@@ -22,8 +22,10 @@ export class PlanTally {
     return { total: this.total, ...this.verdicts };
   }
 
-  /** Whether some row will change something by taking it away (deactivate, remove, downgrade, delete-*…). */
-  hasDestructiveChange(): boolean {
-    return [...this.changes.keys()].some((action) => DESTRUCTIVE_ACTIONS.has(action as ActionName));
+  /** Rows that will change something by taking it away (deactivate, remove, downgrade, delete-*…). */
+  destructiveChanges(): number {
+    let count = 0;
+    for (const [action, changes] of this.changes) if (DESTRUCTIVE_ACTIONS.has(action as ActionName)) count += changes;
+    return count;
   }
 }

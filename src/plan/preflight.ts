@@ -5,13 +5,12 @@ import type { AlternateEmail, Column, User, UserPlan, Webhook } from '../contrac
 import { USER_ACTIONS, type Action } from '../manifest/action.js';
 import type { InvalidRow, LoadedManifest } from '../manifest/load-manifest.js';
 import type { ManifestRow } from '../manifest/manifest-row.js';
-import { RowStore } from '../manifest/row-store.js';
 import { classifyResourceRow } from './classify-resource-row.js';
 import { classifyUserRow, type Classification } from './classify-user-row.js';
 import { countCalls, isNotFound } from './count-calls.js';
 import { planUpload } from './plan-upload.js';
 import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
-import { PlanTally } from './plan-tally.js';
+import { PlanRows } from './plan-rows.js';
 import { RULES, type BatchPlan, type PlannedRow } from './planned-row.js';
 import { readRemovalGroups } from './removal-groups.js';
 import { resolveUsers } from './resolve-users.js';
@@ -68,16 +67,16 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
     groupsOwned: survey.actions.has('remove') ? await readRemovalGroups(api, rows, known) : new Map(),
   };
 
-  const { planned, tally } = await classifyRows(manifest, facts, options);
+  const planned = await classifyRows(manifest, facts, options);
   // The share guardrail needs the organization's size; one small page tells it when no listing did.
   let organizationUsers = users.organizationSize;
-  if (organizationUsers === undefined && tally.hasDestructiveChange()) {
+  if (organizationUsers === undefined && planned.tally.destructiveChanges() > 0) {
     organizationUsers = (await api.users.listPage({ page: 1, pageSize: 1 })).totalCount;
   }
-  const notes = planNotes(tally.changes, options);
+  const notes = planNotes(planned.tally.changes, options);
   return {
     rows: planned,
-    summary: tally.summary(),
+    summary: planned.tally.summary(),
     apiCalls: calls(),
     source: { path: manifest.path, sha256: manifest.sha256, format: manifest.format },
     ...(organizationUsers === undefined ? {} : { organizationUsers }),
@@ -89,15 +88,10 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
  * Every row in row order, valid ones classified and checked for clashes on resolved users, invalid ones as they were
  * refused. A conflict found only at the end (a transfer target a later row removes) rewrites the store once.
  */
-async function classifyRows(manifest: LoadedManifest, facts: PreflightFacts, options: PreflightOptions): Promise<{ planned: RowStore<PlannedRow>; tally: PlanTally }> {
+async function classifyRows(manifest: LoadedManifest, facts: PreflightFacts, options: PreflightOptions): Promise<PlanRows> {
   const invalid = [...manifest.invalid].sort((a, b) => a.row - b.row);
   const clashes = createResolvedClashes(facts);
-  let planned = new RowStore<PlannedRow>();
-  let tally = new PlanTally();
-  const keep = (row: PlannedRow) => {
-    planned.append(row);
-    tally.add(row);
-  };
+  let planned = new PlanRows();
   let next = 0;
   let previous = 0;
   const turn = turnEvery();
@@ -105,24 +99,23 @@ async function classifyRows(manifest: LoadedManifest, facts: PreflightFacts, opt
     if (turn()) await nextTurn();
     if (row <= previous) throw new Error(`preflight: the manifest's rows are not in file order (row ${row} after row ${previous})`);
     previous = row;
-    while (next < invalid.length && invalid[next]!.row < row) keep(invalidRow(invalid[next++]!));
+    while (next < invalid.length && invalid[next]!.row < row) planned.append(invalidRow(invalid[next++]!));
     const classified: PlannedRow = { row, line, action, actionName: action.action, ...planUpload(action.action, classify(action, facts, options), upload) };
     clashes.check(classified);
-    keep(classified);
+    planned.append(classified);
   }
-  while (next < invalid.length) keep(invalidRow(invalid[next++]!));
+  while (next < invalid.length) planned.append(invalidRow(invalid[next++]!));
   const late = clashes.finish();
-  if (late.size === 0) return { planned, tally };
+  if (late.size === 0) return planned;
   const checked = planned;
-  planned = new RowStore<PlannedRow>();
-  tally = new PlanTally();
+  planned = new PlanRows();
   for (const row of checked) {
     if (turn()) await nextTurn();
     const problem = late.get(row.row);
     if (problem !== undefined) markConflict(row, problem);
-    keep(row);
+    planned.append(row);
   }
-  return { planned, tally };
+  return planned;
 }
 
 function invalidRow(invalid: InvalidRow): PlannedRow {

@@ -259,6 +259,24 @@ describe('preflight', () => {
     expect(org.listCalls?.every((call) => (call.pageSize ?? 100) <= 2000)).toBe(true);
   });
 
+  it('lets the event loop turn while it reads and classifies a large manifest (a server answers others meanwhile)', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => `user.${i}@acme.example,deactivate`).join('\n');
+    const manifest = await loadManifest({ path: '/data/m.csv', content: `email,action\n${rows}\n` });
+    // The fake service answers at once (promises only): without turns of its own, nothing else would run until the end.
+    let turns = 0;
+    let planning = true;
+    const count = () => {
+      if (!planning) return;
+      turns += 1;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    await preflight(manifest, { api: createFakeApi(demoOrg(12_000)) });
+    planning = false;
+    // Two passes over 10,000 rows, a turn every 2,048 rows of each.
+    expect(turns).toBeGreaterThanOrEqual(8);
+  });
+
   it('counts calls through a wrapper around any SmartsheetApi', async () => {
     const { api, calls } = countCalls(createFakeApi(demoOrg()));
     await api.users.getCurrent();
