@@ -1,9 +1,11 @@
 # syntax=docker/dockerfile:1
 # seatflow: build with the dev toolchain, ship production dependencies and compiled JavaScript only.
+# test/deploy/dockerfile.test.ts reproduces these steps in a temporary folder (no container engine needed).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci
+# The npm cache lives in a build cache, never in a layer.
+RUN --mount=type=cache,target=/root/.npm npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY jobs ./jobs
@@ -17,13 +19,15 @@ RUN apt-get update \
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
 COPY --from=build /app/dist ./dist
 COPY bin/seatflow ./bin/seatflow
 COPY config ./config
 COPY assets ./assets
 COPY jobs/examples ./jobs/examples
-RUN mkdir -p /app/.seatflow && chown -R node:node /app/.seatflow
+# The seatflow home (reports, logs, the private Redis when REDIS_URL is unset): mount a volume here to keep it.
+ENV SEATFLOW_HOME=/var/lib/seatflow
+RUN mkdir -p /var/lib/seatflow && chown node:node /var/lib/seatflow
 USER node
 ENTRYPOINT ["node", "/app/bin/seatflow"]
 CMD ["--help"]

@@ -10,6 +10,8 @@ const benches = [
   ['bench/manifest-parse.ts'],
   ['bench/preflight.ts'],
   ['bench/control-plan-stall.ts'],
+  ['bench/export-users.ts'],
+  ['bench/startup.ts'],
   ['bench/quota-use.ts'],
   ['bench/overhead.ts'],
   ['bench/fleet.ts'],

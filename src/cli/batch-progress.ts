@@ -1,4 +1,3 @@
-import cliProgress from 'cli-progress';
 import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
 import { OUTCOMES } from '../queue/row-outcome.js';
 import { countsLine, rowsDone } from './batch-summary.js';
@@ -22,7 +21,9 @@ export async function watchBatch(store: BatchStore, batchId: string, options: Wa
   const tty = stream.isTTY === true;
   // Short: the run's end is noticed this much later at most (one small Redis read per poll).
   const pollMs = options.pollMs ?? 100;
-  const bar = tty
+  // Loaded only for a terminal: a service's or a script's run never draws the bar.
+  const cliProgress = tty ? (await import('cli-progress')).default : undefined;
+  const bar = cliProgress
     ? new cliProgress.SingleBar(
         { stream, format: ' {bar} {percentage}% | {value}/{total} rows | {counts} | ETA {eta_formatted}', hideCursor: true, etaBuffer: 50 },
         cliProgress.Presets.shades_classic,

@@ -58,11 +58,11 @@ function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' 
     warnAfterMs,
     giveUpAfterMs: when === 'give-up' ? giveUpAfterMs : undefined,
     onWaiting: (silentMs) =>
-      runtime.logger.warn(
-        { redis: where, silentMs },
+      runtime.tell(
         `Redis at ${where} has not answered for ${seconds(silentMs)} s; waiting${when === 'give-up' ? ` (this command gives up after ${seconds(giveUpAfterMs)} s: redis.giveUpAfterMs)` : ''}`,
+        { redis: where, silentMs },
       ),
-    onAnswered: (silentMs) => runtime.logger.warn({ redis: where, silentMs }, `Redis at ${where} answers again, after ${seconds(silentMs)} s; going on`),
+    onAnswered: (silentMs) => runtime.tell(`Redis at ${where} answers again, after ${seconds(silentMs)} s; going on`, { redis: where, silentMs }),
     onGiveUp: (silentMs) =>
       runtime.abandon(
         new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${where}: no answer for ${seconds(silentMs)} s after it had connected (redis.giveUpAfterMs)`, {

@@ -1,6 +1,7 @@
 import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
 import { OUTCOMES, rowsWithOutcome, type RowOutcome } from '../queue/row-outcome.js';
 import { printable, printed } from '../core/printable.js';
+import { plural } from '../core/plural.js';
 
 /** Rows that have their outcome, whichever it is. */
 export function rowsDone(batch: BatchRecord): number {
@@ -12,7 +13,7 @@ export function countsLine(batch: BatchRecord): string {
   const parts = OUTCOMES.filter((o) => batch.counts[o] > 0).map((o) => `${batch.counts[o]} ${o}`);
   const pending = batch.total - rowsDone(batch);
   if (pending > 0) parts.push(`${pending} pending`);
-  return `${batch.total} rows: ${parts.join(', ') || 'none yet'}`;
+  return `${plural(batch.total, 'row')}: ${parts.join(', ') || 'none yet'}`;
 }
 
 /** The summary printed at the end of `run` and by `status BATCH`. */

@@ -4,8 +4,13 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { createSmartsheetClient, type SmartsheetClient } from '../client/create-smartsheet-client.js';
 import type { SmartsheetClientOptions } from '../client/smartsheet-client-options.js';
+import type { ServiceClock } from '../core/service-clock.js';
 import type { EmbeddedSim } from './embedded-sim.js';
+import { serviceClockOf } from './service-clock-of.js';
 import { overridesFromFlags, type CommonFlags } from './common-options.js';
+import { legacyHomeNote } from './legacy-home.js';
+import { logDestinationOf } from './log-destination.js';
+import { plural } from '../core/plural.js';
 
 export interface CliRuntimeOptions {
   /** Start the reference server in-process with demo data and act on it. */
@@ -14,6 +19,11 @@ export interface CliRuntimeOptions {
   flags?: ConfigOverrides;
   /** Commands that call the service need a token (or --sim). Default true. */
   requireToken?: boolean;
+  /**
+   * `summary` (default): the command prints what a person reads, so its log lines go to the log file (with
+   * logFormat `auto`). `service`: a long-running process (worker, serve) whose log lines are its output, on stderr.
+   */
+  output?: 'summary' | 'service';
 }
 
 /** Hooks the queue plugs into every client it builds (the shared request budget, 429 pauses), and read retries. */
@@ -36,12 +46,22 @@ export interface CliRuntime {
   sim: EmbeddedSim | undefined;
   /** Says which service seatflow acts on; printed on every screen and written into reports. */
   targetLabel: string;
+  /**
+   * The service's clock: due times, holds and last-login ages are taken on it (the reference server's clock, or the
+   * real service's Date headers, fed by every client of this runtime).
+   */
+  serviceClock: ServiceClock;
   /** A client without the queue's hooks, retrying its reads: for the pre-flight of `seatflow plan`. */
   api: SmartsheetClient;
   /** A further client with hooks; closed with the runtime. */
   createApi(hooks: ClientHooks): SmartsheetClient;
   /** Registers cleanup run by close(), last registered first. */
   onClose(cleanup: () => Promise<void> | void): void;
+  /**
+   * Says something the person running the command must see while it happens (Redis has stopped answering; it answers
+   * again): a warning in the log, and on stderr too when the log goes to a file rather than the terminal.
+   */
+  tell(message: string, fields?: Record<string, unknown>): void;
   /**
    * Ends the command with `error` wherever it is waiting (a Redis that stopped answering): withCliRuntime rejects with
    * it at once instead of waiting on the command's body, and closing is then bounded, since what it closes may hang.
@@ -57,8 +77,19 @@ const ABANDONED_CLOSE_MS = 2000;
 
 export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise<CliRuntime> {
   let config = loadConfig({ flags: options.flags ?? {}, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) });
-  const logger = createLogger({ level: config.logLevel });
+  const legacy = legacyHomeNote(process.cwd(), config.dataDir);
+  if (legacy !== undefined) process.stderr.write(legacy);
   const cleanups: Array<() => Promise<void> | void> = [];
+  const logging = logDestinationOf(config, options.output ?? 'summary');
+  let warnings = 0;
+  const logger = createLogger({ level: config.logLevel, ...logging, onWarning: () => (warnings += 1) });
+  if (logging.file !== undefined) {
+    const file = logging.file;
+    // Registered first, so it runs last: after the summary, a pointer to what was logged beside it.
+    cleanups.push(() => {
+      if (warnings > 0) process.stderr.write(`seatflow: ${plural(warnings, 'warning')} logged in ${file}\n`);
+    });
+  }
 
   let sim: EmbeddedSim | undefined;
   if (options.sim === true) {
@@ -74,17 +105,16 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     );
   }
 
+  const serviceClock = serviceClockOf(config.api.baseUrl, config.api.accessToken, logger);
   const buildClient = (hooks: ClientHooks = {}): SmartsheetClient => {
-    // A read that will be retried says so, so a person watching a slow pre-flight knows why it waits.
-    const onResponse: ClientHooks['onResponse'] =
-      hooks.retry === undefined
-        ? hooks.onResponse
-        : (info) => {
-            hooks.onResponse?.(info);
-            if (info.status === 429 || info.status >= 500) {
-              logger.warn({ operation: info.operation, status: info.status, errorCode: info.errorCode }, 'the service answered an error; retrying the read');
-            }
-          };
+    const onResponse: ClientHooks['onResponse'] = (info) => {
+      hooks.onResponse?.(info);
+      if (info.serviceDateMs !== undefined) serviceClock.observe(info.serviceDateMs, Date.now());
+      // A read that will be retried says so, so a person watching a slow pre-flight knows why it waits.
+      if (hooks.retry !== undefined && (info.status === 429 || info.status >= 500)) {
+        logger.warn({ operation: info.operation, status: info.status, errorCode: info.errorCode }, 'the service answered an error; retrying the read');
+      }
+    };
     const client = createSmartsheetClient({
       baseUrl: config.api.baseUrl,
       accessToken: config.api.accessToken ?? 'no-token-configured',
@@ -93,7 +123,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
       ...(config.api.changeAgent === undefined ? {} : { changeAgent: config.api.changeAgent }),
       ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }),
       ...hooks,
-      ...(onResponse === undefined ? {} : { onResponse }),
+      onResponse,
     });
     cleanups.push(() => client.close());
     return client;
@@ -129,9 +159,14 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
     logger,
     sim,
     targetLabel,
+    serviceClock,
     api: buildClient({ retry: readRetryPolicy(config) }),
     createApi: buildClient,
     onClose: (cleanup) => void cleanups.push(cleanup),
+    tell: (message, fields = {}) => {
+      logger.warn(fields, message);
+      if (logging.file !== undefined) process.stderr.write(`seatflow: ${message}\n`);
+    },
     abandon: (error) => {
       abandonedWith ??= error;
       abandon(error);
@@ -152,7 +187,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
  */
 export async function withCliRuntime<T>(
   flags: CommonFlags,
-  options: Pick<CliRuntimeOptions, 'requireToken'>,
+  options: Pick<CliRuntimeOptions, 'requireToken' | 'output'>,
   body: (runtime: CliRuntime) => Promise<T>,
 ): Promise<T> {
   const runtime = await createCliRuntime({

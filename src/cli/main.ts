@@ -1,16 +1,17 @@
 import { Command, CommanderError } from 'commander';
 import { RedisUnavailableError } from '../queue/redis/redis-unavailable-error.js';
 import { reportFatal } from './report-fatal.js';
-import { registerCommands } from './commands/index.js';
+import { COMMANDS } from './commands/index.js';
+import { registerLazyCommands } from './lazy-command.js';
 
-/** The `seatflow` command: the composition root. Each subcommand lives in its own file under commands/. */
+/** The `seatflow` command: the composition root. Each subcommand lives in its own file under commands/, loaded when it runs. */
 export function buildProgram(): Command {
   const program = new Command('seatflow')
     .description('Bulk user-lifecycle automation for the Smartsheet REST API')
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  registerCommands(program);
+  registerLazyCommands(program, COMMANDS);
   return program;
 }
 

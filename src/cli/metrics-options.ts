@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { SeatflowMetrics } from '../control/metrics/seatflow-metrics.js';
+import type { ReadinessCheck } from '../control/metrics/start-metrics-server.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { wholeNumber } from './whole-number.js';
 
@@ -19,7 +20,7 @@ export function addMetricsOptions(command: Command): Command {
  * The metrics of this process when `--metrics-port` was given: its registry is created now (to feed the queue and
  * client hooks) and served once `serve()` is called; the server closes with the runtime.
  */
-export async function metricsOf(runtime: CliRuntime, flags: MetricsFlags): Promise<{ metrics: SeatflowMetrics; serve(): Promise<void> } | undefined> {
+export async function metricsOf(runtime: CliRuntime, flags: MetricsFlags): Promise<{ metrics: SeatflowMetrics; serve(ready?: ReadinessCheck): Promise<void> } | undefined> {
   const port = flags.metricsPort;
   if (port === undefined) return undefined;
   // Loaded only when asked for: prom-client and the metrics server cost every other start.
@@ -28,8 +29,8 @@ export async function metricsOf(runtime: CliRuntime, flags: MetricsFlags): Promi
   const metrics = createSeatflowMetrics(runtime.logger);
   return {
     metrics,
-    async serve() {
-      const server = await startMetricsServer(metrics.registry, { port, host: flags.metricsHost });
+    async serve(ready) {
+      const server = await startMetricsServer(metrics.registry, { port, host: flags.metricsHost, ...(ready === undefined ? {} : { ready }) });
       runtime.onClose(() => server.close());
       runtime.logger.info({ url: server.url }, 'metrics for Prometheus');
       process.stderr.write(`seatflow metrics: ${server.url}\n`);

@@ -8,6 +8,7 @@ import { writeOffboardingReport } from '../workflow/offboarding-report.js';
 import { createWorkflowStore } from '../workflow/workflow-store.js';
 import { workerSettingsOf, type BatchRuntime } from './batch-runtime.js';
 import type { CliRuntime } from './cli-runtime.js';
+import { plural } from '../core/plural.js';
 
 /**
  * The offboarding workflow over the batch runtime's Redis and queues, closed with the CLI runtime. `target` names
@@ -22,6 +23,7 @@ export function openOffboarding(runtime: CliRuntime, batch: BatchRuntime, target
     sim: runtime.sim !== undefined,
     logger: runtime.logger,
     offboarding: runtime.config.offboarding,
+    clock: runtime.serviceClock,
   });
   runtime.onClose(() => system.close());
   return system;
@@ -68,6 +70,6 @@ export async function writeOffboardingReportOf(runtime: CliRuntime, batch: Batch
   const rows = (await openOffboarding(runtime, batch, workflow.target).reportRows(workflowId)) ?? [];
   const file = out ?? path.join(runtime.config.dataDir, 'reports', `${workflowId}${workflow.sim ? '-simulation' : ''}.csv`);
   await writeOffboardingReport(rows, file);
-  process.stdout.write(`Report of offboarding ${workflowId}${workflow.sim ? ' (SIMULATION)' : ''}: ${rows.length} leavers: ${path.resolve(file)}\n`);
+  process.stdout.write(`Report of offboarding ${workflowId}${workflow.sim ? ' (SIMULATION)' : ''}: ${plural(rows.length, 'leaver')}, as of ${String(rows[0]?.reportedAt ?? 'now')}: ${path.resolve(file)}\n`);
   return true;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Worker } from 'bullmq';
+import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import { createScheduleBook, type ScheduleBook } from '../reconcile/schedule-book.js';
 import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../reconcile/schedule-worker.js';
 import { createBudgetedApi, type BatchRuntime } from './batch-runtime.js';
@@ -25,11 +26,11 @@ export function openScheduleBook(runtime: CliRuntime, batch: BatchRuntime): Sche
 /** How this runtime runs a schedule's policy: on the shared request budget, reads retried, batches through its queue. */
 export function scheduledRunOf(runtime: CliRuntime, batch: BatchRuntime): ScheduledRun {
   const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
-  return createScheduledRun({ api, guardrails: runtime.config.guardrails, system: batch.system, reportDir: reconcileReportDir(runtime) });
+  return createScheduledRun({ api, guardrails: runtime.config.guardrails, system: batch.system, reportDir: reconcileReportDir(runtime), clock: runtime.serviceClock });
 }
 
 /** For `seatflow worker`: fire this target's schedules (one firing per tick across every worker). */
-export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { book: ScheduleBook; worker: Worker } {
+export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { book: ScheduleBook; worker: Worker; close(graceMs: number): Promise<void> } {
   const book = openScheduleBook(runtime, batch);
   const worker = startScheduleWorker({
     connection: batch.redis.bullmqConnection(),
@@ -38,5 +39,5 @@ export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { 
     run: scheduledRunOf(runtime, batch),
     logger: runtime.logger,
   });
-  return { book, worker };
+  return { book, worker, close: (graceMs) => closeBullmq(worker, { graceMs }) };
 }

@@ -19,6 +19,8 @@ export interface ResponseInfo {
   errorCode?: number | undefined;
   retryAfterMs?: number | undefined;
   durationMs: number;
+  /** The answer's `Date` header (epoch ms, whole seconds): the service's clock, for seatflow's service clock. */
+  serviceDateMs?: number | undefined;
 }
 
 export interface ClientTimeouts {

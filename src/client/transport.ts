@@ -76,6 +76,7 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
     let status: number;
     let text: string;
     let retryAfterHeader: string | string[] | undefined;
+    let dateHeader: string | string[] | undefined;
     try {
       const response = await request(`${baseUrl}${call.path}${buildQuery(call.query ?? {})}`, {
         method,
@@ -88,19 +89,22 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
       });
       status = response.statusCode;
       retryAfterHeader = response.headers['retry-after'];
+      dateHeader = response.headers.date;
       text = await response.body.text();
     } catch (error) {
       throw errorFromNetwork({ operation, method, secrets, error, sent: true, abortedByCaller: signal?.aborted === true });
     }
     const durationMs = performance.now() - started;
     const retryAfterMs = parseRetryAfter(retryAfterHeader);
+    const serviceDateMs = typeof dateHeader === 'string' ? Date.parse(dateHeader) : Number.NaN;
+    const date = Number.isFinite(serviceDateMs) ? { serviceDateMs } : {};
 
     if (status < 200 || status > 299) {
       const error = errorFromResponse({ operation, method, secrets, status, bodyText: text, retryAfterMs });
-      notify({ operation, method, status, errorCode: error.errorCode, retryAfterMs, durationMs });
+      notify({ operation, method, status, errorCode: error.errorCode, retryAfterMs, durationMs, ...date });
       throw error;
     }
-    notify({ operation, method, status, durationMs });
+    notify({ operation, method, status, durationMs, ...date });
     try {
       return read(text.trim() === '' ? undefined : parseJsonSafely(text));
     } catch (error) {

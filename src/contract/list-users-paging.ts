@@ -4,3 +4,10 @@
  * the reference server read this one constant.
  */
 export const LIST_USERS_MAX_PAGE_SIZE = 2000;
+
+/**
+ * `include=lastLogin` is honoured only on `GET /users` pages of at most 100 users: "for large responses, the lastLogin
+ * attribute is never included" (docs/service.md#list-users). Readers that need it page at this size; the reference
+ * server leaves it out of larger pages.
+ */
+export const LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE = 100;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseHold } from '../workflow/hold-duration.js';
+import { holdOf } from '../workflow/hold-duration.js';
 import type { OffboardingOptions, OffboardingPlan } from '../workflow/plan-offboarding.js';
 import type { LeaversColumnChoices } from '../workflow/read-leavers.js';
 import { workflowIdOf } from '../workflow/submit-offboarding.js';
@@ -20,6 +20,8 @@ export interface OffboardingRequest {
   hold?: string | undefined;
   transferTo?: string | undefined;
   removeFromSharing: boolean;
+  /** `--no-undo-window`: a hold below offboarding.minHoldHours is accepted. */
+  noUndoWindow?: boolean | undefined;
   /** `--tz`: the zone of leave dates without an offset. */
   tz?: string | undefined;
   /** `--leave-date-column`, `--transfer-column`, … and `--ignore-column`: which column means what. */
@@ -40,7 +42,7 @@ export async function planOffboardingRequest(deps: ControlDeps, offboarding: Con
   requireTarget(deps);
   const { system, config } = offboarding;
   const timeZone = request.tz === undefined ? undefined : checkTimeZone(request.tz);
-  const holdMs = request.hold === undefined ? config.offboarding.defaultHoldDays * 86_400_000 : parseHold(request.hold);
+  const holdMs = holdOf(request.hold, config.offboarding);
   const name = path.basename(request.name);
   const read = await parseThreadOf(deps).run({
     kind: 'leavers',
@@ -63,6 +65,7 @@ export async function planOffboardingRequest(deps: ControlDeps, offboarding: Con
     ...(request.transferTo === undefined ? {} : { transferTo: request.transferTo }),
     ...(timeZone === undefined ? {} : { timeZone }),
     ...(request.columns === undefined ? {} : { columns: request.columns }),
+    ...(request.noUndoWindow === true ? { noUndoWindow: true } : {}),
   };
   const known = await withRedis(deps, () => system.store.get(workflowIdOf({ source: file, options }, deps.target.id)));
   if (known !== undefined && known.state !== 'submitting') return { known };

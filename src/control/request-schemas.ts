@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stepBatchOf } from '../workflow/retry-step-batch.js';
 import { ACTION_NAMES } from '../manifest/action.js';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
 
@@ -31,17 +32,10 @@ export const listQuerySchema = z.object({ limit: z.coerce.number().int().min(1).
 export const outcomesQuerySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl') });
 
 /**
- * Batch ids: `b` and 12 hex digits (submit-batch's batchIdOf), or an offboarding's step batch, `<offboarding>-deactivate`,
- * `-remove` or `-reactivate` (submit-offboarding). Anything else names no batch.
+ * Batch ids: `b` and 12 hex digits (submit-batch's batchIdOf), or an offboarding's step batch (`<offboarding>-remove`,
+ * …: the workflow's own `stepBatchOf` says which). Anything else names no batch.
  */
-export const batchParamsSchema = z.object({ id: z.string().regex(/^(b[0-9a-f]{12}|o[0-9a-f]{12}-(deactivate|remove|reactivate))$/) });
-
-/** The offboarding and step a step batch id names; undefined for a batch of a manifest. */
-export function stepBatchOf(batchId: string): { offboardingId: string; step: 'deactivate' | 'remove' | 'reactivate' } | undefined {
-  const match = /^(o[0-9a-f]{12})-(deactivate|remove|reactivate)$/.exec(batchId);
-  if (match === null) return undefined;
-  return { offboardingId: match[1]!, step: match[2] as 'deactivate' | 'remove' | 'reactivate' };
-}
+export const batchParamsSchema = z.object({ id: z.string().refine((id) => /^b[0-9a-f]{12}$/.test(id) || stepBatchOf(id) !== undefined) });
 
 /** Offboarding ids are `o` and 12 hex digits (submit-offboarding's workflowIdOf). */
 export const offboardingParamsSchema = z.object({ id: z.string().regex(/^o[0-9a-f]{12}$/) });

@@ -2,6 +2,11 @@
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Reads the time again where it comes from elsewhere (the service's clock, see service-clock.ts): called before a
+   * decision that depends on it (a step, a plan). Absent for a clock that is always current.
+   */
+  refresh?(): Promise<void>;
 }
 
 export const systemClock: Clock = {

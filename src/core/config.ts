@@ -1,11 +1,14 @@
 import { readFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { fileRefusal, missingFileError } from './file-refusal.js';
 import { UsageError } from './seatflow-error.js';
 import { regionOfBaseUrl, SERVICE_REGIONS, type ServiceRegion } from '../contract/service-regions.js';
 import { TIME_OF_DAY } from './time-of-day.js';
+import { platformStateHome } from './state-home.js';
 
 /**
  * The one configuration schema. Values come from `config/default.json` < the file named by `SEATFLOW_CONFIG`
@@ -74,8 +77,21 @@ export const configSchema = z.strictObject({
       })
       .optional(),
   }),
+  /**
+   * The seatflow home: the private Redis, reports, reconciliation plans, logs. SEATFLOW_HOME (or the older
+   * SEATFLOW_DATA_DIR); default the platform's state directory (state-home.ts), never the working directory.
+   */
   dataDir: z.string().min(1),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  /**
+   * `auto`: commands that print a summary (plan, run, offboard…) write their log lines to `logFile`, so they never
+   * interleave with what a person reads; services (worker, serve, sim) log to stderr, pretty on a terminal, JSON
+   * otherwise. `json`: JSON lines on stderr for every command (containers, journald, scripts that collect them).
+   * `pretty`: readable lines on stderr for every command.
+   */
+  logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  /** Where `auto` sends the log lines of a command that prints a summary; default `<dataDir>/logs/seatflow.log`. */
+  logFile: z.string().min(1).optional(),
   rateLimit: rateSchema,
   retry: z.strictObject({
     maxAttempts: z.number().int().min(1),
@@ -128,6 +144,11 @@ export const configSchema = z.strictObject({
     reactivationWindowDays: z.number().positive(),
     /** The hold between deactivation and removal when --hold is not given. */
     defaultHoldDays: z.number().min(0),
+    /**
+     * The shortest hold accepted without `--no-undo-window` (default 24): a shorter one leaves no time to undo a
+     * mistake before the removal.
+     */
+    minHoldHours: z.number().min(0).default(24),
     /** How often a step waiting for its row's outcome looks again (delayed BullMQ work, not a timer). */
     stepPollMs: z.number().int().min(50),
     /**
@@ -135,6 +156,11 @@ export const configSchema = z.strictObject({
      * (default) is the end of the day, `18:00` the end of a working day. The person works their last day.
      */
     lastDayEndsAt: z.string().regex(TIME_OF_DAY, 'lastDayEndsAt is a time of day, HH:MM from 00:00 to 24:00 (24:00 = end of the day)').default('24:00'),
+    /**
+     * How often a worker runs the steps due on the service's clock that BullMQ still holds (default 5000): its delays
+     * were reckoned on the machine's clock when the step was queued; the service's may have moved since.
+     */
+    dueSweepMs: z.number().int().min(100).default(5000),
   }),
   /** `seatflow serve`: the HTTP control API. */
   control: z.strictObject({
@@ -178,6 +204,9 @@ export interface LoadConfigOptions {
   cwd?: string;
   /** Where config/default.json lives; the package root by default. */
   rootDir?: string;
+  /** Where the default seatflow home is; this machine's by default (tests pass another platform's). */
+  platform?: NodeJS.Platform;
+  homedir?: string;
 }
 
 /** The folder holding seatflow's package.json, whether running from src/ (tsx) or dist/. */
@@ -199,12 +228,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const layers: unknown[] = [readJson(path.join(root, 'config', 'default.json'))];
   const file = options.configFile ?? env.SEATFLOW_CONFIG;
   if (file !== undefined && file !== '') {
-    if (!existsSync(file)) throw new UsageError(`config file not found: ${file}`, 'Check --config or SEATFLOW_CONFIG.');
+    if (!existsSync(file)) throw fileRefusal('config file', file, missingFileError(), 'Check --config or SEATFLOW_CONFIG.');
     layers.push(readJson(file));
   }
   layers.push(fromEnv(env));
   layers.push(options.flags ?? {});
-  const merged = layers.reduce((acc, layer) => deepMerge(acc, layer), {});
+  const merged = layers.reduce((acc, layer) => deepMerge(acc, layer), {}) as { dataDir?: unknown };
+  // Lowest of all layers: the platform's state directory, whatever the working directory.
+  merged.dataDir ??= platformStateHome({ platform: options.platform ?? process.platform, env, homedir: options.homedir ?? os.homedir() });
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(top level)'}: ${i.message}`);
@@ -234,12 +265,28 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.REDIS_URL) redis.url = env.REDIS_URL;
   if (env.SEATFLOW_QUEUE_PREFIX) redis.queuePrefix = env.SEATFLOW_QUEUE_PREFIX;
   if (Object.keys(redis).length > 0) out.redis = redis;
-  if (env.SEATFLOW_DATA_DIR) out.dataDir = env.SEATFLOW_DATA_DIR;
+  const home = homeFromEnv(env);
+  if (home !== undefined) out.dataDir = home;
   if (env.SEATFLOW_LOG_LEVEL) out.logLevel = env.SEATFLOW_LOG_LEVEL as Config['logLevel'];
+  if (env.SEATFLOW_LOG_FORMAT) out.logFormat = env.SEATFLOW_LOG_FORMAT as Config['logFormat'];
+  if (env.SEATFLOW_LOG_FILE) out.logFile = env.SEATFLOW_LOG_FILE;
   if (env.SEATFLOW_RATE_LIMIT) out.rateLimit = parseRate(env.SEATFLOW_RATE_LIMIT);
   if (env.SEATFLOW_CONCURRENCY) out.worker = { concurrency: Number(env.SEATFLOW_CONCURRENCY) };
   if (env.SEATFLOW_CONTROL_TOKEN) out.control = { token: env.SEATFLOW_CONTROL_TOKEN };
   return out;
+}
+
+/** SEATFLOW_HOME, or its older name SEATFLOW_DATA_DIR; both naming different folders is refused, not guessed. */
+function homeFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  const home = env.SEATFLOW_HOME || undefined;
+  const older = env.SEATFLOW_DATA_DIR || undefined;
+  if (home !== undefined && older !== undefined && path.resolve(home) !== path.resolve(older)) {
+    throw new UsageError(
+      `SEATFLOW_HOME (${home}) and SEATFLOW_DATA_DIR (${older}) name different folders`,
+      'SEATFLOW_DATA_DIR is the older name of SEATFLOW_HOME: unset it (in your shell or .env) and keep SEATFLOW_HOME.',
+    );
+  }
+  return home ?? older;
 }
 
 /** `.env` in the working directory (config/env.example shows its lines); variables already set win over it. */

@@ -27,14 +27,31 @@ export interface LoggerSettings {
   pretty?: boolean;
   /** Where lines go; default stderr, so stdout stays for tables, reports and `--json`. */
   destination?: NodeJS.WritableStream;
+  /** Append JSON lines to this file instead (its folder is created), so they never mix with what a person reads. */
+  file?: string;
+  /** Called for each line at warn level or above (the CLI counts them to point at the log file). */
+  onWarning?: () => void;
 }
 
 export function createLogger(settings: LoggerSettings = {}): Logger {
+  const { onWarning } = settings;
   const options: LoggerOptions = {
     level: settings.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     base: { app: 'seatflow' },
+    ...(onWarning === undefined
+      ? {}
+      : {
+          hooks: {
+            logMethod(args, method, level) {
+              if (level >= 40) onWarning();
+              method.apply(this, args);
+            },
+          },
+        }),
   };
+  // Synchronous, so the last lines are written even when the process exits right after them.
+  if (settings.file !== undefined) return pino(options, pino.destination({ dest: settings.file, mkdir: true, sync: true }));
   const pretty = settings.pretty ?? process.stderr.isTTY === true;
   if (pretty && settings.destination === undefined) {
     return pino({

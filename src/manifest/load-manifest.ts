@@ -5,6 +5,7 @@ import type { ManifestFormat } from './manifest-format.js';
 import type { ManifestRow, RowProblem } from './manifest-row.js';
 import { readManifest, type ReadManifestOptions } from './read-manifest.js';
 import { RowStore, type RowList } from './row-store.js';
+import { plural } from '../core/plural.js';
 
 export interface LoadManifestOptions extends ReadManifestOptions {
   /** guardrails.maxRows: a file with more data rows is refused whole, without reading further. */
@@ -72,7 +73,7 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
     if (options.onRowsRead !== undefined && rowCount % PROGRESS_EVERY === 0) options.onRowsRead(rowCount);
     if (rowCount > maxRows) {
       if (options.tooManyRows !== undefined) throw options.tooManyRows(maxRows);
-      throw new ManifestFileError(`the file has more than ${maxRows.toLocaleString('en-US')} rows (guardrails.maxRows)`, 0, 'Split it, or raise guardrails.maxRows.');
+      throw new ManifestFileError(`the file has more than ${plural(maxRows, 'row')} (guardrails.maxRows)`, 0, 'Split it, or raise guardrails.maxRows.');
     }
     if (entry.kind === 'invalid') {
       for (const problem of entry.problems) refuse(problem, entry.actionName, entry.rawEmail);

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
 
 /**
  * A local file a row uploads (a profile image, a discussion attachment), as it was when the manifest was read. Plain
@@ -69,10 +68,10 @@ async function readFacts(written: string, root: string, real: string, hashLimitB
     const relative = path.relative(root, real);
     if (info.size > hashLimitBytes) {
       const head = await readHead(handle);
-      return { ok: true, file: { root, relative, size: info.size, sha256: '', detectedType: (await fileTypeFromBuffer(head))?.mime } };
+      return { ok: true, file: { root, relative, size: info.size, sha256: '', detectedType: await detectedTypeOf(head) } };
     }
     const bytes = await handle.readFile();
-    const detectedType = (await fileTypeFromBuffer(bytes.subarray(0, HEAD_BYTES)))?.mime;
+    const detectedType = await detectedTypeOf(bytes.subarray(0, HEAD_BYTES));
     return { ok: true, file: { root, relative, size: bytes.length, sha256: sha256Of(bytes), detectedType } };
   } finally {
     await handle.close();
@@ -97,4 +96,10 @@ export function isInside(root: string, candidate: string): boolean {
 
 function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
+}
+
+/** The type a file's first bytes show. file-type is loaded on the first file a manifest names, not by every command. */
+async function detectedTypeOf(head: Buffer): Promise<string | undefined> {
+  const { fileTypeFromBuffer } = await import('file-type');
+  return (await fileTypeFromBuffer(head))?.mime;
 }

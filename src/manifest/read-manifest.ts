@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileRefusal } from '../core/file-refusal.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { ActionName } from './action.js';
 import { checkRowFiles, uploadsFile, type FilesPolicy, type RowFiles } from './check-row-files.js';
@@ -112,13 +113,12 @@ async function readHead(file: string): Promise<string> {
   let handle;
   try {
     if (!(await stat(file)).isFile()) {
-      throw new UsageError(`${file} is not a manifest file (a folder or a device)`, 'Name the CSV, JSON or JSON Lines file itself, e.g. seatflow plan folder/leavers.csv.');
+      throw fileRefusal('manifest', file, Object.assign(new Error('not a file'), { code: 'EISDIR' }), 'Name the CSV, JSON or JSON Lines file itself, e.g. seatflow plan folder/leavers.csv.');
     }
     handle = await open(file, 'r');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `manifest not found: ${file}` : `cannot read manifest ${file}: ${(error as Error).message}`);
+    throw fileRefusal('manifest', file, error);
   }
   try {
     const buffer = Buffer.alloc(4096);

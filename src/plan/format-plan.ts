@@ -2,6 +2,7 @@ import { userRefLabel, type Action } from '../manifest/action.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
 import { printable } from '../core/printable.js';
 import type { BatchPlan, PlannedRow } from './planned-row.js';
+import { plural } from '../core/plural.js';
 
 /**
  * What a row is about, in a few words: the user's e-mail, a sheet's column, a webhook. An invalid row names the
@@ -81,7 +82,7 @@ export function summaryLine(plan: BatchPlan): string {
   const s = plan.summary;
   const parts = [`${s.change} change`, `${s['no-op']} no-op`, `${s.refused} refused`, `${s['not-found']} not-found`, `${s.conflict} conflict`];
   if (s.invalid > 0) parts.push(`${s.invalid} invalid (skipped)`);
-  return `${s.total} rows: ${parts.join(', ')} · ${plan.apiCalls} API call${plan.apiCalls === 1 ? '' : 's'}`;
+  return `${plural(s.total, 'row')}: ${parts.join(', ')} · ${plural(plan.apiCalls, 'API call')}`;
 }
 
 /** Every problem of a refused manifest, one per line, in file order. */

@@ -1,6 +1,7 @@
 import { UsageError } from '../core/seatflow-error.js';
 import { countsOf } from './plan-rows.js';
 import type { BatchPlan } from './planned-row.js';
+import { plural } from '../core/plural.js';
 
 export interface GuardrailLimits {
   /** Destructive rows above this count need confirmation (config guardrails.destructiveMaxCount). */
@@ -28,7 +29,7 @@ export function checkGuardrails(plan: Pick<BatchPlan, 'rows' | 'organizationUser
   const users = plan.organizationUsers;
   if (users !== undefined && users > 0 && destructiveCount / users > limits.destructiveMaxShare) {
     const share = (100 * destructiveCount) / users;
-    reasons.push(`${destructiveCount} destructive changes are ${share.toFixed(1)}% of the organization's ${users} users, more than guardrails.destructiveMaxShare (${(100 * limits.destructiveMaxShare).toFixed(1)}%)`);
+    reasons.push(`${plural(destructiveCount, 'destructive change')} ${destructiveCount === 1 ? 'is' : 'are'} ${share.toFixed(1)}% of the organization's ${plural(users, 'user')}, more than guardrails.destructiveMaxShare (${(100 * limits.destructiveMaxShare).toFixed(1)}%)`);
   }
   return { destructiveCount, organizationUsers: users, reasons, needsConfirmation: reasons.length > 0 };
 }

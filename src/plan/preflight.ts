@@ -9,6 +9,7 @@ import { classifyResourceRow } from './classify-resource-row.js';
 import { classifyUserRow, type Classification } from './classify-user-row.js';
 import { countCalls, isNotFound } from './count-calls.js';
 import { planUpload } from './plan-upload.js';
+import { plansOfUser } from './plans-of-user.js';
 import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
 import { PlanRows } from './plan-rows.js';
 import { RULES, type BatchPlan, type PlannedRow } from './planned-row.js';
@@ -18,6 +19,7 @@ import type { ServiceFacts } from './service-constraints.js';
 import { planNotes } from './plan-notes.js';
 import { createResolvedClashes, markConflict } from './resolved-clashes.js';
 import { surveyHas, surveyRows, userAdministration, type RowSurvey } from './survey-rows.js';
+import { plural } from '../core/plural.js';
 
 export interface PreflightOptions extends ServiceFacts {
   api: SmartsheetApi;
@@ -169,12 +171,7 @@ async function readSeats(
   }
   if (planless.size > 0 && planless.size <= (options.planLookupLimit ?? 50)) {
     for (const user of planless.values()) {
-      let lastKey: string | undefined;
-      do {
-        const page = await api.users.listPlansPage(user.id, lastKey === undefined ? {} : { lastKey });
-        for (const plan of page.data) seatIn(plan.planId).set(user.id, seatOfPlan(user, plan));
-        lastKey = page.lastKey;
-      } while (lastKey !== undefined);
+      for (const plan of await plansOfUser(api, user.id)) seatIn(plan.planId).set(user.id, seatOfPlan(user, plan));
       emails.delete(user.email.toLowerCase());
     }
   } else if (planless.size > 0) {
@@ -254,7 +251,7 @@ function refuseNonAdminForUserActions(me: { email: string; admin?: boolean | und
   const administration = userAdministration(survey);
   if (administration.rows === 0) return;
   throw new UsageError(
-    `the access token belongs to ${me.email}, who is not a System Admin; ${administration.rows} rows are user administration (${administration.actions.join(', ')}), which needs one`,
+    `the access token belongs to ${me.email}, who is not a System Admin; ${plural(administration.rows, 'row')} ${administration.rows === 1 ? 'is' : 'are'} user administration (${administration.actions.join(', ')}), which needs one`,
     "Set SMARTSHEET_ACCESS_TOKEN to a System Admin's API token. Column, discussion and webhook rows need only access to their sheet or webhook.",
   );
 }

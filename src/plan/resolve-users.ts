@@ -10,6 +10,8 @@ export interface ResolveUsersOptions {
   fullPageSize?: number;
   /** Only users holding a seat in this plan (the listing then reports that plan's seat). */
   planId?: number;
+  /** Report VIEWER seats as CONTRIBUTOR (docs/service.md#seat-types). Default false. */
+  displayContributorSeatType?: boolean;
 }
 
 export interface ResolvedUsers {
@@ -31,7 +33,10 @@ export async function resolveUsers(api: SmartsheetApi, emails: Iterable<string> 
   // GET /users answers at most 2000 a page (400/1229 above): page within the cap for any organization size.
   const fullPageSize = Math.min(options.fullPageSize ?? LIST_USERS_MAX_PAGE_SIZE, LIST_USERS_MAX_PAGE_SIZE);
   const emailPageSize = Math.min(batchSize, LIST_USERS_MAX_PAGE_SIZE);
-  const planFilter = options.planId === undefined ? {} : { planId: options.planId };
+  const listing = {
+    ...(options.planId === undefined ? {} : { planId: options.planId }),
+    ...(options.displayContributorSeatType === true ? { displayContributorSeatType: true } : {}),
+  };
   const result: ResolvedUsers = { byEmail: new Map(), byId: new Map(), strategy: 'none' };
   const keep = (user: User) => {
     result.byEmail.set(user.email.toLowerCase(), user);
@@ -42,14 +47,14 @@ export async function resolveUsers(api: SmartsheetApi, emails: Iterable<string> 
   const batchCost = Math.ceil(emails.size / batchSize) + ids.size;
   if (batchCost > 1) {
     // Reading the first page of the full listing is worth it only when the batches would cost more than one call.
-    const first = await api.users.listPage({ ...planFilter, page: 1, pageSize: fullPageSize });
+    const first = await api.users.listPage({ ...listing, page: 1, pageSize: fullPageSize });
     result.organizationSize = options.planId === undefined ? first.totalCount : undefined;
     const fullCost = Math.max(1, first.totalPages);
     if (fullCost <= batchCost) {
       result.strategy = 'full-listing';
       first.data.forEach(keep);
       for (let page = 2; page <= first.totalPages; page += 1) {
-        (await api.users.listPage({ ...planFilter, page, pageSize: fullPageSize })).data.forEach(keep);
+        (await api.users.listPage({ ...listing, page, pageSize: fullPageSize })).data.forEach(keep);
       }
       return result;
     }
@@ -60,7 +65,7 @@ export async function resolveUsers(api: SmartsheetApi, emails: Iterable<string> 
     const batch = all.slice(at, at + batchSize);
     let page = 1;
     for (;;) {
-      const answer = await api.users.listPage({ ...planFilter, email: batch, page, pageSize: emailPageSize });
+      const answer = await api.users.listPage({ ...listing, email: batch, page, pageSize: emailPageSize });
       answer.data.forEach(keep);
       if (page >= answer.totalPages) break;
       page += 1;

@@ -34,7 +34,7 @@ export function createBatchControl(options: BatchControlOptions) {
     return false;
   }
 
-  return {
+  const control = {
     /** Queued rows end `cancelled`; rows already running finish normally. `by` names who cancelled, for the record. */
     async cancel(batchId: string, by = 'seatflow cancel'): Promise<{ cancelled: number; running: number }> {
       const batch = await requireBatch(batchId);
@@ -74,40 +74,58 @@ export function createBatchControl(options: BatchControlOptions) {
     },
 
     /**
-     * Queues the failed, unknown and cancelled rows again (with a fresh retry budget) and resumes the rows waiting as
-     * delayed jobs (a batch stopped by a refused token, rows a wrong clock parked too far ahead), so a cancelled batch can be taken up again where it stopped. A row whose last attempt may have
-     * applied (every `unknown` row) kept its in-flight marker, so it confirms before acting. Rows the pre-flight
-     * refused are not retried: nothing changed about them (plan the manifest again instead).
+     * Makes a failed, unknown or cancelled row runnable again: forgets its outcome, gives it a fresh retry budget and
+     * removes its old job (a job id BullMQ still holds would make a new add a no-op). The in-flight marker stays: a
+     * row whose last attempt may have applied confirms before acting. False when the row had no such outcome.
      */
-    async retry(batchId: string): Promise<{ requeued: number; resumed: number }> {
+    async forgetRow(batchId: string, row: number, queueName: string): Promise<boolean> {
+      if (!(await forgetRetryable(batchId, row))) return false;
+      await options.queueFor(queueName).remove(rowJobId(batchId, row));
+      await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
+      return true;
+    },
+
+    /**
+     * Queues the failed, unknown and cancelled rows again (with a fresh retry budget) and resumes the rows waiting as
+     * delayed jobs (a batch stopped by a refused token, rows a wrong clock parked too far ahead), so a cancelled batch
+     * can be taken up again where it stopped. A row whose last attempt may have applied (every `unknown` row) kept its
+     * in-flight marker, so it confirms before acting. Rows the pre-flight refused are not retried: nothing changed
+     * about them (plan the manifest again instead). `only` limits it to those rows (a workflow retrying its steps).
+     * A batch with nothing to run again is left exactly as it is: its state and finishedAt stay true.
+     */
+    async retry(batchId: string, only?: ReadonlySet<number>): Promise<{ requeued: number; resumed: number }> {
       const batch = await requireBatch(batchId);
-      // A finished batch with nothing to run again is left as it is: its state and finishedAt stay true.
       if (batch.state === 'finished' && RETRIED.every((outcome) => batch.counts[outcome] === 0)) return { requeued: 0, resumed: 0 };
       const queue = options.queueFor(batch.queueName);
-      await store.setState(batchId, 'queued');
+      let reopened = false;
+      const reopen = async (): Promise<void> => {
+        if (!reopened && batch.state !== 'queued') await store.setState(batchId, 'queued');
+        reopened = true;
+      };
       let requeued = 0;
       let resumed = 0;
       for (const row of await store.rowNumbers(batchId)) {
-        const jobId = rowJobId(batchId, row);
-        if (await forgetRetryable(batchId, row)) {
-          await queue.remove(jobId);
-          await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
+        if (only !== undefined && !only.has(row)) continue;
+        if (RETRIED.some((outcome) => batch.counts[outcome] > 0) && (await control.forgetRow(batchId, row, batch.queueName))) {
+          await reopen();
           await queue.add(batch.queueName, { batchId, row }, rowJobOptions(batchId, row));
           requeued += 1;
         } else if (!(await store.hasOutcome(batchId, row))) {
           // Rows of a stopped batch, and rows parked further ahead than they should be (a machine's clock ran ahead),
           // run now. Promoting a row early is safe: one whose earlier request may still land parks itself again.
-          const job = await queue.getJob(jobId);
+          const job = await queue.getJob(rowJobId(batchId, row));
           if (job !== undefined && (await job.getState()) === 'delayed') {
+            await reopen();
             await job.promote();
             resumed += 1;
           }
         }
       }
-      await store.finishIfComplete(batchId, new Date());
+      if (reopened) await store.finishIfComplete(batchId, new Date());
       return { requeued, resumed };
     },
   };
+  return control;
 }
 
 export type BatchControl = ReturnType<typeof createBatchControl>;

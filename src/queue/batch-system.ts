@@ -7,6 +7,7 @@ import { createBatchStore, type BatchRecord, type BatchStore, type BatchStoreHoo
 import type { JobRegistry } from './job-type.js';
 import { createQueueKeys, type QueueKeys } from './queue-keys.js';
 import { rowsParkedBeyond, type ParkedRow } from './parked-rows.js';
+import { closeBullmq } from './redis/close-bullmq.js';
 import type { RedisHandle } from './redis/open-redis.js';
 import { createRequestBudget, type RequestBudget, type RequestBudgetOptions } from './request-budget.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -111,11 +112,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
       });
     },
     async close() {
-      // Closing a queue whose connection is still starting makes BullMQ emit an error nobody can catch: wait first.
-      await Promise.all([...queues.values()].map(async (q) => {
-        await q.waitUntilReady().catch(() => undefined);
-        await q.close();
-      }));
+      await Promise.all([...queues.values()].map((q) => closeBullmq(q)));
     },
   };
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
  *   different batches spread over the cluster;
  * - one token's budget keys carry the token's key (`…:budget:{3f9c…}`): the reservation script stays in one slot;
  * - BullMQ's keys carry the queue's name as their tag (`<prefix>:{rows-1a2b3c4d}:wait`): every row of every batch of
- *   one target goes through that one queue, so they share one slot (see README, "Running on several machines");
+ *   one target goes through that one queue, so they share one slot (docs/operations.md#redis-cluster-and-sentinel);
  * - the list of batches is one key with its own tag.
  * Everything sits under the configured prefix (`redis.queuePrefix`, which may not hold braces), so environments and
  * tests sharing one Redis never see each other's data. New keys are built here, with the tag of what they belong to.
@@ -54,6 +54,12 @@ export function createQueueKeys(prefix: string) {
     workflow: (workflowId: string) => `${workflows}:workflow:${workflowId}`,
     /** Hash row → a leaver's state (JSON): phase, dates, state before, steps. */
     leavers: (workflowId: string) => `${workflows}:workflow:${workflowId}:leavers`,
+    /** Sorted set `<row>:<step>` → due time (ms, service clock) of every step of the workflow not yet ended. */
+    workflowSteps: (workflowId: string) => `${workflows}:workflow:${workflowId}:steps`,
+    /** The same steps, as long as no worker has started them: what the service-clock sweep may need to promote. */
+    workflowStepsWaiting: (workflowId: string) => `${workflows}:workflow:${workflowId}:steps-waiting`,
+    /** Set of the rows of leavers with a step to come: the workflow finishes when it is empty. */
+    workflowOpen: (workflowId: string) => `${workflows}:workflow:${workflowId}:open`,
     /**
      * Hash userId → the offboarding and row of every leaver of an open offboarding of one target (transfer targets
      * must not be leaving). Per target, since user ids of different services (a simulation, the real one) mean others.

@@ -58,12 +58,18 @@ export async function writeReport(outcomes: AsyncIterable<RowOutcome>, file: str
   const format = reportFormatOf(file);
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
   const out = createWriteStream(file);
-  let chunks = 0;
-  for await (const chunk of reportLines(outcomes, format)) {
-    chunks += 1;
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
+  const chunks = await writeChunks(reportLines(outcomes, format), out);
   out.end();
   await once(out, 'finish');
   return format === 'csv' ? chunks - 1 : chunks;
+}
+
+/** Writes text chunks to a stream as they come, waiting when it is full (memory stays flat); returns how many. */
+export async function writeChunks(chunks: AsyncIterable<string>, out: NodeJS.WritableStream): Promise<number> {
+  let written = 0;
+  for await (const chunk of chunks) {
+    written += 1;
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  return written;
 }

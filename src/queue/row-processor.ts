@@ -17,6 +17,7 @@ import { RowLockLostError } from './row-lock-lost.js';
 import type { RowOutcome } from './row-outcome.js';
 import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
+import { plural } from '../core/plural.js';
 
 export interface RowProcessorOptions {
   redis: RedisClient;
@@ -271,7 +272,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
           return park(PARKED_MS, PARKED_MS, nowMs);
         }
         case 'fail': {
-          const failure = { ...facts, ...(decision.exhausted ? { message: `${facts.message} (gave up after ${attempts} attempts)` } : {}) };
+          const failure = { ...facts, ...(decision.exhausted ? { message: `${facts.message} (gave up after ${plural(attempts, 'attempt')})` } : {}) };
           if (stillUncertain) {
             // Never `failed` while the change may be there: read again later, with a budget of its own.
             logger.warn({ attempts, err: facts }, 'retry budget spent while the change may have applied: confirming later');

@@ -1,6 +1,7 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
+import { closeBullmq } from './redis/close-bullmq.js';
 import type { RowJobData } from './row-job.js';
 import { RowLockLostError } from './row-lock-lost.js';
 import type { createRowProcessor } from './row-processor.js';
@@ -77,16 +78,6 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   });
   return {
     worker,
-    async close(graceMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const graceful = worker.close().then(() => true);
-      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
-      const inTime = await Promise.race([graceful, timeout]);
-      clearTimeout(timer);
-      if (!inTime) {
-        options.logger.warn({ graceMs }, 'active rows did not finish in time; they go back to the queue');
-        await worker.close(true);
-      }
-    },
+    close: (graceMs) => closeBullmq(worker, { graceMs, onForced: () => options.logger.warn({ graceMs }, 'active rows did not finish in time; they go back to the queue') }),
   };
 }

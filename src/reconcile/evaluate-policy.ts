@@ -83,7 +83,7 @@ function exclusionOf(user: User, email: string, loaded: LoadedPolicy, options: E
 function matches(when: PolicyCondition, user: User, email: string, loaded: LoadedPolicy, now: Date): boolean {
   const seat = policySeatOf(user);
   if (when.seat !== undefined && (seat === undefined || !(Array.isArray(when.seat) ? when.seat : [when.seat]).includes(seat))) return false;
-  if (when.status !== undefined && user.status !== when.status) return false;
+  if (!statusMatches(when.status, user.status)) return false;
   const lastLogin = timeOf(user.lastLogin);
   if (when.neverLoggedIn !== undefined && when.neverLoggedIn !== (lastLogin === undefined)) return false;
   if (when.lastLoginOlderThanDays !== undefined && (lastLogin === undefined || now.getTime() - lastLogin <= when.lastLoginOlderThanDays * DAY)) return false;
@@ -94,6 +94,13 @@ function matches(when: PolicyCondition, user: User, email: string, loaded: Loade
   if (when.inFile !== undefined && loaded.files.get(when.inFile)?.has(email) !== true) return false;
   if (when.notInFile !== undefined && loaded.files.get(when.notInFile)?.has(email) !== false) return false;
   return true;
+}
+
+/** A rule without `status` is about ACTIVE users only; a user whose status the service did not say matches none. */
+function statusMatches(wanted: PolicyCondition['status'], status: User['status']): boolean {
+  if (wanted === 'ANY') return true;
+  if (status === undefined) return false;
+  return (Array.isArray(wanted) ? wanted : [wanted ?? 'ACTIVE']).includes(status);
 }
 
 /** Dates come as ISO text, or epoch milliseconds with numericDates. */

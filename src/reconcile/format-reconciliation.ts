@@ -2,6 +2,7 @@ import { printable } from '../core/printable.js';
 import { summaryLine } from '../plan/format-plan.js';
 import type { ReconciliationPlan } from './plan-reconciliation.js';
 import { describeSeats } from './count-seats.js';
+import { plural } from '../core/plural.js';
 
 /**
  * A reconciliation plan for people: what was read, then one line per seat change with the rule that matched, the
@@ -12,8 +13,8 @@ export function formatReconciliation(run: ReconciliationPlan): string {
   const matched = run.decisions.filter((decision) => decision.rule !== undefined);
   const head = [
     `Policy: ${printable(run.policy.path)} (sha256 ${run.policy.sha256.slice(0, 12)})`,
-    `Plan ${run.planId}: ${run.usersRead} users read with their last login (${run.usersRead === 0 ? 0 : Math.ceil(run.usersRead / 100)} pages of ≤100), ` +
-      `${excluded} excluded, ${matched.length} matched a rule, ${run.changes.length} need a seat change`,
+    `Plan ${run.planId}: ${plural(run.usersRead, 'user')} read with their last login (${plural(run.usersRead === 0 ? 0 : Math.ceil(run.usersRead / 100), 'page')} of ≤100), ` +
+      `${excluded} excluded, ${matched.length} matched a rule, ${run.changes.length} ${run.changes.length === 1 ? 'needs' : 'need'} a seat change`,
     `Seats: ${describeSeats(run.seats)}`,
     '',
   ];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import { fileRefusal } from '../core/file-refusal.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { foldName } from '../manifest/columns/column-vocabulary.js';
 import { SOURCE_OF_TRUTH_COLUMNS } from '../manifest/columns/input-vocabularies.js';
@@ -67,7 +68,7 @@ async function readOrRefuse(file: string, what: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (error) {
-    throw new UsageError(`cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Check the path (a policy\'s CSV files are relative to the policy file).');
+    throw fileRefusal(what, file, error, 'Check the path (a policy\'s CSV files are relative to the policy file).');
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { checkGuardrails, type GuardrailCheck } from '../plan/guardrails.js';
 import { planManifest } from '../plan/plan-manifest.js';
@@ -15,8 +16,13 @@ export interface PlanReconciliationOptions {
   /** A client on the shared request budget, retrying its reads (the live read and the pre-flight only GET). */
   api: SmartsheetApi;
   guardrails: Config['guardrails'];
-  /** When the run happens; ages are measured from it. Default: now. */
+  /** When the run happens; ages are measured from it. Default: `clock`'s time after the live read, else now. */
   now?: Date;
+  /**
+   * The service's clock (service-clock.ts): last-login and seat ages are measured on the service's time, read after
+   * the live read (so a Date header has been seen, or the reference server's clock asked).
+   */
+  clock?: Pick<Clock, 'now' | 'refresh'>;
 }
 
 export interface ReconciliationPlan {
@@ -44,9 +50,10 @@ export interface ReconciliationPlan {
  * The share limits count against the plan's users; the guardrails against the organization's, as for any manifest.
  */
 export async function planReconciliation(options: PlanReconciliationOptions): Promise<ReconciliationPlan> {
-  const ranAt = options.now ?? new Date();
   const policy = await loadPolicy(options.policyPath);
   const live = await readPlanUsers(options.api, policy.policy.planId);
+  await options.clock?.refresh?.();
+  const ranAt = options.now ?? new Date(options.clock?.now() ?? Date.now());
   const decisions = evaluatePolicy(live.users, policy, { now: ranAt, protectedAccounts: options.guardrails.protectedAccounts, callerId: live.caller.id });
   const changes = decisions.filter((decision) => decision.action !== undefined);
   const plan = changes.length === 0 ? emptyPlan(policy) : await preflightChanges(changes, live.planId, policy, options);

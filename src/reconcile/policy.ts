@@ -23,6 +23,9 @@ export function seatOf<const T extends readonly string[]>(allowed: T) {
     .pipe(z.enum(allowed, { message: `a seat is one of ${allowed.join(', ')} (VIEWER = CONTRIBUTOR)` }));
 }
 
+/** User statuses a rule can name. */
+export const POLICY_STATUSES = ['ACTIVE', 'PENDING', 'DECLINED', 'DEACTIVATED'] as const;
+
 const days = z.number().int().min(0);
 const fileName = z.string().trim().min(1);
 
@@ -30,7 +33,11 @@ const conditionSchema = z
   .strictObject({
     /** The user's current seat in the plan is this one (or one of these). */
     seat: z.union([seatOf(POLICY_SEATS), z.array(seatOf(POLICY_SEATS)).min(1)]).optional(),
-    status: z.enum(['ACTIVE', 'PENDING', 'DECLINED', 'DEACTIVATED']).optional(),
+    /**
+     * The user's status is this one (or one of these, or `ANY`). Default ACTIVE: a rule never matches a deactivated,
+     * invited or declined user unless it says so (the service changes seats of active users only).
+     */
+    status: z.union([z.enum(POLICY_STATUSES), z.array(z.enum(POLICY_STATUSES)).min(1), z.literal('ANY')]).optional(),
     /** Logged in before, but not within this many days (users who never logged in do not match: see neverLoggedIn). */
     lastLoginOlderThanDays: days.optional(),
     /** true: has never logged in; false: has logged in at least once. */

@@ -1,10 +1,9 @@
+import { iterateOffsetPages } from '../client/paging.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import type { User, UserPlan } from '../contract/index.js';
+import { LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE, type User } from '../contract/index.js';
 import { UsageError } from '../core/seatflow-error.js';
 import { countCalls } from '../plan/count-calls.js';
-
-/** The service returns `lastLogin` only on list-users pages of at most 100 users (docs/service.md#list-users). */
-export const LAST_LOGIN_PAGE_SIZE = 100;
+import { plansOfUser } from '../plan/plans-of-user.js';
 
 export interface PlanUsers {
   planId: number;
@@ -24,11 +23,9 @@ export async function readPlanUsers(source: SmartsheetApi, planId: number | unde
   const me = await api.users.getCurrent();
   const plan = planId ?? (await onlyPlanOf(api, me.id));
   const users: User[] = [];
-  for (let page = 1; ; page += 1) {
-    const answer = await api.users.listPage({ planId: plan, include: ['lastLogin'], displayContributorSeatType: true, page, pageSize: LAST_LOGIN_PAGE_SIZE });
-    users.push(...answer.data);
-    if (page >= answer.totalPages || answer.data.length === 0) break;
-  }
+  const pageSize = LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE;
+  const pages = iterateOffsetPages((page) => api.users.listPage({ planId: plan, include: ['lastLogin'], displayContributorSeatType: true, page, pageSize }), { pageSize });
+  for await (const user of pages) users.push(user);
   return { planId: plan, users, caller: { id: me.id, email: me.email.toLowerCase() }, apiCalls: calls() };
 }
 
@@ -37,14 +34,7 @@ export async function readPlanUsers(source: SmartsheetApi, planId: number | unde
  * seatflow stand for the organization's: one plan there is taken, several are refused.
  */
 async function onlyPlanOf(api: SmartsheetApi, userId: number): Promise<number> {
-  // Past an empty first page too: a page may come back empty and still carry a lastKey (docs/service.md#reading-leniently).
-  const plans: UserPlan[] = [];
-  let lastKey: string | undefined;
-  do {
-    const page = await api.users.listPlansPage(userId, lastKey === undefined ? {} : { lastKey });
-    plans.push(...page.data);
-    lastKey = page.lastKey === '' ? undefined : page.lastKey;
-  } while (lastKey !== undefined);
+  const plans = await plansOfUser(api, userId);
   const only = plans[0];
   if (plans.length === 1 && only !== undefined) return only.planId;
   throw new UsageError(

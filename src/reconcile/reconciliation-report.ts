@@ -18,6 +18,8 @@ export interface RunDisposition {
   batchExisted?: boolean;
   /** Why nothing was submitted although --apply was asked (a limit, the guardrails). */
   heldBecause?: string[];
+  /** --apply was asked and no seat needed to change: no batch was made. */
+  nothingToChange?: boolean;
 }
 
 /** One line per user the policy would change, with the rule that matched and the seat before and after. */

@@ -4,6 +4,7 @@ import type { BatchSystem } from '../queue/batch-system.js';
 import type { SubmitResult } from '../queue/submit-batch.js';
 import { planReconciliation, type PlanReconciliationOptions, type ReconciliationPlan } from './plan-reconciliation.js';
 import { writeReconciliationReport, type RunDisposition } from './reconciliation-report.js';
+import { checkRunLimits, SCHEDULE_LIMITS, type RunLimits } from './run-limits.js';
 
 export interface RunReconciliationOptions extends PlanReconciliationOptions {
   /** Whose run this is: a schedule's name, or `policy:<file>` for a manual run. */
@@ -20,6 +21,11 @@ export interface RunReconciliationOptions extends PlanReconciliationOptions {
   confirmGuardrails: (check: GuardrailCheck) => Promise<boolean>;
   /** Folder of the run's plan report. */
   reportDir: string;
+  /**
+   * A schedule's own limits (`schedule add --max-changes N --max-share F`): a run over them changes nothing; a run
+   * within them needs no confirmation of the guardrails (the schedule's owner gave it when adding the schedule).
+   */
+  scheduleLimits?: RunLimits;
 }
 
 export interface ReconciliationRun {
@@ -35,8 +41,10 @@ export function runIdOf(runKey: string, runAt: Date): string {
 }
 
 /**
- * One reconciliation run: plan; with `apply` and within the policy's limits and the guardrails, submit the plan as a
- * batch through the usual queue (its id names the run, so the same tick twice finds one batch); write the report.
+ * One reconciliation run: plan; with `apply` and within the policy's limits (and a schedule's) and the guardrails,
+ * submit the plan as a batch through the usual queue (its id names the run, so the same tick twice finds one batch);
+ * write the report. A plan with no seat to change makes no batch: a schedule firing every minute leaves nothing but
+ * its report.
  */
 export async function runReconciliation(options: RunReconciliationOptions): Promise<ReconciliationRun> {
   const plan = await planReconciliation(options);
@@ -44,13 +52,14 @@ export async function runReconciliation(options: RunReconciliationOptions): Prom
   let disposition: RunDisposition = { runId, applied: false };
   let submitted: SubmitResult | undefined;
   if (options.apply) {
-    const held = [...plan.limits.reasons];
+    const schedule = options.scheduleLimits === undefined ? undefined : checkRunLimits(plan.limits.changes, plan.usersRead, options.scheduleLimits, SCHEDULE_LIMITS);
+    const held = [...plan.limits.reasons, ...(schedule?.reasons ?? [])];
     if (held.length === 0 && plan.guardrails.needsConfirmation && !(await options.confirmGuardrails(plan.guardrails))) {
       held.push(...plan.guardrails.reasons.map((reason) => `${reason} (not confirmed)`));
     }
     if (held.length > 0) disposition = { runId, applied: false, heldBecause: held };
+    else if (plan.limits.changes === 0) disposition = { runId, applied: false, nothingToChange: true };
     else {
-      // Submitted even with no rows: the run leaves its record, and the same run submitted again finds it.
       if (options.system === undefined) throw new Error('runReconciliation: apply needs the batch system');
       const labelled = { ...plan.plan, source: { ...plan.plan.source, path: `${plan.policy.path} (policy run ${runId})` } };
       submitted = await options.system.submit(labelled, { identity: `reconcile:${runId}` });

@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from '../queue/batch-store.js';
 import { createQueueKeys, scheduleQueueNameOf } from '../queue/queue-keys.js';
+import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
 import type { OutcomeCounts } from '../queue/row-outcome.js';
 
@@ -13,6 +14,12 @@ export const scheduleDataSchema = z.object({
   /** Absolute; read at each firing, so the policy and its CSVs may be edited between runs. */
   policyPath: z.string(),
   apply: z.boolean(),
+  /**
+   * The schedule's own limits per run (`schedule add --max-changes N --max-share F`). A run over them changes
+   * nothing; within them it goes on without the guardrails' confirmation, which a schedule has nobody to give.
+   * Absent: a run above config guardrails.destructiveMax* is held.
+   */
+  limits: z.object({ maxChanges: z.number().int().min(0).optional(), maxShare: z.number().min(0).max(1).optional() }).optional(),
 });
 export type ScheduleData = z.infer<typeof scheduleDataSchema>;
 
@@ -26,6 +33,8 @@ export const lastRunSchema = z.object({
   batchId: z.string().optional(),
   batchExisted: z.boolean().optional(),
   heldBecause: z.array(z.string()).optional(),
+  /** Applied, and no seat needed to change: no batch was made. */
+  nothingToChange: z.boolean().optional(),
   /** Rows planned to change, already done, refused…, as the plan counted them. */
   plan: z.record(z.string(), z.number()),
   policySha256: z.string(),
@@ -125,7 +134,7 @@ export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
       if (!SCHEDULE_NAME.test(add.name)) throw new UsageError(`"${add.name}" is not a schedule name`, 'Use letters, digits, ".", "_" and "-" (up to 64).');
       const tz = add.tz ?? 'UTC';
       checkTimeZone(tz);
-      const data: ScheduleData = { name: add.name, policyPath: add.policyPath, apply: add.apply };
+      const data: ScheduleData = { name: add.name, policyPath: add.policyPath, apply: add.apply, ...(add.limits === undefined ? {} : { limits: add.limits }) };
       try {
         await open().upsertJobScheduler(add.name, { pattern: add.cron, tz }, { name: 'reconcile', data, opts: { removeOnComplete: 50, removeOnFail: 50 } });
       } catch (error) {
@@ -163,9 +172,7 @@ export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
       return { jobId: job.id ?? '', workers: await open().getWorkersCount() };
     },
     async close() {
-      if (queue === undefined) return;
-      await queue.waitUntilReady().catch(() => undefined);
-      await queue.close();
+      if (queue !== undefined) await closeBullmq(queue);
     },
   };
   return book;

@@ -1,5 +1,6 @@
 import { Worker, type Job, type ConnectionOptions } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
@@ -15,13 +16,16 @@ export interface ScheduledRunOptions {
   guardrails: Config['guardrails'];
   system: Pick<BatchSystem, 'submit'>;
   reportDir: string;
-  /** When the run happens, for measuring ages; default the process clock. Tests pass the reference server's clock. */
+  /** When the run happens, for measuring ages; tests pass the reference server's clock. */
   now?: () => Date;
+  /** The service's clock, when `now` is not given (service-clock.ts). Default the process clock. */
+  clock?: Pick<Clock, 'now' | 'refresh'>;
 }
 
 /**
  * A schedule's run: the same as `seatflow reconcile`, named by the schedule and its tick. Nobody can answer a
- * prompt, so guardrails crossed hold the run (it changes nothing and its report says why).
+ * prompt: a schedule with limits of its own (`--max-changes`, `--max-share`) runs within them without one, and one
+ * without is held by the guardrails it crosses (it changes nothing and its report says why).
  */
 export function createScheduledRun(options: ScheduledRunOptions): ScheduledRun {
   return (data, tick) =>
@@ -30,11 +34,13 @@ export function createScheduledRun(options: ScheduledRunOptions): ScheduledRun {
       api: options.api,
       guardrails: options.guardrails,
       ...(options.now === undefined ? {} : { now: options.now() }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       runKey: data.name,
       runAt: tick,
       apply: data.apply,
       system: options.system,
-      confirmGuardrails: () => Promise.resolve(false),
+      ...(data.limits === undefined ? {} : { scheduleLimits: data.limits }),
+      confirmGuardrails: () => Promise.resolve(data.limits !== undefined),
       reportDir: options.reportDir,
     });
 }
@@ -50,6 +56,7 @@ export function lastRunOf(run: ReconciliationRun, tick: Date, finishedAt: Date):
     ...(disposition.batchId === undefined ? {} : { batchId: disposition.batchId }),
     ...(disposition.batchExisted === undefined ? {} : { batchExisted: disposition.batchExisted }),
     ...(disposition.heldBecause === undefined ? {} : { heldBecause: disposition.heldBecause }),
+    ...(disposition.nothingToChange === true ? { nothingToChange: true } : {}),
     plan: { ...run.plan.plan.summary },
     policySha256: run.plan.policy.sha256,
     report: run.report.json,

@@ -1,5 +1,6 @@
 import { formatHold } from './hold-duration.js';
 import type { LeaverVerdict, OffboardingPlan, PlannedLeaver } from './plan-offboarding.js';
+import { plural } from '../core/plural.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/, 'Z');
 
@@ -22,9 +23,9 @@ function describe(leaver: PlannedLeaver, holdMs: number): string {
 export function formatOffboardingPlan(plan: OffboardingPlan): string {
   const count = (verdict: LeaverVerdict) => plan.leavers.filter((leaver) => leaver.verdict === verdict).length;
   const lines = [
-    `Plan: ${plan.leavers.length} leavers: ${count('deactivate-now')} deactivate now, ${count('deactivate-on-date')} on a later date, ` +
-      `${count('already-deactivated')} already deactivated, ${count('refused')} refused (hold ${formatHold(plan.options.holdMs)}` +
-      `${plan.options.transferTo === undefined ? '' : `, --transfer-to ${plan.options.transferTo}`}${plan.options.removeFromSharing ? ', removed from sharing' : ''}; pre-flight used ${plan.apiCalls} calls)`,
+    `Plan: ${plural(plan.leavers.length, 'leaver')}: ${count('deactivate-now')} deactivate now, ${count('deactivate-on-date')} on a later date, ` +
+      `${count('already-deactivated')} already deactivated, ${count('refused')} refused (hold ${formatHold(plan.options.holdMs)}${plan.options.noUndoWindow === true ? ' (--no-undo-window)' : ''}` +
+      `${plan.options.transferTo === undefined ? '' : `, --transfer-to ${plan.options.transferTo}`}${plan.options.removeFromSharing ? ', removed from sharing' : ''}; pre-flight used ${plural(plan.apiCalls, 'call')})`,
   ];
   const width = Math.min(40, plan.leavers.reduce((most, leaver) => Math.max(most, leaver.email.length), 0));
   for (const leaver of plan.leavers) {

@@ -3,7 +3,13 @@ import { OPEN_PHASES, type LeaverState } from './leaver-state.js';
 import type { WorkflowContext } from './workflow-context.js';
 import { leavingOwner, type WorkflowRecord } from './workflow-store.js';
 
-type StepBatch = 'deactivate' | 'remove' | 'reactivate';
+/** The step batches of an offboarding; `restore` exists in offboardings submitted since it was added. */
+export type StepBatch = 'deactivate' | 'remove' | 'reactivate' | 'restore';
+
+/** The batch id of a step batch of this workflow, if it has one. */
+export function stepBatchIdOf(workflow: WorkflowRecord, step: StepBatch): string | undefined {
+  return step === 'restore' ? workflow.restoreBatch : workflow[`${step}Batch`];
+}
 
 export interface StepEnd {
   outcome: Outcome;
@@ -20,7 +26,7 @@ export function leaverOutcome(batchId: string, leaver: Pick<LeaverState, 'row' |
     batchId,
     row: leaver.row,
     line: leaver.line,
-    action,
+    action: action === 'restore' ? 'downgrade' : action,
     outcome: end.outcome,
     email: leaver.email,
     ...(leaver.userId === undefined ? {} : { userId: leaver.userId }),
@@ -32,17 +38,16 @@ export function leaverOutcome(batchId: string, leaver: Pick<LeaverState, 'row' |
   };
 }
 
-const BATCH_OF: Record<StepBatch, keyof Pick<WorkflowRecord, 'deactivateBatch' | 'removeBatch' | 'reactivateBatch'>> = {
-  deactivate: 'deactivateBatch',
-  remove: 'removeBatch',
-  reactivate: 'reactivateBatch',
-};
-
-/** Records the given step outcomes (a step that already has one keeps it), and closes the leaver when it ended. */
+/**
+ * Records the given step outcomes (a step that already has one keeps it), and closes the leaver when it ended. A
+ * reactivation that will not happen has no seat to restore either: its end is the restore step's too.
+ */
 export async function endSteps(context: WorkflowContext, workflow: WorkflowRecord, leaver: LeaverState, ends: Partial<Record<StepBatch, StepEnd>>): Promise<void> {
   const at = new Date(context.clock.now());
-  for (const [step, end] of Object.entries(ends) as [StepBatch, StepEnd][]) {
-    await context.batches.recordOutcome(leaverOutcome(workflow[BATCH_OF[step]], leaver, step, end, context.sim, at));
+  const all = ends.reactivate !== undefined && ends.restore === undefined ? { ...ends, restore: ends.reactivate } : ends;
+  for (const [step, end] of Object.entries(all) as [StepBatch, StepEnd][]) {
+    const batchId = stepBatchIdOf(workflow, step);
+    if (batchId !== undefined) await context.batches.recordOutcome(leaverOutcome(batchId, leaver, step, end, context.sim, at));
   }
   if (!OPEN_PHASES.has(leaver.phase)) await closeLeaver(context, workflow, leaver);
 }
@@ -50,6 +55,5 @@ export async function endSteps(context: WorkflowContext, workflow: WorkflowRecor
 /** A leaver who reached an end is no longer leaving (may be a transfer target again); the workflow ends with its last. */
 export async function closeLeaver(context: WorkflowContext, workflow: WorkflowRecord, leaver: LeaverState): Promise<void> {
   if (leaver.userId !== undefined) await context.store.clearLeaving(leaver.userId, leavingOwner(workflow.id, leaver.row));
-  const all = await context.store.leavers(workflow.id);
-  if (all.every((other) => !OPEN_PHASES.has(other.phase))) await context.store.setState(workflow.id, 'finished');
+  await context.store.closeLeaver(workflow, leaver.row);
 }

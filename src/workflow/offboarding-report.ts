@@ -6,19 +6,27 @@ import { stringify } from 'csv-stringify/sync';
 import type { BatchStore } from '../queue/batch-store.js';
 import { neutraliseCell, reportFormatOf } from '../queue/report-writer.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
+import { stepBatchIdOf, type StepBatch } from './leaver-ends.js';
 import type { LeaverState } from './leaver-state.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
 export const OFFBOARDING_REPORT_COLUMNS = [
   'row', 'line', 'email', 'userId', 'phase', 'reason', 'leaveAt', 'stateBefore', 'deactivate', 'deactivatedAt', 'deactivateMessage',
   'holdUntil', 'remove', 'removedAt', 'removeMessage', 'transferPlanned', 'transferUsed', 'handedOver', 'undoneBy', 'undoneAt',
-  'reactivate', 'reactivatedAt', 'reactivateMessage', 'steps', 'workflowId', 'sim',
+  'reactivate', 'reactivatedAt', 'reactivateMessage', 'restore', 'restoredAt', 'restoreMessage', 'steps', 'workflowId', 'sim', 'reportedAt',
 ] as const;
 export type OffboardingReportRow = Partial<Record<(typeof OFFBOARDING_REPORT_COLUMNS)[number], string | number | boolean | object>>;
 
-/** One report row per leaver: every step with its time and outcome, the state before and the transfer target used. */
-export function offboardingReportRow(workflow: WorkflowRecord, leaver: LeaverState, outcomes: { deactivate?: RowOutcome; remove?: RowOutcome; reactivate?: RowOutcome }): OffboardingReportRow {
-  const { deactivate, remove, reactivate } = outcomes;
+/** The step outcomes of one leaver, by step batch. */
+export type LeaverOutcomes = Partial<Record<StepBatch, RowOutcome>>;
+
+/**
+ * One report row per leaver: every step with its time and outcome, the state before, the transfer target used and
+ * the seat given back after an undo. `reportedAt`: the report is what stood then (a snapshot; the steps still to come
+ * change it: `seatflow report OFFBOARDING` writes it again).
+ */
+export function offboardingReportRow(workflow: WorkflowRecord, leaver: LeaverState, outcomes: LeaverOutcomes, reportedAt: Date): OffboardingReportRow {
+  const { deactivate, remove, reactivate, restore } = outcomes;
   const groups = leaver.stateBefore?.groupsOwned;
   // The service answers a removal with SUCCESS and no counts: what moved is what the user owned before, to whom.
   const handedOver =
@@ -49,21 +57,30 @@ export function offboardingReportRow(workflow: WorkflowRecord, leaver: LeaverSta
     reactivate: reactivate?.outcome,
     reactivatedAt: reactivate?.finishedAt,
     reactivateMessage: reactivate?.message,
+    restore: restore?.outcome,
+    restoredAt: restore?.finishedAt,
+    restoreMessage: restore?.message,
     steps: leaver.steps,
     workflowId: workflow.id,
     sim: workflow.sim,
+    reportedAt: reportedAt.toISOString(),
   };
 }
 
-export async function offboardingReportRows(workflow: WorkflowRecord, leavers: readonly LeaverState[], batches: BatchStore): Promise<OffboardingReportRow[]> {
+/** Every leaver's report row, as things stand at `reportedAt` (the service clock's now). */
+export async function offboardingReportRows(workflow: WorkflowRecord, leavers: readonly LeaverState[], batches: BatchStore, reportedAt: Date): Promise<OffboardingReportRow[]> {
+  const steps = (['deactivate', 'remove', 'reactivate', 'restore'] as const).flatMap((step) => {
+    const batchId = stepBatchIdOf(workflow, step);
+    return batchId === undefined ? [] : [{ step, batchId }];
+  });
   return Promise.all(
     leavers.map(async (leaver) => {
-      const [deactivate, remove, reactivate] = await Promise.all([
-        batches.getOutcome(workflow.deactivateBatch, leaver.row),
-        batches.getOutcome(workflow.removeBatch, leaver.row),
-        batches.getOutcome(workflow.reactivateBatch, leaver.row),
-      ]);
-      return offboardingReportRow(workflow, leaver, { ...(deactivate ? { deactivate } : {}), ...(remove ? { remove } : {}), ...(reactivate ? { reactivate } : {}) });
+      const outcomes: LeaverOutcomes = {};
+      for (const { step, batchId } of steps) {
+        const outcome = await batches.getOutcome(batchId, leaver.row);
+        if (outcome !== undefined) outcomes[step] = outcome;
+      }
+      return offboardingReportRow(workflow, leaver, outcomes, reportedAt);
     }),
   );
 }

@@ -1,5 +1,6 @@
 import { formatHold } from './hold-duration.js';
 import { OPEN_PHASES, type LeaverPhase, type LeaverState, type LeaverStep } from './leaver-state.js';
+import { reactivationSeatOf } from './reactivation-seat.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
 /** A step due this long ago and still not taken means no worker is serving the step queue. */
@@ -16,6 +17,8 @@ export interface LeaverView {
   next?: { step: 'deactivate' | 'remove'; dueAt: string; overdue: boolean };
   /** Until when `undo` can act (ISO): the end of the hold. */
   undoUntil?: string;
+  /** What undoing now would cost: a deactivated leaver's reactivation assigns a Member seat (reactivation-seat.ts). */
+  undoCost?: string;
   transferTo?: string;
   transferUsed?: string;
   reason?: string;
@@ -50,6 +53,7 @@ export function leaverView(leaver: LeaverState, workflow: Pick<WorkflowRecord, '
     ...(last === undefined ? {} : { last }),
     ...(next === undefined ? {} : { next }),
     ...(undoUntil === undefined ? {} : { undoUntil: new Date(undoUntil).toISOString() }),
+    ...(leaver.phase === 'holding' && leaver.stateBefore?.status !== 'DEACTIVATED' ? { undoCost: reactivationSeatOf(leaver.stateBefore).cost } : {}),
     ...(leaver.transferTo === undefined ? {} : { transferTo: leaver.transferTo.email }),
     ...(leaver.transferUsed === undefined ? {} : { transferUsed: leaver.transferUsed.email }),
     ...(leaver.reason === undefined ? {} : { reason: leaver.reason }),
@@ -70,7 +74,7 @@ export function formatOffboardingStatus(status: OffboardingStatus): string {
   const { workflow } = status;
   const lines = [
     `Offboarding ${workflow.id}  ${workflow.state}${workflow.sim ? '  [SIMULATION]' : ''}  ${workflow.source}`,
-    `  hold ${formatHold(workflow.holdMs)}; step batches ${workflow.deactivateBatch}, ${workflow.removeBatch}, ${workflow.reactivateBatch}`,
+    `  hold ${formatHold(workflow.holdMs)}; step batches ${[workflow.deactivateBatch, workflow.removeBatch, workflow.reactivateBatch, workflow.restoreBatch].filter((id) => id !== undefined).join(', ')}`,
     `  ${Object.entries(status.phases).map(([phase, n]) => `${n} ${phase}`).join(', ')}`,
   ];
   for (const view of status.leavers) {

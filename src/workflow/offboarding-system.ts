@@ -4,15 +4,19 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
+import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
 import { stepOf, OPEN_PHASES } from './leaver-state.js';
 import { endSteps } from './leaver-ends.js';
+import { pendingSteps, runStepsNow, type RunNowRequest, type RunNowResult, type StepView } from './pending-steps.js';
 import { leaverView, offboardingStatus, type LeaverView, type OffboardingStatus } from './offboarding-status.js';
 import { offboardingReportRows, type OffboardingReportRow } from './offboarding-report.js';
 import { planOffboarding, type OffboardingOptions, type OffboardingPlan } from './plan-offboarding.js';
 import type { LeaversFile } from './read-leavers.js';
+import { retryStepBatch, stepBatchOf, type StepBatchRetry } from './retry-step-batch.js';
+import { createStepIndex } from './step-index.js';
 import { createStepProcessor } from './step-processor.js';
-import { stepQueueNameOf, type StepJobData } from './step-job.js';
+import { stepJobId, stepQueueNameOf, type StepJobData } from './step-job.js';
 import { submitOffboarding, type SubmittedOffboarding } from './submit-offboarding.js';
 import { undoOffboarding, type UndoRequest, type UndoResult } from './undo-offboarding.js';
 import type { WorkflowContext } from './workflow-context.js';
@@ -27,7 +31,10 @@ export interface OffboardingSystemOptions {
   sim: boolean;
   logger: Logger;
   offboarding: Config['offboarding'];
-  /** Default the system clock; tests pass the reference server's, so due times and holds move with it. */
+  /**
+   * The service's clock (service-clock.ts): due times and holds are taken on it. Default the system clock; tests pass
+   * the reference server's, so due times and holds move with it.
+   */
   clock?: Clock;
 }
 
@@ -36,6 +43,12 @@ export interface StepWorkerOptions {
   concurrency?: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /**
+   * How often the worker promotes the steps due on the service clock that BullMQ still holds as delayed (their delay
+   * was reckoned when they were queued, and the service's clock may since have moved: a rehearsal that moves the
+   * reference server's clock, a machine clock corrected). Default config offboarding.dueSweepMs.
+   */
+  sweepMs?: number;
 }
 
 /** A hold as the dashboard lists it: a leaver undo can still act on. */
@@ -59,10 +72,19 @@ export interface OffboardingSystem {
    * queued reactivation has its outcome. `offboard` and `undo` run workers until then.
    */
   settled(workflowId: string): Promise<boolean>;
+  /**
+   * `seatflow retry` of a step batch (`<offboarding>-deactivate|remove|reactivate`): failed steps run again and the
+   * leaver's phase follows (see retry-step-batch.ts). Undefined when the id names no step batch of an offboarding.
+   */
+  retry(batchId: string): Promise<StepBatchRetry | undefined>;
   /** A step batch of this offboarding stopped on a refused token (its rows wait for `seatflow retry BATCH`), if any. */
   stoppedBatch(workflowId: string): Promise<string | undefined>;
-  /** Runs now the delayed steps due by `atMs` on the workflow clock (tests move the clock; an operator may catch up). */
+  /** Runs now the delayed steps due by `atMs` on the service clock (the worker's sweep; tests that move the clock). */
   promoteDue(atMs: number): Promise<number>;
+  /** The steps to come of one offboarding, or of every open one, in due order (`seatflow steps`). */
+  steps(options?: { workflowId?: string; dueOnly?: boolean }): Promise<StepView[]>;
+  /** Runs steps of an offboarding now (`seatflow steps run`); undefined when there is no such offboarding. */
+  runNow(workflowId: string, request: RunNowRequest): Promise<RunNowResult[] | undefined>;
   startStepWorker(options: StepWorkerOptions): { worker: Worker<StepJobData>; close(graceMs: number): Promise<void> };
   close(): Promise<void>;
 }
@@ -88,29 +110,39 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     get stepQueue() {
       return queue();
     },
+    steps: createStepIndex(options.redis.client, options.batches.keys),
     clock,
     sim: options.sim,
     logger: options.logger,
     pollMs: options.offboarding.stepPollMs,
   };
+  const openWorkflows = async () => (await store.list(200)).filter((workflow) => workflow.state === 'open' || workflow.tracksOpen === true);
   const workers: { close(graceMs: number): Promise<void> }[] = [];
 
   const system: OffboardingSystem = {
     store,
     context,
-    plan: (file, planOptions) =>
-      planOffboarding(file, { ...planOptions, now: clock.now(), leavingElsewhere: (userId) => store.leavingIn(userId) }),
-    submit: (plan) => submitOffboarding(context, plan, { target: options.target }),
+    async plan(file, planOptions) {
+      await clock.refresh?.();
+      return planOffboarding(file, { ...planOptions, now: clock.now(), leavingElsewhere: (userId) => store.leavingIn(userId) });
+    },
+    async submit(plan) {
+      await clock.refresh?.();
+      return submitOffboarding(context, plan, { target: options.target });
+    },
     async status(workflowId) {
       const workflow = await store.get(workflowId);
       if (workflow === undefined) return undefined;
+      await clock.refresh?.();
       return offboardingStatus(workflow, await store.leavers(workflowId), clock.now(), await queue().getWorkersCount().catch(() => 0));
     },
     async undo(workflowId, request) {
+      await clock.refresh?.();
       const workflow = await store.get(workflowId);
       return workflow === undefined ? undefined : undoOffboarding(context, workflow, request);
     },
     async listHolds() {
+      await clock.refresh?.();
       const holds: HoldView[] = [];
       for (const workflow of await store.list(200)) {
         if (workflow.state !== 'open') continue;
@@ -122,12 +154,17 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     },
     async reportRows(workflowId) {
       const workflow = await store.get(workflowId);
-      return workflow === undefined ? undefined : offboardingReportRows(workflow, await store.leavers(workflowId), options.batches.store);
+      if (workflow === undefined) return undefined;
+      await clock.refresh?.();
+      return offboardingReportRows(workflow, await store.leavers(workflowId), options.batches.store, new Date(clock.now()));
     },
     async settled(workflowId) {
       const workflow = await store.get(workflowId);
       if (workflow === undefined) return true;
+      await clock.refresh?.();
       const now = clock.now();
+      // One count of the steps due by now, whatever the number of leavers (a step leaves the index when it ends).
+      if (workflow.tracksOpen === true) return (await context.steps.dueCount(workflowId, now)) === 0;
       const leavers = await store.leavers(workflowId);
       for (const leaver of leavers) {
         if (leaver.phase === 'scheduled' && leaver.leaveAt <= now) return false;
@@ -137,6 +174,12 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
       }
       // The last leaver's end is written before the workflow is closed: until then its step is still at work.
       return !(workflow.state === 'open' && leavers.every((leaver) => !OPEN_PHASES.has(leaver.phase)));
+    },
+    async retry(batchId) {
+      await clock.refresh?.();
+      const named = stepBatchOf(batchId);
+      const workflow = named === undefined ? undefined : await store.get(named.workflowId);
+      return named === undefined || workflow === undefined ? undefined : retryStepBatch(context, options.batches.control, workflow, named.step);
     },
     async stoppedBatch(workflowId) {
       const workflow = await store.get(workflowId);
@@ -148,13 +191,33 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     },
     async promoteDue(atMs) {
       let promoted = 0;
-      for (const job of await queue().getDelayed()) {
-        if (job.data.dueAt <= atMs) {
-          await job.promote().catch(() => undefined);
-          promoted += 1;
+      for (const workflow of await openWorkflows()) {
+        // Only steps no worker has started: each is looked at about once after it falls due, whatever the backlog.
+        for (const step of await context.steps.dueWaiting(workflow.id, atMs, 1000)) {
+          const job = await queue().getJob(stepJobId(workflow.id, step.row, step.step));
+          const state = job === undefined ? undefined : await job.getState();
+          if (job !== undefined && state === 'delayed' && (job.data.polls ?? 0) === 0) {
+            await job.promote().catch(() => undefined);
+            promoted += 1;
+          }
+          // Promoted, handed out by BullMQ already, or without a job (`seatflow steps` shows it as such): done here.
+          await context.steps.started(workflow.id, step.row, step.step);
         }
       }
       return promoted;
+    },
+    async steps(stepOptions = {}) {
+      await clock.refresh?.();
+      const workflows = stepOptions.workflowId === undefined ? await openWorkflows() : [await store.get(stepOptions.workflowId)];
+      const views: StepView[] = [];
+      for (const workflow of workflows) if (workflow !== undefined) views.push(...(await pendingSteps(context, workflow, stepOptions)));
+      return views.sort((a, b) => a.dueAt.localeCompare(b.dueAt));
+    },
+    async runNow(workflowId, request) {
+      const workflow = await store.get(workflowId);
+      if (workflow === undefined) return undefined;
+      await clock.refresh?.();
+      return runStepsNow(context, workflow, request);
     },
     startStepWorker(workerOptions) {
       const processor = createStepProcessor({ ...context, stepQueue: queue(), rowsQueue: options.batches.queue, api: workerOptions.api });
@@ -167,6 +230,14 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
         maxStalledCount: 10,
       });
       worker.on('error', (error) => options.logger.warn({ err: error }, 'step worker connection error'));
+      // BullMQ's delays run on this machine's clock, reckoned when a step was queued; due times are the service's.
+      const sweep = setInterval(() => {
+        void (async () => {
+          await clock.refresh?.();
+          await system.promoteDue(clock.now());
+        })().catch((error: unknown) => options.logger.debug({ err: error }, 'could not promote the steps due on the service clock'));
+      }, workerOptions.sweepMs ?? options.offboarding.dueSweepMs);
+      sweep.unref();
       worker.on('failed', (job, error) => {
         if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
         // BullMQ gave up on this step: the leaver ends failed, so status says so instead of showing it overdue forever.
@@ -174,11 +245,9 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
       });
       const handle = {
         worker,
-        async close(graceMs: number) {
-          let timer: NodeJS.Timeout | undefined;
-          const inTime = await Promise.race([worker.close().then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)))]);
-          clearTimeout(timer);
-          if (!inTime) await worker.close(true);
+        close: (graceMs: number) => {
+          clearInterval(sweep);
+          return closeBullmq(worker, { graceMs });
         },
       };
       workers.push(handle);
@@ -186,10 +255,7 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     },
     async close() {
       await Promise.all(workers.splice(0).map((worker) => worker.close(2000)));
-      if (stepQueue !== undefined) {
-        await stepQueue.waitUntilReady().catch(() => undefined);
-        await stepQueue.close();
-      }
+      if (stepQueue !== undefined) await closeBullmq(stepQueue);
     },
   };
 
@@ -202,6 +268,7 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
         ? { ...current, phase: 'failed', reason, steps: [...current.steps, stepOf(data.step, 'failed', new Date(clock.now()), reason)] }
         : undefined,
     );
+    await context.steps.done(data.workflowId, data.row, data.step);
     if (failed === undefined) return;
     const end = { outcome: 'failed' as const, message: reason };
     await endSteps(context, workflow, failed, data.step === 'deactivate' ? { deactivate: end, remove: { outcome: 'skipped', message: 'not removed: an earlier step failed' }, reactivate: { outcome: 'skipped', message: 'not undone' } } : { remove: end, reactivate: { outcome: 'skipped', message: 'not undone' } });

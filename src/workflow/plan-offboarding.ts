@@ -44,6 +44,8 @@ export interface OffboardingOptions {
   timeZone?: string;
   /** Which column of the leavers file means what (--leave-date-column, …): another choice is another offboarding. */
   columns?: LeaversColumnChoices;
+  /** --no-undo-window: a hold below offboarding.minHoldHours is accepted. */
+  noUndoWindow?: boolean;
 }
 
 export interface OffboardingPlan {
@@ -67,10 +69,11 @@ export interface PlanOffboardingOptions {
 /**
  * The plan of an offboarding, before anything is queued: the pre-flight of the deactivate rows (not found, protected,
  * own account, consumer domain, status), the leave date, group ownership, and the transfer target each removal will
- * use (the row's, else --transfer-to), each checked now. A hold longer than the reactivation window is refused whole.
+ * use (the row's, else --transfer-to), each checked now. A hold longer than the reactivation window, or shorter than
+ * the minimum without --no-undo-window, is refused whole.
  */
 export async function planOffboarding(file: LeaversFile, options: PlanOffboardingOptions): Promise<OffboardingPlan> {
-  checkHold(options.options.holdMs, options.config.offboarding.reactivationWindowDays);
+  checkHold(options.options.holdMs, options.config.offboarding, options.options);
   const { api, calls } = countCalls(options.api);
   const manifest: LoadedManifest = {
     path: file.path,
@@ -90,10 +93,18 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
   // The rows by number, read once: a search per leaver read the plan again for each.
   const deactivations = new Map(Array.from(deactivation.rows, (planned) => [planned.row, planned]));
   const leavers: PlannedLeaver[] = [];
-  for (const leaver of file.leavers) {
-    const row = deactivations.get(leaver.row);
-    if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
-    leavers.push(await planLeaver(leaver, row, { ...options, api, targets, leavingHere, groups }));
+  // A few leavers at a time: each reads its profile (groups owned); the shared request budget paces the calls.
+  for (let i = 0; i < file.leavers.length; i += PLAN_CONCURRENCY) {
+    const slice = file.leavers.slice(i, i + PLAN_CONCURRENCY);
+    leavers.push(
+      ...(await Promise.all(
+        slice.map((leaver) => {
+          const row = deactivations.get(leaver.row);
+          if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
+          return planLeaver(leaver, row, { ...options, api, targets, leavingHere, groups });
+        }),
+      )),
+    );
   }
   const accepted = leavers.filter((leaver) => leaver.verdict !== 'refused');
   const removals: PlannedRow[] = accepted.map((leaver) => ({ ...leaver.deactivateRow, actionName: 'remove', verdict: 'change' }));
@@ -107,6 +118,9 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
     plannedAt: options.now,
   };
 }
+
+/** Leavers planned at once. */
+const PLAN_CONCURRENCY = 8;
 
 interface LeaverContext extends PlanOffboardingOptions {
   targets: Map<string, User>;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../core/seatflow-error.js';
+import { fileRefusal } from '../core/file-refusal.js';
 import { emailSchema } from '../manifest/action.js';
 import type { ColumnChoices } from '../manifest/columns/column-vocabulary.js';
 import { LEAVERS_COLUMNS, type LeaversField } from '../manifest/columns/input-vocabularies.js';
@@ -14,6 +14,7 @@ import type { RowProblem } from '../manifest/manifest-row.js';
 import { parseJsonLossless } from '../manifest/parse-json-lossless.js';
 import { ManifestRefusedError } from '../plan/manifest-refused-error.js';
 import { parseLeaveDate } from './zoned-time.js';
+import { plural } from '../core/plural.js';
 
 /** Which column gave a leaver's leave date and how it was read, so the plan can show the instant and why. */
 export interface LeaveDateSource {
@@ -89,7 +90,7 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
   try {
     bytes = options.content ?? (await readFile(options.path));
   } catch (error) {
-    throw new UsageError(`cannot read the leavers file ${options.path}: ${(error as Error).message}`);
+    throw fileRefusal('leavers file', options.path, error);
   }
   let text: string;
   try {
@@ -102,7 +103,7 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
     const table = format === 'csv' ? await csvTable(text) : jsonTable(text, format);
     if (table.records.length === 0) throw new ManifestFileError('the file has no leavers', 0, HINT);
     if (options.maxRows !== undefined && table.records.length > options.maxRows) {
-      throw new ManifestFileError(`the file has more than ${options.maxRows} rows (guardrails.maxRows)`, 0);
+      throw new ManifestFileError(`the file has more than ${plural(options.maxRows, 'row')} (guardrails.maxRows)`, 0);
     }
     const { leavers, ignored } = readRows(table, options);
     return { path: path.resolve(options.path), sha256: createHash('sha256').update(bytes).digest('hex'), format, leavers, ignored };

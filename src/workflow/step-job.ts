@@ -2,8 +2,12 @@ import { createHash } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import { hashTag } from '../queue/queue-keys.js';
 
-/** The two timed steps of a leaver: cut access on the leave date, remove after the hold. */
-export type StepName = 'deactivate' | 'remove';
+/**
+ * The steps of a leaver: cut access on the leave date, remove after the hold, and (after an undo) reactivate and
+ * restore the seat held before.
+ */
+export const STEP_NAMES = ['deactivate', 'remove', 'reactivate'] as const;
+export type StepName = (typeof STEP_NAMES)[number];
 
 export interface StepJobData {
   workflowId: string;

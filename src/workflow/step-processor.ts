@@ -5,8 +5,9 @@ import type { PlannedRow } from '../plan/planned-row.js';
 import { rowJobOptions } from '../queue/row-job.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import { captureStateBefore } from './capture-state-before.js';
-import { closeLeaver, endSteps } from './leaver-ends.js';
+import { closeLeaver, endSteps, leaverOutcome } from './leaver-ends.js';
 import { OPEN_PHASES, stepOf, type LeaverState } from './leaver-state.js';
+import { reactivationSeatOf } from './reactivation-seat.js';
 import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import type { WorkflowContext } from './workflow-context.js';
@@ -18,6 +19,9 @@ export interface StepProcessorOptions extends WorkflowContext {
 
 /** The longest wait between two looks at a queued row's outcome. */
 const MAX_POLL_MS = 60_000;
+
+/** A step this much ahead of its due time on the service clock is parked until then (the Date header has 1 s steps). */
+const DUE_TOLERANCE_MS = 2000;
 
 /** Marks the note of a step waiting on an `unknown` row; dropped once the row's outcome is known. */
 const UNKNOWN_NOTE = 'may have been applied and could not be confirmed';
@@ -36,14 +40,26 @@ export function createStepProcessor(options: StepProcessorOptions) {
 
   return async function processStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
     const { workflowId, row, step } = job.data;
+    await clock.refresh?.();
+    // Due on the service clock, not this machine's: a step BullMQ hands out early (this clock ahead of the service's,
+    // or the service's clock moved back) waits until it is due there.
+    const early = job.data.dueAt - clock.now();
+    if (early > DUE_TOLERANCE_MS) {
+      await options.steps.waiting(workflowId, { row, step, dueAt: job.data.dueAt });
+      await job.moveToDelayed(Date.now() + early, token);
+      throw new DelayedError();
+    }
+    if ((job.data.polls ?? 0) === 0) await options.steps.started(workflowId, row, step);
+    const ended = await runStep(job, token, signal);
+    await options.steps.done(workflowId, row, step);
+    return ended;
+  };
+
+  async function runStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
+    const { workflowId, row, step } = job.data;
     const workflow = await store.get(workflowId);
     const leaver = await store.getLeaver(workflowId, row);
     if (workflow === undefined || leaver === undefined) return 'missing';
-    // A step run again after its worker died between ending the leaver and closing it: close it now.
-    if (!OPEN_PHASES.has(leaver.phase)) {
-      if (workflow.state === 'open') await closeLeaver(options, workflow, leaver);
-      return leaver.phase;
-    }
     // A row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
     const waitForRow = async (): Promise<never> => {
       const polls = job.data.polls ?? 0;
@@ -51,6 +67,12 @@ export function createStepProcessor(options: StepProcessorOptions) {
       await job.moveToDelayed(Date.now() + Math.min(options.pollMs * 1.5 ** polls, MAX_POLL_MS), token);
       throw new DelayedError();
     };
+    if (step === 'reactivate') return reactivate(workflow, leaver, waitForRow);
+    // A step run again after its worker died between ending the leaver and closing it: close it now.
+    if (!OPEN_PHASES.has(leaver.phase)) {
+      if (workflow.state === 'open') await closeLeaver(options, workflow, leaver);
+      return leaver.phase;
+    }
     try {
       return step === 'deactivate' ? await deactivate(workflow, leaver, waitForRow, signal) : await remove(workflow, leaver, waitForRow, signal);
     } catch (error) {
@@ -70,7 +92,7 @@ export function createStepProcessor(options: StepProcessorOptions) {
       }
       throw error;
     }
-  };
+  }
 
   async function deactivate(workflow: WorkflowRecord, start: LeaverState, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
     let leaver: LeaverState | undefined = start;
@@ -117,9 +139,42 @@ export function createStepProcessor(options: StepProcessorOptions) {
     }
     if (leaver?.phase === 'holding' && leaver.holdUntil !== undefined) {
       const data: StepJobData = { workflowId: workflow.id, row: leaver.row, step: 'remove', dueAt: leaver.holdUntil };
+      await options.steps.add(workflow.id, [data]);
       await options.stepQueue.add('remove', data, stepJobOptions(data, clock.now()));
     }
     return leaver?.phase ?? 'missing';
+  }
+
+  /**
+   * After an undo: reactivate (a row of the reactivate batch), then give back the seat held before where it was lower
+   * than the Member seat the reactivation assigns (a downgrade row of the restore batch; reactivation-seat.ts).
+   */
+  async function reactivate(workflow: WorkflowRecord, leaver: LeaverState, waitForRow: () => Promise<never>): Promise<string> {
+    if (leaver.phase !== 'undone') return leaver.phase;
+    const outcome = await batches.getOutcome(workflow.reactivateBatch, leaver.row);
+    if (outcome === undefined) {
+      await options.rowsQueue.add('reactivate', { batchId: workflow.reactivateBatch, row: leaver.row }, rowJobOptions(workflow.reactivateBatch, leaver.row));
+      return waitForRow();
+    }
+    const restoreBatch = workflow.restoreBatch;
+    if (restoreBatch === undefined || (await batches.hasOutcome(restoreBatch, leaver.row))) return 'undone';
+    const seat = reactivationSeatOf(leaver.stateBefore);
+    const at = new Date(clock.now());
+    if (!DONE.has(outcome.outcome) || seat.restore === undefined) {
+      const message =
+        outcome.outcome === 'unknown' ? `the reactivation ${UNKNOWN_NOTE}: run  seatflow retry ${workflow.reactivateBatch}  to confirm it; the seat is restored after it`
+        : !DONE.has(outcome.outcome) ? `not reactivated (${outcome.outcome}): no seat to restore`
+        : `no seat to restore: ${seat.cost}`;
+      await batches.recordOutcome(leaverOutcome(restoreBatch, leaver, 'restore', skipped(message), options.sim, at));
+      return 'undone';
+    }
+    if ((await batches.getRow(restoreBatch, leaver.row)) === undefined) {
+      await batches.saveRows(restoreBatch, [restoreRow(leaver, seat.restore)]);
+      await store.update(workflow.id, leaver.row, (current) => ({ ...current, steps: [...current.steps, stepOf('restore', 'queued', at, seat.cost)] }));
+    }
+    await options.rowsQueue.add('downgrade', { batchId: restoreBatch, row: leaver.row }, rowJobOptions(restoreBatch, leaver.row));
+    // The step is done when the seat is back: until then it stays in the index, so `settled` (undo, offboard) waits.
+    return waitForRow();
   }
 
   /**
@@ -192,6 +247,18 @@ function skipped(message: string) {
 }
 
 const notUndone = skipped('not undone');
+
+/** The downgrade row that gives a reactivated leaver back the seat held before, in the plan it was held in. */
+function restoreRow(leaver: LeaverState, restore: { planId: number; seatType: 'GUEST' | 'CONTRIBUTOR' }): PlannedRow {
+  return {
+    row: leaver.row,
+    line: leaver.line,
+    action: { action: 'downgrade', user: { email: leaver.email }, planId: restore.planId, seatType: restore.seatType },
+    actionName: 'downgrade',
+    verdict: 'change',
+    target: { ...(leaver.userId === undefined ? {} : { userId: leaver.userId }), email: leaver.email, planId: restore.planId },
+  };
+}
 
 /** The remove row of a leaver, as the existing remove job type takes it: with the transfer target the re-check chose. */
 function removeRow(workflow: WorkflowRecord, leaver: LeaverState, transferTo: { email: string; userId: number } | undefined): PlannedRow {

@@ -29,8 +29,8 @@ export function workflowIdOf(plan: Pick<OffboardingPlan, 'source' | 'options'>, 
 }
 
 /**
- * Queues an offboarding: the workflow record, one step batch per job type (deactivate, remove, reactivate) in the
- * existing batch store, the leavers' states, and one delayed `deactivate` step per accepted leaver, due on the leave
+ * Queues an offboarding: the workflow record, one step batch per step (deactivate, remove, reactivate, restore) in
+ * the existing batch store, the leavers' states, and one delayed `deactivate` step per accepted leaver, due on the leave
  * date. Leavers the plan refused end at once with that reason in every step batch. Safe to repeat after a crash.
  */
 export async function submitOffboarding(context: WorkflowContext, plan: OffboardingPlan, options: SubmitOffboardingOptions): Promise<SubmittedOffboarding> {
@@ -54,42 +54,46 @@ export async function submitOffboarding(context: WorkflowContext, plan: Offboard
     deactivateBatch: `${id}-deactivate`,
     removeBatch: `${id}-remove`,
     reactivateBatch: `${id}-reactivate`,
+    restoreBatch: `${id}-restore`,
+    tracksOpen: true,
   };
   const created = await context.store.create(record, now);
   const existing = await context.store.get(id);
   if (existing === undefined) throw new Error(`offboarding ${id} vanished while being submitted`);
   if (!created && existing.state !== 'submitting') return { workflow: existing, created: false };
 
-  for (const [batchId, action, queued] of [
+  const stepBatches = [
     [existing.deactivateBatch, 'deactivate', accepted.filter((l) => l.verdict !== 'already-deactivated').length],
     [existing.removeBatch, 'remove', accepted.length],
     [existing.reactivateBatch, 'reactivate', 0],
-  ] as const) {
+    ...(existing.restoreBatch === undefined ? [] : [[existing.restoreBatch, 'restore', 0] as const]),
+  ] as const;
+  for (const [batchId, action, queued] of stepBatches) {
     await context.batches.create(
       { id: batchId, source: `${plan.source.path} (offboarding ${id}: ${action} step)`, sha256: plan.source.sha256, createdAt: at.toISOString(), total, queued, sim: context.sim, target: options.target, queueName: context.rowsQueue.name },
       now,
     );
   }
   await context.store.saveLeavers(id, plan.leavers.map((leaver) => initialState(leaver, at)));
+  await context.store.openLeavers(id, accepted.map((leaver) => leaver.row));
+  await context.store.markLeaving(accepted.flatMap((leaver) => (leaver.userId === undefined ? [] : [{ userId: leaver.userId, owner: leavingOwner(id, leaver.row) }])));
   await context.batches.saveRows(existing.deactivateBatch, accepted.map((leaver) => leaver.deactivateRow));
   for (const leaver of plan.leavers) {
     if (leaver.verdict === 'refused') {
       const end = { outcome: 'skipped' as const, message: leaver.reason ?? 'refused at plan time', extra: { category: 'Refused', ...(leaver.rule === undefined ? {} : { rule: leaver.rule }) } };
-      for (const [batchId, action] of [[existing.deactivateBatch, 'deactivate'], [existing.removeBatch, 'remove'], [existing.reactivateBatch, 'reactivate']] as const) {
-        await context.batches.recordOutcome(leaverOutcome(batchId, leaver, action, end, context.sim, at));
-      }
+      for (const [batchId, action] of stepBatches) await context.batches.recordOutcome(leaverOutcome(batchId, leaver, action, end, context.sim, at));
       continue;
     }
-    if (leaver.userId !== undefined) await context.store.markLeaving(leaver.userId, leavingOwner(id, leaver.row));
     if (leaver.verdict === 'already-deactivated') {
       await context.batches.recordOutcome(leaverOutcome(existing.deactivateBatch, leaver, 'deactivate', { outcome: 'unchanged', message: 'already deactivated before the offboarding' }, context.sim, at));
     }
   }
   const steps: StepJobData[] = accepted.map((leaver) => ({ workflowId: id, row: leaver.row, step: 'deactivate', dueAt: leaver.leaveAt }));
+  await context.steps.add(id, steps);
   for (let i = 0; i < steps.length; i += 500) {
     await context.stepQueue.addBulk(steps.slice(i, i + 500).map((data) => ({ name: data.step, data, opts: stepJobOptions(data, now) })));
   }
-  for (const batchId of [existing.deactivateBatch, existing.removeBatch, existing.reactivateBatch]) {
+  for (const [batchId] of stepBatches) {
     await context.batches.transition(batchId, ['submitting'], 'queued');
     await context.batches.finishIfComplete(batchId, at);
   }

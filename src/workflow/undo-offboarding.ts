@@ -1,7 +1,7 @@
-import { rowJobOptions } from '../queue/row-job.js';
 import { endSteps } from './leaver-ends.js';
 import { UNDOABLE_PHASES, stepOf, type LeaverState } from './leaver-state.js';
-import { stepJobId } from './step-job.js';
+import { reactivationSeatOf } from './reactivation-seat.js';
+import { stepJobId, stepJobOptions, type StepJobData } from './step-job.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
@@ -15,17 +15,24 @@ export interface UndoRequest {
 export interface UndoResult {
   email: string;
   row?: number;
-  /** undone: the removal is cancelled (and a reactivation queued when the user was deactivated); refused: see message. */
-  result: 'undone' | 'refused';
-  /** True when a reactivate row was queued (its outcome is in the reactivate step batch). */
+  /**
+   * undone: the removal is cancelled (and a reactivation queued when the user was deactivated); already-undone: an
+   * earlier undo did it (nothing to do, not a failure); refused: see message.
+   */
+  result: 'undone' | 'already-undone' | 'refused';
+  /** True when a reactivation was queued (its outcome is in the reactivate step batch). */
   reactivating: boolean;
+  /** What the reactivation costs and which seat is given back after it (when reactivating). */
+  seat?: string;
   message: string;
 }
 
 /**
- * Undo before the removal: the pending steps are cancelled and a user seatflow deactivated is reactivated (a row of
- * the reactivate step batch, run by the existing reactivate job type). The hold never outlasts the reactivation
- * window, so the service still allows it. From the re-check before removal on, undo refuses and says why.
+ * Undo before the removal: the pending steps are cancelled and a user seatflow deactivated is reactivated by the
+ * `reactivate` step (a row of the reactivate step batch, run by the existing reactivate job type, then, where the
+ * seat before was lower than the Member seat a reactivation assigns, a downgrade row of the restore batch). The hold
+ * never outlasts the reactivation window, so the service still allows it. From the re-check before removal on, undo
+ * refuses and says why. Leavers undone before are reported as such, not refused.
  */
 export async function undoOffboarding(context: WorkflowContext, workflow: WorkflowRecord, request: UndoRequest): Promise<UndoResult[]> {
   const leavers = await context.store.leavers(workflow.id);
@@ -36,7 +43,8 @@ export async function undoOffboarding(context: WorkflowContext, workflow: Workfl
   }
   for (const leaver of leavers) {
     if (wanted !== undefined && !wanted.includes(leaver.email)) continue;
-    if (wanted === undefined && (leaver.phase === 'refused' || leaver.phase === 'undone')) continue;
+    // Refused at plan time: nothing was ever done to them, so there is nothing to undo or report.
+    if (wanted === undefined && leaver.phase === 'refused') continue;
     results.push(await undoLeaver(context, workflow, leaver, request.by));
   }
   return results;
@@ -53,11 +61,13 @@ async function undoLeaver(context: WorkflowContext, workflow: WorkflowRecord, le
   });
   if (undone === undefined || from === undefined) {
     const current = (await context.store.getLeaver(workflow.id, leaver.row)) ?? leaver;
+    if (current.phase === 'undone') return { ...base, result: 'already-undone', reactivating: false, message: `already undone by ${current.undo?.by ?? '?'} at ${current.undo?.at ?? '?'}` };
     return { ...base, result: 'refused', reactivating: false, message: refusal(current) };
   }
   for (const step of ['deactivate', 'remove'] as const) {
     // A step that is running right now cannot be removed; it reads the phase and does nothing more.
     await context.stepQueue.remove(stepJobId(workflow.id, leaver.row, step)).catch(() => 0);
+    await context.steps.done(workflow.id, leaver.row, step);
   }
   const cancelled = { outcome: 'cancelled' as const, message: `undone by ${by} at ${at.toISOString()}` };
   if (from === 'scheduled') {
@@ -71,9 +81,19 @@ async function undoLeaver(context: WorkflowContext, workflow: WorkflowRecord, le
   await context.batches.saveRows(workflow.reactivateBatch, [
     { row: undone.row, line: undone.line, action: { action: 'reactivate', user: { email: undone.email } }, actionName: 'reactivate', verdict: 'change', target: { ...(undone.userId === undefined ? {} : { userId: undone.userId }), email: undone.email } },
   ]);
-  await context.rowsQueue.add('reactivate', { batchId: workflow.reactivateBatch, row: undone.row }, rowJobOptions(workflow.reactivateBatch, undone.row));
+  await queueReactivation(context, workflow, undone.row);
   await endSteps(context, workflow, undone, { remove: cancelled });
-  return { ...base, result: 'undone', reactivating: true, message: 'removal cancelled; reactivation queued' };
+  const { cost } = reactivationSeatOf(undone.stateBefore);
+  return { ...base, result: 'undone', reactivating: true, seat: cost, message: 'removal cancelled; reactivation queued' };
+}
+
+/** The reactivate step of a leaver, due now (also queued again by `seatflow retry` of the reactivate batch). */
+export async function queueReactivation(context: WorkflowContext, workflow: WorkflowRecord, row: number): Promise<void> {
+  const now = context.clock.now();
+  const data: StepJobData = { workflowId: workflow.id, row, step: 'reactivate', dueAt: now };
+  await context.steps.add(workflow.id, [data]);
+  await context.stepQueue.remove(stepJobId(workflow.id, row, 'reactivate'));
+  await context.stepQueue.add('reactivate', data, stepJobOptions(data, now));
 }
 
 function refusal(leaver: LeaverState): string {
@@ -84,8 +104,6 @@ function refusal(leaver: LeaverState): string {
       return `refused: already removed${lastStepTime(leaver, 'remove')}; a removed user cannot be reactivated — add them again if needed`;
     case 'deactivating':
       return 'refused for now: the deactivation is running; try again in a few seconds (a worker must be running)';
-    case 'undone':
-      return `already undone by ${leaver.undo?.by ?? '?'} at ${leaver.undo?.at ?? '?'}`;
     default:
       return `nothing to undo: ${leaver.phase}${leaver.reason === undefined ? '' : ` (${leaver.reason})`}`;
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
-import { leaverStateSchema, type LeaverState } from './leaver-state.js';
+import { leaverStateSchema, OPEN_PHASES, type LeaverState } from './leaver-state.js';
 
 /** submitting: being set up; open: some leaver has a step to come; finished: every leaver reached an end. */
 export const WORKFLOW_STATES = ['submitting', 'open', 'finished'] as const;
@@ -20,10 +20,20 @@ const recordSchema = z.object({
   removeFromSharing: z.enum(['true', 'false']).transform((v) => v === 'true'),
   timeZone: z.string().optional(),
   total: z.coerce.number(),
-  /** The three step batches (existing batch machinery): one outcome per leaver in each. */
+  /** The step batches (existing batch machinery): one outcome per leaver in each. */
   deactivateBatch: z.string(),
   removeBatch: z.string(),
   reactivateBatch: z.string(),
+  /**
+   * The seat restored after an undo's reactivation (a downgrade row per leaver whose seat before was lower than
+   * MEMBER). Absent in offboardings submitted before it existed: their undo restores no seat.
+   */
+  restoreBatch: z.string().optional(),
+  /**
+   * 'true' when the rows of leavers with a step to come are kept in a set (workflowOpen), so that closing a leaver
+   * costs one command; offboardings submitted before it are closed by reading every leaver.
+   */
+  tracksOpen: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
 export type WorkflowRecord = z.infer<typeof recordSchema>;
 export type NewWorkflow = Omit<WorkflowRecord, 'state'>;
@@ -34,6 +44,15 @@ local current = redis.call('HGET', KEYS[1], ARGV[1])
 if current and cjson.decode(current)['version'] ~= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1`);
+
+// KEYS: open rows, workflow. ARGV: row. Forgets a leaver with no step to come; the workflow finishes with its last.
+// Idempotent: a step that runs twice closes its leaver once. Returns 1 when this closed the workflow.
+const CLOSE_LEAVER = luaScript('CloseLeaver', `
+if redis.call('SREM', KEYS[1], ARGV[1]) == 1 and redis.call('SCARD', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[2], 'state', 'finished')
+  return 1
+end
+return 0`);
 
 // KEYS: leaving. ARGV: userId, owner. Forgets a leaving user only for the offboarding that marked them.
 const CLEAR_LEAVING = luaScript('ClearLeaving', `
@@ -53,7 +72,15 @@ export interface WorkflowStore {
    * returns undefined to write nothing; the result is the state written, or undefined.
    */
   update(id: string, row: number, change: (leaver: LeaverState) => LeaverState | undefined): Promise<LeaverState | undefined>;
-  markLeaving(userId: number, owner: string): Promise<void>;
+  /** Counts these leavers as having a step to come (submission, retry). */
+  openLeavers(id: string, rows: readonly number[]): Promise<void>;
+  /**
+   * The leaver reached an end: forgets it, and finishes the workflow when it was the last with a step to come. One
+   * command for a workflow that tracks its open leavers; the others (submitted before) read every leaver.
+   */
+  closeLeaver(workflow: WorkflowRecord, row: number): Promise<void>;
+  /** Registers leaving users (userId → `offboarding <id> row <n>`), a thousand per command. */
+  markLeaving(entries: readonly { userId: number; owner: string }[]): Promise<void>;
   clearLeaving(userId: number, owner: string): Promise<void>;
   leavingIn(userId: number): Promise<string | undefined>;
 }
@@ -106,8 +133,25 @@ export function createWorkflowStore(redis: RedisClient, keys: QueueKeys, target:
         if ((await CAS.run(redis, [keys.leavers(id)], [String(row), current.version, JSON.stringify(written)])) === 1) return written;
       }
     },
-    async markLeaving(userId, owner) {
-      await redis.hset(leaving, String(userId), owner);
+    async openLeavers(id, rows) {
+      for (let i = 0; i < rows.length; i += 1000) {
+        const slice = rows.slice(i, i + 1000).map(String);
+        if (slice.length > 0) await redis.sadd(keys.workflowOpen(id), ...slice);
+      }
+    },
+    async closeLeaver(workflow, row) {
+      if (workflow.tracksOpen === true) {
+        await CLOSE_LEAVER.run(redis, [keys.workflowOpen(workflow.id), keys.workflow(workflow.id)], [String(row)]);
+        return;
+      }
+      const all = await store.leavers(workflow.id);
+      if (all.every((other) => !OPEN_PHASES.has(other.phase))) await store.setState(workflow.id, 'finished');
+    },
+    async markLeaving(entries) {
+      for (let i = 0; i < entries.length; i += 1000) {
+        const slice = entries.slice(i, i + 1000);
+        if (slice.length > 0) await redis.hset(leaving, Object.fromEntries(slice.map((entry) => [String(entry.userId), entry.owner])));
+      }
     },
     async clearLeaving(userId, owner) {
       await CLEAR_LEAVING.run(redis, [leaving], [String(userId), owner]);

@@ -45,8 +45,12 @@ export interface FleetResult {
 }
 
 const ROWS = 60;
-/** The service's limit in the test: 60 calls per 6 s per token (a full bucket to start), 10 calls a second after. */
-const LIMIT = { requests: 60, perSeconds: 6 };
+/**
+ * The service's limit in the test: 10 calls a second per token with a bucket of 12, so the 60 rows take about 5 s and
+ * the failover (after 15 rows) and the kill (after 30) land mid-batch even on a loaded machine (a bucket of 60 let
+ * the fleet finish in half a second, before a slow poll saw 15).
+ */
+const LIMIT = { requests: 60, perSeconds: 6, bucket: 12 };
 
 /**
  * The fleet as several machines would run it: a reference server with a rate limit, `submit` from one process,
@@ -78,7 +82,7 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
       JSON.stringify({
         worker: { concurrency: 4, lockDurationMs: 4000, stalledIntervalMs: 1000, shutdownGraceMs: 2000 },
         retry: { maxAttempts: 20, maxElapsedMs: 120_000, baseDelayMs: 100, maxDelayMs: 1000 },
-        rateLimit: { ...LIMIT, headroom: 0.1 },
+        rateLimit: { requests: LIMIT.requests, perSeconds: LIMIT.perSeconds, burst: LIMIT.bucket, headroom: 0.1 },
       }),
     );
     const prefix = `fleet${randomUUID().slice(0, 8)}`;

@@ -13,7 +13,7 @@ import type { BatchHarness } from './batch-harness.js';
 
 export const DAY = 86_400_000;
 
-export const TEST_OFFBOARDING: Config['offboarding'] = { reactivationWindowDays: 7, defaultHoldDays: 7, stepPollMs: 100, lastDayEndsAt: '24:00' };
+export const TEST_OFFBOARDING: Config['offboarding'] = { reactivationWindowDays: 7, defaultHoldDays: 7, minHoldHours: 24, stepPollMs: 100, dueSweepMs: 500, lastDayEndsAt: '24:00' };
 
 const GUARDRAILS: Config['guardrails'] = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
 

@@ -31,12 +31,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
+/** `volatile`: append-only file and snapshots off, a Redis that keeps nothing across a restart. */
+export async function startTestRedis(options: { volatile?: boolean } = {}): Promise<TestRedis> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'seatflow-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    const persistence = options.volatile === true ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always'];
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...persistence, '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
     await waitForPing(port);
   };
   const stop = async (): Promise<void> => {

@@ -1,12 +1,13 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSeatflow as seatflow } from '../helpers/run-seatflow.js';
+import { ROOT, runSeatflow as seatflow } from '../helpers/run-seatflow.js';
 
 /** Input the CLI refuses before doing anything: each exits 2 with a message saying what to do, never a stack trace. */
 describe('seatflow refuses bad input with exit 2', () => {
   it('plan of a folder', async () => {
     const { code, stderr } = await seatflow(['plan', 'jobs/examples', '--sim']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/jobs\/examples is not a manifest file \(a folder or a device\)/);
+    expect(stderr).toContain(`manifest is a folder, not a file: ${path.join(ROOT, 'jobs/examples')}`);
     expect(stderr).not.toMatch(/\bat \S+ \(/);
   });
 

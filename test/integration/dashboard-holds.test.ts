@@ -42,6 +42,9 @@ describe('dashboard: holds and undo against Redis, workers and the reference ser
       // The Undo link leads to a confirmation page; nothing changes until its form is sent with its CSRF token.
       const confirm = await getPage(app, jar, `/offboardings/${workflow.id}/undo?user=${encodeURIComponent(a!)}`);
       expect(confirm.body).toContain(`Undo the offboarding of <strong>${a}</strong>?`);
+      // What undoing costs, before it is done: a reactivation assigns a Member seat (the seat recorded before decides the rest).
+      expect(textOf(confirm.body)).toContain('A reactivation assigns a Member seat (paid)');
+      expect(textOf(confirm.body)).toMatch(/Cost: reactivation assigns a Member seat \(paid\)/);
       const forged = await postForm(app, jar, `/offboardings/${workflow.id}/undo`, { user: a! });
       expect(forged.statusCode).toBe(403);
       expect((await o.leaver(workflow.id, a!)).phase).toBe('holding');
@@ -49,6 +52,7 @@ describe('dashboard: holds and undo against Redis, workers and the reference ser
       const done = await postForm(app, jar, `/offboardings/${workflow.id}/undo`, { _csrf: csrfOf(confirm.body), user: a! });
       expect(done.statusCode).toBe(200);
       expect(textOf(done.body)).toContain(`${a} : undone — removal cancelled; reactivation queued`);
+      expect(textOf(done.body)).toMatch(/Cost: reactivation assigns a Member seat \(paid\)/);
       await o.settle(workflow.id);
       const undone = await o.leaver(workflow.id, a!);
       expect(undone.phase).toBe('undone');

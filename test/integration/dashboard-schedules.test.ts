@@ -32,7 +32,8 @@ describe('dashboard: schedules page over a schedule book in Redis', () => {
       expect(page.statusCode).toBe(200);
       const text = textOf(page.body);
       expect(added.next).toMatch(/T0[45]:00:00\.000Z$/); // 06:00 in Berlin is 05:00 or 04:00 UTC
-      expect(text).toContain(`weekly 0 6 * * 1 Europe/Berlin applies /etc/seatflow/licences.json ${added.next!.slice(0, 19).replace('T', ' ')} UTC`);
+      expect(text).toContain('weekly 0 6 * * 1 Europe/Berlin applies a run above guardrails.destructiveMaxCount');
+      expect(text).toContain(`/etc/seatflow/licences.json ${added.next!.slice(0, 19).replace('T', ' ')} UTC`);
       expect(text).toContain('changed nothing: 9 removals are more than the limit of 5 plan: 9 change, 20 no-op /data/reconcile/weekly-run-1.csv');
       expect(text).toMatch(/daily-dry 30 7 \* \* \* UTC dry run \/etc\/seatflow\/dry\.json 20\S+ 07:30:00 UTC .* never —/);
     } finally {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,12 +52,29 @@ describe('seatflow offboard / undo / status (CLI)', () => {
 
   it('refuses a hold longer than the reactivation window and a date without a zone, with exit 2', async () => {
     const env = { SEATFLOW_DATA_DIR: dataDir };
-    // The service's window is 30 days (docs/service.md#reactivation-window): a 31-day hold would outlast undo.
-    const hold = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '31d'], env);
+    // Longer than the configured window, whatever its length: the message names the configured window.
+    const config = path.join(dataDir, 'window.json');
+    await writeFile(config, JSON.stringify({ offboarding: { reactivationWindowDays: 12 } }));
+    const hold = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '13d', '--config', config], env);
     expect(hold.code).toBe(2);
-    expect(hold.stderr).toContain('longer than the reactivation window (30 days)');
+    expect(hold.stderr).toContain('longer than the reactivation window (12 days)');
+    expect(hold.stderr).toContain('Choose --hold 12d or less (config offboarding.reactivationWindowDays is 12');
+    const none = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '0'], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('the hold (0) is shorter than the minimum of 1d (config offboarding.minHoldHours)');
+    expect(none.stderr).toContain('--no-undo-window');
     const zone = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--dry-run'], env);
     expect(zone.code).toBe(2);
     expect(zone.stderr).toMatch(/"2026-11-20" has no time zone/);
+  }, 60_000);
+
+  it('takes a hold below the minimum when --no-undo-window is said, shows it as given, and names the units in --help', async () => {
+    const env = { SEATFLOW_DATA_DIR: dataDir };
+    const half = await runSeatflow(['offboard', 'jobs/examples/leavers.csv', '--sim', '--tz', 'UTC', '--hold', '0.5m', '--no-undo-window', '--dry-run'], env);
+    expect(half.code, half.stderr).toBe(0);
+    expect(half.stdout).toMatch(/refused \(hold 30s \(--no-undo-window\)/);
+    const help = await runSeatflow(['offboard', '--help'], env);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('m minutes, h hours, d days, w weeks');
+    expect(help.stdout).toContain('--no-undo-window');
   }, 60_000);
 });

@@ -20,6 +20,12 @@ describe('control API: offboarding', () => {
     const tooLong = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=8d', headers: { ...auth, 'content-type': 'text/csv' }, payload: `email\n${a}\n` });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().error.message).toMatch(/reactivation window/);
+    const none = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=0', headers: { ...auth, 'content-type': 'text/csv' }, payload: `email\n${a}\n` });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().error.message).toMatch(/shorter than the minimum of 1d/);
+    const noWindow = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=0&noUndoWindow=true&dryRun=true', headers: { ...auth, 'content-type': 'text/csv' }, payload: `email\n${a}\n` });
+    expect(noWindow.statusCode).toBe(200);
+    expect(noWindow.json().plan.options).toMatchObject({ holdMs: 0, noUndoWindow: true });
 
     const submitted = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=7d', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify([{ email: a }, { email: b }]) });
     expect(submitted.statusCode).toBe(202);
@@ -35,7 +41,7 @@ describe('control API: offboarding', () => {
 
     const undone = await app.inject({ method: 'POST', url: `/v1/offboardings/${id}/undo`, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ by: 'dashboard user', users: [a] }) });
     expect(undone.statusCode).toBe(200);
-    expect(undone.json().results[0]).toMatchObject({ email: a, result: 'undone', reactivating: true });
+    expect(undone.json().results[0]).toMatchObject({ email: a, result: 'undone', reactivating: true, seat: expect.stringContaining('reactivation assigns a Member seat (paid)') });
     await o.settle(id);
     await o.advance(7 * DAY + 60_000);
     await o.settle(id);

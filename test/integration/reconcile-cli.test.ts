@@ -59,6 +59,36 @@ describe('seatflow reconcile (CLI)', () => {
     expect(server.context.mutations.list().filter((m) => /downgrade/i.test(m.operation))).toEqual([]);
   });
 
+  it('--apply of a plan with nothing to change makes no batch', async () => {
+    const policy = path.join(dataDir, 'nobody.json');
+    await writeFile(policy, JSON.stringify({ rules: [{ when: { seat: 'MEMBER', lastLoginOlderThanDays: 100_000 }, then: { seat: 'CONTRIBUTOR' } }] }));
+    const { code, stdout } = await runSeatflow(['reconcile', policy, '--apply'], env);
+    expect(code).toBe(0);
+    expect(stdout).toContain('No seat needs to change: no batch was made.');
+    expect((await runSeatflow(['status'], env)).stdout).not.toContain('nobody.json');
+  });
+
+  it('says at schedule add and in schedule list when the guardrails will hold its runs, and takes limits of its own', async () => {
+    const config = path.join(dataDir, 'tight.json');
+    await writeFile(config, JSON.stringify({ guardrails: { destructiveMaxCount: 2 } }));
+    const tight = { ...env, SEATFLOW_CONFIG: config };
+    const held = await runSeatflow(['schedule', 'add', 'held-seats', 'jobs/examples/license-policy.json', '--cron', '0 6 * * 1', '--apply'], tight);
+    expect(held.code, held.stderr).toBe(0);
+    expect(held.stdout).toContain('Nobody can confirm a scheduled run: a run above guardrails.destructiveMaxCount (2) or guardrails.destructiveMaxShare (5.0%) is held and changes nothing');
+    expect(held.stdout).toMatch(/A run now would plan \d+ seat change\(s\) and be HELD \(nothing changed\): \d+ destructive changes, more than guardrails\.destructiveMaxCount \(2\)/);
+    const trusted = await runSeatflow(['schedule', 'add', 'trusted-seats', 'jobs/examples/license-policy.json', '--cron', '0 6 * * 2', '--apply', '--max-changes', '40', '--max-share', '0.2'], tight);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain("a run may change up to 40 seat change(s) and 20.0% of the plan's users without confirmation");
+    expect(trusted.stdout).toMatch(/A run now would plan \d+ seat change\(s\): within the limits, it would be applied\./);
+    const listed = await runSeatflow(['schedule', 'list'], tight);
+    expect(listed.stdout).toMatch(/held-seats: [^\n]*\n {2}next run: [^\n]*\n {2}held when: a run above guardrails\.destructiveMaxCount \(2\)/);
+    expect(listed.stdout).toMatch(/trusted-seats: [^\n]*\n {2}next run: [^\n]*\n {2}held when: a run may change up to 40 seat change\(s\)/);
+    const refused = await runSeatflow(['schedule', 'add', 'dry', 'jobs/examples/license-policy.json', '--cron', '0 6 * * 3', '--max-changes', '5'], tight);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--max-changes and --max-share limit what a run applies: they need --apply');
+    for (const name of ['held-seats', 'trusted-seats']) expect((await runSeatflow(['schedule', 'remove', name], tight)).code).toBe(0);
+  });
+
   it('adds, lists, runs and removes a schedule', async () => {
     const added = await runSeatflow(['schedule', 'add', 'weekly-seats', 'jobs/examples/license-policy.json', '--cron', '0 6 * * 1', '--tz', 'Europe/Berlin', '--apply'], env);
     expect(added.code).toBe(0);
@@ -123,6 +153,6 @@ describe('seatflow run of a finished manifest (CLI)', () => {
     const third = await runSeatflow(['run', manifest, '--again'], env);
     expect(third.code).toBe(0);
     expect(third.stdout).not.toContain(firstBatch!);
-    expect(third.stdout).toContain('1 rows: 1 unchanged');
+    expect(third.stdout).toContain('1 row: 1 unchanged');
   }, 180_000);
 });

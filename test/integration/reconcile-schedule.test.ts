@@ -14,9 +14,9 @@ const DAY = 86_400_000;
 const GUARDRAILS = { destructiveMaxCount: 1000, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1_000_000 };
 
 /** Members who have not logged in for 90 days, by the reference server's clock, go to CONTRIBUTOR. */
-function writePolicy(h: BatchHarness, limits: Record<string, number> = {}): string {
-  const file = path.join(h.dir, 'policy.json');
-  writeFileSync(file, JSON.stringify({ planId: DEMO.planId, rules: [{ name: 'stale', when: { seat: 'MEMBER', lastLoginOlderThanDays: 90 }, then: { seat: 'CONTRIBUTOR' } }], limits }));
+function writePolicy(h: BatchHarness, limits: Record<string, number> = {}, days = 90): string {
+  const file = path.join(h.dir, `policy-${days}.json`);
+  writeFileSync(file, JSON.stringify({ planId: DEMO.planId, rules: [{ name: 'stale', when: { seat: 'MEMBER', lastLoginOlderThanDays: days }, then: { seat: 'CONTRIBUTOR' } }], limits }));
   return file;
 }
 
@@ -31,11 +31,11 @@ interface Fixture {
   close(): Promise<void>;
 }
 
-function scheduleFixture(h: BatchHarness, workerCount: number): Fixture {
+function scheduleFixture(h: BatchHarness, workerCount: number, guardrails = GUARDRAILS): Fixture {
   const logger = createSilentLogger();
   const book = createScheduleBook({ redis: h.redisHandle, prefix: h.prefix, target: h.server.url, store: h.system.store, logger });
   // Ages are measured on the reference server's clock, which the test moves.
-  const run = createScheduledRun({ api: h.api, guardrails: GUARDRAILS, system: h.system, reportDir: path.join(h.dir, 'reconcile'), now: () => new Date(h.server.context.clock.now()) });
+  const run = createScheduledRun({ api: h.api, guardrails, system: h.system, reportDir: path.join(h.dir, 'reconcile'), now: () => new Date(h.server.context.clock.now()) });
   const queue = new Queue(book.queueName, { connection: h.redisHandle.bullmqConnection(), prefix: h.prefix });
   const completed: string[] = [];
   const workers = Array.from({ length: workerCount }, () => {
@@ -99,6 +99,11 @@ describe('scheduled reconciliation', () => {
       expect(Date.parse(first.view.next!) - first.tick).toBeGreaterThanOrEqual(7 * DAY - 3_600_000);
       expect(berlin(Date.parse(first.view.next!))).toBe('Mon 06:00');
 
+      // The same tick again (a re-delivered job, a retry) finds the first batch and queues nothing.
+      const again = await f.run({ name: 'weekly-seats', policyPath: added.policyPath, apply: true }, new Date(first.tick));
+      expect(again.disposition).toMatchObject({ batchId, batchExisted: true });
+      expect(again.submitted?.jobsAdded).toBe(0);
+
       h.startWorkers();
       const batch = await h.waitForState(batchId, ['finished']);
       expect(batch.counts.succeeded).toBe(first.view.lastRun!.plan.change);
@@ -110,10 +115,10 @@ describe('scheduled reconciliation', () => {
       expect(downgrades).toHaveLength(batch.counts.succeeded);
       expect(new Set(downgrades.map((m) => m.userId)).size).toBe(downgrades.length);
 
-      // The same tick again (a re-delivered job, a retry) finds the first batch and queues nothing.
-      const again = await f.run({ name: 'weekly-seats', policyPath: added.policyPath, apply: true }, new Date(first.tick));
-      expect(again.disposition).toMatchObject({ batchId, batchExisted: true });
-      expect(again.submitted?.jobsAdded).toBe(0);
+      // Once done, the same tick finds nothing left to change: no second batch.
+      const done = await f.run({ name: 'weekly-seats', policyPath: added.policyPath, apply: true }, new Date(first.tick));
+      expect(done.disposition).toMatchObject({ nothingToChange: true });
+      expect((await h.system.store.list()).map((b) => b.id)).toEqual([batchId]);
 
       // Six weeks pass on the service's clock: more members went stale. The next tick is a new batch for them.
       h.server.context.clock.advance(45 * DAY);
@@ -141,6 +146,45 @@ describe('scheduled reconciliation', () => {
       expect(view.lastRun!.heldBecause!.join(' ')).toMatch(/more than the policy's limits\.maxChanges \(2\)/);
       expect(await h.system.store.list()).toEqual([]);
       expect((await h.mutations()).filter((m) => /downgrade/i.test(m.operation))).toEqual([]);
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('makes no batch when no seat needs to change: a tick leaves its report and "nothing to change"', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const f = scheduleFixture(h, 1);
+    try {
+      await f.book.add({ name: 'every-minute', policyPath: writePolicy(h, {}, 100_000), apply: true, cron: '* * * * *' });
+      const { view } = await fireNextTick(f, 'every-minute');
+      expect(view.lastRun).toMatchObject({ applied: false, nothingToChange: true });
+      expect(view.lastRun!.batchId).toBeUndefined();
+      expect(view.lastRun!.report).toMatch(/every-minute-\d{8}T\d{6}Z\.json$/);
+      // Before: an empty batch per tick.
+      expect(await h.system.store.list()).toEqual([]);
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('holds a run above the config guardrails unless the schedule has limits of its own, and holds it above those', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const f = scheduleFixture(h, 1, { ...GUARDRAILS, destructiveMaxCount: 2 });
+    try {
+      const policyPath = writePolicy(h);
+      await f.book.add({ name: 'unlimited', policyPath, apply: true, cron: '0 6 * * 1' });
+      const held = await fireNextTick(f, 'unlimited');
+      expect(held.view.lastRun!.heldBecause!.join(' ')).toMatch(/more than guardrails\.destructiveMaxCount \(2\) \(not confirmed\)/);
+      await f.book.add({ name: 'capped', policyPath, apply: true, cron: '0 6 * * 2', limits: { maxChanges: 3 } });
+      const capped = await fireNextTick(f, 'capped');
+      expect(capped.view.limits).toEqual({ maxChanges: 3 });
+      expect(capped.view.lastRun!.heldBecause!.join(' ')).toMatch(/more than the schedule's --max-changes \(3\)/);
+      expect(await h.system.store.list()).toEqual([]);
+      await f.book.add({ name: 'trusted', policyPath, apply: true, cron: '0 6 * * 3', limits: { maxChanges: 1000, maxShare: 1 } });
+      const trusted = await fireNextTick(f, 'trusted');
+      expect(trusted.view.lastRun).toMatchObject({ applied: true });
+      expect(trusted.view.lastRun!.plan.change).toBeGreaterThan(3);
+      expect((await h.system.store.list()).map((batch) => batch.id)).toEqual([trusted.view.lastRun!.batchId]);
     } finally {
       await f.close();
     }

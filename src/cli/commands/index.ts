@@ -1,35 +1,25 @@
-import type { Command } from 'commander';
-import { registerPlanCommand } from './plan.js';
-import { registerRunCommand } from './run.js';
-import { registerSubmitCommand } from './submit.js';
-import { registerWorkerCommand } from './worker.js';
-import { registerStatusCommand } from './status.js';
-import { registerReportCommand } from './report.js';
-import { registerRetryCommand } from './retry.js';
-import { registerCancelCommand } from './cancel.js';
-import { registerSimCommand } from './sim.js';
-import { registerServeCommand } from './serve.js';
-import { registerOffboardCommand } from './offboard.js';
-import { registerUndoCommand } from './undo.js';
-import { registerReconcileCommand } from './reconcile.js';
-import { registerScheduleCommand } from './schedule.js';
+import type { LazyCommand } from '../lazy-command.js';
 
 /**
- * Every subcommand, each built in its own file. Add one line per command here.
+ * Every subcommand: one line each, name and summary here, the rest in its own file, loaded only when it runs
+ * (lazy-command.ts). A command module exports `define<Name>Command(command)`, which adds arguments, options and action.
  */
-export function registerCommands(program: Command): void {
-  registerPlanCommand(program);
-  registerRunCommand(program);
-  registerSubmitCommand(program);
-  registerWorkerCommand(program);
-  registerStatusCommand(program);
-  registerReportCommand(program);
-  registerRetryCommand(program);
-  registerCancelCommand(program);
-  registerSimCommand(program);
-  registerServeCommand(program);
-  registerOffboardCommand(program);
-  registerUndoCommand(program);
-  registerReconcileCommand(program);
-  registerScheduleCommand(program);
-}
+export const COMMANDS: readonly LazyCommand[] = [
+  { name: 'plan', summary: 'validate a manifest and check every row against live state; prints the plan, changes nothing', load: async () => (await import('./plan.js')).definePlanCommand },
+  { name: 'run', summary: 'plan a manifest, execute it to the end with progress, print the summary and write the report', load: async () => (await import('./run.js')).defineRunCommand },
+  { name: 'submit', summary: 'plan a manifest and queue it as a batch for workers; submitting the same file again finds the batch', load: async () => (await import('./submit.js')).defineSubmitCommand },
+  { name: 'worker', summary: 'process queued batches until stopped (SIGINT/SIGTERM finish active rows, the rest stays queued)', load: async () => (await import('./worker.js')).defineWorkerCommand },
+  { name: 'status', summary: 'show a batch (counts, failed rows) or an offboarding (per leaver: step done, next step and when), or list recent batches', load: async () => (await import('./status.js')).defineStatusCommand },
+  { name: 'report', summary: 'write the per-row report of a batch as CSV or JSON Lines', load: async () => (await import('./report.js')).defineReportCommand },
+  { name: 'retry', summary: 'queue the failed and cancelled rows of a batch again, and resume a batch stopped by a refused token', load: async () => (await import('./retry.js')).defineRetryCommand },
+  { name: 'cancel', summary: 'cancel a batch: queued rows end cancelled, rows already running finish', load: async () => (await import('./cancel.js')).defineCancelCommand },
+  { name: 'sim', summary: 'start the reference server (a local stand-in for the service) with demo data', load: async () => (await import('./sim.js')).defineSimCommand },
+  { name: 'serve', summary: 'serve the HTTP control API, the dashboard and /metrics (token: SEATFLOW_CONTROL_TOKEN, or one is generated); --workers N also executes batches', load: async () => (await import('./serve.js')).defineServeCommand },
+  { name: 'offboard', summary: 'offboard leavers: deactivate on the leave date, remove with transfer after a hold, undo until then', load: async () => (await import('./offboard.js')).defineOffboardCommand },
+  { name: 'undo', summary: 'undo an offboarding before the removal: reactivate and cancel the removal (per user or all)', load: async () => (await import('./undo.js')).defineUndoCommand },
+  { name: 'reconcile', summary: 'plan the seat changes a licence policy asks for against live seats; --apply submits them as a batch and runs it', load: async () => (await import('./reconcile.js')).defineReconcileCommand },
+  { name: 'doctor', summary: 'check and explain, one line each (OK/WARN/FAIL and what to do): token, target and its clock, Redis persistence, workers, steps due, schedules', load: async () => (await import('./doctor.js')).defineDoctorCommand },
+  { name: 'schedule', summary: 'run a licence policy on a schedule (fired by `seatflow worker`)', load: async () => (await import('./schedule.js')).defineScheduleCommand },
+  { name: 'steps', summary: 'list the steps to come of offboardings (due times on the service clock, whether a worker has them); steps run: run some now', load: async () => (await import('./steps.js')).defineStepsCommand },
+  { name: 'export', summary: 'write live state out: export users (status, admin flags, seat per plan, last login), streamed within the paging rules', load: async () => (await import('./export.js')).defineExportCommand },
+];

@@ -4,7 +4,7 @@ import { emailSchema } from '../../manifest/action.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import { reportFormatOf } from '../../queue/report-writer.js';
 import { formatOffboardingPlan } from '../../workflow/format-offboarding-plan.js';
-import { checkHold, formatHold, parseHold } from '../../workflow/hold-duration.js';
+import { checkHold, formatHold, HOLD_UNITS, holdOf } from '../../workflow/hold-duration.js';
 import { writeOffboardingReport } from '../../workflow/offboarding-report.js';
 import { formatOffboardingStatus } from '../../workflow/offboarding-status.js';
 import { leaversColumnChoices } from '../../workflow/leavers-column-choices.js';
@@ -16,9 +16,13 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { collect, confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
+import { plural } from '../../core/plural.js';
 
-interface OffboardFlags extends CommonFlags {
+interface OffboardFlags extends CommonFlags, VolatileRedisFlags {
   hold?: string;
+  /** False with --no-undo-window. */
+  undoWindow?: boolean;
   transferTo?: string;
   removeFromSharing?: boolean;
   tz?: string;
@@ -38,12 +42,11 @@ interface OffboardFlags extends CommonFlags {
  * now (deactivations for today and past dates) with in-process workers; later steps wait in Redis for `seatflow worker`.
  * Exit 0 when no leaver failed, 1 when some did, 2 when the file or the options were refused.
  */
-export function registerOffboardCommand(program: Command): void {
-  const command = program
-    .command('offboard')
-    .description('offboard leavers: deactivate on the leave date, remove with transfer after a hold, undo until then')
+export function defineOffboardCommand(command: Command): void {
+  command
     .argument('<leavers>', 'CSV, JSON or JSON Lines: email, optionally a leave date and a transfer target (manager)')
-    .option('--hold <duration>', 'time between deactivation and removal, e.g. 7d, 36h (default: config offboarding.defaultHoldDays)')
+    .option('--hold <duration>', `time between deactivation and removal, until when undo can act: ${HOLD_UNITS} (default: config offboarding.defaultHoldDays; at least offboarding.minHoldHours)`)
+    .option('--no-undo-window', 'accept a hold shorter than offboarding.minHoldHours, down to --hold 0 (removal right after the deactivation)')
     .option('--transfer-to <email>', 'who takes over sheets and groups when a row names nobody (and the fallback when its target cannot)')
     .option('--remove-from-sharing', 'also remove the leavers from sharing on every sheet and workspace')
     .option('--tz <zone>', 'time zone of leave dates written without an offset, e.g. Europe/Berlin')
@@ -57,7 +60,7 @@ export function registerOffboardCommand(program: Command): void {
     .option('--no-wait', 'queue and return without running what is due now (a running seatflow worker takes it)')
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<offboarding>.csv)')
     .addOption(new Option('--concurrency <n>', 'rows processed at once by this process').hideHelp());
-  addCommonOptions(command).action(async (leavers: string, flags: OffboardFlags) => {
+  addCommonOptions(addVolatileRedisOption(command)).action(async (leavers: string, flags: OffboardFlags) => {
     process.exitCode = await offboard(leavers, flags);
   });
 }
@@ -68,9 +71,10 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
   const transferTo = flags.transferTo === undefined ? undefined : parseEmail(flags.transferTo);
   const out = process.stdout;
   return withCliRuntime(flags, {}, async (runtime) => {
-    const holdMs = flags.hold === undefined ? runtime.config.offboarding.defaultHoldDays * 86_400_000 : parseHold(flags.hold);
+    const holdMs = holdOf(flags.hold, runtime.config.offboarding);
+    const noUndoWindow = flags.undoWindow === false;
     // Refusals that need no Redis come first.
-    checkHold(holdMs, runtime.config.offboarding.reactivationWindowDays);
+    checkHold(holdMs, runtime.config.offboarding, { noUndoWindow });
     const columns = leaversColumnsOf(flags);
     const leavers = await readLeavers({
       path: file,
@@ -89,6 +93,7 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
       ...(transferTo === undefined ? {} : { transferTo }),
       ...(timeZone === undefined ? {} : { timeZone }),
       ...(columns === undefined ? {} : { columns }),
+      ...(noUndoWindow ? { noUndoWindow } : {}),
     };
     // The same file with the same options is the same offboarding: found before spending a pre-flight on it.
     const known = await offboarding.store.get(workflowIdOf({ source: leavers, options }, batchRuntime.target));
@@ -104,6 +109,7 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
         out.write('Dry run: nothing was queued.\n');
         return 0;
       }
+      await refuseVolatileRedis(batchRuntime.redis, flags, 'the holds and removals of this offboarding');
       await confirmOnTerminal(plan.guardrails, flags);
       workflow = (await offboarding.submit(plan)).workflow;
       out.write(`Offboarding ${workflow.id} queued (hold ${formatHold(workflow.holdMs)}).\n`);
@@ -138,7 +144,10 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     const reportFile = flags.report ?? path.join(path.dirname(defaultReportFile(runtime, workflow.id, false)), `${workflow.id}${runtime.sim ? '-simulation' : ''}.csv`);
     const rows = (await offboarding.reportRows(workflow.id)) ?? [];
     await writeOffboardingReport(rows, reportFile);
-    out.write(`Report (${rows.length} leavers${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+    out.write(`Report (${plural(rows.length, 'leaver')}${runtime.sim ? ', SIMULATION' : ''}; a snapshot as of ${String(rows[0]?.reportedAt ?? 'now')}): ${path.resolve(reportFile)}\n`);
+    if (open.length > 0 && !runtime.sim) {
+      out.write(`  The steps to come are not in it: the live report is  seatflow report ${workflow.id} [--out FILE]  (or GET /v1/offboardings/${workflow.id}/report).\n`);
+    }
     if (interrupt.signal.aborted) return 130;
     return stopped !== undefined || status.leavers.some((leaver) => leaver.phase === 'failed') ? 1 : 0;
   });

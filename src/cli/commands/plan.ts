@@ -13,10 +13,8 @@ interface PlanFlags extends ManifestFlags {
 }
 
 /** `seatflow plan MANIFEST`: validate and pre-flight a manifest, print what would happen to whom. Changes nothing. */
-export function registerPlanCommand(program: Command): void {
-  const command = program
-    .command('plan')
-    .description('validate a manifest and check every row against live state; prints the plan, changes nothing')
+export function definePlanCommand(command: Command): void {
+  command
     .option('--json', 'print the plan as JSON');
   addCommonOptions(addManifestOptions(command)).action(async (manifestPath: string, flags: PlanFlags) => {
     process.exitCode = await runPlan(manifestPath, flags);

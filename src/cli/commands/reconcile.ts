@@ -13,6 +13,7 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { manualRunKey, reconcileReportDir } from '../reconcile-runtime.js';
 import { printed } from '../../core/printable.js';
+import { plural } from '../../core/plural.js';
 
 interface ReconcileFlags extends CommonFlags {
   apply?: boolean;
@@ -25,10 +26,8 @@ interface ReconcileFlags extends CommonFlags {
  * nothing); with --apply, the plan as a batch through the usual queue, run to the end here. Exit 0 done (or only
  * planned), 1 rows failed, 2 the policy, a limit or the guardrails refused the run.
  */
-export function registerReconcileCommand(program: Command): void {
-  const command = program
-    .command('reconcile')
-    .description("plan the seat changes a licence policy asks for against live seats; --apply submits them as a batch and runs it")
+export function defineReconcileCommand(command: Command): void {
+  command
     .argument('<policy>', 'policy file (JSON), see jobs/examples/license-policy.json')
     .option('--apply', 'submit the plan as a batch and run it to the end (without it nothing changes)')
     .option('--yes', 'confirm changes above the guardrails without a prompt')
@@ -48,7 +47,8 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       policyPath,
       api,
       guardrails: runtime.config.guardrails,
-      now: runAt,
+      // Ages (last login, seat) on the service's clock; the run is named by this machine's time.
+      clock: runtime.serviceClock,
       runKey: manualRunKey(policyPath),
       runAt,
       apply: flags.apply === true,
@@ -70,11 +70,11 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       out.write(printed`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
       return 2;
     }
-    if (run.submitted === undefined) throw new Error('an applied run has no batch');
-    if (run.submitted.batch.total === 0) {
-      out.write(`Batch ${run.submitted.batch.id}: no seat needs to change; nothing was queued.\n`);
+    if (run.disposition.nothingToChange === true) {
+      out.write('No seat needs to change: no batch was made.\n');
       return 0;
     }
+    if (run.submitted === undefined) throw new Error('an applied run has no batch');
     return runToEnd(runtime, batch, run);
   });
 }
@@ -84,7 +84,7 @@ async function runToEnd(runtime: CliRuntime, batch: BatchRuntime, run: Reconcili
   const out = process.stdout;
   const submitted = run.submitted!;
   const batchId = submitted.batch.id;
-  out.write(submitted.created ? `Batch ${batchId}: ${submitted.jobsAdded} rows queued\n` : existingBatchLine(submitted.batch));
+  out.write(submitted.created ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n` : existingBatchLine(submitted.batch));
   const { api, budget } = createBudgetedApi(runtime, batch);
   const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
   let record;
@@ -97,6 +97,6 @@ async function runToEnd(runtime: CliRuntime, batch: BatchRuntime, run: Reconcili
   out.write(`\n${await formatBatchSummary(record, batch.system.store)}`);
   const reportFile = defaultReportFile(runtime, batchId, runtime.sim !== undefined);
   const rows = await writeReport(batch.system.store.outcomes(batchId), reportFile);
-  out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
+  out.write(`Report (${plural(rows, 'row')}${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
   return exitCodeOf(record);
 }

@@ -5,16 +5,15 @@ import { reportFormatOf, writeReport } from '../../queue/report-writer.js';
 import { defaultReportFile, withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { writeOffboardingReportOf } from '../offboarding-runtime.js';
+import { plural } from '../../core/plural.js';
 
 interface ReportFlags extends CommonFlags {
   out?: string;
 }
 
 /** `seatflow report BATCH [--out FILE.csv|FILE.jsonl]`: one line per row, with its outcome. */
-export function registerReportCommand(program: Command): void {
-  const command = program
-    .command('report')
-    .description('write the per-row report of a batch as CSV or JSON Lines')
+export function defineReportCommand(command: Command): void {
+  command
     .argument('<batch>', 'batch id, or offboarding id (one row per leaver)')
     .option('--out <file>', 'FILE.csv or FILE.jsonl (default: <dataDir>/reports/<batch>.csv)');
   addCommonOptions(command).action(async (batchId: string, flags: ReportFlags) => {
@@ -28,7 +27,7 @@ export function registerReportCommand(program: Command): void {
       const rows = await writeReport(system.store.outcomes(batchId), file);
       const pending = batch.total - rows;
       process.stdout.write(
-        `Report of ${batchId}${batch.sim ? ' (SIMULATION)' : ''}: ${rows} rows${pending > 0 ? `, ${pending} still pending (not in the report)` : ''}: ${path.resolve(file)}\n`,
+        `Report of ${batchId}${batch.sim ? ' (SIMULATION)' : ''}: ${plural(rows, 'row')}${pending > 0 ? `, ${pending} still pending (not in the report)` : ''}: ${path.resolve(file)}\n`,
       );
     });
   });

@@ -1,22 +1,35 @@
 import type { Command } from 'commander';
 import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
+import { openOffboarding } from '../offboarding-runtime.js';
+import { plural } from '../../core/plural.js';
 
-/** `seatflow retry BATCH`: queue the failed and unknown rows again and resume a batch stopped by a refused token. */
-export function registerRetryCommand(program: Command): void {
-  const command = program
-    .command('retry')
-    .description('queue the failed and cancelled rows of a batch again, and resume a batch stopped by a refused token')
+/**
+ * `seatflow retry BATCH`: queue the failed and unknown rows again and resume a batch stopped by a refused token. A step
+ * batch of an offboarding (`<offboarding>-deactivate|remove|reactivate|restore`) runs its failed steps again instead,
+ * so the re-check comes before the row and the leaver's phase follows.
+ */
+export function defineRetryCommand(command: Command): void {
+  command
     .argument('<batch>', 'batch id');
   addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
-    await withBatchRuntime(flags, async (runtime, { system }) => {
-      const { requeued, resumed } = await system.control.retry(batchId);
-      if (requeued + resumed === 0) {
+    await withBatchRuntime(flags, async (runtime, batchRuntime) => {
+      const { system } = batchRuntime;
+      const steps = await openOffboarding(runtime, batchRuntime).retry(batchId);
+      const { requeued, resumed } = steps ?? (await system.control.retry(batchId));
+      const rerun = steps?.rerun ?? 0;
+      if (requeued + resumed + rerun === 0) {
         const batch = await system.store.get(batchId);
         process.stdout.write(`Batch ${batchId}: nothing to retry (no failed, unknown or cancelled rows${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
         return;
       }
-      process.stdout.write(`Batch ${batchId}: ${requeued} failed, unknown or cancelled rows queued again, ${resumed} waiting rows resumed. Process them with: seatflow worker\n`);
+      if (steps !== undefined) {
+        const what = steps.step === 'remove' ? 'removal (re-check, then remove)' : steps.step === 'deactivate' ? 'deactivation (state recorded, then deactivate)' : steps.step === 'restore' ? 'seat restore' : 'reactivation';
+        process.stdout.write(`Batch ${batchId} (offboarding ${steps.workflowId}): ${plural(rerun, 'leaver')} whose ${what} failed run it again now, ${plural(requeued, 'row')} queued again, ${plural(resumed, 'waiting row')} resumed.\n`);
+        process.stdout.write(`A worker takes them: seatflow worker (watch: seatflow status ${steps.workflowId})\n`);
+        return;
+      }
+      process.stdout.write(`Batch ${batchId}: ${plural(requeued, 'failed, unknown or cancelled row')} queued again, ${plural(resumed, 'waiting row')} resumed. Process them with: seatflow worker\n`);
     });
   });
 }

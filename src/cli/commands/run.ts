@@ -11,6 +11,7 @@ import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFl
 import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 import { printable, printed } from '../../core/printable.js';
+import { plural } from '../../core/plural.js';
 
 interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags {
   report?: string;
@@ -21,10 +22,8 @@ interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags {
  * Exit 0 when every row succeeded, was unchanged or skipped; 1 when some failed (or were cancelled, or the batch
  * stopped on a refused token); 2 when the manifest or configuration was refused.
  */
-export function registerRunCommand(program: Command): void {
-  const command = program
-    .command('run')
-    .description('plan a manifest, execute it to the end with progress, print the summary and write the report')
+export function defineRunCommand(command: Command): void {
+  command
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<batch>.csv)')
     .option('--concurrency <n>', 'rows processed at once by this process');
   addCommonOptions(addMetricsOptions(addAgainOption(addManifestOptions(command)))).action(async (manifest: string, flags: RunFlags) => {
@@ -49,27 +48,25 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     for (const warning of manifest.warnings) out.write(printed`note: ${warning}\n`);
     const s = plan.summary;
     out.write(
-      `Plan: ${s.total} rows: ${s.change} to change, ${s['no-op']} already done, ${s.refused} refused, ${s['not-found']} not found, ` +
-        `${s.conflict} conflicting, ${s.invalid} invalid (pre-flight used ${plan.apiCalls} calls)\n`,
+      `Plan: ${plural(s.total, 'row')}: ${s.change} to change, ${s['no-op']} already done, ${s.refused} refused, ${s['not-found']} not found, ` +
+        `${s.conflict} conflicting, ${s.invalid} invalid (pre-flight used ${plural(plan.apiCalls, 'call')})\n`,
     );
     await confirmOnTerminal(guardrails, flags);
 
-    const submitted = await system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
-    if (!submitted.created) refuseFinishedResubmission(submitted.batch, manifestPath, 'run');
-    const batchId = submitted.batch.id;
-    out.write(
-      submitted.created
-        ? `Batch ${batchId}: ${submitted.jobsAdded} rows queued\n`
-        : existingBatchLine(submitted.batch),
-    );
-
+    // The workers start before the rows are queued: a large batch is queued in slices, and its first rows run (and
+    // spend the service's full bucket) while the rest are still being added.
     const pool = system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     let batch;
+    let batchId: string;
     try {
+      const submitted = await system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
+      if (!submitted.created) refuseFinishedResubmission(submitted.batch, manifestPath, 'run');
+      batchId = submitted.batch.id;
+      out.write(submitted.created ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n` : existingBatchLine(submitted.batch));
       batch = await watchBatch(system.store, batchId, { label: `Running on ${runtime.targetLabel}`, signal: interrupt.signal });
     } finally {
       process.off('SIGINT', onSignal);
@@ -89,7 +86,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     if (batch.state === 'stopped') out.write(printed`Stopped: ${batch.message ?? 'the access token was refused'}\n`);
     const reportFile = flags.report ?? defaultReportFile(runtime, batchId, runtime.sim !== undefined);
     const rows = await writeReport(system.store.outcomes(batchId), reportFile);
-    out.write(`Report (${rows} rows${runtime.sim ? ', SIMULATION' : ''}): ${printable(path.resolve(reportFile))}\n`);
+    out.write(`Report (${plural(rows, 'row')}${runtime.sim ? ', SIMULATION' : ''}): ${printable(path.resolve(reportFile))}\n`);
     return interrupt.signal.aborted && batch.state !== 'finished' ? 130 : exitCodeOf(batch);
   });
 }

@@ -3,44 +3,59 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import { formatReconciliation } from '../../reconcile/format-reconciliation.js';
 import { loadPolicy } from '../../reconcile/load-policy.js';
-import type { ScheduleView } from '../../reconcile/schedule-book.js';
+import type { Config } from '../../core/config.js';
+import { planReconciliation } from '../../reconcile/plan-reconciliation.js';
+import { checkRunLimits, SCHEDULE_LIMITS } from '../../reconcile/run-limits.js';
+import type { ScheduleData, ScheduleView } from '../../reconcile/schedule-book.js';
+import { describeScheduleLimits } from '../../reconcile/schedule-limits.js';
 import { lastRunOf } from '../../reconcile/schedule-worker.js';
-import { openBatchRuntime, withBatchRuntime } from '../batch-runtime.js';
+import { createBudgetedApi, openBatchRuntime, withBatchRuntime, type BatchRuntime } from '../batch-runtime.js';
 import { OUTCOMES, type OutcomeCounts } from '../../queue/row-outcome.js';
-import { withCliRuntime } from '../cli-runtime.js';
+import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
+import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
 import { printed } from '../../core/printable.js';
+import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
+import { plural } from '../../core/plural.js';
 
-interface AddFlags extends CommonFlags {
+interface AddFlags extends CommonFlags, VolatileRedisFlags {
   cron: string;
   tz?: string;
   apply?: boolean;
+  maxChanges?: string;
+  maxShare?: string;
 }
 
 /**
  * `seatflow schedule add|list|remove|run`: reconciliation on a schedule. Schedules live in Redis as BullMQ Job
  * Schedulers of the target (SMARTSHEET_API_BASE); `seatflow worker` fires them, once per tick however many run.
  */
-export function registerScheduleCommand(program: Command): void {
-  const schedule = program.command('schedule').description('run a licence policy on a schedule (fired by `seatflow worker`)');
-
-  addCommonOptions(
-    schedule
-      .command('add')
-      .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
-      .argument('<name>', 'schedule name (letters, digits, . _ -)')
-      .argument('<policy>', 'policy file (JSON); read again at every run')
-      .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
-      .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
-      .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)'),
-  ).action(async (name: string, policy: string, flags: AddFlags) => {
+export function defineScheduleCommand(schedule: Command): void {
+  const add = schedule
+    .command('add')
+    .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
+    .argument('<name>', 'schedule name (letters, digits, . _ -)')
+    .argument('<policy>', 'policy file (JSON); read again at every run')
+    .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
+    .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
+    .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)')
+    .option('--max-changes <n>', 'seat changes one run may make without confirmation (above: the run is held)')
+    .option('--max-share <fraction>', "share of the plan's users (0-1) one run may change without confirmation (above: held)");
+  addCommonOptions(addVolatileRedisOption(add)).action(async (name: string, policy: string, flags: AddFlags) => {
+    const limits = scheduleLimitsOf(flags);
     await withBatchRuntime(flags, async (runtime, batch) => {
       await loadPolicy(policy); // refused now, not at the first tick
+      await refuseVolatileRedis(batch.redis, flags, 'this schedule');
       const book = openScheduleBook(runtime, batch);
-      const added = await book.add({ name, policyPath: path.resolve(policy), apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }) });
-      process.stdout.write(`Schedule ${added.name}: ${describe(added)}; next run ${added.next ?? 'none'}\n`);
-      process.stdout.write('Runs are fired by `seatflow worker` (keep at least one running against this target).\n');
+      const added = await book.add({ name, policyPath: path.resolve(policy), apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }), ...(limits === undefined ? {} : { limits }) });
+      const out = process.stdout;
+      out.write(`Schedule ${added.name}: ${describe(added)}; next run ${added.next ?? 'none'}\n`);
+      if (added.apply) {
+        out.write(`Nobody can confirm a scheduled run: ${describeScheduleLimits(added.limits, runtime.config.guardrails)}.\n`);
+        out.write(await preview(runtime, batch, added));
+      }
+      out.write('Runs are fired by `seatflow worker` (keep at least one running against this target).\n');
     });
   });
 
@@ -48,8 +63,8 @@ export function registerScheduleCommand(program: Command): void {
     async (flags: CommonFlags & { json?: boolean }) => {
       await withBatchRuntime(flags, async (runtime, batch) => {
         const schedules = await openScheduleBook(runtime, batch).list();
-        if (flags.json === true) process.stdout.write(`${JSON.stringify(schedules, null, 2)}\n`);
-        else process.stdout.write(schedules.length === 0 ? 'No schedules. Add one with: seatflow schedule add NAME POLICY --cron "0 6 * * 1"\n' : schedules.map(formatSchedule).join('\n'));
+        if (flags.json === true) process.stdout.write(`${JSON.stringify(schedules.map((view) => ({ ...view, ...(view.apply ? { holds: describeScheduleLimits(view.limits, runtime.config.guardrails) } : {}) })), null, 2)}\n`);
+        else process.stdout.write(schedules.length === 0 ? 'No schedules. Add one with: seatflow schedule add NAME POLICY --cron "0 6 * * 1"\n' : schedules.map((view) => formatSchedule(view, runtime.config.guardrails)).join('\n'));
       });
     },
   );
@@ -71,7 +86,7 @@ export function registerScheduleCommand(program: Command): void {
         const found = await book.get(name);
         if (found === undefined) throw new UsageError(`no schedule "${name}"`, 'See them with: seatflow schedule list');
         const tick = new Date();
-        const run = await scheduledRunOf(runtime, batch)({ name: found.name, policyPath: found.policyPath, apply: found.apply }, tick);
+        const run = await scheduledRunOf(runtime, batch)({ name: found.name, policyPath: found.policyPath, apply: found.apply, ...(found.limits === undefined ? {} : { limits: found.limits }) }, tick);
         await book.recordRun(name, lastRunOf(run, tick, new Date()));
         const out = process.stdout;
         out.write(`Target: ${runtime.targetLabel}\n${formatReconciliation(run.plan)}Plan report: ${path.resolve(run.report.csv)} (run ${run.disposition.runId})\n`);
@@ -79,9 +94,10 @@ export function registerScheduleCommand(program: Command): void {
           out.write(printed`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
           return 2;
         }
-        if (run.submitted !== undefined) {
+        if (run.disposition.nothingToChange === true) out.write('No seat needs to change: no batch was made.\n');
+        else if (run.submitted !== undefined) {
           const { batch: record, created, jobsAdded } = run.submitted;
-          out.write(created ? `Batch ${record.id}: ${jobsAdded} rows queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
+          out.write(created ? `Batch ${record.id}: ${plural(jobsAdded, 'row')} queued. Process it with: seatflow worker\n` : `Batch ${record.id} of this run exists already (${record.state}).\n`);
         } else if (!found.apply) out.write('Plan only (the schedule has no --apply): nothing was changed.\n');
         return 0;
       });
@@ -93,24 +109,51 @@ function describe(view: Pick<ScheduleView, 'cron' | 'tz' | 'apply' | 'policyPath
   return `"${view.cron ?? '?'}" ${view.tz ?? 'UTC'}, ${view.apply ? 'applies' : 'plan only'}, policy ${view.policyPath}`;
 }
 
-/** One schedule for people: what, when next, and what its last run did. */
-export function formatSchedule(view: ScheduleView): string {
+/** One schedule for people: what, when next, what holds its runs, and what its last run did. */
+export function formatSchedule(view: ScheduleView, guardrails: Config['guardrails']): string {
   const lines = [`${view.name}: ${describe(view)}`, `  next run: ${view.next ?? 'none'}`];
+  if (view.apply) lines.push(`  held when: ${describeScheduleLimits(view.limits, guardrails)}`);
   const last = view.lastRun;
   if (last === undefined) lines.push('  last run: never');
   else {
     const what =
       last.error !== undefined ? `failed: ${last.error}`
-      : last.heldBecause !== undefined ? `changed nothing: ${last.heldBecause.join('; ')}`
+      : last.heldBecause !== undefined ? `HELD, changed nothing: ${last.heldBecause.join('; ')}`
+      : last.nothingToChange === true ? 'nothing to change: no batch'
       : last.batchId !== undefined ? `batch ${last.batchId}${view.lastBatch === undefined ? '' : ` (${view.lastBatch.state}; ${outcomeCounts(view.lastBatch.counts, view.lastBatch.total)})`}`
-      : `${last.plan.change ?? 0} changes planned${last.applied ? '' : ', plan only'}`;
+      : `${plural(last.plan.change ?? 0, 'change')} planned${last.applied ? '' : ', plan only'}`;
     lines.push(`  last run: ${last.tick} (${last.runId}): ${what}`);
     if (last.report !== '') lines.push(`  report: ${last.report}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
+/** --max-changes and --max-share, checked; undefined when neither is given. */
+function scheduleLimitsOf(flags: AddFlags): ScheduleData['limits'] {
+  const maxChanges = flags.maxChanges === undefined ? undefined : wholeNumber('--max-changes', flags.maxChanges, 0);
+  const maxShare = flags.maxShare === undefined ? undefined : Number(flags.maxShare);
+  if (maxShare !== undefined && !(maxShare >= 0 && maxShare <= 1)) throw new UsageError(`--max-share "${flags.maxShare}" is not a share`, 'Write a fraction between 0 and 1, e.g. --max-share 0.05 for 5% of the plan\'s users.');
+  if (flags.apply !== true && (maxChanges !== undefined || maxShare !== undefined)) {
+    throw new UsageError('--max-changes and --max-share limit what a run applies: they need --apply', 'Add --apply, or leave the limits out for a schedule that only plans.');
+  }
+  return maxChanges === undefined && maxShare === undefined ? undefined : { ...(maxChanges === undefined ? {} : { maxChanges }), ...(maxShare === undefined ? {} : { maxShare }) };
+}
+
+/**
+ * What the schedule's run would do now, when the service can be asked (a token is set): within its limits, or held
+ * and why. Said at `schedule add`, so that a schedule that will never change anything is known at once.
+ */
+async function preview(runtime: CliRuntime, batch: BatchRuntime, view: ScheduleView): Promise<string> {
+  if (runtime.config.api.accessToken === undefined) return 'No access token set: today\'s plan was not checked against these limits.\n';
+  const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
+  const plan = await planReconciliation({ policyPath: view.policyPath, api, guardrails: runtime.config.guardrails, clock: runtime.serviceClock });
+  const schedule = view.limits === undefined ? [] : checkRunLimits(plan.limits.changes, plan.usersRead, view.limits, SCHEDULE_LIMITS).reasons;
+  const held = [...plan.limits.reasons, ...schedule, ...(view.limits === undefined ? plan.guardrails.reasons : [])];
+  const now = `A run now would plan ${plan.limits.changes} seat change(s)`;
+  return held.length === 0 ? `${now}: within the limits, it would be applied.\n` : `${now} and be HELD (nothing changed): ${held.join('; ')}.\n`;
+}
+
 function outcomeCounts(counts: OutcomeCounts, total: number): string {
   const parts = OUTCOMES.filter((outcome) => counts[outcome] > 0).map((outcome) => `${counts[outcome]} ${outcome}`);
-  return `${total} rows: ${parts.join(', ') || 'none yet'}`;
+  return `${plural(total, 'row')}: ${parts.join(', ') || 'none yet'}`;
 }

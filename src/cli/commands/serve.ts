@@ -23,10 +23,8 @@ interface ServeFlags extends CommonFlags {
  * with --workers N also N in-process workers, so that one process can both accept and execute batches.
  * SIGINT/SIGTERM stop accepting requests, let active rows finish within worker.shutdownGraceMs and leave the rest queued.
  */
-export function registerServeCommand(program: Command): void {
-  const command = program
-    .command('serve')
-    .description('serve the HTTP control API, the dashboard and /metrics (token: SEATFLOW_CONTROL_TOKEN, or one is generated); --workers N also executes batches')
+export function defineServeCommand(command: Command): void {
+  command
     .option('--port <n>', 'port to listen on (config control.port, default 8080; 0 picks a free one)', (text: string) => wholeNumber('--port', text, 0, 65535))
     .option('--host <host>', 'address to bind (config control.host, default 127.0.0.1)')
     .option('--workers <n>', 'in-process workers, each running worker.concurrency rows at once', (text: string) => wholeNumber('--workers', text, 0, 64), 0);
@@ -35,6 +33,7 @@ export function registerServeCommand(program: Command): void {
       sim: flags.sim === true,
       // Without an access token the API still serves status and reports; /readyz says what is missing.
       requireToken: false,
+      output: 'service',
       ...(flags.config === undefined ? {} : { configFile: flags.config }),
       flags: {
         ...overridesFromFlags(flags),
@@ -86,7 +85,7 @@ export function registerServeCommand(program: Command): void {
       const workers = configured ? flags.workers : 0;
       // With workers, this process also fires the target's reconciliation schedules, as `seatflow worker` does.
       const scheduled = workers > 0 ? startScheduledRuns(runtime, batchRuntime) : undefined;
-      if (scheduled !== undefined) pools.push({ close: () => scheduled.worker.close() });
+      if (scheduled !== undefined) pools.push(scheduled);
       // Kept open for the server's life: the schedules page reads it at every refresh (one connection, not one per page).
       deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
       metrics.watch({ workflows: offboarding.store, schedules: deps.schedules });

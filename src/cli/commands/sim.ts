@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { wholeNumber } from '../whole-number.js';
+import { fileRefusal } from '../../core/file-refusal.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { Fixture } from '../../server/index.js';
 import { parseFaultSpec } from '../../server/sim/faults.js';
@@ -29,18 +30,22 @@ function sunsetDate(text: string): string {
 }
 
 function readFixture(file: string): Fixture {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Fixture;
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read fixture ${file}: ${(error as Error).message}`, 'See docs/reference-server.md, "Fixtures".');
+    throw fileRefusal('fixture', file, error, 'Name a JSON fixture (its format: docs/reference-server.md#fixtures).');
+  }
+  try {
+    return JSON.parse(text) as Fixture;
+  } catch (error) {
+    throw new UsageError(`fixture ${file} is not JSON: ${(error as Error).message}`, 'See docs/reference-server.md#fixtures.');
   }
 }
 
 /** `seatflow sim`: the reference server on loopback, seeded with the demo organization, until SIGINT/SIGTERM. */
-export function registerSimCommand(program: Command): void {
-  program
-    .command('sim')
-    .description('start the reference server (a local stand-in for the service) with demo data')
+export function defineSimCommand(command: Command): void {
+  command
     .option('--port <n>', 'port to listen on (0 = any free port)', '8090')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--admin-token <token>', 'token of the System Admin (default sim-admin-token)')

@@ -13,10 +13,8 @@ interface StatusFlags extends CommonFlags {
 }
 
 /** `seatflow status [BATCH]`: one batch's counts and failed rows, or the list of recent batches. */
-export function registerStatusCommand(program: Command): void {
-  const command = program
-    .command('status')
-    .description('show a batch (counts, failed rows) or an offboarding (per leaver: step done, next step and when), or list recent batches')
+export function defineStatusCommand(command: Command): void {
+  command
     .argument('[batch]', 'batch id or offboarding id')
     .option('--watch', 'follow the batch until it ends')
     .option('--json', 'print JSON');

@@ -6,16 +6,15 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
 import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
+import { plural } from '../../core/plural.js';
 
 interface SubmitFlags extends ManifestFlags, AgainFlags {
   json?: boolean;
 }
 
 /** `seatflow submit MANIFEST`: plan and queue a batch for `seatflow worker` processes; prints the batch id. */
-export function registerSubmitCommand(program: Command): void {
-  const command = program
-    .command('submit')
-    .description('plan a manifest and queue it as a batch for workers; submitting the same file again finds the batch')
+export function defineSubmitCommand(command: Command): void {
+  command
     .option('--json', 'print the batch record as JSON');
   addCommonOptions(addAgainOption(addManifestOptions(command))).action(async (manifest: string, flags: SubmitFlags) => {
     if (flags.sim === true) {
@@ -40,7 +39,7 @@ export function registerSubmitCommand(program: Command): void {
       out.write(`Target: ${runtime.targetLabel}\n`);
       out.write(
         result.created
-          ? `Batch ${result.batch.id} submitted: ${result.jobsAdded} rows queued (${countsLine(result.batch)})\n`
+          ? `Batch ${result.batch.id} submitted: ${plural(result.jobsAdded, 'row')} queued (${countsLine(result.batch)})\n`
           : existingBatchLine(result.batch),
       );
       out.write(`Process it with: seatflow worker   Watch it with: seatflow status ${result.batch.id}\n`);

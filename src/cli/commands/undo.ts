@@ -1,7 +1,10 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
-import { createWorkflowStore } from '../../workflow/workflow-store.js';
+import type { BatchStore } from '../../queue/batch-store.js';
+import type { RowOutcome } from '../../queue/row-outcome.js';
+import type { UndoResult } from '../../workflow/undo-offboarding.js';
+import { createWorkflowStore, type WorkflowRecord } from '../../workflow/workflow-store.js';
 import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
@@ -15,13 +18,12 @@ interface UndoFlags extends CommonFlags {
 
 /**
  * `seatflow undo OFFBOARDING [--user EMAIL]...`: before the removal, cancel it and reactivate the leaver (the whole
- * offboarding, or the named users), recording who undid it; then run the reactivations with in-process workers.
- * Exit 0 when everything asked for was undone, 1 when something was refused or a reactivation failed.
+ * offboarding, or the named users), recording who undid it; then run the reactivations (and the seat restores that
+ * follow them) with in-process workers. One line per leaver says what was done and what the reactivation cost. Exit 0
+ * when everything asked for is undone (now or before), 1 when something was refused or a reactivation failed.
  */
-export function registerUndoCommand(program: Command): void {
-  const command = program
-    .command('undo')
-    .description('undo an offboarding before the removal: reactivate and cancel the removal (per user or all)')
+export function defineUndoCommand(command: Command): void {
+  command
     .argument('<offboarding>', 'offboarding id (printed by seatflow offboard)')
     .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
     .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name)')
@@ -61,17 +63,34 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
     }
     let problems = 0;
     for (const result of results) {
-      let line = `${result.email}: ${result.result === 'undone' ? 'undone' : 'NOT undone'}: ${result.message}`;
-      if (result.reactivating && result.row !== undefined) {
-        const outcome = await batchRuntime.system.store.getOutcome(workflow.reactivateBatch, result.row);
-        line += outcome === undefined ? ' (reactivation queued: a worker runs it)' : `; reactivation ${outcome.outcome}${outcome.outcome === 'succeeded' ? '' : `: ${outcome.message ?? ''}`}`;
-        if (outcome !== undefined && outcome.outcome !== 'succeeded' && outcome.outcome !== 'unchanged') problems += 1;
-      }
-      if (result.result === 'refused') problems += 1;
+      const { line, failed } = await describeUndo(result, workflow, batchRuntime.system.store);
+      if (failed) problems += 1;
       out.write(`${line}\n`);
     }
-    if (results.length === 0) out.write('Nothing to undo.\n');
-    out.write(`Recorded as undone by ${by}. Status: seatflow status ${workflowId}\n`);
+    const count = (kind: UndoResult['result']) => results.filter((result) => result.result === kind).length;
+    if (results.length === 0) out.write(`Nothing to undo: offboarding ${workflowId} has no leaver that was ever acted on.\n`);
+    else if (count('already-undone') === results.length) out.write(`Nothing to undo: ${results.length === 1 ? 'it was' : `all ${results.length} were`} already undone.\n`);
+    else out.write(`${count('undone')} undone, ${count('already-undone')} already undone before, ${count('refused')} not undone.\n`);
+    if (count('undone') > 0) out.write(`Recorded as undone by ${by}. `);
+    out.write(`Status: seatflow status ${workflowId}\n`);
     return problems > 0 ? 1 : 0;
   });
+}
+
+/**
+ * One leaver's line: what undo did, what the reactivation cost and whether the seat before was given back. A refusal,
+ * a failed reactivation or a failed seat restore is a problem (exit 1); a leaver undone before is not.
+ */
+async function describeUndo(result: UndoResult, workflow: WorkflowRecord, store: BatchStore): Promise<{ line: string; failed: boolean }> {
+  if (result.result === 'already-undone') return { line: `${result.email}: nothing to do: ${result.message}`, failed: false };
+  if (result.result === 'refused') return { line: `${result.email}: NOT undone: ${result.message}`, failed: true };
+  if (!result.reactivating || result.row === undefined) return { line: `${result.email}: undone: ${result.message}`, failed: false };
+  const reactivated = await store.getOutcome(workflow.reactivateBatch, result.row);
+  const restored = workflow.restoreBatch === undefined ? undefined : await store.getOutcome(workflow.restoreBatch, result.row);
+  const ok = (outcome: RowOutcome | undefined) => outcome === undefined || outcome.outcome === 'succeeded' || outcome.outcome === 'unchanged' || outcome.outcome === 'skipped';
+  let line = `${result.email}: undone: `;
+  line += reactivated === undefined ? `${result.message} (a worker runs it)` : `removal cancelled; reactivation ${reactivated.outcome}${ok(reactivated) ? '' : `: ${reactivated.message ?? ''}`}`;
+  if (result.seat !== undefined) line += `\n    seat: ${result.seat}`;
+  if (restored !== undefined && restored.outcome !== 'skipped') line += `; seat restore ${restored.outcome}${ok(restored) ? '' : `: ${restored.message ?? ''}`}`;
+  return { line, failed: !ok(reactivated) || !ok(restored) };
 }

@@ -7,6 +7,7 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { startScheduledRuns } from '../reconcile-runtime.js';
 import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
+import { redisReadiness } from '../redis-readiness.js';
 
 type WorkerFlags = CommonFlags & MetricsFlags;
 
@@ -16,13 +17,12 @@ type WorkerFlags = CommonFlags & MetricsFlags;
  * Run as many as you like, on as many machines as share REDIS_URL: they share one request budget per token. It also
  * fires the target's reconciliation schedules (`seatflow schedule add`).
  */
-export function registerWorkerCommand(program: Command): void {
-  const command = program
-    .command('worker')
-    .description('process queued batches until stopped (SIGINT/SIGTERM finish active rows, the rest stays queued)')
-    .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)');
+export function defineWorkerCommand(command: Command): void {
+  command
+    .option('--concurrency <n>', 'rows processed at once by this process (config worker.concurrency)')
+    .addHelpText('after', '\nWith --metrics-port N it also answers GET /healthz and /readyz there (ready while Redis answers), for an orchestrator.');
   addCommonOptions(addMetricsOptions(command)).action(async (flags: WorkerFlags) => {
-    await withCliRuntime(flags, {}, async (runtime) => {
+    await withCliRuntime(flags, { output: 'service' }, async (runtime) => {
       const observed = await metricsOf(runtime, flags);
       const metrics = observed === undefined ? {} : { metrics: observed.metrics };
       // A worker outlives a Redis that stops answering: it says it waits, and goes on when Redis is back.
@@ -31,7 +31,8 @@ export function registerWorkerCommand(program: Command): void {
       // token's shared budget like every other call, so a fleet of starting workers cannot overrun the service.
       await createBudgetedApi(runtime, batchRuntime, { retryReads: true, ...metrics }).api.users.getCurrent();
       const { api, budget } = createBudgetedApi(runtime, batchRuntime, metrics);
-      await observed?.serve();
+      // With --metrics-port, /readyz answers an orchestrator's probe: ready while this worker's Redis answers.
+      await observed?.serve(() => redisReadiness(batchRuntime.redis.client));
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
       const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
       // Offboarding steps (due deactivations and removals) are taken by the same worker.
@@ -49,7 +50,7 @@ export function registerWorkerCommand(program: Command): void {
         closeWithGrace({ delay: shutdownGraceMs + 10_000, logger: false }, async ({ signal, err }) => {
           if (err) runtime.logger.error({ err }, 'worker failed');
           runtime.logger.info({ signal, graceMs: shutdownGraceMs }, 'stopping: active rows finish, the rest stays queued');
-          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.worker.close()]);
+          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.close(shutdownGraceMs)]);
           // close-with-grace exits the process when this callback returns, so close Redis and the clients here.
           await runtime.close();
           resolve();

@@ -2,6 +2,7 @@ import type { BatchRecord } from '../../queue/batch-store.js';
 import { rowsWithOutcome } from '../../queue/row-outcome.js';
 import { OPEN_PHASES, type LeaverPhase } from '../../workflow/leaver-state.js';
 import type { OffboardingStatus } from '../../workflow/offboarding-status.js';
+import type { StepBatch } from '../../workflow/leaver-ends.js';
 
 /**
  * What a person should read about a batch, which its stored state alone does not say:
@@ -23,7 +24,7 @@ export interface BatchActivity {
 
 /** What is known of a step batch's offboarding: its step, and the leavers' phases and next steps. */
 export interface StepBatchFacts {
-  step: 'deactivate' | 'remove' | 'reactivate';
+  step: StepBatch;
   status: Pick<OffboardingStatus, 'phases' | 'leavers'>;
 }
 
@@ -45,7 +46,7 @@ export function batchActivity(batch: BatchRecord, facts: { rowsStarted: number; 
 
 /**
  * A step batch runs while one of its offboarding's leavers is in that step (deactivating, removing, or undone with
- * the reactivation not yet ended); otherwise it waits for the next leave date or hold end.
+ * the reactivation or the seat restore not yet ended); otherwise it waits for the next leave date or hold end.
  */
 function stepActivity(batch: BatchRecord, { step, status }: StepBatchFacts): BatchActivity {
   const { phases } = status;
@@ -53,7 +54,8 @@ function stepActivity(batch: BatchRecord, { step, status }: StepBatchFacts): Bat
   if (step === 'deactivate') running = (phases.deactivating ?? 0) > 0;
   else if (step === 'remove') running = (phases.removing ?? 0) > 0;
   else {
-    // Every leaver who reached an end has its reactivate outcome, except one undone whose reactivation still runs.
+    // Every leaver who reached an end has its reactivate and restore outcomes, except one undone whose reactivation
+    // (or the seat given back after it) still runs.
     const ended = Object.entries(phases).reduce((sum, [phase, n]) => sum + (OPEN_PHASES.has(phase as LeaverPhase) ? 0 : (n ?? 0)), 0);
     running = ended > rowsWithOutcome(batch.counts);
   }

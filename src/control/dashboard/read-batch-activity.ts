@@ -1,7 +1,7 @@
 import type { BatchRecord } from '../../queue/batch-store.js';
 import { offboardingStatus } from '../../workflow/offboarding-status.js';
 import type { ControlDeps } from '../control-deps.js';
-import { stepBatchOf } from '../request-schemas.js';
+import { stepBatchOf } from '../../workflow/retry-step-batch.js';
 import { batchActivity, type BatchActivity, type StepBatchFacts } from './batch-activity.js';
 
 /**
@@ -20,7 +20,7 @@ export function createActivityReader(deps: ControlDeps, now = Date.now()): (batc
   };
   return async (batch) => {
     const step = stepBatchOf(batch.id);
-    const status = step === undefined ? undefined : await statusOf(step.offboardingId);
+    const status = step === undefined ? undefined : await statusOf(step.workflowId);
     if (step !== undefined && status !== undefined) return batchActivity(batch, { rowsStarted: 0, step: { step: step.step, status } });
     return batchActivity(batch, { rowsStarted: batch.state === 'queued' ? await deps.batches.system.store.rowsStarted(batch.id) : 0 });
   };

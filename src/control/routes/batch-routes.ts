@@ -8,6 +8,7 @@ import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { reportLines } from '../../queue/report-writer.js';
 import { submitManifest } from '../submit-manifest.js';
 import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, submitQuerySchema } from '../request-schemas.js';
+import { retryBatch } from '../retry-batch.js';
 import { withRedis } from '../with-redis.js';
 
 /** Who a cancel through this API is recorded as (the batch's message says `cancelled by …`). */
@@ -55,7 +56,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
   app.post('/v1/batches/:id/retry', async (request) => {
     const batch = await requireBatch(request.params);
     try {
-      const result = await withRedis(deps, () => system.control.retry(batch.id), { timeout: false });
+      const result = await withRedis(deps, () => retryBatch(deps, batch.id), { timeout: false });
       return { batchId: batch.id, ...result, batch: batchView((await system.store.get(batch.id)) ?? batch) };
     } catch (error) {
       if (error instanceof UsageError) throw new ControlError(409, CONTROL_ERROR_CODES.conflict, error.message, error.hint === undefined ? {} : { hint: error.hint });

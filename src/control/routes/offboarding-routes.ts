@@ -14,7 +14,7 @@ import { withRedis } from '../with-redis.js';
 
 /** What the offboarding endpoints use: the workflow over the same Redis and target as the batches. */
 export interface ControlOffboardingDeps {
-  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows'>;
+  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows' | 'retry'>;
   config: Parameters<OffboardingSystem['plan']>[1]['config'];
 }
 
@@ -33,6 +33,8 @@ const submitQuerySchema = z.object({
   ignoreColumn: repeatedSchema,
   /** Names the offboarding (and its step batches), as an uploaded file's name would. Default `leavers.<format>`. */
   name: z.string().trim().min(1).max(200).optional(),
+  /** Plays the role of --no-undo-window: a hold below offboarding.minHoldHours is accepted. */
+  noUndoWindow: flag,
   /** Plays the role of --yes. */
   confirm: flag,
   /** Plan only, queue nothing (like --dry-run). */
@@ -64,6 +66,7 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
       transferTo: query.transferTo,
       removeFromSharing: query.removeFromSharing === true,
       tz: query.tz,
+      noUndoWindow: query.noUndoWindow === true,
       columns: leaversColumnChoices({ email: query.emailColumn, leaveDate: query.leaveDateColumn, leaveAt: query.leaveAtColumn, transferTo: query.transferColumn }, query.ignoreColumn ?? []),
     });
     // The same file with the same options is the same offboarding: found before spending a pre-flight on it.

@@ -1,7 +1,7 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { isSystemAdmin } from '../http/authenticate.js';
 import { paginate, readCappedPaging, type PageRequest } from '../http/paging.js';
-import { LIST_USERS_MAX_PAGE_SIZE } from '../../contract/index.js';
+import { LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE, LIST_USERS_MAX_PAGE_SIZE } from '../../contract/index.js';
 import { noteProvisionalSeat } from '../rules/provisional-expiry.js';
 import { queryBool, queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
@@ -20,9 +20,6 @@ function seatFilter(ctx: RouteContext): string | undefined {
   }
   return seat === 'CONTRIBUTOR' ? 'VIEWER' : seat;
 }
-
-/** include=lastLogin is honoured only for pages of at most 100 users (docs/service.md#list-users); larger pages leave it out. */
-const LAST_LOGIN_MAX_PAGE = 100;
 
 /** Whether the page asked for holds at most `limit` users: its pageSize, or for includeAll what it answers. */
 function pageHoldsAtMost(paging: PageRequest, askedAll: boolean, matching: number, limit: number): boolean {
@@ -61,7 +58,7 @@ function listUsers(ctx: RouteContext): unknown {
     callerIsAdmin: isSystemAdmin(ctx.principal),
     displayContributorSeatType: reportsContributor(ctx),
     ...(planId === undefined ? {} : { planId }),
-    includeLastLogin: queryIncludes(ctx.query).has('lastlogin') && pageHoldsAtMost(paging, queryBool(ctx.query, 'includeAll') ?? false, users.length, LAST_LOGIN_MAX_PAGE),
+    includeLastLogin: queryIncludes(ctx.query).has('lastlogin') && pageHoldsAtMost(paging, queryBool(ctx.query, 'includeAll') ?? false, users.length, LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE),
   };
   return paginate(users, paging, (u) => userView(u, viewOptions));
 }

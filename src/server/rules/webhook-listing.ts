@@ -17,7 +17,7 @@ export function ownsWebhook(principal: Principal, webhook: WebhookRecord): boole
 /**
  * List webhooks. Before the sunset: sorted by API client name, webhook name, then creation date, with the usual
  * paging. From the sunset (by the server's clock): includeAll ignored, pageSize capped at 10,000, totals -1, newest
- * first.
+ * first. `owned` must be in creation order.
  */
 export function listWebhooks<R>(
   owned: readonly WebhookRecord[],
@@ -27,13 +27,13 @@ export function listWebhooks<R>(
   sunsetAt: number,
   view: (webhook: WebhookRecord) => R,
 ): IndexResult<R> {
+  // `owned` comes in creation order; ids are random, so webhooks created in the same millisecond keep that order
+  // (the sort is stable) rather than being ordered by id.
   if (now < sunsetAt) {
-    const sorted = [...owned].sort(
-      (a, b) => appName(a).localeCompare(appName(b)) || a.name.localeCompare(b.name) || a.createdAt - b.createdAt || a.id - b.id,
-    );
+    const sorted = [...owned].sort((a, b) => appName(a).localeCompare(appName(b)) || a.name.localeCompare(b.name) || a.createdAt - b.createdAt);
     return paginate(sorted, paging, view);
   }
-  const sorted = [...owned].sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+  const sorted = [...owned].reverse().sort((a, b) => b.createdAt - a.createdAt);
   const pageSize = Math.min(paging.pageSize, WEBHOOK_PAGE_SIZE_CAP);
   const start = (paging.page - 1) * pageSize;
   return {

@@ -141,6 +141,13 @@ describe('transport', () => {
     expect(answers[0]).toMatchObject({ operation: 'users.get', status: 429, errorCode: 4003, retryAfterMs: 4_000 });
   });
 
+  it("gives the answer's Date header to onResponse, as the service's time", async () => {
+    const answers: ResponseInfo[] = [];
+    const { client } = await setup(() => ({ headers: { date: 'Tue, 24 Nov 2026 05:00:07 GMT' }, body: user }), { onResponse: (info) => answers.push(info) });
+    await client.users.get(1);
+    expect(answers[0]?.serviceDateMs).toBe(Date.UTC(2026, 10, 24, 5, 0, 7));
+  });
+
   it('does not retry by default', async () => {
     const { server, client } = await setup(() => ({ status: 503, body: { errorCode: 4001, message: 'maintenance', refId: 'r' } }));
     await caught(client.users.get(1));

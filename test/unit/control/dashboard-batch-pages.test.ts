@@ -38,6 +38,7 @@ function workflow(): WorkflowRecord {
     deactivateBatch: `${OFFBOARDING}-deactivate`,
     removeBatch: `${OFFBOARDING}-remove`,
     reactivateBatch: `${OFFBOARDING}-reactivate`,
+    restoreBatch: `${OFFBOARDING}-restore`,
   };
 }
 
@@ -56,7 +57,7 @@ function holdingOffboarding(phases: LeaverState['phase'][] = ['holding', 'holdin
   return { system: system as unknown as ControlOffboardingDeps['system'], config: {} as ControlOffboardingDeps['config'] };
 }
 
-function stepBatch(step: 'deactivate' | 'remove' | 'reactivate', overrides: Partial<BatchRecord> = {}): BatchRecord {
+function stepBatch(step: 'deactivate' | 'remove' | 'reactivate' | 'restore', overrides: Partial<BatchRecord> = {}): BatchRecord {
   return batchRecord({ id: `${OFFBOARDING}-${step}`, source: `leavers.csv (offboarding ${OFFBOARDING}: ${step} step)`, total: 2, queued: 2, counts: emptyCounts(), ...overrides });
 }
 
@@ -88,6 +89,9 @@ describe('batchActivity', () => {
     // An undone leaver's reactivation runs until its outcome is in the reactivate batch.
     expect(batchActivity(stepBatch('reactivate'), { rowsStarted: 0, step: { step: 'reactivate', status: status(['undone', 'holding']) } })).toMatchObject({ label: 'running' });
     expect(batchActivity(stepBatch('reactivate', { counts: { ...emptyCounts(), succeeded: 1 } }), { rowsStarted: 0, step: { step: 'reactivate', status: status(['undone', 'holding']) } })).toMatchObject({ label: 'waiting' });
+    // The seat given back after a reactivation runs until its outcome is in the restore batch, then waits.
+    expect(batchActivity(stepBatch('restore'), { rowsStarted: 0, step: { step: 'restore', status: status(['undone', 'holding']) } })).toMatchObject({ label: 'running' });
+    expect(batchActivity(stepBatch('restore', { counts: { ...emptyCounts(), succeeded: 1 } }), { rowsStarted: 0, step: { step: 'restore', status: status(['undone', 'holding']) } })).toMatchObject({ label: 'waiting' });
   });
 });
 
@@ -107,6 +111,12 @@ describe('dashboard: batch pages', () => {
     expect(api.statusCode).toBe(200);
     expect(api.json()).toMatchObject({ id: `${OFFBOARDING}-deactivate`, state: 'finished' });
     expect((await app.inject({ method: 'GET', url: `/v1/batches/${OFFBOARDING}-delete`, headers: auth })).statusCode).toBe(404);
+    // The restore step batch (the seat given back after an undo) is a step batch too.
+    await app.close();
+    app = buildControlApp(controlDeps({ batches: batchesWith([stepBatch('restore', { state: 'finished', counts: { ...emptyCounts(), succeeded: 1 } })]), offboarding: holdingOffboarding() }));
+    const restore = await app.inject({ method: 'GET', url: `/v1/batches/${OFFBOARDING}-restore`, headers: auth });
+    expect(restore.statusCode).toBe(200);
+    expect(restore.json()).toMatchObject({ id: `${OFFBOARDING}-restore` });
   });
 
   it('stops the list refreshing when only step batches wait, and keeps it refreshing while a batch moves', async () => {

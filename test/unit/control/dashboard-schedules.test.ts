@@ -75,7 +75,8 @@ describe('dashboard: schedules page', () => {
     expect(page.body).toContain('<a href="/schedules" aria-current="page">Schedules</a>');
     expect(page.body).toContain('<caption class="visually-hidden">Reconciliation schedules of this target, by name</caption>');
     const weekly = rowOf(page.body, 'weekly-apply');
-    expect(weekly).toMatch(/0 6 \* \* 1 Europe\/Berlin applies \/etc\/seatflow\/licences\.json 2026-11-30 05:00:00 UTC/);
+    // Nobody can confirm a scheduled run: the page says what holds it.
+    expect(weekly).toMatch(/0 6 \* \* 1 Europe\/Berlin applies a run above guardrails\.destructiveMaxCount \(\d+\) or guardrails\.destructiveMaxShare \([\d.]+%\) is held and changes nothing: .* \/etc\/seatflow\/licences\.json 2026-11-30 05:00:00 UTC/);
     expect(weekly).toMatch(/2026-11-23 06:00:04 UTC .* batch b0123456789ab finished 3 rows 2 succeeded 1 failed plan: 3 change, 40 no-op \/data\/reconcile\/weekly-2026-11-23\.csv/);
     expect(page.body).toContain('<a href="/batches/b0123456789ab">b0123456789ab</a>');
     expect(rowOf(page.body, 'held')).toMatch(/none .* changed nothing: 12 removals are more than the limit of 5/);

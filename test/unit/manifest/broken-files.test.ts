@@ -81,7 +81,7 @@ describe('broken manifests', () => {
   it('refuses a folder named as the manifest with a clear message (exit 2), not a stack trace', async () => {
     const error = await loadManifest({ path: tmp }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toBe(`${tmp} is not a manifest file (a folder or a device)`);
+    expect((error as Error).message).toBe(`manifest is a folder, not a file: ${tmp}`);
   });
 
   it('shows an id beyond 2^53 in JSON Lines and JSON as written, not rounded', async () => {

@@ -159,7 +159,7 @@ describe('whole-file checks', () => {
   });
 
   it('refuses a file with more rows than guardrails.maxRows', async () => {
-    await expect(load('email,action\na@acme.example,deactivate\nb@acme.example,deactivate\n', '/data/m.csv', { maxRows: 1 })).rejects.toThrow(/more than 1 rows \(guardrails.maxRows\)/);
+    await expect(load('email,action\na@acme.example,deactivate\nb@acme.example,deactivate\n', '/data/m.csv', { maxRows: 1 })).rejects.toThrow(/more than 1 row \(guardrails.maxRows\)/);
   });
 
   it('validates without keeping rows when asked', async () => {

@@ -30,6 +30,25 @@ describe('evaluatePolicy', () => {
     expect(recent!.action).toBeUndefined();
   });
 
+  it('matches ACTIVE users only unless the rule names a status: a deactivated member is not listed every run', () => {
+    const users = [
+      user('gone@acme.example', { status: 'DEACTIVATED', lastLogin: daysAgo(200) }),
+      user('invited@acme.example', { status: 'PENDING', lastLogin: daysAgo(200) }),
+      user('stale@acme.example', { lastLogin: daysAgo(200) }),
+    ];
+    const byDefault = evaluatePolicy(users, loaded({ rules: [STALE] }), { now: NOW, protectedAccounts: [] });
+    expect(byDefault.map((decision) => decision.action)).toEqual([undefined, undefined, 'downgrade']);
+    const pending = evaluatePolicy(users, loaded({ rules: [{ ...STALE, when: { ...STALE.when, status: 'PENDING' } }] }), { now: NOW, protectedAccounts: [] });
+    expect(pending.map((decision) => decision.action)).toEqual([undefined, 'downgrade', undefined]);
+    const any = evaluatePolicy(users, loaded({ rules: [{ ...STALE, when: { ...STALE.when, status: 'ANY' } }] }), { now: NOW, protectedAccounts: [] });
+    expect(any.map((decision) => decision.action)).toEqual([undefined, 'downgrade', 'downgrade']);
+    // Whatever a rule names, a deactivated user holds no paid seat and the service downgrades only Active users: it is
+    // excluded with that reason, never planned (docs/service.md#seats-follow-the-lifecycle).
+    expect(any[0]?.excluded).toMatch(/^deactivated: holds no paid seat/);
+    const some = evaluatePolicy(users, loaded({ rules: [{ ...STALE, when: { ...STALE.when, status: ['ACTIVE', 'PENDING'] } }] }), { now: NOW, protectedAccounts: [] });
+    expect(some.map((decision) => decision.action)).toEqual([undefined, 'downgrade', 'downgrade']);
+  });
+
   it('matches never-logged-in users by the age of their seat, and not users who logged in once', () => {
     const users = [
       user('invited-long-ago@acme.example', { lastLogin: undefined, seatTypeLastChangedAt: daysAgo(41) }),

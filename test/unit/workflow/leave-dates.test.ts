@@ -50,8 +50,37 @@ describe('hold', () => {
     expect(formatHold(36 * 3_600_000)).toBe('36h');
   });
 
-  it('can never be longer than the reactivation window', () => {
-    expect(() => checkHold(7 * 86_400_000, 7)).not.toThrow();
-    expect(() => checkHold(7 * 86_400_000 + 60_000, 7)).toThrow(/longer than the reactivation window \(7 days\)/);
+  it('prints a hold exactly as long as it was given, never rounded', () => {
+    expect(formatHold(parseHold('0.5m'))).toBe('30s');
+    expect(formatHold(parseHold('90m'))).toBe('90m');
+    expect(formatHold(parseHold('1.5d'))).toBe('36h');
+    expect(formatHold(parseHold('0'))).toBe('0');
+    expect(formatHold(1500)).toBe('1.5s');
+  });
+
+  it('can never be longer than the reactivation window the config names', () => {
+    const config = { reactivationWindowDays: 30, minHoldHours: 24 };
+    expect(() => checkHold(30 * 86_400_000, config)).not.toThrow();
+    expect(() => checkHold(30 * 86_400_000 + 60_000, config)).toThrow(/longer than the reactivation window \(30 days\)/);
+    expect(() => checkHold(8 * 86_400_000, { ...config, reactivationWindowDays: 7 })).toThrow(/longer than the reactivation window \(7 days\)/);
+  });
+
+  it('refuses a hold below the configured minimum unless --no-undo-window is said, naming the units', () => {
+    const config = { reactivationWindowDays: 30, minHoldHours: 24 };
+    expect(() => checkHold(0, config)).toThrow(/the hold \(0\) is shorter than the minimum of 1d \(config offboarding.minHoldHours\)/);
+    expect(() => checkHold(parseHold('0.5m'), config)).toThrow(/the hold \(30s\) is shorter/);
+    const refusal = (() => {
+      try {
+        checkHold(parseHold('23h'), config);
+      } catch (error) {
+        return error as { hint?: string };
+      }
+      return undefined;
+    })();
+    expect(refusal?.hint).toMatch(/--no-undo-window/);
+    expect(refusal?.hint).toMatch(/m minutes, h hours, d days, w weeks/);
+    expect(() => checkHold(0, config, { noUndoWindow: true })).not.toThrow();
+    expect(() => checkHold(parseHold('1d'), config)).not.toThrow();
+    expect(() => checkHold(parseHold('2h'), { ...config, minHoldHours: 2 })).not.toThrow();
   });
 });

@@ -38,7 +38,7 @@ describe('offboarding status', () => {
 
 describe('offboarding report', () => {
   it('neutralises cells a spreadsheet would run as formulas and writes objects as JSON', () => {
-    const row = offboardingReportRow(workflow, leaver({ email: 'jo@acme.example', reason: '=HYPERLINK("x")', phase: 'failed', stateBefore: { recordedAt: 'x', seats: [], alternateEmails: ['-1@acme.example'] } }), {});
+    const row = offboardingReportRow(workflow, leaver({ email: 'jo@acme.example', reason: '=HYPERLINK("x")', phase: 'failed', stateBefore: { recordedAt: 'x', seats: [], alternateEmails: ['-1@acme.example'] } }), {}, new Date(NOW));
     const csv = formatOffboardingReport([row], 'csv');
     expect(csv).toContain(`'=HYPERLINK`);
     expect(csv).toContain('""alternateEmails"":[""-1@acme.example""]');

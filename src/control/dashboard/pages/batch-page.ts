@@ -1,6 +1,6 @@
 import type { BatchRecord } from '../../../queue/batch-store.js';
 import { OUTCOMES, rowsWithOutcome, type Outcome, type RowOutcome } from '../../../queue/row-outcome.js';
-import { stepBatchOf } from '../../request-schemas.js';
+import { stepBatchOf } from '../../../workflow/retry-step-batch.js';
 import { announcement } from '../announce.js';
 import type { BatchActivity } from '../batch-activity.js';
 import { batchCharts } from '../batch-charts.js';
@@ -136,7 +136,7 @@ export function batchPage(view: BatchView): SafeHtml {
   const step = stepBatchOf(batch.id);
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/batches">Batches</a> › ${batch.id}</nav>
 <h1>${batch.source} ${batch.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h1>
-<p class="muted">Batch <span class="mono">${batch.id}</span> · target ${batch.target}${step === undefined ? '' : html` · the ${step.step} step of offboarding <a href="/offboardings/${step.offboardingId}">${step.offboardingId}</a>`}</p>
+<p class="muted">Batch <span class="mono">${batch.id}</span> · target ${batch.target}${step === undefined ? '' : html` · the ${step.step} step of offboarding <a href="/offboardings/${step.workflowId}">${step.workflowId}</a>`}</p>
 ${batchLive({ ...view, announced: progressNews(view).key })}`;
 }
 

@@ -5,6 +5,7 @@ import type { GuardrailCheck } from '../../../plan/guardrails.js';
 import type { BatchPlan } from '../../../plan/planned-row.js';
 import { scrollBox } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { plural } from '../../../core/plural.js';
 
 /** The upload form: a file input that is also the drop zone (dropping a file on it works without script). */
 export function planForm(csrfToken: string, error?: { message: string; problems?: string[] }): SafeHtml {
@@ -32,7 +33,7 @@ export function planPreviewPage(options: { previewId: string; name: string; plan
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/plan">Plan a manifest</a> › ${options.name}</nav>
 <h1>Plan of ${options.name}</h1>
 <ul class="counts verdicts">${VERDICT_ORDER.map((verdict) => html`<li class="verdict-${verdict}"><span class="n">${plan.summary[verdict]}</span> ${verdict}</li>`)}</ul>
-<p class="muted">${plan.summary.total} rows · ${plan.apiCalls} API calls spent on the pre-flight${plan.organizationUsers === undefined ? '' : ` · ${plan.organizationUsers} users in the organization`}</p>
+<p class="muted">${plural(plan.summary.total, 'row')} · ${plural(plan.apiCalls, 'API call')} spent on the pre-flight${plan.organizationUsers === undefined ? '' : ` · ${plural(plan.organizationUsers, 'user')} in the organization`}</p>
 ${options.warnings.length === 0 ? '' : html`<ul class="note">${options.warnings.map((warning) => html`<li>${warning}</li>`)}</ul>`}
 <section aria-labelledby="guardrails-title" class="${guardrails.needsConfirmation ? 'guardrail over' : 'guardrail ok'}">
 <h2 id="guardrails-title">Guardrails</h2>

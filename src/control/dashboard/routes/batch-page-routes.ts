@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { reportLines } from '../../../queue/report-writer.js';
 import { OUTCOMES, type RowOutcome } from '../../../queue/row-outcome.js';
+import { retryBatch } from '../../retry-batch.js';
 import { withRedis } from '../../with-redis.js';
 import { csrfTokenOf } from '../../security/register-security.js';
 import type { DashboardContext } from '../dashboard-context.js';
@@ -85,7 +86,7 @@ export function registerBatchPageRoutes(app: FastifyInstance, context: Dashboard
     });
     app.post(`/batches/:id/${what}`, csrf, async (request, reply) => {
       const batch = await batchOf(request);
-      await withRedis(deps, async () => void (what === 'retry' ? await system.control.retry(batch.id) : await system.control.cancel(batch.id, DASHBOARD_CANCELLED_BY)), { timeout: false });
+      await withRedis(deps, async () => void (what === 'retry' ? await retryBatch(deps, batch.id) : await system.control.cancel(batch.id, DASHBOARD_CANCELLED_BY)), { timeout: false });
       return reply.redirect(`/batches/${batch.id}`, 303);
     });
   }

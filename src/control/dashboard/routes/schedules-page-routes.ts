@@ -27,8 +27,8 @@ export function registerSchedulesPageRoutes(app: FastifyInstance, context: Dashb
     if (found === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no schedule ${name}`, { hint: 'The Schedules page lists them.' });
     return found;
   };
-  app.get('/schedules', session, async (_request, reply) => render(reply, schedulesPage(await list(), Date.now()), { title: 'Schedules', section: 'schedules' }));
-  app.get('/schedules/live', session, async (_request, reply) => fragment(reply, schedulesLive(await list(), Date.now())));
+  app.get('/schedules', session, async (_request, reply) => render(reply, schedulesPage(await list(), Date.now(), deps.guardrails), { title: 'Schedules', section: 'schedules' }));
+  app.get('/schedules/live', session, async (_request, reply) => fragment(reply, schedulesLive(await list(), Date.now(), deps.guardrails)));
   app.get('/schedules/:name/run', session, async (request, reply) => {
     const view = await scheduleOf(request);
     return render(reply, runConfirmPage(view, csrfTokenOf(reply)), { title: `Run ${view.name} now`, section: 'schedules' });

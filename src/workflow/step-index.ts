@@ -1,0 +1,72 @@
+import type { QueueKeys } from '../queue/queue-keys.js';
+import type { RedisClient } from '../queue/redis/lua-script.js';
+import { STEP_NAMES, type StepName } from './step-job.js';
+
+/** A step of one leaver that has not ended: when it is due, on the service clock. */
+export interface PendingStep {
+  row: number;
+  step: StepName;
+  dueAt: number;
+}
+
+/**
+ * Every step of a workflow that has not ended, by due time: one sorted set per workflow. A step enters it when it is
+ * queued (submission, the hold's start, undo, retry, `seatflow steps run`) and leaves it when its job returns, so
+ * "is anything of this workflow due by now" is one count, whatever the number of leavers, and `seatflow steps` lists
+ * them in order without reading every leaver. A second set holds the same steps until a worker starts them (or BullMQ
+ * hands them out): the only ones the service-clock sweep may have to promote, each looked at about once. The step
+ * jobs themselves stay the truth of what runs: this is their index.
+ */
+export interface StepIndex {
+  add(workflowId: string, steps: readonly PendingStep[]): Promise<void>;
+  /** A worker started the step, or BullMQ holds it as due: the sweep has nothing more to do for it. */
+  started(workflowId: string, row: number, step: StepName): Promise<void>;
+  /** The step waits for its time again (it was handed out before it was due on the service clock). */
+  waiting(workflowId: string, step: PendingStep): Promise<void>;
+  /** The step ended (ran to its end, or was cancelled by undo): it is no longer pending. */
+  done(workflowId: string, row: number, step: StepName): Promise<void>;
+  /** Pending steps due by `atMs`. */
+  dueCount(workflowId: string, atMs: number): Promise<number>;
+  /** Pending steps in due order (at most `limit`, default all), optionally only those due by `dueBy`. */
+  list(workflowId: string, options?: { dueBy?: number; limit?: number }): Promise<PendingStep[]>;
+  /** Steps not yet started that are due by `atMs` (at most `limit`), oldest first. */
+  dueWaiting(workflowId: string, atMs: number, limit: number): Promise<PendingStep[]>;
+}
+
+const SEPARATOR = ':';
+const memberOf = (row: number, step: StepName): string => `${row}${SEPARATOR}${step}`;
+
+export function createStepIndex(redis: RedisClient, keys: QueueKeys): StepIndex {
+  const range = async (key: string, dueBy: number | '+inf', limit?: number): Promise<PendingStep[]> => {
+    const flat = limit === undefined ? await redis.zrangebyscore(key, '-inf', dueBy, 'WITHSCORES') : await redis.zrangebyscore(key, '-inf', dueBy, 'WITHSCORES', 'LIMIT', 0, limit);
+    const steps: PendingStep[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const [row, step] = (flat[i] ?? '').split(SEPARATOR);
+      if (!STEP_NAMES.includes(step as StepName)) continue;
+      steps.push({ row: Number(row), step: step as StepName, dueAt: Number(flat[i + 1]) });
+    }
+    return steps;
+  };
+  return {
+    async add(workflowId, steps) {
+      for (let i = 0; i < steps.length; i += 1000) {
+        const args = steps.slice(i, i + 1000).flatMap((step) => [step.dueAt, memberOf(step.row, step.step)]);
+        if (args.length > 0) await redis.multi().zadd(keys.workflowSteps(workflowId), ...args).zadd(keys.workflowStepsWaiting(workflowId), ...args).exec();
+      }
+    },
+    async started(workflowId, row, step) {
+      await redis.zrem(keys.workflowStepsWaiting(workflowId), memberOf(row, step));
+    },
+    async waiting(workflowId, step) {
+      await redis.zadd(keys.workflowStepsWaiting(workflowId), step.dueAt, memberOf(step.row, step.step));
+    },
+    async done(workflowId, row, step) {
+      await redis.multi().zrem(keys.workflowSteps(workflowId), memberOf(row, step)).zrem(keys.workflowStepsWaiting(workflowId), memberOf(row, step)).exec();
+    },
+    async dueCount(workflowId, atMs) {
+      return redis.zcount(keys.workflowSteps(workflowId), '-inf', atMs);
+    },
+    list: (workflowId, options = {}) => range(keys.workflowSteps(workflowId), options.dueBy ?? '+inf', options.limit),
+    dueWaiting: (workflowId, atMs, limit) => range(keys.workflowStepsWaiting(workflowId), atMs, limit),
+  };
+}

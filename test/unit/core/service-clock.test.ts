@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createServiceClock, describeSkew } from '../../../src/core/service-clock.js';
+
+const HOUR = 3_600_000;
+
+describe('createServiceClock', () => {
+  it("takes the real service's time from its Date headers (median, middle of the second), this machine's until one is seen", () => {
+    let local = 1_000_000_000_000;
+    const clock = createServiceClock({ local: () => local });
+    expect(clock.source()).toBe('local');
+    expect(clock.now()).toBe(local);
+    // The service is 2 hours ahead; one answer arrives late and must not move the clock.
+    for (const late of [0, 0, 5000, 0, 0]) clock.observe(local + 2 * HOUR - 500 - late, local);
+    expect(clock.source()).toBe('date-header');
+    expect(clock.skewMs()).toBe(2 * HOUR);
+    local += 60_000;
+    expect(clock.now()).toBe(local + 2 * HOUR);
+  });
+
+  it("asks the reference server for its clock, follows it when it moves, and ignores the Date header (its process's wall clock)", async () => {
+    let local = 1_000_000_000_000;
+    let server = local + 7 * 24 * HOUR;
+    const clock = createServiceClock({ local: () => local, readSimClock: async () => server, refreshMs: 1000 });
+    await clock.refresh();
+    expect(clock.source()).toBe('sim-clock');
+    expect(clock.now()).toBe(server);
+    clock.observe(local, local);
+    expect(clock.now()).toBe(server);
+    // Moved again (POST /_sim/clock): seen at the next refresh, not more often than refreshMs.
+    server += 24 * HOUR;
+    await clock.refresh();
+    expect(clock.now()).toBe(server - 24 * HOUR);
+    local += 1000;
+    server += 1000;
+    await clock.refresh();
+    expect(clock.now()).toBe(server);
+  });
+
+  it('stays on Date headers when the target is not a reference server, and warns once about a large skew', async () => {
+    const warnings: number[] = [];
+    const local = 1_000_000_000_000;
+    const clock = createServiceClock({ local: () => local, readSimClock: async () => undefined, onSkew: (skew) => warnings.push(skew), warnSkewMs: 30_000 });
+    await clock.refresh();
+    expect(clock.source()).toBe('local');
+    clock.observe(local - 90_500, local);
+    clock.observe(local - 90_500, local);
+    expect(clock.source()).toBe('date-header');
+    expect(warnings).toEqual([-90_000]);
+    expect(describeSkew(clock.skewMs())).toBe('1m 30s behind this machine');
+  });
+});
