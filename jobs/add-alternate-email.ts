@@ -1,13 +1,13 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
 import { findAlternateEmail, resolveUserId } from './resolve-target.js';
+import { invert, sameUser, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * add-alternate-email: attach an address to a user. Confirm: list the user's alternate addresses; the address is
  * among them (case-insensitive) → done.
  */
-export const addAlternateEmailJob: JobType<ActionOf<'add-alternate-email'>> = {
+export const addAlternateEmailJob: ReversibleJobType<ActionOf<'add-alternate-email'>> = {
   action: 'add-alternate-email',
   // Confirms wait out a request that got no answer: else a second create is refused (it exists) although the first landed.
   creates: true,
@@ -24,4 +24,6 @@ export const addAlternateEmailJob: JobType<ActionOf<'add-alternate-email'>> = {
     const userId = await resolveUserId(context);
     return (await findAlternateEmail(context.api, userId, context.action.alternateEmail, context)) === undefined ? 'not-done' : 'done';
   },
+
+  inverse: (facts) => invert([{ action: 'delete-alternate-email', user: sameUser(facts), alternateEmail: facts.action.alternateEmail }]),
 };

@@ -1,6 +1,6 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
+import { invert, numberOf, type ReversibleJobType } from './inverse-support.js';
 import { columnFields } from './writable-fields.js';
 import { listColumns } from './resolve-target.js';
 
@@ -15,7 +15,7 @@ function sheetIdOf(context: { target: { sheetId?: number }; action: AddColumnAct
  * done (titles are unique within a sheet, so a retry can never add a second one; the pre-flight refuses rows whose
  * title already existed before the batch). The found column's id goes to the log: confirm's answer has no detail.
  */
-export const addColumnJob: JobType<AddColumnAction> = {
+export const addColumnJob: ReversibleJobType<AddColumnAction> = {
   action: 'add-column',
   // Confirms wait out a request that got no answer: else a second create is refused (it exists) although the first landed.
   creates: true,
@@ -39,5 +39,14 @@ export const addColumnJob: JobType<AddColumnAction> = {
     if (column === undefined) return 'not-done';
     context.logger.info({ sheetId, columnId: column.id, title: column.title }, 'column already on the sheet');
     return 'done';
+  },
+
+  // The column did not exist before (the pre-flight refuses a title already taken): the inverse deletes it, by the id
+  // the add answered when known.
+  inverse(facts) {
+    const sheetId = facts.target.sheetId ?? facts.action.sheetId;
+    const columnId = numberOf(facts.detail?.columnId);
+    const named = columnId === undefined ? { columnTitle: facts.action.title } : { columnId };
+    return invert([{ action: 'delete-column', sheetId, ...named }], ['the added column is deleted with every value entered in it since']);
   },
 };

@@ -1,15 +1,15 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, definedOnly, succeeded } from './job-support.js';
 import { userProfileFields } from './writable-fields.js';
 import { findUserByEmail } from './resolve-target.js';
+import { invert, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * add: invite (or, with auto-provisioning, add) a user. The only user action without an id: the user does not exist
  * yet. Confirm: a user with that primary e-mail exists (one list call with an `email=` filter). A user who existed
  * before the batch was classified by the pre-flight, so "exists" here means our add went through.
  */
-export const addUserJob: JobType<ActionOf<'add'>> = {
+export const addUserJob: ReversibleJobType<ActionOf<'add'>> = {
   action: 'add',
   // Confirms wait out a request that got no answer: else a second create is refused (it exists) although the first landed.
   creates: true,
@@ -32,4 +32,7 @@ export const addUserJob: JobType<ActionOf<'add'>> = {
   async confirm(context) {
     return (await findUserByEmail(context.api, context.action.user.email, context)) === undefined ? 'not-done' : 'done';
   },
+
+  // The user did not exist before the row: the inverse removes them (and frees the seat the add cost).
+  inverse: (facts) => invert([{ action: 'remove', user: { email: facts.action.user.email } }], ['the added user is removed from the organization, with anything they own by now']),
 };

@@ -1,9 +1,10 @@
 import type { Discussion } from '../src/contract/discussion.js';
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobContext, JobType } from '../src/queue/job-type.js';
+import type { JobContext } from '../src/queue/job-type.js';
 import { readCheckedUpload } from './checked-upload.js';
 import { discussionMarker } from './discussion-marker.js';
 import { callOptions, succeeded } from './job-support.js';
+import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
 
 type CreateDiscussionAction = ActionOf<'create-discussion'>;
 
@@ -21,7 +22,7 @@ function sheetIdOf(context: JobContext<CreateDiscussionAction>): number {
  * A create that got no answer may land late, after a confirm found nothing: the queue waits out the client's timeouts
  * before confirming, and after creating again `keepOne` removes a second discussion with this row's marker.
  */
-export const createDiscussionJob: JobType<CreateDiscussionAction> = {
+export const createDiscussionJob: ReversibleJobType<CreateDiscussionAction> = {
   action: 'create-discussion',
 
   async run(context) {
@@ -50,6 +51,8 @@ export const createDiscussionJob: JobType<CreateDiscussionAction> = {
     for (const other of others) await context.api.discussions.delete(sheetId, other.id, callOptions(context));
     return { sheetId, discussionId: kept.id, duplicatesRemoved: others.map((d) => d.id).join(' ') };
   },
+
+  inverse: () => cannotInvert('no seatflow action deletes a discussion (and others may have replied to it): delete it in Smartsheet if it should go'),
 };
 
 /**

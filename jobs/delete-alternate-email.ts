@@ -1,6 +1,6 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, deleteOrConfirmGone } from './job-support.js';
+import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
 import { findAlternateEmail, resolveAlternateEmailId, resolveUserId } from './resolve-target.js';
 
 /**
@@ -8,7 +8,7 @@ import { findAlternateEmail, resolveAlternateEmailId, resolveUserId } from './re
  * not among them → done. A 404 on the delete → the same check decides (gone → `unchanged`; the user missing → the
  * 404 stands and the row fails).
  */
-export const deleteAlternateEmailJob: JobType<ActionOf<'delete-alternate-email'>> = {
+export const deleteAlternateEmailJob: ReversibleJobType<ActionOf<'delete-alternate-email'>> = {
   action: 'delete-alternate-email',
 
   async run(context) {
@@ -26,4 +26,6 @@ export const deleteAlternateEmailJob: JobType<ActionOf<'delete-alternate-email'>
     const userId = await resolveUserId(context);
     return (await findAlternateEmail(context.api, userId, context.action.alternateEmail, context)) === undefined ? 'done' : 'not-done';
   },
+
+  inverse: () => cannotInvert('a deleted alternate address can be added again, but its owner must confirm it again before it works: not the state before'),
 };

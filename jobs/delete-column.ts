@@ -1,6 +1,6 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, deleteOrConfirmGone } from './job-support.js';
+import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
 import { listColumns, resolveColumnId } from './resolve-target.js';
 
 type DeleteColumnAction = ActionOf<'delete-column'>;
@@ -10,7 +10,7 @@ type DeleteColumnAction = ActionOf<'delete-column'>;
  * sheet as well as the column); the column (by id, or by title when no id is known) is not among them → done; the
  * sheet itself missing → its 404 propagates and the row fails. A 404 on the delete → the same check decides.
  */
-export const deleteColumnJob: JobType<DeleteColumnAction> = {
+export const deleteColumnJob: ReversibleJobType<DeleteColumnAction> = {
   action: 'delete-column',
 
   async run(context) {
@@ -32,4 +32,6 @@ export const deleteColumnJob: JobType<DeleteColumnAction> = {
       columnId !== undefined ? columns.some((c) => c.id === columnId) : columns.some((c) => c.title === context.action.columnTitle);
     return present ? 'not-done' : 'done';
   },
+
+  inverse: () => cannotInvert('a deleted column cannot be restored: its values went with it'),
 };

@@ -1,13 +1,13 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, deleteOrConfirmGone, isNotFound } from './job-support.js';
+import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * delete-webhook: delete a webhook. Confirm: get the webhook; 404 → done. A webhook is addressed by its own id
  * only, so a 404 has one meaning for this token: there is no such webhook (any more). The pre-flight checked that
  * the token could see it, so "gone" is the only way it disappears from view; a 404 on the delete is `unchanged`.
  */
-export const deleteWebhookJob: JobType<ActionOf<'delete-webhook'>> = {
+export const deleteWebhookJob: ReversibleJobType<ActionOf<'delete-webhook'>> = {
   action: 'delete-webhook',
 
   async run(context) {
@@ -24,4 +24,6 @@ export const deleteWebhookJob: JobType<ActionOf<'delete-webhook'>> = {
       throw error;
     }
   },
+
+  inverse: () => cannotInvert('a deleted webhook cannot be restored: create it again in the integration that owns it (it gets a new id and secret)'),
 };

@@ -1,12 +1,12 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
+import { invert, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * disable-webhook: turn a webhook off (status DISABLED_BY_OWNER). Confirm: get the webhook; not enabled → done,
  * whatever the reason it is off (no callbacks go out, which is what the row asks for).
  */
-export const disableWebhookJob: JobType<ActionOf<'disable-webhook'>> = {
+export const disableWebhookJob: ReversibleJobType<ActionOf<'disable-webhook'>> = {
   action: 'disable-webhook',
 
   async run(context) {
@@ -19,4 +19,7 @@ export const disableWebhookJob: JobType<ActionOf<'disable-webhook'>> = {
     const webhook = await context.api.webhooks.get(context.target.webhookId ?? context.action.webhookId, callOptions(context));
     return webhook.enabled === true ? 'not-done' : 'done';
   },
+
+  // Enabling makes the service verify the callback again; the revert's row fails if the subscriber no longer answers.
+  inverse: (facts) => invert([{ action: 'enable-webhook', webhookId: facts.target.webhookId ?? facts.action.webhookId }]),
 };

@@ -1,7 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolvePlanId, resolveUserId, sameSeat, seatInPlan } from './resolve-target.js';
+import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
 type DowngradeAction = ActionOf<'downgrade'>;
 
@@ -13,7 +13,7 @@ type DowngradeAction = ActionOf<'downgrade'>;
  * admin → done. The user not in that plan →
  * not-done (the call is then made and the service answers for itself).
  */
-export const downgradeUserJob: JobType<DowngradeAction> = {
+export const downgradeUserJob: ReversibleJobType<DowngradeAction> = {
   action: 'downgrade',
 
   async run(context) {
@@ -35,5 +35,22 @@ export const downgradeUserJob: JobType<DowngradeAction> = {
     if (context.action.removeAdminStatus !== true) return 'done';
     const user = await context.api.users.get(userId, callOptions(context));
     return user.admin === true ? 'not-done' : 'done';
+  },
+
+  readBefore: (context) => readSeatBefore(context, context.action.removeAdminStatus === true),
+
+  /** An upgrade back to the seat the user held: MEMBER or GUEST (the seats an upgrade gives). */
+  inverse(facts) {
+    const before = stateBefore(facts, seatBeforeSchema);
+    if (before === undefined) return cannotInvert(`the seat before the downgrade is not known: ${NOTHING_RECORDED}`);
+    const { planId, seatType } = before;
+    if (seatType === 'MEMBER' || seatType === 'GUEST') {
+      const notes = before.admin === true ? ['the downgrade also removed admin status; the revert gives the seat back, not admin status (an update row with admin=true does)'] : [];
+      return invert([{ action: 'upgrade', user: sameUser(facts), planId, seatType }], notes);
+    }
+    if (seatType === 'PROVISIONAL_MEMBER') {
+      return cannotInvert(`the user was a Provisional Member of plan ${planId}; an upgrade gives a full Member seat, not the provisional one (docs/service.md#seats)`);
+    }
+    return cannotInvert(seatType === undefined ? `the user held no seat in plan ${planId} before` : `the user held ${seatType} in plan ${planId} before: nothing to give back`);
   },
 };

@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../src/client/api-error.js';
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
+import { invert, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * enable-webhook: turn a webhook on. The service verifies the callback URL before it answers; a failed verification
@@ -9,7 +9,7 @@ import { callOptions, succeeded } from './job-support.js';
  * failed row (InvalidRequest: trying again will not help until the subscriber answers the challenge).
  * Confirm: get the webhook; enabled → done.
  */
-export const enableWebhookJob: JobType<ActionOf<'enable-webhook'>> = {
+export const enableWebhookJob: ReversibleJobType<ActionOf<'enable-webhook'>> = {
   action: 'enable-webhook',
 
   async run(context) {
@@ -30,4 +30,6 @@ export const enableWebhookJob: JobType<ActionOf<'enable-webhook'>> = {
     const webhook = await context.api.webhooks.get(context.target.webhookId ?? context.action.webhookId, callOptions(context));
     return webhook.enabled === true ? 'done' : 'not-done';
   },
+
+  inverse: (facts) => invert([{ action: 'disable-webhook', webhookId: facts.target.webhookId ?? facts.action.webhookId }]),
 };

@@ -1,6 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
+import { z } from 'zod';
 import { callOptions, succeeded } from './job-support.js';
+import { cannotInvert, invert, NOTHING_RECORDED, sameUser, stateBefore, type ReversibleJobType } from './inverse-support.js';
 import { resolveAlternateEmailId, resolveUserId } from './resolve-target.js';
 
 /**
@@ -9,7 +10,7 @@ import { resolveAlternateEmailId, resolveUserId } from './resolve-target.js';
  * The row names the user; after a promotion the user keeps its id, so the pre-flight's userId still holds, whereas a
  * lookup by the old primary e-mail would no longer find them (hence the pre-flight id matters here).
  */
-export const makeAlternateEmailPrimaryJob: JobType<ActionOf<'make-alternate-email-primary'>> = {
+export const makeAlternateEmailPrimaryJob: ReversibleJobType<ActionOf<'make-alternate-email-primary'>> = {
   action: 'make-alternate-email-primary',
 
   async run(context) {
@@ -22,5 +23,17 @@ export const makeAlternateEmailPrimaryJob: JobType<ActionOf<'make-alternate-emai
   async confirm(context) {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
     return user.email.toLowerCase() === context.action.alternateEmail.toLowerCase() ? 'done' : 'not-done';
+  },
+
+  async readBefore(context) {
+    const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
+    return { primaryEmail: user.email };
+  },
+
+  // The old primary address became an alternate of the same user: promoting it back restores both.
+  inverse(facts) {
+    const before = stateBefore(facts, z.object({ primaryEmail: z.string() }));
+    if (before === undefined) return cannotInvert(`the primary address before is not known: ${NOTHING_RECORDED}`);
+    return invert([{ action: 'make-alternate-email-primary', user: sameUser(facts), alternateEmail: before.primaryEmail.toLowerCase() }]);
   },
 };

@@ -1,13 +1,13 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolveUserId } from './resolve-target.js';
+import { invert, sameUser, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * reactivate: restore a deactivated user. Confirm: get the user; a status other than DEACTIVATED → done (a status
  * the service did not report → not-done, so the call is made and the service decides).
  */
-export const reactivateUserJob: JobType<ActionOf<'reactivate'>> = {
+export const reactivateUserJob: ReversibleJobType<ActionOf<'reactivate'>> = {
   action: 'reactivate',
 
   async run(context) {
@@ -20,4 +20,6 @@ export const reactivateUserJob: JobType<ActionOf<'reactivate'>> = {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
     return user.status !== undefined && user.status !== 'DEACTIVATED' ? 'done' : 'not-done';
   },
+
+  inverse: (facts) => invert([{ action: 'deactivate', user: sameUser(facts) }]),
 };

@@ -1,5 +1,5 @@
 import type { ActionName, ActionOf } from '../src/manifest/action.js';
-import type { JobRegistry, JobType } from '../src/queue/job-type.js';
+import type { JobRegistry, JobType, Reversible } from '../src/queue/job-type.js';
 import { addAlternateEmailJob } from './add-alternate-email.js';
 import { addColumnJob } from './add-column.js';
 import { addUserJob } from './add-user.js';
@@ -21,8 +21,11 @@ import { updateColumnJob } from './update-column.js';
 import { updateUserJob } from './update-user.js';
 import { upgradeUserJob } from './upgrade-user.js';
 
-/** One job type per action; the mapped type makes a missing or misfiled action a compile error. */
-const JOBS: { readonly [N in ActionName]: JobType<ActionOf<N>> } = {
+/**
+ * One job type per action; the mapped type makes a missing or misfiled action a compile error, and so does a job type
+ * that does not say how its rows are inverted (`seatflow revert`).
+ */
+const JOBS: { readonly [N in ActionName]: JobType<ActionOf<N>> & Required<Pick<Reversible<ActionOf<N>>, 'inverse'>> } = {
   add: addUserJob,
   update: updateUserJob,
   deactivate: deactivateUserJob,

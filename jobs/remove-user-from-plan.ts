@@ -1,7 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, deleteOrConfirmGone } from './job-support.js';
 import { resolvePlanId, resolveUserId, seatInPlan } from './resolve-target.js';
+import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
 
 type RemoveFromPlanAction = ActionOf<'remove-from-plan'>;
 
@@ -11,7 +11,7 @@ type RemoveFromPlanAction = ActionOf<'remove-from-plan'>;
  * fails the row: "not in the plan" is the goal, "not in the organization" is something a person should look at.
  * The plan id must come from the pre-flight or the row here: after the removal "the user's only plan" is gone.
  */
-export const removeUserFromPlanJob: JobType<RemoveFromPlanAction> = {
+export const removeUserFromPlanJob: ReversibleJobType<RemoveFromPlanAction> = {
   action: 'remove-from-plan',
 
   async run(context) {
@@ -32,4 +32,6 @@ export const removeUserFromPlanJob: JobType<RemoveFromPlanAction> = {
     if (planId === undefined) return 'not-done';
     return (await seatInPlan(context.api, userId, planId, context)) === undefined ? 'done' : 'not-done';
   },
+
+  inverse: () => cannotInvert('no action puts a user back into a plan: their seat and access to items shared within the plan went with the removal'),
 };

@@ -1,7 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, definedOnly, deleteOrConfirmGone, isNotFound } from './job-support.js';
 import { resolveTransferToId, resolveUserId } from './resolve-target.js';
+import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
 
 type RemoveAction = ActionOf<'remove'>;
 
@@ -12,7 +12,7 @@ type RemoveAction = ActionOf<'remove'>;
  * transfer; seatflow cannot re-check sheets or groups, so the outcome is `unchanged` with `alreadyGone: true`.
  * When our own earlier attempt removed the user, the transfer was part of that same call.
  */
-export const removeUserJob: JobType<RemoveAction> = {
+export const removeUserJob: ReversibleJobType<RemoveAction> = {
   action: 'remove',
 
   async run(context) {
@@ -39,4 +39,7 @@ export const removeUserJob: JobType<RemoveAction> = {
       throw error;
     }
   },
+
+  inverse: () =>
+    cannotInvert('a removal cannot be undone: the user is no longer in the organization, their sheets and groups went to the transfer target; add them again with an add row if they should come back'),
 };

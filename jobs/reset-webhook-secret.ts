@@ -1,6 +1,6 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
+import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * reset-webhook-secret: replace a webhook's shared secret. The new secret is never put in the outcome, the report or
@@ -10,7 +10,7 @@ import { callOptions, succeeded } from './job-support.js';
  * read that fails the row if the webhook is gone. A repeat after an uncertain attempt resets once more: the secret
  * still ends up new, which is the row's purpose; a subscriber that fetched the secret in between must fetch again.
  */
-export const resetWebhookSecretJob: JobType<ActionOf<'reset-webhook-secret'>> = {
+export const resetWebhookSecretJob: ReversibleJobType<ActionOf<'reset-webhook-secret'>> = {
   action: 'reset-webhook-secret',
 
   async run(context) {
@@ -23,4 +23,6 @@ export const resetWebhookSecretJob: JobType<ActionOf<'reset-webhook-secret'>> = 
     await context.api.webhooks.get(context.target.webhookId ?? context.action.webhookId, callOptions(context));
     return 'not-done';
   },
+
+  inverse: () => cannotInvert('the old shared secret cannot be restored: the service made a new one and keeps no earlier one'),
 };

@@ -1,7 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { readCheckedUpload } from './checked-upload.js';
 import { callOptions, succeeded } from './job-support.js';
+import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
 import { resolveUserId } from './resolve-target.js';
 
 /**
@@ -14,7 +14,7 @@ import { resolveUserId } from './resolve-target.js';
  * - otherwise → not-done: the upload is repeated. Without the pre-flight's imageId (a target built by hand) a
  *   second upload of the same file may happen: the same picture, but the user changed twice.
  */
-export const setProfileImageJob: JobType<ActionOf<'set-profile-image'>> = {
+export const setProfileImageJob: ReversibleJobType<ActionOf<'set-profile-image'>> = {
   action: 'set-profile-image',
 
   async run(context) {
@@ -31,4 +31,6 @@ export const setProfileImageJob: JobType<ActionOf<'set-profile-image'>> = {
     const before = context.target.profileImageId;
     return current !== undefined && before !== undefined && current !== before ? 'done' : 'not-done';
   },
+
+  inverse: () => cannotInvert('the image before cannot be put back: the service keeps no earlier image and seatflow never read its bytes'),
 };

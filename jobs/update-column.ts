@@ -1,11 +1,31 @@
 import type { Column, ColumnUpdate } from '../src/contract/index.js';
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
 import { columnFields } from './writable-fields.js';
 import { resolveColumnId } from './resolve-target.js';
+import { cannotInvert, invert, NOTHING_RECORDED, stateBefore, type ReversibleJobType } from './inverse-support.js';
+import { z } from 'zod';
 
 type UpdateColumnAction = ActionOf<'update-column'>;
+
+/** The column's fields before the update, as readBefore kept them. */
+const columnBeforeSchema = z
+  .object({
+    columnId: z.number(),
+    type: z.string(),
+    title: z.string().optional(),
+    index: z.number().optional(),
+    options: z.array(z.string()).optional(),
+    symbol: z.string().optional(),
+    systemColumnType: z.string().optional(),
+    width: z.number().optional(),
+    hidden: z.boolean().optional(),
+    locked: z.boolean().optional(),
+    validation: z.boolean().optional(),
+    description: z.string().optional(),
+    formula: z.string().optional(),
+  })
+  .strip();
 
 /** Flags the service leaves out when false. */
 const FALSE_WHEN_ABSENT = new Set<keyof ColumnUpdate>(['hidden', 'locked', 'validation']);
@@ -28,7 +48,7 @@ export function columnHas(column: Column, changes: ColumnUpdate): boolean {
  * Limit: `index` is compared as it is now; if another change moved the column since, confirm says not-done and the
  * update is repeated (an update to values already there changes nothing the user sees).
  */
-export const updateColumnJob: JobType<UpdateColumnAction> = {
+export const updateColumnJob: ReversibleJobType<UpdateColumnAction> = {
   action: 'update-column',
 
   async run(context) {
@@ -43,5 +63,34 @@ export const updateColumnJob: JobType<UpdateColumnAction> = {
     const columnId = await resolveColumnId(context, context.action.title);
     const column = await context.api.columns.get(sheetId, columnId, { ...callOptions(context), level: 2 });
     return columnHas(column, columnFields(context.action)) ? 'done' : 'not-done';
+  },
+
+  /** The column as it was, at level 2 (MULTI_* types as themselves): every field the row sets, and its type. */
+  async readBefore(context) {
+    const sheetId = context.target.sheetId ?? context.action.sheetId;
+    const columnId = await resolveColumnId(context);
+    const column = await context.api.columns.get(sheetId, columnId, { ...callOptions(context), level: 2 });
+    const before: Record<string, unknown> = { columnId, type: column.type };
+    for (const field of Object.keys(columnFields(context.action)) as (keyof ColumnUpdate)[]) {
+      const value = FALSE_WHEN_ABSENT.has(field) ? (column[field as keyof Column] ?? false) : column[field as keyof Column];
+      if (value !== undefined) before[field] = value;
+    }
+    return before;
+  },
+
+  // "A column restored": the fields the row changed, back to what they were (the type too, since a row that changes
+  // options or the type must name it). Values a type change converted are not converted back exactly.
+  inverse(facts) {
+    const before = stateBefore(facts, columnBeforeSchema);
+    if (before === undefined) return cannotInvert(`the column before the update is not known: ${NOTHING_RECORDED}`);
+    const { columnId, ...fields } = before;
+    const changed = Object.keys(columnFields(facts.action)).filter((field) => field !== 'type');
+    const restored = Object.fromEntries(Object.entries(fields).filter(([field]) => field === 'type' || changed.includes(field)));
+    const missing = changed.filter((field) => !(field in fields));
+    const notes = [
+      ...(facts.action.type !== undefined && facts.action.type !== before.type ? [`the type goes back to ${before.type}; values the change converted are not converted back exactly`] : []),
+      ...missing.map((field) => `${field} had no value before; it keeps the one the batch set`),
+    ];
+    return invert([{ action: 'update-column', sheetId: facts.target.sheetId ?? facts.action.sheetId, columnId, ...restored } as UpdateColumnAction], notes);
   },
 };

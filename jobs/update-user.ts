@@ -1,17 +1,29 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
+import { z } from 'zod';
 import { callOptions, succeeded } from './job-support.js';
 import { userProfileFields } from './writable-fields.js';
 import { resolveUserId } from './resolve-target.js';
+import { cannotInvert, invert, NOTHING_RECORDED, sameUser, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
 type UpdateAction = ActionOf<'update'>;
 
+const FLAGS = ['admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const;
+const NAMES = ['firstName', 'lastName'] as const;
+/** The values the row's fields had before it ran (a flag the service did not report counts as false). */
+const profileBeforeSchema = z.object({
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  admin: z.boolean().optional(),
+  licensedSheetCreator: z.boolean().optional(),
+  groupAdmin: z.boolean().optional(),
+  resourceViewer: z.boolean().optional(),
+});
 
 /**
  * update: set names and flags. Confirm: get the user and compare every field the row sets; all equal → done.
  * A flag the service does not report (absent) counts as false, as the service treats it.
  */
-export const updateUserJob: JobType<UpdateAction> = {
+export const updateUserJob: ReversibleJobType<UpdateAction> = {
   action: 'update',
 
   async run(context) {
@@ -24,10 +36,27 @@ export const updateUserJob: JobType<UpdateAction> = {
     const userId = await resolveUserId(context);
     const user = await context.api.users.get(userId, callOptions(context));
     const changes = userProfileFields(context.action);
-    const flagsMatch = (['admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const).every(
+    const flagsMatch = FLAGS.every(
       (flag) => changes[flag] === undefined || (user[flag] ?? false) === changes[flag],
     );
-    const namesMatch = (['firstName', 'lastName'] as const).every((name) => changes[name] === undefined || user[name] === changes[name]);
+    const namesMatch = NAMES.every((name) => changes[name] === undefined || user[name] === changes[name]);
     return flagsMatch && namesMatch ? 'done' : 'not-done';
+  },
+
+  /** Only the fields the row sets, as they were. */
+  async readBefore(context) {
+    const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
+    const changes = userProfileFields(context.action);
+    const before: Record<string, string | boolean> = {};
+    for (const flag of FLAGS) if (changes[flag] !== undefined) before[flag] = user[flag] ?? false;
+    for (const name of NAMES) if (changes[name] !== undefined && typeof user[name] === 'string') before[name] = user[name];
+    return before;
+  },
+
+  inverse(facts) {
+    const before = stateBefore(facts, profileBeforeSchema);
+    if (before === undefined || Object.keys(before).length === 0) return cannotInvert(`the profile before the update is not known: ${NOTHING_RECORDED}`);
+    const notes = NAMES.filter((name) => facts.action[name] !== undefined && before[name] === undefined).map((name) => `${name} had no value before; it keeps the one the batch set`);
+    return invert([{ action: 'update', user: sameUser(facts), ...before }], notes);
   },
 };

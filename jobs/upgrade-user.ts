@@ -1,13 +1,13 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import type { JobType } from '../src/queue/job-type.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolvePlanId, resolveUserId, sameSeat, seatInPlan } from './resolve-target.js';
+import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * upgrade: move the user to a MEMBER or GUEST seat in a plan. Confirm: list the user's plans; the seat in that plan
  * equals the target seat → done.
  */
-export const upgradeUserJob: JobType<ActionOf<'upgrade'>> = {
+export const upgradeUserJob: ReversibleJobType<ActionOf<'upgrade'>> = {
   action: 'upgrade',
 
   async run(context) {
@@ -22,5 +22,18 @@ export const upgradeUserJob: JobType<ActionOf<'upgrade'>> = {
     const planId = await resolvePlanId(context, userId);
     const seat = await seatInPlan(context.api, userId, planId, context);
     return seat !== undefined && sameSeat(seat.seatType, context.action.seatType) ? 'done' : 'not-done';
+  },
+
+  readBefore: (context) => readSeatBefore(context, false),
+
+  /** A downgrade back to the seat the user held: CONTRIBUTOR (VIEWER's new name) or GUEST. */
+  inverse(facts) {
+    const before = stateBefore(facts, seatBeforeSchema);
+    if (before === undefined) return cannotInvert(`the seat before the upgrade is not known: ${NOTHING_RECORDED}`);
+    const { planId, seatType } = before;
+    if (seatType === 'CONTRIBUTOR' || seatType === 'VIEWER' || seatType === 'GUEST') {
+      return invert([{ action: 'downgrade', user: sameUser(facts), planId, seatType: seatType === 'GUEST' ? 'GUEST' : 'CONTRIBUTOR' }]);
+    }
+    return cannotInvert(seatType === undefined ? `the user held no seat in plan ${planId} before, and no action takes a seat away into none but remove-from-plan, which ends their access to the plan` : `the user held ${seatType} in plan ${planId} before, which a downgrade cannot give`);
   },
 };

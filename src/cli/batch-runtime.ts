@@ -2,6 +2,8 @@ import path from 'node:path';
 import { longestRequestMs } from '../client/longest-request-ms.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { SeatflowMetrics } from '../control/metrics/seatflow-metrics.js';
+import { createGovernance, type Governance } from '../governance/governance.js';
+import { combineStoreHooks } from '../queue/batch-store.js';
 import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
 import { openRedis, RedisUnavailableError, type RedisHandle } from '../queue/redis/open-redis.js';
 import { watchRedis, type RedisWatchdog } from '../queue/redis/redis-watchdog.js';
@@ -10,6 +12,7 @@ import type { RequestBudget } from '../queue/request-budget.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
 import { readRetryPolicy, withCliRuntime, type CliRuntime } from './cli-runtime.js';
 import type { CommonFlags } from './common-options.js';
+import { cliActorOf } from './cli-actor.js';
 
 /** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
 export interface BatchRuntime {
@@ -17,6 +20,8 @@ export interface BatchRuntime {
   system: BatchSystem;
   /** The API base URL, or `sim:<url>` for the embedded reference server (one world per run). */
   target: string;
+  /** Approvals, the audit trail and notifications over the same Redis (docs/governance.md). */
+  governance: Governance;
 }
 
 export interface OpenBatchRuntimeOptions {
@@ -41,11 +46,25 @@ export async function openBatchRuntime(runtime: CliRuntime, options: OpenBatchRu
   runtime.onClose(() => watch.stop());
   const target = runtime.sim !== undefined ? `sim:${runtime.sim.url}` : config.api.baseUrl;
   const { metrics } = options;
-  const hooks = metrics === undefined ? {} : { hooks: { onOutcome: metrics.onOutcome } };
-  const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim: runtime.sim !== undefined, logger, ...hooks });
+  const sim = runtime.sim !== undefined;
+  const governance = createGovernance({ redis, prefix: config.redis.queuePrefix, governance: config.governance, target, sim, logger });
+  runtime.onClose(() => governance.close());
+  // Every outcome is counted (metrics), appended to the audit trail, and a finished batch is told to its subscribers.
+  const hooks = combineStoreHooks(metrics === undefined ? undefined : { onOutcome: metrics.onOutcome }, governance.storeHooks);
+  const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim, logger, hooks });
   metrics?.watch({ queue: system.queue, store: system.store, target, targetLabel: runtime.targetLabel });
   runtime.onClose(() => system.close());
-  return { redis, system, target };
+  await governance.recordConfig(runtime.configFiles, actorNameOf(runtime));
+  return { redis, system, target, governance };
+}
+
+/** Who started this command, for the configuration entry: an ambiguous identity only matters to what it asks for. */
+function actorNameOf(runtime: CliRuntime): string {
+  try {
+    return cliActorOf(runtime).name;
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** One watch per process over the command connection: every wait on Redis is bounded by it (see watchRedis). */
@@ -88,11 +107,13 @@ export function createBudgetedApi(
   metrics?.watch({ budget });
   const retry = readRetryPolicy(runtime.config);
   const beforeRequest = (info: Parameters<RequestBudget['beforeRequest']>[0]) => budget.beforeRequest(info);
+  const watch429 = batch.governance.rateLimitWatch(runtime.config.api.accessToken ?? 'no-token');
   const api = runtime.createApi({
     ...(options.retryReads === true ? { retry: { ...retry, maxElapsedMs: Math.min(retry.maxElapsedMs ?? Infinity, options.maxRetryElapsedMs ?? Infinity) } } : {}),
     beforeRequest: metrics === undefined ? beforeRequest : metrics.timeBudgetWait(beforeRequest),
     onResponse: (info) => {
       metrics?.onResponse(info);
+      watch429(info.status);
       budget.onResponse(info).catch((error: unknown) => runtime.logger.warn({ err: error }, 'could not record a 429 in Redis'));
     },
   });
@@ -103,9 +124,10 @@ export function createBudgetedApi(
  * The configured way of working rows: how many at once, the retry budget, how soon a dead worker's rows move, and how
  * long a request of the configured client may still land after it got no answer.
  */
-export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; requestSettleMs: number; lockDurationMs: number; stalledIntervalMs: number } {
+export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; requestSettleMs: number; lockDurationMs: number; stalledIntervalMs: number; recordStateBefore: boolean } {
   const { concurrency, lockDurationMs, stalledIntervalMs } = runtime.config.worker;
-  return { concurrency, policy: runtime.config.retry, requestSettleMs: longestRequestMs(runtime.config.api.timeouts), lockDurationMs, stalledIntervalMs };
+  const { recordStateBefore } = runtime.config.governance;
+  return { concurrency, policy: runtime.config.retry, requestSettleMs: longestRequestMs(runtime.config.api.timeouts), lockDurationMs, stalledIntervalMs, recordStateBefore };
 }
 
 /** Where `run` and `report` write a batch's report when no file is named; a simulation's report says so in its name. */

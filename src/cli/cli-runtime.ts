@@ -1,4 +1,4 @@
-import { loadConfig, serviceRegionOf, type Config, type ConfigOverrides } from '../core/config.js';
+import { configFilesOf, loadConfig, serviceRegionOf, type Config, type ConfigOverrides } from '../core/config.js';
 import { regionName } from '../contract/service-regions.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
@@ -41,6 +41,8 @@ export function readRetryPolicy(config: Config): NonNullable<SmartsheetClientOpt
 /** Everything a command needs, built once by the composition root and closed on exit. */
 export interface CliRuntime {
   config: Config;
+  /** The configuration files read (config/default.json, then --config or SEATFLOW_CONFIG): the audit trail hashes them. */
+  configFiles: string[];
   logger: Logger;
   /** Present with --sim: the in-process reference server. */
   sim: EmbeddedSim | undefined;
@@ -156,6 +158,7 @@ export async function createCliRuntime(options: CliRuntimeOptions = {}): Promise
 
   return {
     config,
+    configFiles: configFilesOf(options.configFile === undefined ? {} : { configFile: options.configFile }),
     logger,
     sim,
     targetLabel,

@@ -3,6 +3,9 @@ import type { Worker } from 'bullmq';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import { createScheduleBook, type ScheduleBook } from '../reconcile/schedule-book.js';
 import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../reconcile/schedule-worker.js';
+import type { ReconciliationRun } from '../reconcile/run-reconciliation.js';
+import type { ScheduleData } from '../reconcile/schedule-book.js';
+import { reconciliationApproval } from './governance-runtime.js';
 import { createBudgetedApi, type BatchRuntime } from './batch-runtime.js';
 import type { CliRuntime } from './cli-runtime.js';
 
@@ -26,7 +29,33 @@ export function openScheduleBook(runtime: CliRuntime, batch: BatchRuntime): Sche
 /** How this runtime runs a schedule's policy: on the shared request budget, reads retried, batches through its queue. */
 export function scheduledRunOf(runtime: CliRuntime, batch: BatchRuntime): ScheduledRun {
   const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
-  return createScheduledRun({ api, guardrails: runtime.config.guardrails, system: batch.system, reportDir: reconcileReportDir(runtime), clock: runtime.serviceClock });
+  return createScheduledRun({
+    api,
+    guardrails: runtime.config.guardrails,
+    system: batch.system,
+    reportDir: reconcileReportDir(runtime),
+    clock: runtime.serviceClock,
+    // A schedule's run asks for approval as the schedule: any approver may approve it.
+    approve: (name) => reconciliationApproval(batch, { name: `schedule:${name}`, role: 'operator', via: 'schedule' }, `scheduled run of ${name}`),
+  });
+}
+
+/** `schedule.held`: a scheduled run that changed nothing because a limit or the guardrails held it. */
+export function notifyHeldRun(batch: BatchRuntime): (run: ReconciliationRun, data: ScheduleData, tick: Date) => Promise<void> {
+  return async (run, data) => {
+    const held = run.disposition.heldBecause;
+    if (held === undefined) return;
+    await batch.governance.notifier.notify({
+      id: `schedule.held:${run.disposition.runId}`,
+      type: 'schedule.held',
+      title: `Schedule ${data.name} changed nothing: a limit held its run`,
+      text: [`Run ${run.disposition.runId} of ${data.policyPath} planned ${run.plan.plan.summary.change} changes and changed nothing:`, ...held.map((reason) => `- ${reason}`), `Plan report: ${run.report.csv}`].join('\n'),
+      path: '/schedules',
+      target: batch.target,
+      sim: batch.target.startsWith('sim:'),
+      data: { schedule: data.name, runId: run.disposition.runId, heldBecause: held, plan: run.plan.plan.summary },
+    });
+  };
 }
 
 /** For `seatflow worker`: fire this target's schedules (one firing per tick across every worker). */
@@ -38,6 +67,7 @@ export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { 
     book,
     run: scheduledRunOf(runtime, batch),
     logger: runtime.logger,
+    onRun: notifyHeldRun(batch),
   });
   return { book, worker, close: (graceMs) => closeBullmq(worker, { graceMs }) };
 }

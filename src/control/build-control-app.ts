@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { createMemorySessionStore } from './auth/dashboard-session-store.js';
 import { createParseThread } from './parse-off-thread/parse-thread.js';
 import { registerAuth } from './auth/register-auth.js';
-import type { ControlDeps, ControlHttpPolicy } from './control-deps.js';
+import { operatorsOf, type ControlDeps, type ControlHttpPolicy } from './control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
 import { registerDashboard } from './dashboard/register-dashboard.js';
 import { registerManifestBodyParsers } from './manifest-body.js';
@@ -11,6 +11,7 @@ import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerOffboardingRoutes } from './routes/offboarding-routes.js';
 import { registerMetricsRoutes } from './routes/metrics-routes.js';
 import { registerPlanRoutes } from './routes/plan-routes.js';
+import { registerGovernanceRoutes } from './routes/governance-routes.js';
 import { registerSecurity } from './security/register-security.js';
 import { toControlError } from './to-control-error.js';
 import { isRedisDown, withRedis } from './with-redis.js';
@@ -46,12 +47,12 @@ export function buildControlApp(given: ControlDeps): FastifyInstance {
   let notFoundPage: ((request: FastifyRequest, reply: FastifyReply) => FastifyReply) | undefined;
   void app.register(async (root) => {
     await registerSecurity(root, deps.token, { ...DEFAULT_HTTP_POLICY, ...deps.http });
-    registerAuth(root, { token: deps.token, sessions, withStore: (work) => withRedis(deps, work) });
+    registerAuth(root, { operators: operatorsOf(deps), sessions, withStore: (work) => withRedis(deps, work) });
     // Inside this scope, so that an unknown path still needs the token or a session (and says nothing to a stranger).
     root.setNotFoundHandler((request, reply) => {
       if (request.dashboardSession !== undefined && notFoundPage !== undefined && !request.url.startsWith('/v1/')) return notFoundPage(request, reply);
       const answer = new ControlError(404, CONTROL_ERROR_CODES.notFound, `no endpoint ${request.method} ${request.url.split('?', 1)[0] ?? ''}`, {
-        hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, POST /v1/offboardings, GET /v1/offboardings/:id[/report], POST /v1/offboardings/:id/undo, GET /v1/holds, GET /healthz, GET /readyz, GET /metrics; the dashboard at /.',
+        hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, POST /v1/offboardings, GET /v1/offboardings/:id[/report], POST /v1/offboardings/:id/undo, GET /v1/holds, GET /v1/approvals[/:id], POST /v1/approvals/:id/approve|reject, GET /v1/audit[/verify], GET /v1/notifications/deliveries, GET /healthz, GET /readyz, GET /metrics; the dashboard at /.',
       });
       return reply.code(404).send(answer.toBody());
     });
@@ -62,6 +63,7 @@ export function buildControlApp(given: ControlDeps): FastifyInstance {
       registerPlanRoutes(v1, deps);
       registerBatchRoutes(v1, deps);
       if (deps.offboarding !== undefined) registerOffboardingRoutes(v1, deps, deps.offboarding);
+      if (deps.governance !== undefined) registerGovernanceRoutes(v1, deps, deps.governance);
     });
     await root.register(async (dashboard) => {
       notFoundPage = (await registerDashboard(dashboard, deps, sessions)).notFoundPage;

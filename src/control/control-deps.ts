@@ -8,6 +8,26 @@ import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
 import type { ServiceFacts } from '../plan/service-constraints.js';
+import type { ApprovalGate } from '../governance/approvals/approval-gate.js';
+import type { ApprovalStore } from '../governance/approvals/approval-store.js';
+import type { ChangeKinds } from '../governance/approvals/change-kind.js';
+import type { AuditLog } from '../governance/audit/audit-log.js';
+import type { DeliveryLog } from '../governance/notifications/delivery-log.js';
+import { createOperatorDirectory, type OperatorDirectory } from '../governance/operators/operator-directory.js';
+
+/**
+ * Governance over HTTP (docs/governance.md): who each token or session is, the approvals gate every submission passes,
+ * the audit trail, and the record of notification deliveries.
+ */
+export interface ControlGovernanceDeps {
+  operators: OperatorDirectory;
+  gate: ApprovalGate;
+  approvals: Pick<ApprovalStore, 'list' | 'lines'>;
+  audit: AuditLog;
+  deliveries: DeliveryLog;
+  /** How this server re-plans each kind of change it may approve. */
+  kinds: ChangeKinds;
+}
 import type { DashboardSessionStore } from './auth/dashboard-session-store.js';
 import type { ParseThread } from './parse-off-thread/parse-thread.js';
 
@@ -76,12 +96,25 @@ export interface ControlDeps {
   budget?: { budget: Pick<RequestBudget, 'counters' | 'pausedFor' | 'state'>; rate: Config['rateLimit'] };
   /** Served at GET /metrics when given. */
   metrics?: SeatflowMetrics;
+  /**
+   * Operators, approvals and the audit trail. Absent (tests of other parts): the control token is the one identity, an
+   * admin, and submissions are queued at once.
+   */
+  governance?: ControlGovernanceDeps;
   /** Where dashboard sessions are kept (Redis in `seatflow serve`); default this process's memory. */
   sessions?: DashboardSessionStore;
   /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above). Default 50 000. */
   maxPlanRows?: number;
   /** Where large uploads are parsed; buildControlApp starts one (and closes it with the app) when absent. */
   parseThread?: ParseThread;
+}
+
+/**
+ * Who the app's tokens and sessions belong to: the configured operators (and the control token), or, without
+ * governance, the control token alone as an admin.
+ */
+export function operatorsOf(deps: Pick<ControlDeps, 'governance' | 'token'>): OperatorDirectory {
+  return deps.governance?.operators ?? createOperatorDirectory({ operators: [] }, deps.token);
 }
 
 /** The parse thread of the app (buildControlApp always sets one). */

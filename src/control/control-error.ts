@@ -3,6 +3,9 @@ import { SeatflowError } from '../core/seatflow-error.js';
 /** Stable `error.code`s of the control API, for machines; `message` and `hint` are for people. */
 export const CONTROL_ERROR_CODES = {
   unauthorized: 'UNAUTHORIZED',
+  /** Authenticated, but the operator's role does not allow it, or a governance rule refuses it (docs/governance.md). */
+  forbidden: 'FORBIDDEN',
+  approvalNotFound: 'APPROVAL_NOT_FOUND',
   forbiddenHost: 'FORBIDDEN_HOST',
   forbiddenOrigin: 'FORBIDDEN_ORIGIN',
   csrf: 'CSRF_TOKEN_INVALID',

@@ -25,23 +25,34 @@ export interface PlanRequestOptions {
   maxPlanRows: number;
 }
 
+/** How a request body is named and read: what `planRequest` does, and what an approval re-plans it with. */
+export function requestManifestSettings(options: Pick<PlanRequestOptions, 'name' | 'format'>) {
+  const name = path.basename(options.name ?? `manifest.${options.format}`);
+  return {
+    // The path only names the manifest; the bytes are the body.
+    path: path.join(path.sep, 'control-api', name),
+    shownAs: name,
+    files: { refuse: "names a file on the server's disk, which the control API does not read; run this manifest with the seatflow CLI" },
+    refusalHint: 'Fix the rows above, or send again with ?skipInvalid=true to go on with the valid rows only.',
+  };
+}
+
 /**
  * `planManifest` for a request body. Rows naming a local file (`image`, `file`) are refused, because over HTTP those
  * paths would be read from the server's disk on the caller's behalf. The manifest (and so the batch) is named after
  * the uploaded file: the dashboard's file name or the API's `?name=`, else `manifest.<format>`.
  */
 export async function planRequest(options: PlanRequestOptions): Promise<PlannedManifest> {
-  const name = path.basename(options.name ?? `manifest.${options.format}`);
+  const { path: manifestPath, shownAs: name, files, refusalHint } = requestManifestSettings(options);
   const planned = await planManifest({
-    // The path only names the manifest; the bytes are the body.
-    path: path.join(path.sep, 'control-api', name),
+    path: manifestPath,
     content: options.bytes,
     format: options.format,
     api: options.api,
     guardrails: options.guardrails,
-    files: { refuse: "names a file on the server's disk, which the control API does not read; run this manifest with the seatflow CLI" },
+    files,
     load: (loadOptions) => options.parse.run({ kind: 'manifest', options: { ...loadOptions, content: options.bytes }, maxPlanRows: options.maxPlanRows }),
-    refusalHint: 'Fix the rows above, or send again with ?skipInvalid=true to go on with the valid rows only.',
+    refusalHint,
     ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
     ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
     ...(options.service === undefined ? {} : { service: options.service }),

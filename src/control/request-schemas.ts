@@ -24,8 +24,11 @@ export const planQuerySchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
 });
 
-/** Query of POST /v1/batches: plan flags plus `confirm`, which plays the role of `--yes`. */
-export const submitQuerySchema = planQuerySchema.extend({ confirm: flag });
+/** `?reason=`: the ticket or reason of a change, kept in the audit trail (the CLI's --reason). */
+export const reasonSchema = z.string().trim().min(1).max(500).optional();
+
+/** Query of POST /v1/batches: plan flags plus `confirm`, which plays the role of `--yes`, and `reason`. */
+export const submitQuerySchema = planQuerySchema.extend({ confirm: flag, reason: reasonSchema });
 
 export const listQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
 

@@ -2,6 +2,7 @@ import type { FastifyError } from 'fastify';
 import { ApiError } from '../client/api-error.js';
 import { SeatflowError, UsageError } from '../core/seatflow-error.js';
 import { ManifestRefusedError } from '../plan/manifest-refused-error.js';
+import { GovernanceRefusal } from '../governance/governance-refusal.js';
 import { RedisUnavailableError } from '../queue/redis/open-redis.js';
 import { CONTROL_ERROR_CODES as CODES, ControlError, redisUnavailable } from './control-error.js';
 
@@ -19,6 +20,11 @@ export function toControlError(error: unknown, redisDown: boolean): ControlError
   }
   if (error instanceof RedisUnavailableError) return redisUnavailable(error.message);
   if (error instanceof ApiError) return fromApiError(error);
+  if (error instanceof GovernanceRefusal) {
+    const status = error.kind === 'forbidden' ? 403 : error.kind === 'not-found' ? 404 : 409;
+    const code = error.kind === 'forbidden' ? CODES.forbidden : error.kind === 'not-found' ? CODES.approvalNotFound : CODES.conflict;
+    return new ControlError(status, code, error.message, error.hint === undefined ? {} : { hint: error.hint });
+  }
   if (error instanceof UsageError) return new ControlError(400, CODES.badRequest, error.message, error.hint === undefined ? {} : { hint: error.hint });
   const fastify = fromFastifyError(error as Partial<FastifyError>);
   if (fastify !== undefined) return fastify;

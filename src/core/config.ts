@@ -8,6 +8,7 @@ import { fileRefusal, missingFileError } from './file-refusal.js';
 import { UsageError } from './seatflow-error.js';
 import { regionOfBaseUrl, SERVICE_REGIONS, type ServiceRegion } from '../contract/service-regions.js';
 import { TIME_OF_DAY } from './time-of-day.js';
+import { governanceSchema } from './governance-config.js';
 import { platformStateHome } from './state-home.js';
 
 /**
@@ -181,6 +182,8 @@ export const configSchema = z.strictObject({
     /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above: use the CLI). */
     maxPlanRows: z.number().int().min(1).default(50_000),
   }),
+  /** Operators and roles, approvals, notifications (docs/governance.md); governance-config.ts holds the schema. */
+  governance: governanceSchema.default(governanceSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -220,6 +223,17 @@ function findPackageRoot(from: string): string {
     dir = parent;
   }
   return dir;
+}
+
+/**
+ * The configuration files `loadConfig` reads with these options, in layering order (config/default.json, then the
+ * file of --config or SEATFLOW_CONFIG): what the audit trail fingerprints at start.
+ */
+export function configFilesOf(options: Pick<LoadConfigOptions, 'configFile' | 'env' | 'cwd' | 'rootDir'> = {}): string[] {
+  const env = options.env ?? { ...readDotEnv(options.cwd ?? process.cwd()), ...process.env };
+  const file = options.configFile ?? env.SEATFLOW_CONFIG;
+  const defaults = path.join(options.rootDir ?? PACKAGE_ROOT, 'config', 'default.json');
+  return file === undefined || file === '' ? [defaults] : [defaults, path.resolve(file)];
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
@@ -273,6 +287,7 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.SEATFLOW_RATE_LIMIT) out.rateLimit = parseRate(env.SEATFLOW_RATE_LIMIT);
   if (env.SEATFLOW_CONCURRENCY) out.worker = { concurrency: Number(env.SEATFLOW_CONCURRENCY) };
   if (env.SEATFLOW_CONTROL_TOKEN) out.control = { token: env.SEATFLOW_CONTROL_TOKEN };
+  if (env.SEATFLOW_OPERATOR) out.governance = { cliOperator: env.SEATFLOW_OPERATOR };
   return out;
 }
 

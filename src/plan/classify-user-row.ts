@@ -92,7 +92,8 @@ function lifecycle(action: ActionOf<'deactivate' | 'reactivate'>, user: User, ta
     // The deactivation date is not on the wire: the window is checked by the service when the row runs.
     return { verdict: 'change', reason: 'allowed only within the reactivation window (checked when the row runs)', target };
   }
-  return { verdict: 'change', target };
+  // The seat the user holds now: a reactivation gives a Member seat, whatever it was (what a revert must say).
+  return { verdict: 'change', target: user.seatType === undefined ? target : { ...target, seatBefore: { seatType: user.seatType } } };
 }
 
 /** The shared removal pre-flight (removal-preflight.ts), on the facts the pre-flight read. */
@@ -162,7 +163,7 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
     if (action.seatType === 'GUEST' && seated.isInternal !== false) {
       return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: `GUEST is an upgrade only for users outside the plan's domains (isInternal: false); ${internalWhy(seated)}`, target: planned };
     }
-    return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: planned };
+    return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: { ...planned, seatBefore: seatBeforeOf(current, user) } };
   }
   if (user.status !== undefined && user.status !== 'ACTIVE') {
     return { verdict: 'refused', rule: RULES.statusNotEligible, reason: `the user is ${user.status}; only ACTIVE users can be downgraded`, target: planned };
@@ -177,7 +178,12 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
   if (user.admin === true && action.removeAdminStatus !== true) {
     return { verdict: 'refused', rule: RULES.adminWithoutRemoveAdminStatus, reason: 'the user is an admin: add removeAdminStatus=true to downgrade', target: planned };
   }
-  return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: planned };
+  return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: { ...planned, seatBefore: seatBeforeOf(current, user) } };
+}
+
+/** What a seat change takes away, as read now: its revert gives it back (docs/governance.md#revert). */
+function seatBeforeOf(current: string | undefined, user: User): NonNullable<ResolvedTarget['seatBefore']> {
+  return { ...(current === undefined ? {} : { seatType: current }), ...(user.admin === undefined ? {} : { admin: user.admin }) };
 }
 
 /** Why a GUEST row is refused: the user is internal, or the service did not say (an unknown is not taken as external). */

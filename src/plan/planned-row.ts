@@ -44,6 +44,8 @@ export const RULES = {
   licensedSheetCreatorAdminOnly: 'licensed-sheet-creator-admin-only',
   unavailableOnGov: 'unavailable-on-gov',
   unknownValue: 'unknown-value',
+  /** A revert row whose change cannot be undone (a removal, a deleted webhook, …), or whose outcome is unknown. */
+  notInvertible: 'not-invertible',
 } as const;
 export type Rule = (typeof RULES)[keyof typeof RULES];
 
@@ -62,6 +64,11 @@ export interface ResolvedTarget {
    * tell the image it uploaded from the one that was there.
    */
   profileImageId?: string;
+  /**
+   * downgrade, upgrade, deactivate (a change): the seat (and admin flag) the pre-flight read, kept as the row's state
+   * before for `seatflow revert` without another read when the row runs (docs/governance.md#revert).
+   */
+  seatBefore?: { seatType?: string; admin?: boolean };
   /** set-profile-image, create-discussion with a file: the file checked when the manifest was read, uploaded as is. */
   upload?: LocalFile;
 }

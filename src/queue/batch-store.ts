@@ -102,11 +102,34 @@ export interface BatchStore {
   outcomes(batchId: string): AsyncIterable<RowOutcome>;
   /** Marks the batch finished when every row has an outcome (after submission of rows that all ended at once). */
   finishIfComplete(batchId: string, now: Date): Promise<void>;
+  /** Keeps a row's state before its change unless one is kept already (the first read is the state before). */
+  saveStateBefore(batchId: string, row: number, state: unknown): Promise<void>;
+  hasStateBefore(batchId: string, row: number): Promise<boolean>;
+  /** Every row's state before, by row (JSON as saved). */
+  statesBefore(batchId: string): Promise<Map<number, unknown>>;
 }
 
 export interface BatchStoreHooks {
-  /** Called after an outcome was recorded (not for a row that already had one); `batchFinished` when it was the last. */
-  onOutcome?: (outcome: RowOutcome, batchFinished: boolean) => void;
+  /**
+   * Called after an outcome was recorded (not for a row that already had one); `batchFinished` when it was the last.
+   * Awaited (the audit trail appends here), so it must not throw: an observer catches and logs its own failures.
+   */
+  onOutcome?: (outcome: RowOutcome, batchFinished: boolean) => void | Promise<void>;
+  /** Called when a batch became finished by `finishIfComplete` (rows that all ended at submission). Must not throw. */
+  onBatchFinished?: (batchId: string) => void | Promise<void>;
+}
+
+/** Both observers' calls, in order (e.g. metrics, then the audit trail). */
+export function combineStoreHooks(...all: Array<BatchStoreHooks | undefined>): BatchStoreHooks {
+  const hooks = all.filter((h): h is BatchStoreHooks => h !== undefined);
+  return {
+    onOutcome: async (outcome, batchFinished) => {
+      for (const h of hooks) await h.onOutcome?.(outcome, batchFinished);
+    },
+    onBatchFinished: async (batchId) => {
+      for (const h of hooks) await h.onBatchFinished?.(batchId);
+    },
+  };
 }
 
 export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: BatchStoreHooks = {}): BatchStore {
@@ -169,7 +192,7 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
       const result = await RECORD.run(redis, [keys.outcomes(outcome.batchId), keys.batch(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId)], [String(outcome.row), json, outcome.outcome, outcome.finishedAt]);
       if (result === 0) return false;
-      hooks.onOutcome?.(outcome, result === 2);
+      await hooks.onOutcome?.(outcome, result === 2);
       return true;
     },
     async getOutcome(batchId, row) {
@@ -204,7 +227,20 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     async finishIfComplete(batchId, now) {
       const batch = await store.get(batchId);
       if (batch === undefined || batch.state === 'cancelled' || batch.state === 'finished') return;
-      if (rowsWithOutcome(batch.counts) >= batch.total) await redis.hset(keys.batch(batchId), { state: 'finished', finishedAt: now.toISOString() });
+      if (rowsWithOutcome(batch.counts) >= batch.total) {
+        await redis.hset(keys.batch(batchId), { state: 'finished', finishedAt: now.toISOString() });
+        await hooks.onBatchFinished?.(batchId);
+      }
+    },
+    async saveStateBefore(batchId, row, state) {
+      await redis.hsetnx(keys.before(batchId), String(row), JSON.stringify(state ?? null));
+    },
+    async hasStateBefore(batchId, row) {
+      return (await redis.hexists(keys.before(batchId), String(row))) === 1;
+    },
+    async statesBefore(batchId) {
+      const raw = await redis.hgetall(keys.before(batchId));
+      return new Map(Object.entries(raw).map(([row, json]) => [Number(row), JSON.parse(json) as unknown]));
     },
   };
   return store;

@@ -39,6 +39,8 @@ export interface StartWorkersOptions {
   requestSettleMs: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** Read each row's state before its change, for `seatflow revert` (config governance.recordStateBefore). Default true. */
+  recordStateBefore?: boolean;
 }
 
 export interface BatchSystem {
@@ -98,6 +100,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         logger: options.logger,
         sim: options.sim,
         replicaAcks: options.redis.replicaAcks,
+        ...(workerOptions.recordStateBefore === undefined ? {} : { recordStateBefore: workerOptions.recordStateBefore }),
       });
       return createWorkerPool({
         connection: options.redis.bullmqConnection(),

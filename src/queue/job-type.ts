@@ -31,7 +31,7 @@ export interface JobResult {
  * One module per action in jobs/. The queue machinery receives a registry of these and never imports jobs/.
  * `run` throws the client's ApiError on failure; the queue decides about retries.
  */
-export interface JobType<A extends Action = Action> {
+export interface JobType<A extends Action = Action> extends Reversible<A> {
   readonly action: A['action'];
   /** Does the action once. */
   run(context: JobContext<A>): Promise<JobResult>;
@@ -55,3 +55,41 @@ export interface JobType<A extends Action = Action> {
 }
 
 export type JobRegistry = ReadonlyMap<ActionName, JobType>;
+
+/**
+ * The inverse of one row's change, for `seatflow revert`: the actions that put back the state the row found (planned
+ * and run like any manifest's rows), or why there are none.
+ */
+export type RowInverse = { kind: 'actions'; actions: Action[]; notes?: string[] } | { kind: 'refused'; reason: string };
+
+/** What a job type knows, after the fact, about a row it changed. */
+export interface InverseFacts<A extends Action = Action> {
+  action: A;
+  target: ResolvedTarget;
+  /** What `readBefore` returned just before the change (JSON from Redis: parse it); undefined when nothing was read. */
+  before: unknown;
+  /** The outcome's detail: ids the change made or learned (a created column's id, the plan of a seat change). */
+  detail: Readonly<Record<string, string | number | boolean>> | undefined;
+  /** When the change was made (the row's outcome), and now: some changes can be undone only for a while. */
+  changedAtMs: number;
+  nowMs: number;
+  /** How long the service lets a deactivated user be reactivated (config offboarding.reactivationWindowDays). */
+  reactivationWindowMs: number;
+}
+
+/**
+ * What a job type says about undoing its rows (one place per action, beside `run` and `confirm`): what it reads just
+ * before the change, and the inverse of the change from that.
+ */
+export interface Reversible<A extends Action = Action> {
+  /**
+   * Reads what `inverse` will need, just before the row's first change (the queue records it once per row). Must not
+   * change anything. Absent when the row itself holds enough (an added user is removed by its e-mail).
+   */
+  readBefore?(context: JobContext<A>): Promise<unknown>;
+  /**
+   * The inverse of a row that ended `succeeded`. Pure. Every job type of jobs/registry.ts has one (its type says so);
+   * optional here so that a job type built for a test needs none.
+   */
+  inverse?(facts: InverseFacts<A>): RowInverse;
+}

@@ -18,6 +18,11 @@ export function createQueueKeys(prefix: string) {
   // Offboarding workflows are few and small: all their keys share one slot, so a workflow's record, the index and the
   // leaving users change in one transaction on a cluster too.
   const workflows = `${base}:${hashTag('workflows')}`;
+  // Governance keeps each of its records under one tag: the audit chain is appended by one script (its head and its
+  // entries together), an approval changes state by compare-and-set, and neither grows with the number of batches.
+  const audit = `${base}:${hashTag('audit')}`;
+  const approvals = `${base}:${hashTag('approvals')}`;
+  const notifications = `${base}:${hashTag('notifications')}`;
   return {
     /** Sorted set of batch ids by creation time. */
     batches: `${base}:${hashTag('index')}:batches`,
@@ -34,6 +39,8 @@ export function createQueueKeys(prefix: string) {
     crashed: (batchId: string) => `${batch(batchId)}:crashed`,
     /** Hash row → first start time (ms). */
     started: (batchId: string) => `${batch(batchId)}:started`,
+    /** Hash row → the row's state just before its change (JSON, as its job type read it), for `seatflow revert`. */
+    before: (batchId: string) => `${batch(batchId)}:before`,
     /** Hash second (ISO, `2026-11-23T12:00:05`) → rows whose outcome was recorded in that second: the batch's pace. */
     finishedPerSecond: (batchId: string) => `${batch(batchId)}:finished-per-second`,
     /** What the last re-read of the batch's token said after a 403/1004 ('admin' | 'not-admin'), for a short time. */
@@ -65,6 +72,24 @@ export function createQueueKeys(prefix: string) {
      * must not be leaving). Per target, since user ids of different services (a simulation, the real one) mean others.
      */
     leaving: (targetKey: string) => `${workflows}:leaving:${targetKey}`,
+    /** The audit log: a stream of hash-chained entries (docs/governance.md#the-audit-trail). */
+    auditLog: `${audit}:log`,
+    /** The chain's head: the last entry's sequence number and hash, moved by the append script only. */
+    auditHead: `${audit}:head`,
+    /** SHA-256 of the configuration files last recorded, so a change is logged once, not at every start. */
+    auditConfig: `${audit}:config`,
+    /** Sorted set of change requests (approvals) by creation time. */
+    approvals: `${approvals}:index`,
+    /** A change request's record (JSON). */
+    approval: (id: string) => `${approvals}:request:${id}`,
+    /** What a change request re-plans from (JSON: the manifest's bytes, the options). */
+    approvalInput: (id: string) => `${approvals}:request:${id}:input`,
+    /** The plan the approvers see (JSON lines of the fingerprint). */
+    approvalPlan: (id: string) => `${approvals}:request:${id}:plan`,
+    /** Stream of notification deliveries (each try, its answer), capped. */
+    deliveries: `${notifications}:deliveries`,
+    /** Counter of 429 answers of one token in the current minute, for `budget.paused`. */
+    rateLimitedWatch: (tokenKey: string, minute: number) => `${notifications}:429:${tokenKey}:${minute}`,
     /** The last run (JSON) of a reconciliation schedule of one schedule queue (in that queue's slot). */
     scheduleLastRun: (scheduleQueue: string, name: string) => `${base}:schedule:${scheduleQueue}:${name}:last`,
   };
@@ -90,6 +115,9 @@ export function rowsQueueName(target: string): string {
 export function scheduleQueueNameOf(target: string): string {
   return hashTag(`schedules-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`);
 }
+
+/** The BullMQ queue of notification deliveries (one per prefix: any worker of any target delivers them). */
+export const NOTIFICATIONS_QUEUE = hashTag('notifications');
 
 /** A token is never written to Redis; its budget is keyed by a hash of it. */
 export function tokenKey(accessToken: string): string {

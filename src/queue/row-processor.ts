@@ -42,6 +42,8 @@ export interface RowProcessorOptions {
   random?: () => number;
   /** Replicas that must hold a row's in-flight marker before its call (RedisHandle.replicaAcks); none by default. */
   replicaAcks?: ReplicaAcks | undefined;
+  /** Read each row's state before its change (job types' `readBefore`) for `seatflow revert`. Default true. */
+  recordStateBefore?: boolean;
 }
 
 /** Rows of a stopped batch wait as delayed jobs this long, or until `retry` promotes them. */
@@ -151,9 +153,9 @@ export function createRowProcessor(options: RowProcessorOptions) {
       if (uncertain) {
         const state = await jobType.confirm(context);
         confirmed = true;
-        result = state === 'done' ? 'confirmed-done' : await jobType.run(context);
+        result = state === 'done' ? 'confirmed-done' : await recordBeforeAndRun(jobType, context);
       } else {
-        result = await jobType.run(context);
+        result = await recordBeforeAndRun(jobType, context);
       }
     } catch (error) {
       // Still unknown when the confirm itself failed, or when this call may have applied unseen.
@@ -172,6 +174,17 @@ export function createRowProcessor(options: RowProcessorOptions) {
     }
     const detail = result.detail || kept ? { ...result.detail, ...kept } : undefined;
     return finish({ outcome: result.outcome, attempts, startedAt, ...(confirmed ? { confirmed } : {}), ...(detail ? { detail } : {}) });
+
+    /**
+     * The row's state before is read once, just before its first change (a later attempt finds it kept): a read that
+     * fails fails the attempt like the change would, and is retried with it (it changed nothing).
+     */
+    async function recordBeforeAndRun(type: JobType, rowContext: JobContext): Promise<JobResult> {
+      if (type.readBefore !== undefined && options.recordStateBefore !== false && !(await store.hasStateBefore(batchId, row))) {
+        await store.saveStateBefore(batchId, row, await type.readBefore(rowContext));
+      }
+      return type.run(rowContext);
+    }
 
     async function keepOne(type: JobType, rowContext: JobContext): Promise<JobResult['detail']> {
       if (type.keepOne === undefined) return undefined;

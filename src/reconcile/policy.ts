@@ -93,6 +93,8 @@ export const policySchema = z.strictObject({
    * seatflow does not read that holds dates or e-mails refuses the file otherwise (docs/reconciliation.md).
    */
   ignoreColumns: z.array(z.string().trim().min(1)).default([]),
+  /** Every applied run of this policy waits for a second person's approval (docs/governance.md#approvals). */
+  requireApproval: z.boolean().default(false),
   /** Per run, on top of config guardrails: a run over a limit changes nothing and says why. */
   limits: z
     .strictObject({

@@ -18,6 +18,8 @@ export interface RunDisposition {
   batchExisted?: boolean;
   /** Why nothing was submitted although --apply was asked (a limit, the guardrails). */
   heldBecause?: string[];
+  /** The run waits for a second person's approval as this change request (docs/governance.md). */
+  awaitingApproval?: string;
   /** --apply was asked and no seat needed to change: no batch was made. */
   nothingToChange?: boolean;
 }

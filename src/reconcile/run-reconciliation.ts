@@ -26,6 +26,20 @@ export interface RunReconciliationOptions extends PlanReconciliationOptions {
    * within them needs no confirmation of the guardrails (the schedule's owner gave it when adding the schedule).
    */
   scheduleLimits?: RunLimits;
+  /**
+   * The approvals gate between the plan and the queue (docs/governance.md): given the plan and how to submit it, it
+   * submits now or leaves the run waiting for approval. Absent: submitted at once.
+   */
+  approve?: ReconciliationApproval;
+}
+
+/** How a run passes the approvals gate: its batch, or the change request it waits as. */
+export type ReconciliationApproval = (run: { plan: ReconciliationPlan; runId: string; submit: () => Promise<SubmitResult> }) => Promise<{ submitted: SubmitResult } | { awaitingApproval: string }>;
+
+/** The batch of a run: the plan, named after the policy and the run, with the run as its identity. */
+export function submitReconciliationPlan(system: Pick<BatchSystem, 'submit'>, plan: ReconciliationPlan, runId: string): Promise<SubmitResult> {
+  const labelled = { ...plan.plan, source: { ...plan.plan.source, path: `${plan.policy.path} (policy run ${runId})` } };
+  return system.submit(labelled, { identity: `reconcile:${runId}` });
 }
 
 export interface ReconciliationRun {
@@ -60,10 +74,15 @@ export async function runReconciliation(options: RunReconciliationOptions): Prom
     if (held.length > 0) disposition = { runId, applied: false, heldBecause: held };
     else if (plan.limits.changes === 0) disposition = { runId, applied: false, nothingToChange: true };
     else {
-      if (options.system === undefined) throw new Error('runReconciliation: apply needs the batch system');
-      const labelled = { ...plan.plan, source: { ...plan.plan.source, path: `${plan.policy.path} (policy run ${runId})` } };
-      submitted = await options.system.submit(labelled, { identity: `reconcile:${runId}` });
-      disposition = { runId, applied: true, batchId: submitted.batch.id, batchExisted: !submitted.created };
+      const { system } = options;
+      if (system === undefined) throw new Error('runReconciliation: apply needs the batch system');
+      const submit = () => submitReconciliationPlan(system, plan, runId);
+      const passed = options.approve === undefined ? { submitted: await submit() } : await options.approve({ plan, runId, submit });
+      if ('awaitingApproval' in passed) disposition = { runId, applied: false, awaitingApproval: passed.awaitingApproval };
+      else {
+        submitted = passed.submitted;
+        disposition = { runId, applied: true, batchId: submitted.batch.id, batchExisted: !submitted.created };
+      }
     }
   }
   const report = await writeReconciliationReport(plan, disposition, path.join(options.reportDir, reportStem(options.runKey, options.runAt)));

@@ -33,6 +33,8 @@ export const lastRunSchema = z.object({
   batchId: z.string().optional(),
   batchExisted: z.boolean().optional(),
   heldBecause: z.array(z.string()).optional(),
+  /** The run waits for approval as this change request. */
+  awaitingApproval: z.string().optional(),
   /** Applied, and no seat needed to change: no batch was made. */
   nothingToChange: z.boolean().optional(),
   /** Rows planned to change, already done, refused…, as the plan counted them. */

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
-import { runIdOf, runReconciliation, type ReconciliationRun } from './run-reconciliation.js';
+import { runIdOf, runReconciliation, type ReconciliationApproval, type ReconciliationRun } from './run-reconciliation.js';
 import { scheduleDataSchema, type LastRun, type ScheduleBook, type ScheduleData } from './schedule-book.js';
 
 /** Runs one firing of a schedule: the policy of `data` for the run `tick`. */
@@ -18,6 +18,8 @@ export interface ScheduledRunOptions {
   reportDir: string;
   /** When the run happens, for measuring ages; tests pass the reference server's clock. */
   now?: () => Date;
+  /** The approvals gate of a schedule's run (as `schedule:<name>`); absent: submitted at once. */
+  approve?: (scheduleName: string) => ReconciliationApproval;
   /** The service's clock, when `now` is not given (service-clock.ts). Default the process clock. */
   clock?: Pick<Clock, 'now' | 'refresh'>;
 }
@@ -42,6 +44,7 @@ export function createScheduledRun(options: ScheduledRunOptions): ScheduledRun {
       ...(data.limits === undefined ? {} : { scheduleLimits: data.limits }),
       confirmGuardrails: () => Promise.resolve(data.limits !== undefined),
       reportDir: options.reportDir,
+      ...(options.approve === undefined ? {} : { approve: options.approve(data.name) }),
     });
 }
 
@@ -56,6 +59,7 @@ export function lastRunOf(run: ReconciliationRun, tick: Date, finishedAt: Date):
     ...(disposition.batchId === undefined ? {} : { batchId: disposition.batchId }),
     ...(disposition.batchExisted === undefined ? {} : { batchExisted: disposition.batchExisted }),
     ...(disposition.heldBecause === undefined ? {} : { heldBecause: disposition.heldBecause }),
+    ...(disposition.awaitingApproval === undefined ? {} : { awaitingApproval: disposition.awaitingApproval }),
     ...(disposition.nothingToChange === true ? { nothingToChange: true } : {}),
     plan: { ...run.plan.plan.summary },
     policySha256: run.plan.policy.sha256,
@@ -70,6 +74,8 @@ export interface ScheduleWorkerOptions {
   book: ScheduleBook;
   run: ScheduledRun;
   logger: Logger;
+  /** Told about each run once it is recorded (notifications: a run that changed nothing because of a limit). */
+  onRun?: (run: ReconciliationRun, data: ScheduleData, tick: Date) => Promise<void>;
 }
 
 /**
@@ -86,6 +92,7 @@ export function startScheduleWorker(options: ScheduleWorkerOptions): Worker<Sche
       try {
         const run = await options.run(data, tick);
         await options.book.recordRun(data.name, lastRunOf(run, tick, new Date()));
+        await options.onRun?.(run, data, tick).catch((error: unknown) => log.warn({ err: error }, 'a scheduled run observer failed'));
         log.info({ batch: run.disposition.batchId, held: run.disposition.heldBecause, plan: run.plan.plan.summary }, 'scheduled reconciliation ran');
         return run.disposition;
       } catch (error) {

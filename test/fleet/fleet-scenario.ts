@@ -170,9 +170,9 @@ export function expectFleetDidItsWork(result: FleetResult): void {
 
 /**
  * Every key of the test's prefix carries a hash tag, and the tag is what it belongs to: the batch (its record, rows,
- * outcomes, markers), the queue (BullMQ's keys), the token (the budget) or the batch index, or the two other queues every
- * `seatflow worker` watches (offboarding steps, reconciliation schedules); on a cluster, each key sits in the slot of
- * its tag.
+ * outcomes, markers), the queue (BullMQ's keys), the token (the budget) or the batch index, the two other queues every
+ * `seatflow worker` watches (offboarding steps, reconciliation schedules), or governance's own records (the audit log,
+ * approvals, the notification queue and its deliveries); on a cluster, each key sits in the slot of its tag.
  */
 async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, batchId: string, target: string, token: string): Promise<void> {
   const tagOf = (queueName: string): string => queueName.slice(1, -1);
@@ -185,6 +185,9 @@ async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, b
     [tagOf(scheduleQueueNameOf(target)), 'schedules'],
     [token, 'budget'],
     ['index', 'index'],
+    ['audit', 'audit'],
+    ['approvals', 'approvals'],
+    ['notifications', 'notifications'],
   ]);
   const kinds = new Set<string>();
   for (const { key, slot } of found) {

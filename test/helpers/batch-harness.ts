@@ -8,7 +8,7 @@ import { createSmartsheetClient, type SmartsheetClient } from '../../src/client/
 import { createSilentLogger } from '../../src/core/logger.js';
 import type { BatchPlan } from '../../src/plan/planned-row.js';
 import { planManifest } from '../../src/plan/plan-manifest.js';
-import type { BatchRecord } from '../../src/queue/batch-store.js';
+import type { BatchRecord, BatchStoreHooks } from '../../src/queue/batch-store.js';
 import { createBatchSystem, type BatchSystem } from '../../src/queue/batch-system.js';
 import { openRedis, type RedisHandle } from '../../src/queue/redis/open-redis.js';
 import type { RequestBudget } from '../../src/queue/request-budget.js';
@@ -50,13 +50,20 @@ export interface BatchHarness {
   close(): Promise<void>;
 }
 
-export async function createBatchHarness(redis: TestRedis, serverOptions: StartReferenceServerOptions = {}, rate = { requests: 6000, perSeconds: 60, headroom: 0 }): Promise<BatchHarness> {
+export interface BatchHarnessOptions {
+  /** Observers of recorded outcomes (the audit trail and notifications of src/governance). */
+  hooks?: BatchStoreHooks;
+  /** A fixed prefix (to build other parts on the same keys before the harness); default a fresh one. */
+  prefix?: string;
+}
+
+export async function createBatchHarness(redis: TestRedis, serverOptions: StartReferenceServerOptions = {}, rate = { requests: 6000, perSeconds: 60, headroom: 0 }, options: BatchHarnessOptions = {}): Promise<BatchHarness> {
   const server = await startReferenceServer(serverOptions);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sf-batch-'));
-  const prefix = redis.prefix();
+  const prefix = options.prefix ?? redis.prefix();
   const logger = createSilentLogger();
   const redisHandle = await openRedis({ url: redis.url, dataDir: dir, logger });
-  const system = createBatchSystem({ redis: redisHandle, prefix, target: server.url, sim: true, logger });
+  const system = createBatchSystem({ redis: redisHandle, prefix, target: server.url, sim: true, logger, ...(options.hooks === undefined ? {} : { hooks: options.hooks }) });
   const clients: SmartsheetClient[] = [];
   const pools: WorkerPool[] = [];
   const clientFor = (token: string, timeouts: ClientTimeouts = HARNESS_TIMEOUTS) => {

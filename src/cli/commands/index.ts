@@ -21,5 +21,9 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'doctor', summary: 'check and explain, one line each (OK/WARN/FAIL and what to do): token, target and its clock, Redis persistence, workers, steps due, schedules', load: async () => (await import('./doctor.js')).defineDoctorCommand },
   { name: 'schedule', summary: 'run a licence policy on a schedule (fired by `seatflow worker`)', load: async () => (await import('./schedule.js')).defineScheduleCommand },
   { name: 'steps', summary: 'list the steps to come of offboardings (due times on the service clock, whether a worker has them); steps run: run some now', load: async () => (await import('./steps.js')).defineStepsCommand },
+  { name: 'approve', summary: 'list the changes waiting for approval, or approve one (re-planned before it runs; never by its requester)', load: async () => (await import('./approve.js')).defineApproveCommand },
+  { name: 'reject', summary: 'refuse a change waiting for approval (or withdraw your own); --reason is required', load: async () => (await import('./reject.js')).defineRejectCommand },
+  { name: 'audit', summary: 'the tamper-evident audit trail: export it (a date range, JSON Lines or CSV), verify its hash chain', load: async () => (await import('./audit.js')).defineAuditCommand },
+  { name: 'revert', summary: 'undo a batch: plan the inverse of each change from the state recorded before it, then run it as a batch', load: async () => (await import('./revert.js')).defineRevertCommand },
   { name: 'export', summary: 'write live state out: export users (status, admin flags, seat per plan, last login), streamed within the paging rules', load: async () => (await import('./export.js')).defineExportCommand },
 ];

@@ -16,10 +16,12 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { collect, confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+import { awaitingApprovalText, gateOffboarding } from '../governance-runtime.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
 import { plural } from '../../core/plural.js';
 
-interface OffboardFlags extends CommonFlags, VolatileRedisFlags {
+interface OffboardFlags extends CommonFlags, VolatileRedisFlags, RequestFlags {
   hold?: string;
   /** False with --no-undo-window. */
   undoWindow?: boolean;
@@ -60,7 +62,7 @@ export function defineOffboardCommand(command: Command): void {
     .option('--no-wait', 'queue and return without running what is due now (a running seatflow worker takes it)')
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<offboarding>.csv)')
     .addOption(new Option('--concurrency <n>', 'rows processed at once by this process').hideHelp());
-  addCommonOptions(addVolatileRedisOption(command)).action(async (leavers: string, flags: OffboardFlags) => {
+  addCommonOptions(addRequestOptions(addVolatileRedisOption(command))).action(async (leavers: string, flags: OffboardFlags) => {
     process.exitCode = await offboard(leavers, flags);
   });
 }
@@ -111,7 +113,12 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
       }
       await refuseVolatileRedis(batchRuntime.redis, flags, 'the holds and removals of this offboarding');
       await confirmOnTerminal(plan.guardrails, flags);
-      workflow = (await offboarding.submit(plan)).workflow;
+      const gated = await gateOffboarding(runtime, batchRuntime, offboarding, { file, plan, flags });
+      if (gated.status === 'awaiting-approval') {
+        out.write(awaitingApprovalText(gated.request, gated.created, runtime.sim !== undefined));
+        return EXIT_AWAITING_APPROVAL;
+      }
+      workflow = gated.value.workflow;
       out.write(`Offboarding ${workflow.id} queued (hold ${formatHold(workflow.holdMs)}).\n`);
     }
 

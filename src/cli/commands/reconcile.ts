@@ -1,21 +1,20 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createJobRegistry } from '../../../jobs/registry.js';
 import { formatReconciliation } from '../../reconcile/format-reconciliation.js';
 import { runSummary } from '../../reconcile/reconciliation-report.js';
-import { runReconciliation, type ReconciliationRun } from '../../reconcile/run-reconciliation.js';
-import { writeReport } from '../../queue/report-writer.js';
-import { createBudgetedApi, defaultReportFile, openBatchRuntime, workerSettingsOf, type BatchRuntime } from '../batch-runtime.js';
-import { watchBatch } from '../batch-progress.js';
-import { existingBatchLine, exitCodeOf, formatBatchSummary } from '../batch-summary.js';
-import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
+import { runReconciliation } from '../../reconcile/run-reconciliation.js';
+import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
+import { withCliRuntime } from '../cli-runtime.js';
+import { cliActorOf } from '../cli-actor.js';
+import { reconciliationApproval, awaitingApprovalText } from '../governance-runtime.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
+import { runBatchToEnd } from '../run-batch-to-end.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { manualRunKey, reconcileReportDir } from '../reconcile-runtime.js';
 import { printed } from '../../core/printable.js';
-import { plural } from '../../core/plural.js';
 
-interface ReconcileFlags extends CommonFlags {
+interface ReconcileFlags extends CommonFlags, RequestFlags {
   apply?: boolean;
   yes?: boolean;
   json?: boolean;
@@ -32,7 +31,7 @@ export function defineReconcileCommand(command: Command): void {
     .option('--apply', 'submit the plan as a batch and run it to the end (without it nothing changes)')
     .option('--yes', 'confirm changes above the guardrails without a prompt')
     .option('--json', 'print the run as JSON (plan only; with --apply the summary follows)');
-  addCommonOptions(command).action(async (policy: string, flags: ReconcileFlags) => {
+  addCommonOptions(addRequestOptions(command)).action(async (policy: string, flags: ReconcileFlags) => {
     process.exitCode = await reconcile(policy, flags);
   });
 }
@@ -58,6 +57,7 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
         return true;
       },
       reportDir: reconcileReportDir(runtime),
+      ...(flags.apply === true ? { approve: reconciliationApproval(batch, cliActorOf(runtime, flags.by), flags.reason) } : {}),
     });
     if (flags.json === true) out.write(`${JSON.stringify({ target: runtime.targetLabel, ...runSummary(run.plan, run.disposition), changes: run.plan.changes, rows: run.plan.plan.rows }, null, 2)}\n`);
     else out.write(`Target: ${runtime.targetLabel}\n${formatReconciliation(run.plan)}`);
@@ -74,29 +74,12 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       out.write('No seat needs to change: no batch was made.\n');
       return 0;
     }
+    if (run.disposition.awaitingApproval !== undefined) {
+      const request = await batch.governance.gate.get(run.disposition.awaitingApproval);
+      if (request !== undefined) out.write(awaitingApprovalText(request, request.requestedAt >= runAt.toISOString(), runtime.sim !== undefined));
+      return EXIT_AWAITING_APPROVAL;
+    }
     if (run.submitted === undefined) throw new Error('an applied run has no batch');
-    return runToEnd(runtime, batch, run);
+    return runBatchToEnd(runtime, batch, run.submitted);
   });
-}
-
-/** The batch of an applied run, worked here to the end, as `seatflow run` does: progress, summary, report. */
-async function runToEnd(runtime: CliRuntime, batch: BatchRuntime, run: ReconciliationRun): Promise<number> {
-  const out = process.stdout;
-  const submitted = run.submitted!;
-  const batchId = submitted.batch.id;
-  out.write(submitted.created ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n` : existingBatchLine(submitted.batch));
-  const { api, budget } = createBudgetedApi(runtime, batch);
-  const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
-  let record;
-  try {
-    record = await watchBatch(batch.system.store, batchId, { label: `Running on ${runtime.targetLabel}` });
-  } finally {
-    await pool.close(runtime.config.worker.shutdownGraceMs);
-  }
-  record = (await batch.system.store.get(batchId)) ?? record;
-  out.write(`\n${await formatBatchSummary(record, batch.system.store)}`);
-  const reportFile = defaultReportFile(runtime, batchId, runtime.sim !== undefined);
-  const rows = await writeReport(batch.system.store.outcomes(batchId), reportFile);
-  out.write(`Report (${plural(rows, 'row')}${runtime.sim ? ', SIMULATION' : ''}): ${path.resolve(reportFile)}\n`);
-  return exitCodeOf(record);
 }

@@ -12,8 +12,10 @@ import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-opti
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 import { printable, printed } from '../../core/printable.js';
 import { plural } from '../../core/plural.js';
+import { awaitingApprovalText, gateManifestBatch, sendNotificationsHere } from '../governance-runtime.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
-interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags {
+interface RunFlags extends ManifestFlags, AgainFlags, MetricsFlags, RequestFlags {
   report?: string;
 }
 
@@ -26,7 +28,7 @@ export function defineRunCommand(command: Command): void {
   command
     .option('--report <file>', 'report file, .csv or .jsonl (default: <dataDir>/reports/<batch>.csv)')
     .option('--concurrency <n>', 'rows processed at once by this process');
-  addCommonOptions(addMetricsOptions(addAgainOption(addManifestOptions(command)))).action(async (manifest: string, flags: RunFlags) => {
+  addCommonOptions(addRequestOptions(addMetricsOptions(addAgainOption(addManifestOptions(command))))).action(async (manifest: string, flags: RunFlags) => {
     process.exitCode = await runManifest(manifest, flags);
   });
 }
@@ -56,6 +58,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     // The workers start before the rows are queued: a large batch is queued in slices, and its first rows run (and
     // spend the service's full bucket) while the rest are still being added.
     const pool = system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+    const notifications = sendNotificationsHere(runtime, batchRuntime);
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     process.once('SIGINT', onSignal);
@@ -63,7 +66,13 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     let batch;
     let batchId: string;
     try {
-      const submitted = await system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
+      // Through the approvals gate: queued now, or waiting for a second person (nothing runs then).
+      const gated = await gateManifestBatch(runtime, batchRuntime, { manifestPath, plan, guardrails, flags, options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
+      if (gated.status === 'awaiting-approval') {
+        out.write(awaitingApprovalText(gated.request, gated.created, runtime.sim !== undefined));
+        return EXIT_AWAITING_APPROVAL;
+      }
+      const submitted = gated.value;
       if (!submitted.created) refuseFinishedResubmission(submitted.batch, manifestPath, 'run');
       batchId = submitted.batch.id;
       out.write(submitted.created ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n` : existingBatchLine(submitted.batch));
@@ -72,6 +81,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       await pool.close(runtime.config.worker.shutdownGraceMs);
+      await notifications.finish();
     }
     batch = (await system.store.get(batchId)) ?? batch;
 

@@ -18,8 +18,11 @@ import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
 import { printed } from '../../core/printable.js';
 import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
 import { plural } from '../../core/plural.js';
+import { cliActorOf } from '../cli-actor.js';
+import { requireRole } from '../../governance/operators/actor.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
-interface AddFlags extends CommonFlags, VolatileRedisFlags {
+interface AddFlags extends CommonFlags, VolatileRedisFlags, RequestFlags {
   cron: string;
   tz?: string;
   apply?: boolean;
@@ -42,13 +45,16 @@ export function defineScheduleCommand(schedule: Command): void {
     .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)')
     .option('--max-changes <n>', 'seat changes one run may make without confirmation (above: the run is held)')
     .option('--max-share <fraction>', "share of the plan's users (0-1) one run may change without confirmation (above: held)");
-  addCommonOptions(addVolatileRedisOption(add)).action(async (name: string, policy: string, flags: AddFlags) => {
+  addCommonOptions(addRequestOptions(addVolatileRedisOption(add))).action(async (name: string, policy: string, flags: AddFlags) => {
     const limits = scheduleLimitsOf(flags);
     await withBatchRuntime(flags, async (runtime, batch) => {
+      const actor = cliActorOf(runtime, flags.by);
+      requireRole(actor, 'operator', 'add schedules');
       await loadPolicy(policy); // refused now, not at the first tick
       await refuseVolatileRedis(batch.redis, flags, 'this schedule');
       const book = openScheduleBook(runtime, batch);
       const added = await book.add({ name, policyPath: path.resolve(policy), apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }), ...(limits === undefined ? {} : { limits }) });
+      await batch.governance.audit.append({ event: 'schedule.added', actor: actor.name, subject: added.name, reason: flags.reason, data: { policyPath: added.policyPath, cron: added.cron ?? null, tz: added.tz ?? 'UTC', apply: added.apply, target: batch.target } });
       const out = process.stdout;
       out.write(`Schedule ${added.name}: ${describe(added)}; next run ${added.next ?? 'none'}\n`);
       if (added.apply) {
@@ -69,10 +75,13 @@ export function defineScheduleCommand(schedule: Command): void {
     },
   );
 
-  addCommonOptions(schedule.command('remove').description('remove a schedule (its batches and reports stay)').argument('<name>')).action(
-    async (name: string, flags: CommonFlags) => {
+  addCommonOptions(addRequestOptions(schedule.command('remove').description('remove a schedule (its batches and reports stay)').argument('<name>'))).action(
+    async (name: string, flags: CommonFlags & RequestFlags) => {
       await withBatchRuntime(flags, async (runtime, batch) => {
+        const actor = cliActorOf(runtime, flags.by);
+        requireRole(actor, 'operator', 'remove schedules');
         if (!(await openScheduleBook(runtime, batch).remove(name))) throw new UsageError(`no schedule "${name}"`, 'See them with: seatflow schedule list');
+        await batch.governance.audit.append({ event: 'schedule.removed', actor: actor.name, subject: name, reason: flags.reason, data: { target: batch.target } });
         process.stdout.write(`Schedule ${name} removed.\n`);
       });
     },
@@ -93,6 +102,10 @@ export function defineScheduleCommand(schedule: Command): void {
         if (run.disposition.heldBecause !== undefined) {
           out.write(printed`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
           return 2;
+        }
+        if (run.disposition.awaitingApproval !== undefined) {
+          out.write(`The run waits for approval as ${run.disposition.awaitingApproval}: seatflow approve ${run.disposition.awaitingApproval}\n`);
+          return EXIT_AWAITING_APPROVAL;
         }
         if (run.disposition.nothingToChange === true) out.write('No seat needs to change: no batch was made.\n');
         else if (run.submitted !== undefined) {

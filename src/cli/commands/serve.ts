@@ -11,6 +11,8 @@ import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { openScheduleBook, startScheduledRuns } from '../reconcile-runtime.js';
+import { createOperatorDirectory } from '../../governance/operators/operator-directory.js';
+import { changeKindsOf } from '../governance-runtime.js';
 
 interface ServeFlags extends CommonFlags {
   port?: number;
@@ -82,6 +84,20 @@ export function defineServeCommand(command: Command): void {
       };
       const offboarding = openOffboarding(runtime, batchRuntime);
       deps.offboarding = { system: offboarding, config };
+      const { governance } = batchRuntime;
+      deps.governance = {
+        operators: createOperatorDirectory(config.governance, token),
+        gate: governance.gate,
+        approvals: governance.approvals,
+        audit: governance.audit,
+        deliveries: governance.deliveries,
+        // Approving from the API or the dashboard re-plans here, on this server's target, as the CLI would.
+        kinds: changeKindsOf(runtime, batchRuntime),
+      };
+      // Always: notifications are sent even by a serve without workers, and a step nobody takes is noticed.
+      const notifications = governance.startNotificationWorker();
+      pools.push(notifications);
+      if (!runtime.sim) await notifications.watchSteps(governance.notifier, { id: batchRuntime.target, sim: false });
       const workers = configured ? flags.workers : 0;
       // With workers, this process also fires the target's reconciliation schedules, as `seatflow worker` does.
       const scheduled = workers > 0 ? startScheduledRuns(runtime, batchRuntime) : undefined;

@@ -5,6 +5,7 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { watchBatch } from '../batch-progress.js';
 import { farParkedLines, farParkedRows } from '../far-parked-rows.js';
 import { printOffboardingStatus } from '../offboarding-runtime.js';
+import { formatApproval } from '../format-approval.js';
 import { printable, printed } from '../../core/printable.js';
 
 interface StatusFlags extends CommonFlags {
@@ -36,6 +37,12 @@ export function defineStatusCommand(command: Command): void {
       }
       if (await printOffboardingStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
       let batch = await system.store.get(batchId);
+      const request = batch === undefined ? await batchRuntime.governance.gate.get(batchId) : undefined;
+      if (request !== undefined) {
+        // Not queued yet: a change waiting for (or refused) approval under the id it will have.
+        process.stdout.write(flags.json === true ? `${JSON.stringify(request)}\n` : formatApproval(request, await batchRuntime.governance.approvals.lines(batchId), { linesShown: 20 }));
+        return;
+      }
       if (batch === undefined) {
         process.stderr.write(printed`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);
         process.exitCode = 2;

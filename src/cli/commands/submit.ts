@@ -6,9 +6,11 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions } from '../common-options.js';
 import { addAgainOption, againOptionOf, refuseFinishedResubmission, type AgainFlags } from '../finished-batch.js';
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
+import { awaitingApprovalText, gateManifestBatch } from '../governance-runtime.js';
+import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 import { plural } from '../../core/plural.js';
 
-interface SubmitFlags extends ManifestFlags, AgainFlags {
+interface SubmitFlags extends ManifestFlags, AgainFlags, RequestFlags {
   json?: boolean;
 }
 
@@ -16,7 +18,7 @@ interface SubmitFlags extends ManifestFlags, AgainFlags {
 export function defineSubmitCommand(command: Command): void {
   command
     .option('--json', 'print the batch record as JSON');
-  addCommonOptions(addAgainOption(addManifestOptions(command))).action(async (manifest: string, flags: SubmitFlags) => {
+  addCommonOptions(addRequestOptions(addAgainOption(addManifestOptions(command)))).action(async (manifest: string, flags: SubmitFlags) => {
     if (flags.sim === true) {
       // Each --sim process has its own simulated service, so no worker could ever reach this batch's target.
       throw new UsageError(
@@ -29,9 +31,15 @@ export function defineSubmitCommand(command: Command): void {
       const { api } = createBudgetedApi(runtime, batchRuntime, { retryReads: true });
       const { plan, guardrails } = await planFromFlags(manifest, flags, api, runtime.config);
       await confirmOnTerminal(guardrails, flags, flags.json === true);
-      const result = await batchRuntime.system.submit(plan, { options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
-      if (!result.created) refuseFinishedResubmission(result.batch, manifest, 'submit');
+      const gated = await gateManifestBatch(runtime, batchRuntime, { manifestPath: manifest, plan, guardrails, flags, options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
       const out = process.stdout;
+      if (gated.status === 'awaiting-approval') {
+        out.write(flags.json === true ? `${JSON.stringify({ awaitingApproval: true, request: gated.request, created: gated.created, target: runtime.targetLabel })}\n` : awaitingApprovalText(gated.request, gated.created, false));
+        process.exitCode = EXIT_AWAITING_APPROVAL;
+        return;
+      }
+      const result = gated.value;
+      if (!result.created) refuseFinishedResubmission(result.batch, manifest, 'submit');
       if (flags.json === true) {
         out.write(`${JSON.stringify({ ...result.batch, created: result.created, jobsAdded: result.jobsAdded, target: runtime.targetLabel })}\n`);
         return;

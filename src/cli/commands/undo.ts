@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { BatchStore } from '../../queue/batch-store.js';
@@ -9,10 +8,13 @@ import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+import { cliActorOf } from '../cli-actor.js';
+import { auditUndo } from '../../governance/audit/audit-undo.js';
 
 interface UndoFlags extends CommonFlags {
   user?: string[];
   by?: string;
+  reason?: string;
   wait?: boolean;
 }
 
@@ -26,7 +28,8 @@ export function defineUndoCommand(command: Command): void {
   command
     .argument('<offboarding>', 'offboarding id (printed by seatflow offboard)')
     .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
-    .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name)')
+    .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name, or the operator it acts for)')
+    .option('--reason <text>', 'the ticket or reason, kept in the audit trail')
     .option('--no-wait', 'queue the reactivations and return (a running seatflow worker takes them)');
   addCommonOptions(command).action(async (workflowId: string, flags: UndoFlags) => {
     if (flags.sim === true) throw new UsageError('undo acts on an offboarding in Redis: --sim has no offboarding to undo', 'Run it without --sim, against the target the offboarding was submitted for.');
@@ -47,8 +50,9 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
       );
     }
     const offboarding = openOffboarding(runtime, batchRuntime);
-    const by = flags.by ?? os.userInfo().username;
+    const by = cliActorOf(runtime, flags.by).name;
     const results = (await offboarding.undo(workflowId, { by, ...(flags.user === undefined ? {} : { users: flags.user }) })) ?? [];
+    await auditUndo(batchRuntime.governance.audit, { workflowId, by, reason: flags.reason, results });
     const reactivating = results.filter((result) => result.reactivating);
     if (reactivating.length > 0 && flags.wait !== false) {
       const { api, budget } = createBudgetedApi(runtime, batchRuntime);

@@ -41,6 +41,9 @@ export function defineWorkerCommand(command: Command): void {
       // Reconciliation schedules of this target fire here too: one firing per tick across every worker.
       const schedules = startScheduledRuns(runtime, batchRuntime);
       observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book });
+      // Notifications (webhooks, Slack, Teams, e-mail) are sent from here, and overdue offboarding steps looked for.
+      const notifications = batchRuntime.governance.startNotificationWorker();
+      if (!runtime.sim) await notifications.watchSteps(batchRuntime.governance.notifier, { id: batchRuntime.target, sim: false });
       runtime.logger.info(
         { target: runtime.targetLabel, redis: batchRuntime.redis.description, concurrency, queue: batchRuntime.system.queue.name },
         'worker started; SIGINT or SIGTERM stops it',
@@ -50,7 +53,7 @@ export function defineWorkerCommand(command: Command): void {
         closeWithGrace({ delay: shutdownGraceMs + 10_000, logger: false }, async ({ signal, err }) => {
           if (err) runtime.logger.error({ err }, 'worker failed');
           runtime.logger.info({ signal, graceMs: shutdownGraceMs }, 'stopping: active rows finish, the rest stays queued');
-          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.close(shutdownGraceMs)]);
+          await Promise.all([pool.close(shutdownGraceMs), steps.close(shutdownGraceMs), schedules.close(shutdownGraceMs), notifications.close(shutdownGraceMs)]);
           // close-with-grace exits the process when this callback returns, so close Redis and the clients here.
           await runtime.close();
           resolve();

@@ -20,15 +20,15 @@ export function csrfKeyOf(token: string): string {
 }
 
 /**
- * Starts a dashboard session: a random id recorded in the session store until it expires, and an HttpOnly,
- * SameSite=Strict cookie signed with the cookie secret (by @fastify/cookie) holding the id and the expiry. Page script
- * cannot read it, other sites' pages never send it, and signing out ends it on the server (a copy of the cookie is
- * worth nothing afterwards).
+ * Starts a dashboard session: a random id recorded in the session store until it expires, with the operator who signed
+ * in (docs/governance.md#operators-and-roles), and an HttpOnly, SameSite=Strict cookie signed with the cookie secret
+ * (by @fastify/cookie) holding the id and the expiry. Page script cannot read it, other sites' pages never send it,
+ * and signing out ends it on the server (a copy of the cookie is worth nothing afterwards).
  */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, store: DashboardSessionStore, now = Date.now()): Promise<string> {
+export async function startSession(request: FastifyRequest, reply: FastifyReply, store: DashboardSessionStore, operator: string, now = Date.now()): Promise<string> {
   const id = randomBytes(18).toString('base64url');
   const expiresAt = now + SESSION_MS;
-  await store.start(id, expiresAt);
+  await store.start(id, expiresAt, operator);
   reply.setCookie(SESSION_COOKIE, `s2.${id}.${expiresAt}`, {
     signed: true,
     httpOnly: true,

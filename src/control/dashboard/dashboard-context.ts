@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { DashboardSessionStore } from '../auth/dashboard-session-store.js';
 import type { BatchRecord } from '../../queue/batch-store.js';
-import type { ControlDeps } from '../control-deps.js';
+import { operatorsOf, type ControlDeps } from '../control-deps.js';
+import type { OperatorDirectory } from '../../governance/operators/operator-directory.js';
 import { batchNotFound } from '../control-error.js';
 import { batchParamsSchema } from '../request-schemas.js';
 import { csrfTokenOf } from '../security/register-security.js';
@@ -15,6 +16,8 @@ export type RenderOptions = Omit<PageOptions, 'body' | 'sim' | 'targetLabel' | '
 /** What every group of dashboard pages uses: route options, page rendering, and lookups shared between pages. */
 export interface DashboardContext {
   deps: ControlDeps;
+  /** Who a sign-in token belongs to (the control token, or an operator's own). */
+  operators: OperatorDirectory;
   sessions: DashboardSessionStore;
   /** Route options of a signed-in page. */
   session: { config: { auth: 'session' } };
@@ -40,6 +43,7 @@ export function createDashboardContext(app: FastifyInstance, deps: ControlDeps, 
   app.addHook('onClose', async () => sampler?.close());
   return {
     deps,
+    operators: operatorsOf(deps),
     sessions,
     session,
     csrf: { ...session, preHandler: app.csrfProtection },

@@ -5,7 +5,7 @@ export interface NavItem {
   label: string;
   section: string;
   /** Shown only when the server has this part (the ControlDeps field of the same name). */
-  needs?: 'offboarding' | 'schedules';
+  needs?: 'offboarding' | 'schedules' | 'governance';
 }
 
 /**
@@ -18,6 +18,8 @@ export const NAV_ITEMS: ReadonlyArray<NavItem> = [
   { href: '/offboardings/new', label: 'Offboard leavers', section: 'offboard', needs: 'offboarding' },
   { href: '/holds', label: 'Holds', section: 'holds', needs: 'offboarding' },
   { href: '/schedules', label: 'Schedules', section: 'schedules', needs: 'schedules' },
+  { href: '/approvals', label: 'Approvals', section: 'approvals', needs: 'governance' },
+  { href: '/audit', label: 'Audit', section: 'audit', needs: 'governance' },
   { href: '/admin/queues', label: 'Queues', section: 'queues' },
 ];
 

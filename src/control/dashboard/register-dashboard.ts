@@ -18,6 +18,7 @@ import { registerHoldsPageRoutes } from './routes/holds-page-routes.js';
 import { registerOffboardPageRoutes } from './routes/offboard-page-routes.js';
 import { registerPlanPageRoutes } from './routes/plan-page-routes.js';
 import { registerSchedulesPageRoutes } from './routes/schedules-page-routes.js';
+import { registerGovernancePageRoutes } from './routes/governance-page-routes.js';
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
 
 /** The dashboard's stylesheet and script, at the package root so that src/ and dist/ serve the same files. */
@@ -62,6 +63,7 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps,
   registerOffboardPageRoutes(app, context);
   registerHoldsPageRoutes(app, context);
   registerSchedulesPageRoutes(app, context);
+  registerGovernancePageRoutes(app, context);
   await registerQueueBoard(app, deps);
   return {
     notFoundPage: (request, reply) =>

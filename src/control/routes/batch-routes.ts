@@ -30,7 +30,9 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
     const query = parseRequestPart(submitQuerySchema, request.query, 'query');
     const bytes = manifestBytesOf(request.body);
     const format = manifestFormatOf(request.headers['content-type']);
-    const result = await submitManifest(deps, { bytes, format, name: query.name, action: query.action, skipInvalid: query.skipInvalid === true, ignoreColumns: query.ignoreColumn, confirm: query.confirm === true });
+    const result = await submitManifest(deps, { bytes, format, name: query.name, action: query.action, skipInvalid: query.skipInvalid === true, ignoreColumns: query.ignoreColumn, confirm: query.confirm === true, actor: request.actor, reason: query.reason });
+    // Waiting for approval: accepted (202), nothing queued yet; Location is the change request.
+    if ('awaitingApproval' in result) return reply.code(202).header('location', result.approval.links.self).send(result);
     return reply.code(result.created ? 202 : 200).header('location', result.batch.links.self).send(result);
   });
 

@@ -7,7 +7,9 @@ import { leaversColumnChoices } from '../../workflow/leavers-column-choices.js';
 import type { ControlDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
-import { outcomesQuerySchema, parseRequestPart, repeatedSchema } from '../request-schemas.js';
+import { outcomesQuerySchema, parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
+import { auditUndo } from '../../governance/audit/audit-undo.js';
+import { submitOffboardingRequest } from '../submit-offboarding-request.js';
 import { offboardingNotFound, undoOnTarget } from '../undo-on-target.js';
 import { planOffboardingRequest } from '../plan-offboarding-request.js';
 import { withRedis } from '../with-redis.js';
@@ -39,9 +41,10 @@ const submitQuerySchema = z.object({
   confirm: flag,
   /** Plan only, queue nothing (like --dry-run). */
   dryRun: flag,
+  reason: reasonSchema,
 });
 const paramsSchema = z.object({ id: z.string().regex(/^o[0-9a-f]{12}$/) });
-const undoBodySchema = z.object({ users: z.array(emailSchema).min(1).optional(), by: z.string().trim().min(1).max(200) });
+const undoBodySchema = z.object({ users: z.array(emailSchema).min(1).optional(), by: z.string().trim().min(1).max(200), reason: z.string().trim().min(1).max(500).optional() });
 
 /**
  * `seatflow offboard`, `status` and `undo` over HTTP, and the list of holds undo can still act on (for the dashboard).
@@ -82,7 +85,12 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         details: { guardrails: plan.guardrails },
       });
     }
-    const { workflow, created } = await withRedis(deps, () => system.submit(plan), { timeout: false });
+    const result = await submitOffboardingRequest(deps, offboarding, { plan, bytes, name: query.name ?? `leavers.${format}`, actor: request.actor, reason: query.reason });
+    if ('awaitingApproval' in result) {
+      const approval = result.awaitingApproval;
+      return reply.code(202).header('location', approval.links.self).send({ offboardingId: approval.id, awaitingApproval: true, created: result.created, approval, plan });
+    }
+    const { workflow, created } = result;
     return reply
       .code(created ? 202 : 200)
       .header('location', `/v1/offboardings/${workflow.id}`)
@@ -115,7 +123,10 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         hint: 'Send JSON {"by": "who is undoing", "users": ["leaver@example.com"]} (users optional: all leavers).',
       });
     }
-    const results = await undoOnTarget(deps, offboarding, id, { by: `${body.data.by} (control API)`, ...(body.data.users === undefined ? {} : { users: body.data.users }) });
+    const by = `${body.data.by} (control API)`;
+    const results = await undoOnTarget(deps, offboarding, id, { by, ...(body.data.users === undefined ? {} : { users: body.data.users }) });
+    // The offboarding records who the caller says undid it; the audit trail who was authenticated.
+    if (deps.governance !== undefined) await withRedis(deps, () => auditUndo(deps.governance!.audit, { workflowId: id, by: request.actor?.name ?? by, reason: body.data.reason ?? `for ${body.data.by}`, results }));
     return { offboardingId: id, results };
   });
 

@@ -44,6 +44,7 @@ ${guardrails.needsConfirmation
 <form method="post" action="/plan/${options.previewId}/submit" class="submit-form">
   <input type="hidden" name="_csrf" value="${options.csrfToken}">
   <div class="check"><input id="confirm" name="confirm" type="checkbox" value="true" required><label for="confirm">I checked this plan: run its ${plan.summary.change} change${plan.summary.change === 1 ? '' : 's'}${guardrails.needsConfirmation ? ', over the guardrails' : ''}</label></div>
+  <div class="field"><label for="reason">Ticket or reason <span class="muted">(optional, kept in the audit trail)</span></label><input id="reason" name="reason" type="text" maxlength="500"></div>
   <button type="submit">Submit the batch</button>
   <a class="button secondary" href="/plan">Start over</a>
 </form>

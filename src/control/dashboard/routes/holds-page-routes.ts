@@ -15,6 +15,7 @@ import { holdsLive, holdsPage, type HoldGroup, type HoldsView } from '../pages/h
 import { notAvailablePage } from '../pages/not-available-page.js';
 import { offboardingLive, offboardingPage, type OffboardingView } from '../pages/offboarding-page.js';
 import { DASHBOARD_UNDO_BY, undoConfirmPage, undoResultPage } from '../pages/undo-pages.js';
+import { auditUndo } from '../../../governance/audit/audit-undo.js';
 
 const announcedSchema = z.object({ announced: z.string().max(40).optional().catch(undefined) });
 
@@ -118,6 +119,8 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
     const id = idOf(request);
     const { user } = parseUser(request.body);
     const results = await undoOnTarget(deps, offboarding, id, { by: DASHBOARD_UNDO_BY, ...(user === undefined ? {} : { users: [user] }) });
+    // The offboarding records the dashboard; the audit trail the signed-in operator.
+    if (deps.governance !== undefined) await withRedis(deps, () => auditUndo(deps.governance!.audit, { workflowId: id, by: request.actor?.name ?? DASHBOARD_UNDO_BY, results }));
     const workflow = await withRedis(deps, () => system.store.get(id));
     if (workflow === undefined) throw offboardingNotFound(id);
     return render(reply, undoResultPage(workflow, results), { title: 'Undo offboarding', section: 'holds' });

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { emailSchema } from '../../../manifest/action.js';
 import type { OffboardingPlan } from '../../../workflow/plan-offboarding.js';
 import { planOffboardingRequest } from '../../plan-offboarding-request.js';
+import { submitOffboardingRequest } from '../../submit-offboarding-request.js';
 import { csrfTokenOf } from '../../security/register-security.js';
 import { toControlError } from '../../to-control-error.js';
-import { withRedis } from '../../with-redis.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { offboardForm, offboardPreviewPage, type OffboardFormValues } from '../pages/offboard-pages.js';
 import { createPreviews } from '../plan-previews.js';
@@ -27,8 +27,9 @@ export function registerOffboardPageRoutes(app: FastifyInstance, context: Dashbo
   const { deps, session, csrf, render } = context;
   const offboarding = deps.offboarding;
   if (offboarding === undefined) return;
-  // A plan is about 1 KiB a leaver in memory: the oldest previews go first past 64 MiB.
-  const previews = createPreviews<{ plan: OffboardingPlan; name: string }>((preview) => preview.plan.leavers.length * 1024);
+  // A plan is about 1 KiB a leaver in memory, plus the file (kept for an approval to plan again): the oldest previews
+  // go first past 64 MiB.
+  const previews = createPreviews<{ plan: OffboardingPlan; name: string; bytes: Buffer }>((preview) => preview.plan.leavers.length * 1024 + preview.bytes.length);
   const pageOptions = { title: 'Offboard leavers', section: 'offboard' };
   const defaultHold = () => `${offboarding.config.offboarding.defaultHoldDays}d`;
   const form = (reply: Parameters<typeof csrfTokenOf>[0], values?: OffboardFormValues, error?: { message: string; problems?: string[] }) =>
@@ -54,7 +55,7 @@ export function registerOffboardPageRoutes(app: FastifyInstance, context: Dashbo
       const planned = await planOffboardingRequest(deps, offboarding, { bytes, name, ...parsed.data });
       // The same file with the same options was offboarded before: its page, not a second offboarding.
       if ('known' in planned) return reply.redirect(`/offboardings/${planned.known.id}`, 303);
-      const previewId = previews.add({ plan: planned.plan, name });
+      const previewId = previews.add({ plan: planned.plan, name, bytes });
       return render(reply, offboardPreviewPage({ previewId, name, plan: planned.plan, csrfToken: csrfTokenOf(reply) }), { title: `Offboarding plan of ${name}`, section: 'offboard' });
     } catch (error) {
       // A refused file, a bad option or a busy service: the form again, with what went wrong and each bad row.
@@ -74,8 +75,10 @@ export function registerOffboardPageRoutes(app: FastifyInstance, context: Dashbo
     if (fieldValue((request.body as Record<string, unknown> | undefined)?.confirm) !== 'true') {
       return render(reply, form(reply, undefined, { message: 'Tick the confirmation box to start the offboarding.' }), pageOptions, 400);
     }
-    const { workflow } = await withRedis(deps, () => offboarding.system.submit(preview.plan), { timeout: false });
+    const reason = fieldValue((request.body as Record<string, unknown> | undefined)?.reason)?.trim();
+    const result = await submitOffboardingRequest(deps, offboarding, { plan: preview.plan, bytes: preview.bytes, name: preview.name, actor: request.actor, reason: reason === '' ? undefined : reason });
     previews.delete(previewId);
-    return reply.redirect(`/offboardings/${workflow.id}`, 303);
+    // An offboarding the approvals policy holds waits for a second person: its page says so.
+    return reply.redirect('awaitingApproval' in result ? `/approvals/${result.awaitingApproval.id}` : `/offboardings/${result.workflow.id}`, 303);
   });
 }

@@ -56,8 +56,10 @@ export function registerPlanPageRoutes(app: FastifyInstance, context: DashboardC
     if (fieldValue((request.body as Record<string, unknown> | undefined)?.confirm) !== 'true') {
       return render(reply, planForm(csrfTokenOf(reply), { message: 'Tick the confirmation box to submit the batch.' }), planPage, 400);
     }
-    const result = await submitManifest(deps, { bytes: preview.bytes, format: preview.format, name: preview.name, action: preview.action, skipInvalid: preview.skipInvalid, confirm: true });
+    const reason = fieldValue((request.body as Record<string, unknown> | undefined)?.reason)?.trim();
+    const result = await submitManifest(deps, { bytes: preview.bytes, format: preview.format, name: preview.name, action: preview.action, skipInvalid: preview.skipInvalid, confirm: true, actor: request.actor, reason: reason === '' ? undefined : reason });
     previews.delete(previewId);
-    return reply.redirect(`/batches/${result.batchId}`, 303);
+    // A change the approvals policy holds waits for a second person: its page says so and who may approve it.
+    return reply.redirect('awaitingApproval' in result ? `/approvals/${result.batchId}` : `/batches/${result.batchId}`, 303);
   });
 }

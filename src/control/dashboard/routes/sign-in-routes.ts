@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createBearerTokenCheck } from '../../auth/bearer-token-check.js';
 import { endSession, startSession } from '../../auth/dashboard-session.js';
 import { csrfTokenOf } from '../../security/register-security.js';
 import { withRedis } from '../../with-redis.js';
@@ -16,7 +15,6 @@ export function safeNext(next: string): string {
 
 /** Sign-in and sign-out: the token is posted once, in a form body, and answered with the session cookie. */
 export function registerSignInRoutes(app: FastifyInstance, context: DashboardContext): void {
-  const tokenMatches = createBearerTokenCheck(context.deps.token);
   const publicPage = { config: { auth: 'public' as const } };
 
   app.get('/', context.session, async (_request, reply) => reply.redirect('/batches', 303));
@@ -26,11 +24,13 @@ export function registerSignInRoutes(app: FastifyInstance, context: DashboardCon
   });
   app.post('/login', { ...publicPage, preHandler: app.csrfProtection }, async (request, reply) => {
     const form = loginSchema.parse(request.body ?? {});
-    if (!tokenMatches(`Bearer ${form.token}`)) {
-      const body = loginPage({ csrfToken: csrfTokenOf(reply), next: safeNext(form.next), error: 'That is not the control token of this server.' });
+    // The control token, or an operator's own token: the session then acts as that operator (audit, approvals).
+    const operator = context.operators.byToken(form.token);
+    if (operator === undefined) {
+      const body = loginPage({ csrfToken: csrfTokenOf(reply), next: safeNext(form.next), error: 'That is not the control token of this server, nor an operator\'s token.' });
       return context.render(reply, body, { title: 'Sign in' }, 401);
     }
-    await withRedis(context.deps, () => startSession(request, reply, context.sessions));
+    await withRedis(context.deps, () => startSession(request, reply, context.sessions, operator.name));
     return reply.redirect(safeNext(form.next), 303);
   });
   app.post('/logout', context.csrf, async (request, reply) => {

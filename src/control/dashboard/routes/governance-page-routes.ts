@@ -1,0 +1,148 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { auditEntrySchema } from '../../../governance/audit/audit-entry.js';
+import { AUDIT_EXPORT_FORMATS, auditExportLines, entriesWithin, parseAuditTime, streamRangeOf } from '../../../governance/audit/audit-export.js';
+import { verifyAuditEntries } from '../../../governance/audit/verify-audit.js';
+import type { ApprovalRecord } from '../../../governance/approvals/approval-record.js';
+import { hasRole, samePerson, type Actor } from '../../../governance/operators/actor.js';
+import { approveOnTarget } from '../../approve-on-target.js';
+import { csrfTokenOf } from '../../security/register-security.js';
+import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
+import type { ControlGovernanceDeps } from '../../control-deps.js';
+import { withRedis } from '../../with-redis.js';
+import type { DashboardContext } from '../dashboard-context.js';
+import { approvalPage, approvalsLive, approvalsPage, type ApprovalPageView } from '../pages/approvals-page.js';
+import { auditPage } from '../pages/audit-page.js';
+import { notAvailablePage } from '../pages/not-available-page.js';
+
+const PAGE = 50;
+const idSchema = z.object({ id: z.string().regex(/^[bo][0-9a-f]{12}$/) });
+const approveForm = z.object({ planHash: z.string().regex(/^[0-9a-f]{64}$/), confirm: z.literal('true'), reason: z.string().trim().max(500).optional() });
+const rejectForm = z.object({ reason: z.string().trim().min(1).max(500) });
+const auditQuery = z.object({ before: z.string().regex(/^\d+-\d+$/).optional(), verify: z.literal('1').optional() });
+const exportQuery = z.object({ from: z.string().optional(), to: z.string().optional(), format: z.enum(AUDIT_EXPORT_FORMATS).default('jsonl') });
+
+/**
+ * The approvals (what waits, one request with its plan and the approve and reject forms) and the audit trail (newest
+ * first, the chain checked on request, exports): through the same gate and log as the CLI and /v1.
+ */
+export function registerGovernancePageRoutes(app: FastifyInstance, context: DashboardContext): void {
+  const { deps, session, csrf, render, fragment } = context;
+  const governance = deps.governance;
+  if (governance === undefined) {
+    for (const [path, title] of [['/approvals', 'Approvals'], ['/audit', 'Audit trail']] as const) {
+      app.get(path, session, async (_request, reply) => render(reply, notAvailablePage(title, 'it was started without governance (operators, approvals, audit).'), { title, section: path.slice(1) }, 404));
+    }
+    return;
+  }
+
+  const lists = () =>
+    withRedis(deps, async () => ({
+      waiting: await governance.approvals.list({ states: ['awaiting-approval', 'approved'], limit: 100 }),
+      decided: await governance.approvals.list({ states: ['queued', 'rejected'], limit: 20 }),
+    }));
+  app.get('/approvals', session, async (_request, reply) => {
+    const { waiting, decided } = await lists();
+    return render(reply, approvalsPage(waiting, decided), { title: 'Approvals', section: 'approvals' });
+  });
+  app.get('/approvals/live', session, async (_request, reply) => {
+    const { waiting, decided } = await lists();
+    return fragment(reply, approvalsLive(waiting, decided));
+  });
+
+  const recordOf = async (request: FastifyRequest): Promise<ApprovalRecord> => {
+    const parsed = idSchema.safeParse(request.params);
+    const record = parsed.success ? await withRedis(deps, () => governance.gate.get(parsed.data.id)) : undefined;
+    if (record === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.approvalNotFound, 'no such change request', { hint: 'See what waits on the approvals page.' });
+    return record;
+  };
+  const viewOf = async (request: FastifyRequest, record: ApprovalRecord, csrfToken: string, notice?: ApprovalPageView['notice']): Promise<ApprovalPageView> => {
+    const actor = request.actor!;
+    const cannotApprove = whyNotApprove(actor, record, deps.target.id);
+    const mine = samePerson(actor.name, record.requestedBy.name);
+    const cannotReject = mine || hasRole(actor, 'approver') ? undefined : 'Rejecting needs the approver role.';
+    return {
+      record,
+      lines: await withRedis(deps, () => governance.approvals.lines(record.id)),
+      ...(cannotApprove === undefined ? {} : { cannotApprove }),
+      ...(cannotReject === undefined ? {} : { cannotReject }),
+      csrfToken,
+      ...(notice === undefined ? {} : { notice }),
+    };
+  };
+
+  app.get('/approvals/:id', session, async (request, reply) => {
+    const record = await recordOf(request);
+    return render(reply, approvalPage(await viewOf(request, record, csrfTokenOf(reply))), { title: `Approval ${record.id}`, section: 'approvals' });
+  });
+
+  // Approving needs only the approver role to reach the gate, which refuses the requester with the reason.
+  app.post('/approvals/:id/approve', { ...csrf, config: { ...csrf.config, role: 'approver' } }, async (request, reply) => {
+    const record = await recordOf(request);
+    const form = approveForm.safeParse(request.body ?? {});
+    if (!form.success) throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, 'tick the confirmation box to approve this plan', { hint: 'Load the approval page again.' });
+    const reason = form.data.reason === '' ? undefined : form.data.reason;
+    const answer = await approveOnTarget(deps, governance, record.id, request.actor!, { planHash: form.data.planHash, reason });
+    const notice: ApprovalPageView['notice'] =
+      answer.status === 'queued'
+        ? { kind: 'ok', text: `Approved: planned again against live state, the plan is the one approved; queued as ${answer.id}.` }
+        : { kind: 'note', text: 'The plan went stale before it ran (live state changed): nothing ran, and it waits for approval again. The difference is below.' };
+    const fresh = (await withRedis(deps, () => governance.gate.get(record.id))) ?? record;
+    return render(reply, approvalPage(await viewOf(request, fresh, csrfTokenOf(reply), notice)), { title: `Approval ${record.id}`, section: 'approvals' });
+  });
+
+  app.post('/approvals/:id/reject', csrf, async (request, reply) => {
+    const record = await recordOf(request);
+    const form = rejectForm.safeParse(request.body ?? {});
+    if (!form.success) throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, 'a rejection needs a reason', { hint: 'Load the approval page again and say why.' });
+    const rejected = await withRedis(deps, () => governance.gate.reject(record.id, request.actor!, form.data.reason));
+    return render(reply, approvalPage(await viewOf(request, rejected, csrfTokenOf(reply), { kind: 'ok', text: 'Rejected. Nothing was changed.' })), { title: `Approval ${record.id}`, section: 'approvals' });
+  });
+
+  app.get('/audit', session, async (request, reply) => {
+    const query = auditQuery.safeParse(request.query ?? {});
+    const before = query.success ? query.data.before : undefined;
+    const stored = await withRedis(deps, () => governance.audit.latest(PAGE + 1, before));
+    const shown = stored.slice(0, PAGE).map(({ id, raw }) => ({ id, entry: auditEntrySchema.parse(JSON.parse(raw)) }));
+    const head = await withRedis(deps, () => governance.audit.head());
+    const verification = query.success && query.data.verify === '1' ? await verifyAll(governance) : undefined;
+    const olderFrom = stored.length > PAGE ? shown[shown.length - 1]?.id : undefined;
+    return render(reply, auditPage({ entries: shown, head, ...(olderFrom === undefined ? {} : { olderFrom }), ...(verification === undefined ? {} : { verification }) }), { title: 'Audit trail', section: 'audit' });
+  });
+
+  app.get('/audit/export', session, async (request, reply) => {
+    const query = exportQuery.safeParse(request.query ?? {});
+    if (!query.success) throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, 'the export form was not understood', { hint: 'Choose dates and a format on the audit page.' });
+    let range;
+    try {
+      const { from, to } = query.data;
+      range = { ...(from === undefined || from === '' ? {} : { fromMs: parseAuditTime(from, 'from') }), ...(to === undefined || to === '' ? {} : { toMs: parseAuditTime(to, 'to') }) };
+    } catch (error) {
+      throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, (error as Error).message);
+    }
+    const { format } = query.data;
+    return reply
+      .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="seatflow-audit.${format}"`)
+      .send(Readable.from(auditExportLines(entriesWithin(governance.audit.entries(streamRangeOf(range)), range), format)));
+  });
+}
+
+/** Why this person cannot approve this request here; undefined when they can. */
+function whyNotApprove(actor: Actor, record: ApprovalRecord, target: string): string | undefined {
+  if (samePerson(actor.name, record.requestedBy.name)) return 'You asked for this change: another approver must decide (a change needs a second person). You may withdraw it by rejecting it.';
+  if (!hasRole(actor, 'approver')) return `Approving needs the approver role; you are ${actor.name} (${actor.role}).`;
+  if (record.target !== target) return `It was asked for ${record.target}: approve it where it can be planned again (seatflow approve against that target).`;
+  return undefined;
+}
+
+async function verifyAll(governance: ControlGovernanceDeps) {
+  const head = await governance.audit.head();
+  return verifyAuditEntries(
+    (async function* () {
+      for await (const entry of governance.audit.entries()) yield { raw: entry.raw, where: `stream id ${entry.id}` };
+    })(),
+    { fromStart: true, head },
+  );
+}

@@ -1,0 +1,97 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/core/logger.js';
+import { createAuditLog } from '../../src/governance/audit/audit-log.js';
+import { recordConfigIfChanged } from '../../src/governance/audit/record-config.js';
+import { verifyAuditEntries } from '../../src/governance/audit/verify-audit.js';
+import { createQueueKeys } from '../../src/queue/queue-keys.js';
+import { openRedis, type RedisHandle } from '../../src/queue/redis/open-redis.js';
+import { collect } from '../helpers/collect.js';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+
+let redis: TestRedis;
+let handle: RedisHandle;
+let other: RedisHandle;
+let dir: string;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sf-audit-'));
+  handle = await openRedis({ url: redis.url, dataDir: dir, logger: createSilentLogger() });
+  other = await openRedis({ url: redis.url, dataDir: dir, logger: createSilentLogger() });
+});
+afterAll(async () => {
+  await handle?.close();
+  await other?.close();
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const verifyLog = async (log: ReturnType<typeof createAuditLog>) =>
+  verifyAuditEntries(
+    (async function* () {
+      for await (const { raw, id } of log.entries()) yield { raw, where: `stream id ${id}` };
+    })(),
+    { fromStart: true, head: await log.head() },
+  );
+
+describe('the audit log in Redis', { timeout: 60_000 }, () => {
+  it('chains every entry, even when several processes append at once', async () => {
+    const keys = createQueueKeys(redis.prefix());
+    const a = createAuditLog(handle.client, keys);
+    const b = createAuditLog(other.client, keys);
+    await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).append({ event: 'row.applied', actor: 'worker', subject: 'b0123456789ab', data: { row: i } })));
+    const entries = (await collect(a.entries())).map(({ raw }) => JSON.parse(raw) as { seq: number; data: { row: number } });
+    expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(new Set(entries.map((e) => e.data.row)).size).toBe(60);
+    expect(await verifyLog(a)).toMatchObject({ ok: true, entries: 60 });
+  });
+
+  it('detects a changed entry even when the stream is rewritten with the same ids, and one removed from the end', async () => {
+    const keys = createQueueKeys(redis.prefix());
+    const log = createAuditLog(handle.client, keys);
+    for (let i = 1; i <= 6; i += 1) await log.append({ event: 'row.applied', actor: 'worker', subject: 'b0123456789ab', data: { row: i, email: `user${i}@acme.example`, outcome: 'succeeded' } });
+    expect(await verifyLog(log)).toMatchObject({ ok: true, entries: 6 });
+
+    // Someone with access to Redis rewrites the stream: entry 3 now says another user was changed.
+    const stored = await collect(log.entries());
+    const raw = new Redis(redis.url);
+    try {
+      await raw.del(keys.auditLog);
+      for (const [i, { id, raw: json }] of stored.entries()) {
+        const entry = JSON.parse(json) as { data: Record<string, unknown> };
+        if (i === 2) entry.data.email = 'someone.else@acme.example';
+        await raw.xadd(keys.auditLog, id, 'e', JSON.stringify(entry));
+      }
+      const tampered = await verifyLog(log);
+      expect(tampered).toMatchObject({ ok: false, entries: 2, broken: { seq: 3, where: `stream id ${stored[2]!.id}` } });
+      expect(tampered.broken?.problem).toMatch(/changed after it was written/);
+
+      // Put it back, then drop the last entry: the head still names it.
+      await raw.del(keys.auditLog);
+      for (const { id, raw: json } of stored.slice(0, 5)) await raw.xadd(keys.auditLog, id, 'e', json);
+      expect((await verifyLog(log)).broken?.problem).toMatch(/log ends at entry 5, but its head records entry 6/);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  it('records the configuration files once per change, by their SHA-256 only', async () => {
+    const keys = createQueueKeys(redis.prefix());
+    const log = createAuditLog(handle.client, keys);
+    const file = path.join(dir, 'seatflow.json');
+    writeFileSync(file, JSON.stringify({ control: { token: 'secret-control-token-0123456789abcdef' } }));
+    expect(await recordConfigIfChanged(handle.client, keys, log, [file], 'alice')).toBe(true);
+    expect(await recordConfigIfChanged(handle.client, keys, log, [file], 'bob')).toBe(false);
+    writeFileSync(file, JSON.stringify({ control: { token: 'another-control-token-0123456789abcdef' } }));
+    expect(await recordConfigIfChanged(handle.client, keys, log, [file], 'carol')).toBe(true);
+    const entries = (await collect(log.entries())).map(({ raw }) => raw);
+    expect(entries).toHaveLength(2);
+    expect(entries.join('\n')).not.toMatch(/control-token-0123456789/);
+    expect(JSON.parse(entries[1]!)).toMatchObject({ event: 'config.loaded', actor: 'carol', data: { files: [{ path: file, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }], previousSha256: expect.any(String) } });
+    expect(readFileSync(file, 'utf8')).toContain('another');
+  });
+});
