@@ -1,5 +1,5 @@
 /**
- * Peak memory and time of `seatflow plan --json` and `seatflow submit` for large manifests, each run as its own
+ * Peak memory and time of `seatflow plan --json`, `plan` (the table), `submit` and `run` for large manifests, each run as its own
  * process the way a person runs it (bin/seatflow, from this checkout) and measured with GNU time (`/usr/bin/time -v`:
  * peak RSS of the seatflow process). The reference server runs as another process (`seatflow sim`, rate limit off),
  * and so does Redis (a private redis-server on a free port): neither is counted. Goal: < 400 MB peak RSS per million
@@ -9,18 +9,31 @@
  * organization (every row `not-found`, what the issue measured); with USERS ≥ ROWS the sim generates that many users and
  * every row resolves to one (every row `change`).
  *
- * Usage: bin/seatflow-dev bench/plan-size.ts [ROWS,ROWS...] [USERS] [REPEATS]   e.g. bench/plan-size.ts 100000,1000000 0 2
+ * Each line ends with the load average (1 min) before and after the command: the machine is shared, and times follow it.
+ *
+ * Usage: bin/seatflow-dev bench/plan-size.ts [ROWS,ROWS...] [USERS] [REPEATS] [COMMANDS]
+ *   e.g. bench/plan-size.ts 100000,1000000 0 2 plan-json,plan,submit,run   (COMMANDS default: all four)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 
 const sizes = (process.argv[2] ?? '100000,1000000').split(',').map(Number);
 const users = Number(process.argv[3] ?? 0);
 const repeats = Number(process.argv[4] ?? 1);
+const COMMANDS = {
+  'plan-json': { label: 'plan --json', args: ['plan', '--json'] },
+  plan: { label: 'plan', args: ['plan'] },
+  submit: { label: 'submit', args: ['submit', '--json'] },
+  run: { label: 'run', args: ['run'] },
+} as const;
+const commands = (process.argv[5] ?? 'plan-json,plan,submit,run').split(',').map((name) => {
+  if (!(name in COMMANDS)) throw new Error(`unknown command ${name}: one of ${Object.keys(COMMANDS).join(', ')}`);
+  return COMMANDS[name as keyof typeof COMMANDS];
+});
 const root = path.resolve(import.meta.dirname, '..');
 const seatflow = path.join(root, 'bin/seatflow');
 const dir = mkdtempSync(path.join(tmpdir(), 'seatflow-plan-size-'));
@@ -81,20 +94,22 @@ try {
     SEATFLOW_DATA_DIR: dir,
     SEATFLOW_LOG_LEVEL: 'warn',
   };
-  console.log(`plan-size: deactivate rows, organization of ${users > 0 ? `${users.toLocaleString('en-US')} generated users (rows resolve)` : 'the demo users (rows not found)'}; ${repeats} run(s) each`);
+  console.log(`plan-size (${root}): deactivate rows, organization of ${users > 0 ? `${users.toLocaleString('en-US')} generated users (rows resolve)` : 'the demo users (rows not found)'}; ${repeats} run(s) each`);
   for (const rows of sizes) {
     const file = path.join(dir, `m-${rows}.csv`);
     await generate(file, rows);
     // A guardrail confirmation is not what is measured: --yes, and maxRows above the file.
     const flags = ['--yes'];
     for (let run = 0; run < repeats; run += 1) {
-      const plan = measure(['plan', '--json', file, ...flags], env);
-      const submit = measure(['submit', '--json', file, ...flags], { ...env, SEATFLOW_QUEUE_PREFIX: `bench${rows}r${run}` });
-      const line = (what: string, m: ReturnType<typeof measure>) =>
-        `  ${rows.toLocaleString('en-US').padStart(9)} rows ${what.padEnd(11)} peak RSS ${m.peakMb.toFixed(0).padStart(5)} MB, ${m.seconds.toFixed(1)} s, exit ${m.code}` +
-        (m.code === 0 ? '' : `\n${m.tail}`);
-      console.log(line('plan --json', plan));
-      console.log(line('submit', submit));
+      for (const command of commands) {
+        const before = loadavg()[0]!;
+        // Each batch in its own queue prefix: a second submit of the same file would find the first batch.
+        const m = measure([...command.args, file, ...flags], { ...env, SEATFLOW_QUEUE_PREFIX: `bench${rows}r${run}${command.args[0]}` });
+        console.log(
+          `  ${rows.toLocaleString('en-US').padStart(9)} rows ${command.label.padEnd(11)} peak RSS ${m.peakMb.toFixed(0).padStart(5)} MB, ${m.seconds.toFixed(1)} s, exit ${m.code}, load ${before.toFixed(1)}→${loadavg()[0]!.toFixed(1)}` +
+            (m.code === 0 ? '' : `\n${m.tail}`),
+        );
+      }
     }
   }
 } finally {

@@ -1,11 +1,13 @@
 import { once } from 'node:events';
+import { RowStore } from '../manifest/row-store.js';
 
 /** Chunks handed to the stream at once: large enough to keep write calls few, small enough to hold nothing big. */
 const CHUNK_CHARS = 64 * 1024;
 
 /**
- * The text of `JSON.stringify(document, null, 2)`, as chunks: each top-level array is written element by element, so a
- * plan of a million rows is never one string of hundreds of megabytes (nor its copy in the output buffer).
+ * The text of `JSON.stringify(document, null, 2)`, as chunks: each top-level array (or RowStore, which JSON writes as
+ * the array of its rows) is written element by element, so a plan of a million rows is never one string of hundreds
+ * of megabytes (nor its copy in the output buffer), nor a million objects at once.
  */
 export function* jsonChunks(document: Record<string, unknown>): Generator<string> {
   const entries = Object.entries(document).filter(([, value]) => value !== undefined && typeof value !== 'function');
@@ -17,14 +19,17 @@ export function* jsonChunks(document: Record<string, unknown>): Generator<string
   for (let i = 0; i < entries.length; i += 1) {
     const [key, value] = entries[i]!;
     const prefix = `${i === 0 ? '' : ','}\n  ${JSON.stringify(key)}: `;
-    if (!Array.isArray(value) || value.length === 0) {
+    const elements: (Iterable<unknown> & { length: number }) | undefined = Array.isArray(value) || value instanceof RowStore ? (value as unknown[] | RowStore<unknown>) : undefined;
+    if (elements === undefined || elements.length === 0) {
       yield prefix + indent(JSON.stringify(value, null, 2), '  ');
       continue;
     }
     yield `${prefix}[`;
-    for (let j = 0; j < value.length; j += 1) {
-      const element = JSON.stringify(value[j], null, 2) ?? 'null';
-      yield `${j === 0 ? '' : ','}\n    ${indent(element, '    ')}`;
+    let first = true;
+    // An array's holes are read as undefined and written as null, as JSON.stringify writes them.
+    for (const element of elements) {
+      yield `${first ? '' : ','}\n    ${indent(JSON.stringify(element, null, 2) ?? 'null', '    ')}`;
+      first = false;
     }
     yield '\n  ]';
   }

@@ -4,6 +4,7 @@ import { ManifestFileError } from './manifest-file-error.js';
 import type { ManifestFormat } from './manifest-format.js';
 import type { ManifestRow, RowProblem } from './manifest-row.js';
 import { readManifest, type ReadManifestOptions } from './read-manifest.js';
+import { RowStore, type RowList } from './row-store.js';
 import { plural } from '../core/plural.js';
 
 export interface LoadManifestOptions extends ReadManifestOptions {
@@ -36,8 +37,8 @@ export interface LoadedManifest {
   path: string;
   format: ManifestFormat;
   sha256: string;
-  /** Valid rows in file order (empty when keepRows is false). */
-  rows: ManifestRow[];
+  /** Valid rows in file order (empty when keepRows is false): compact, see RowStore. */
+  rows: RowList<ManifestRow>;
   /** Rows refused by their own fields or by a whole-file check, in file order. */
   invalid: InvalidRow[];
   /** Data rows read, valid or not. */
@@ -57,7 +58,7 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
   const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
   const protectedAccounts = new Set((options.protectedAccounts ?? []).map((entry) => entry.trim().toLowerCase()));
   const checker = createClashChecker(options.clashes);
-  const rows: ManifestRow[] = [];
+  let rows = new RowStore<ManifestRow>();
   const invalid = new Map<number, InvalidRow>();
   let rowCount = 0;
 
@@ -79,29 +80,45 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Loaded
       continue;
     }
     const { row, line, action } = entry.row;
-    for (const problem of [...protectedProblems(action, protectedAccounts, row, line), ...checker.add(row, line, action)]) refuse(problem, action.action, emailOf(action));
-    if (keepRows) rows.push(entry.row);
+    const problems = [...protectedProblems(action, protectedAccounts, row, line), ...checker.add(row, line, action)];
+    for (const problem of problems) refuse(problem, action.action, emailOf(action));
+    // Kept as compact JSON: a million rows as objects were the largest part of a plan's memory.
+    if (keepRows && problems.length === 0) rows.append(entry.row);
   }
   if (rowCount === 0) throw new ManifestFileError('the file has no data rows', 0, 'Add one row per action under the header.');
   const late = checker.finish();
-  // One lookup per problem: a file whose remove rows all hand over to a user it also deactivates has one per row.
-  const byRow = late.length === 0 ? undefined : new Map(rows.map((row) => [row.row, row]));
-  for (const problem of late) {
-    const row = byRow?.get(problem.row);
-    refuse(problem, row?.action.action ?? '', row === undefined ? undefined : emailOf(row.action));
-  }
+  if (late.length > 0) rows = refuseLate(late, rows, refuse);
 
   const invalidRows = [...invalid.values()].sort((a, b) => a.row - b.row);
   return {
     path: reader.path,
     format: reader.format(),
     sha256: reader.sha256(),
-    rows: rows.filter((row) => !invalid.has(row.row)),
+    rows,
     invalid: invalidRows,
     rowCount,
     validCount: rowCount - invalidRows.length,
     warnings: reader.notes.warnings,
   };
+}
+
+/**
+ * Refuses the rows the whole-file checks found only at the end (transfer targets the file removes), with the action and
+ * e-mail of each, and keeps the others: the store is read once and written again without them.
+ */
+function refuseLate(late: readonly RowProblem[], rows: RowStore<ManifestRow>, refuse: (problem: RowProblem, actionName: string, rawEmail: string | undefined) => void): RowStore<ManifestRow> {
+  const byRow = new Map<number, RowProblem[]>();
+  for (const problem of late) (byRow.get(problem.row) ?? byRow.set(problem.row, []).get(problem.row)!).push(problem);
+  const kept = new RowStore<ManifestRow>();
+  for (const row of rows) {
+    const problems = byRow.get(row.row);
+    if (problems === undefined) kept.append(row);
+    else for (const problem of problems) refuse(problem, row.action.action, emailOf(row.action));
+    byRow.delete(row.row);
+  }
+  // A row refused before (not kept) is only told the problem.
+  for (const problems of byRow.values()) for (const problem of problems) refuse(problem, '', undefined);
+  return kept;
 }
 
 function emailOf(action: Action): string | undefined {

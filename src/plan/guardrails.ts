@@ -1,5 +1,5 @@
 import { UsageError } from '../core/seatflow-error.js';
-import { DESTRUCTIVE_ACTIONS, type ActionName } from '../manifest/action.js';
+import { countsOf } from './plan-rows.js';
 import type { BatchPlan } from './planned-row.js';
 import { plural } from '../core/plural.js';
 
@@ -21,7 +21,7 @@ export interface GuardrailCheck {
 
 /** Counts the destructive changes of a plan against the configured limits. Pure; `seatflow run` reuses it. */
 export function checkGuardrails(plan: Pick<BatchPlan, 'rows' | 'organizationUsers'>, limits: GuardrailLimits): GuardrailCheck {
-  const destructiveCount = plan.rows.filter((row) => row.verdict === 'change' && DESTRUCTIVE_ACTIONS.has(row.actionName as ActionName)).length;
+  const destructiveCount = countsOf(plan.rows).destructiveChanges();
   const reasons: string[] = [];
   if (destructiveCount > limits.destructiveMaxCount) {
     reasons.push(`${destructiveCount} destructive changes, more than guardrails.destructiveMaxCount (${limits.destructiveMaxCount})`);

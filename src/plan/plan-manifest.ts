@@ -83,6 +83,6 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
     pastViewerSunset: isPastViewerSunset(Date.now(), sunsetAt),
     ...options.service,
   });
-  // The plan holds every row now (with its action): the manifest's own copy would only double a large file's memory.
+  // The plan holds every row now (with its action): the manifest's own copy is let go.
   return { manifest: { ...manifest, rows: [] }, plan, guardrails: checkGuardrails(plan, options.guardrails) };
 }

@@ -2,6 +2,7 @@ import type { Action } from '../manifest/action.js';
 import type { LocalFile } from '../manifest/local-file.js';
 import type { ManifestFormat } from '../manifest/manifest-format.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
+import type { RowList } from '../manifest/row-store.js';
 
 /** How the pre-flight classified one row. */
 export const VERDICTS = ['change', 'no-op', 'refused', 'not-found', 'conflict', 'invalid'] as const;
@@ -106,7 +107,8 @@ export interface BatchPlanSummary {
 }
 
 export interface BatchPlan {
-  rows: PlannedRow[];
+  /** Every row in row order: a RowStore from the pre-flight (compact, each row read back as a copy), or an array. */
+  rows: RowList<PlannedRow>;
   summary: BatchPlanSummary;
   /** HTTP calls the pre-flight spent against the service. */
   apiCalls: number;

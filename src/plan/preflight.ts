@@ -1,21 +1,24 @@
+import { nextTurn, turnEvery } from '../core/event-loop-turn.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { AlternateEmail, Column, User, UserPlan, Webhook } from '../contract/index.js';
-import { DESTRUCTIVE_ACTIONS, USER_ACTIONS, type Action, type ActionName } from '../manifest/action.js';
-import { createClashChecker } from '../manifest/clash-checker.js';
-import type { LoadedManifest } from '../manifest/load-manifest.js';
-import type { RowProblem } from '../manifest/manifest-row.js';
+import { USER_ACTIONS, type Action } from '../manifest/action.js';
+import type { InvalidRow, LoadedManifest } from '../manifest/load-manifest.js';
+import type { ManifestRow } from '../manifest/manifest-row.js';
 import { classifyResourceRow } from './classify-resource-row.js';
 import { classifyUserRow, type Classification } from './classify-user-row.js';
 import { countCalls, isNotFound } from './count-calls.js';
 import { planUpload } from './plan-upload.js';
 import { plansOfUser } from './plans-of-user.js';
 import { findUser, type KnownUsers, type PreflightFacts } from './preflight-facts.js';
-import { RULES, VERDICTS, type BatchPlan, type BatchPlanSummary, type PlannedRow } from './planned-row.js';
+import { PlanRows } from './plan-rows.js';
+import { RULES, type BatchPlan, type PlannedRow } from './planned-row.js';
 import { readRemovalGroups } from './removal-groups.js';
 import { resolveUsers } from './resolve-users.js';
 import type { ServiceFacts } from './service-constraints.js';
 import { planNotes } from './plan-notes.js';
+import { createResolvedClashes, markConflict } from './resolved-clashes.js';
+import { surveyHas, surveyRows, userAdministration, type RowSurvey } from './survey-rows.js';
 import { plural } from '../core/plural.js';
 
 export interface PreflightOptions extends ServiceFacts {
@@ -38,72 +41,97 @@ const ALTERNATE_ACTIONS = new Set(['add-alternate-email', 'delete-alternate-emai
 /**
  * The pre-flight: reads, in bulk, the live state every row depends on and classifies each row (change, no-op,
  * refused, not-found, conflict). Invalid rows of the manifest come through as verdict 'invalid'. Changes nothing.
+ *
+ * The rows are read twice: once for what to ask the service (surveyRows), once to classify them. Each planned row goes
+ * into a RowStore as it is classified, so a plan of a million rows holds them compact, never as a million objects.
  */
 export async function preflight(manifest: LoadedManifest, options: PreflightOptions): Promise<BatchPlan> {
   const { api, calls } = countCalls(options.api);
   const rows = manifest.rows;
   const me = await api.users.getCurrent();
-  refuseNonAdminForUserActions(me, rows);
-
-  const emails = new Set<string>();
-  const ids = new Set<number>();
-  const addRef = (ref: { email?: string; userId?: number }) => {
-    if (ref.userId !== undefined) ids.add(ref.userId);
-    else if (ref.email !== undefined) emails.add(ref.email);
-  };
-  for (const { action } of rows) {
-    if ('user' in action) addRef(action.user);
-    if (action.action === 'remove' && action.transferTo !== undefined) addRef(action.transferTo);
-    // An address about to become someone's alternate must not already be a primary address.
-    if (action.action === 'add-alternate-email') emails.add(action.alternateEmail);
-  }
-  const users = await resolveUsers(api, emails, ids, { emailBatchSize: options.emailBatchSize, fullPageSize: options.fullPageSize });
+  const survey = await surveyRows(rows);
+  refuseNonAdminForUserActions(me, survey);
+  const users = await resolveUsers(api, survey.emails, survey.ids, { emailBatchSize: options.emailBatchSize, fullPageSize: options.fullPageSize });
   // An async function keeps its locals until it returns: a million names would stay through the classification.
-  emails.clear();
-  ids.clear();
+  survey.emails.clear();
+  survey.ids.clear();
   const known: KnownUsers = { usersByEmail: users.byEmail, usersById: users.byId };
 
+  // Each reader makes a pass over the rows: only the ones some row needs run.
   const facts: PreflightFacts = {
     caller: { id: me.id, email: me.email.toLowerCase() },
     ...known,
-    seats: await readSeats(api, rows, known, options),
-    alternates: await readAlternates(api, rows, known),
-    columns: await readColumns(api, rows),
-    webhooks: rows.some(({ action }) => 'webhookId' in action) ? await readWebhooks(api) : undefined,
+    seats: surveyHas(survey, SEAT_ACTIONS) ? await readSeats(api, rows, known, options) : new Map(),
+    alternates: surveyHas(survey, ALTERNATE_ACTIONS) ? await readAlternates(api, rows, known) : new Map(),
+    columns: [...survey.actions.keys()].some((action) => !USER_ACTIONS.has(action)) ? await readColumns(api, rows) : new Map(),
+    webhooks: survey.webhooks ? await readWebhooks(api) : undefined,
     protectedAccounts: new Set((options.protectedAccounts ?? []).map((entry) => entry.trim().toLowerCase())),
-    groupsOwned: await readRemovalGroups(api, rows, known),
+    groupsOwned: survey.actions.has('remove') ? await readRemovalGroups(api, rows, known) : new Map(),
   };
 
-  const planned: PlannedRow[] = rows.map(({ row, line, action, upload }) => ({ row, line, action, actionName: action.action, ...planUpload(action.action, classify(action, facts, options), upload) }));
-  markResolvedClashes(planned, facts);
-  for (const invalid of manifest.invalid) {
-    planned.push({
-      row: invalid.row,
-      line: invalid.line,
-      action: undefined,
-      actionName: invalid.actionName,
-      verdict: 'invalid',
-      rule: RULES.invalidRow,
-      ...(invalid.rawEmail === undefined ? {} : { rawEmail: invalid.rawEmail }),
-      reason: invalid.problems.map((problem) => (problem.field === undefined ? problem.message : `${problem.field}: ${problem.message}`)).join('; '),
-      target: {},
-      problems: invalid.problems,
-    });
-  }
-  planned.sort((a, b) => a.row - b.row);
+  const planned = await classifyRows(manifest, facts, options);
   // The share guardrail needs the organization's size; one small page tells it when no listing did.
   let organizationUsers = users.organizationSize;
-  if (organizationUsers === undefined && planned.some((row) => row.verdict === 'change' && DESTRUCTIVE_ACTIONS.has(row.actionName as ActionName))) {
+  if (organizationUsers === undefined && planned.tally.destructiveChanges() > 0) {
     organizationUsers = (await api.users.listPage({ page: 1, pageSize: 1 })).totalCount;
   }
-  const notes = planNotes(planned, options);
+  const notes = planNotes(planned.tally.changes, options);
   return {
     rows: planned,
-    summary: summarize(planned),
+    summary: planned.tally.summary(),
     apiCalls: calls(),
     source: { path: manifest.path, sha256: manifest.sha256, format: manifest.format },
     ...(organizationUsers === undefined ? {} : { organizationUsers }),
     ...(notes.length === 0 ? {} : { notes }),
+  };
+}
+
+/**
+ * Every row in row order, valid ones classified and checked for clashes on resolved users, invalid ones as they were
+ * refused. A conflict found only at the end (a transfer target a later row removes) rewrites the store once.
+ */
+async function classifyRows(manifest: LoadedManifest, facts: PreflightFacts, options: PreflightOptions): Promise<PlanRows> {
+  const invalid = [...manifest.invalid].sort((a, b) => a.row - b.row);
+  const clashes = createResolvedClashes(facts);
+  let planned = new PlanRows();
+  let next = 0;
+  let previous = 0;
+  const turn = turnEvery();
+  for (const { row, line, action, upload } of manifest.rows) {
+    if (turn()) await nextTurn();
+    if (row <= previous) throw new Error(`preflight: the manifest's rows are not in file order (row ${row} after row ${previous})`);
+    previous = row;
+    while (next < invalid.length && invalid[next]!.row < row) planned.append(invalidRow(invalid[next++]!));
+    const classified: PlannedRow = { row, line, action, actionName: action.action, ...planUpload(action.action, classify(action, facts, options), upload) };
+    clashes.check(classified);
+    planned.append(classified);
+  }
+  while (next < invalid.length) planned.append(invalidRow(invalid[next++]!));
+  const late = clashes.finish();
+  if (late.size === 0) return planned;
+  const checked = planned;
+  planned = new PlanRows();
+  for (const row of checked) {
+    if (turn()) await nextTurn();
+    const problem = late.get(row.row);
+    if (problem !== undefined) markConflict(row, problem);
+    planned.append(row);
+  }
+  return planned;
+}
+
+function invalidRow(invalid: InvalidRow): PlannedRow {
+  return {
+    row: invalid.row,
+    line: invalid.line,
+    action: undefined,
+    actionName: invalid.actionName,
+    verdict: 'invalid',
+    rule: RULES.invalidRow,
+    ...(invalid.rawEmail === undefined ? {} : { rawEmail: invalid.rawEmail }),
+    reason: invalid.problems.map((problem) => (problem.field === undefined ? problem.message : `${problem.field}: ${problem.message}`)).join('; '),
+    target: {},
+    problems: invalid.problems,
   };
 }
 
@@ -116,51 +144,6 @@ function classify(action: Action, facts: PreflightFacts, options: PreflightOptio
   });
 }
 
-/** Rows that name one user differently (e-mail in one, id in another) clash only once both are resolved. */
-function markResolvedClashes(planned: PlannedRow[], facts: PreflightFacts): void {
-  const keyOf = (action: Action): string | undefined => {
-    if (!('user' in action)) return undefined;
-    const user = findUser(facts, action.user);
-    return user === undefined ? undefined : `u:${user.id}`;
-  };
-  const checker = createClashChecker({
-    keyOf,
-    transferKeyOf: (action) => {
-      if (action.action !== 'remove' || action.transferTo === undefined) return undefined;
-      const heir = findUser(facts, action.transferTo);
-      return heir === undefined ? undefined : `u:${heir.id}`;
-    },
-  });
-  // Valid rows are in file order here: a row is found by a binary search, not through a map of a million entries.
-  const rowOf = (number: number): PlannedRow | undefined => {
-    let low = 0;
-    let high = planned.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const row = planned[middle]!;
-      if (row.row === number) return row;
-      if (row.row < number) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
-  };
-  const problems: RowProblem[][] = [];
-  for (const row of planned) {
-    if (row.action === undefined || row.verdict === 'not-found') continue;
-    const found = checker.add(row.row, row.line, row.action);
-    if (found.length > 0) problems.push(found);
-  }
-  // finish() may name every row of the file (each hands over to a user it removes): never spread it into arguments.
-  problems.push(checker.finish());
-  for (const problem of problems.flat()) {
-    const row = rowOf(problem.row);
-    if (row === undefined || row.verdict === 'conflict') continue;
-    row.verdict = 'conflict';
-    row.rule = problem.field === 'transferTo' ? RULES.transferTargetRemoved : problem.message.startsWith('repeats') ? RULES.duplicate : RULES.contradictory;
-    row.reason = problem.message;
-  }
-}
-
 /**
  * Seats of the users of seat rows, per plan. Rows naming a planId are read with plan-filtered listings (bulk).
  * For rows without one, the user's plans are listed one call per user, up to `planLookupLimit` users (exact:
@@ -169,7 +152,7 @@ function markResolvedClashes(planned: PlannedRow[], facts: PreflightFacts): void
  */
 async function readSeats(
   api: SmartsheetApi,
-  rows: LoadedManifest['rows'],
+  rows: Iterable<ManifestRow>,
   known: KnownUsers,
   options: PreflightOptions,
 ): Promise<Map<number, Map<number, User>>> {
@@ -218,7 +201,7 @@ function seatOfPlan(user: User, plan: UserPlan): User {
   };
 }
 
-async function readAlternates(api: SmartsheetApi, rows: LoadedManifest['rows'], known: KnownUsers) {
+async function readAlternates(api: SmartsheetApi, rows: Iterable<ManifestRow>, known: KnownUsers) {
   const alternates = new Map<number, AlternateEmail[]>();
   for (const { action } of rows) {
     if (!ALTERNATE_ACTIONS.has(action.action) || !('user' in action)) continue;
@@ -233,7 +216,7 @@ async function readAlternates(api: SmartsheetApi, rows: LoadedManifest['rows'], 
   return alternates;
 }
 
-async function readColumns(api: SmartsheetApi, rows: LoadedManifest['rows']) {
+async function readColumns(api: SmartsheetApi, rows: Iterable<ManifestRow>) {
   const columns = new Map<number, Column[] | 'not-found'>();
   for (const { action } of rows) {
     if (USER_ACTIONS.has(action.action) || !('sheetId' in action) || columns.has(action.sheetId)) continue;
@@ -259,22 +242,16 @@ async function readWebhooks(api: SmartsheetApi): Promise<Map<number, Webhook>> {
   return webhooks;
 }
 
-function summarize(rows: readonly PlannedRow[]): BatchPlanSummary {
-  const summary = Object.fromEntries(VERDICTS.map((verdict) => [verdict, 0])) as Omit<BatchPlanSummary, 'total'>;
-  for (const row of rows) summary[row.verdict] += 1;
-  return { total: rows.length, ...summary };
-}
-
 /**
  * User administration needs a System Admin. Without one the service hides status and admin flags, so every
  * classification would be wrong, and every row would then fail with 403: refuse before anything else.
  */
-function refuseNonAdminForUserActions(me: { email: string; admin?: boolean | undefined }, rows: LoadedManifest['rows']): void {
+function refuseNonAdminForUserActions(me: { email: string; admin?: boolean | undefined }, survey: RowSurvey): void {
   if (me.admin !== false) return;
-  const userRows = rows.filter(({ action }) => USER_ACTIONS.has(action.action));
-  if (userRows.length === 0) return;
+  const administration = userAdministration(survey);
+  if (administration.rows === 0) return;
   throw new UsageError(
-    `the access token belongs to ${me.email}, who is not a System Admin; ${plural(userRows.length, 'row')} ${userRows.length === 1 ? 'is' : 'are'} user administration (${[...new Set(userRows.map(({ action }) => action.action))].join(', ')}), which needs one`,
+    `the access token belongs to ${me.email}, who is not a System Admin; ${plural(administration.rows, 'row')} ${administration.rows === 1 ? 'is' : 'are'} user administration (${administration.actions.join(', ')}), which needs one`,
     "Set SMARTSHEET_ACCESS_TOKEN to a System Admin's API token. Column, discussion and webhook rows need only access to their sheet or webhook.",
   );
 }

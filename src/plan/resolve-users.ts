@@ -28,7 +28,7 @@ export interface ResolvedUsers {
  * only be matched by a listing, or one get per id). A first page of the full listing tells the organization's size,
  * so the choice costs nothing when the listing wins and one call when it does not.
  */
-export async function resolveUsers(api: SmartsheetApi, emails: ReadonlySet<string>, ids: ReadonlySet<number>, options: ResolveUsersOptions = {}): Promise<ResolvedUsers> {
+export async function resolveUsers(api: SmartsheetApi, emails: Iterable<string> & { readonly size: number }, ids: ReadonlySet<number>, options: ResolveUsersOptions = {}): Promise<ResolvedUsers> {
   const batchSize = options.emailBatchSize ?? 100;
   // GET /users answers at most 2000 a page (400/1229 above): page within the cap for any organization size.
   const fullPageSize = Math.min(options.fullPageSize ?? LIST_USERS_MAX_PAGE_SIZE, LIST_USERS_MAX_PAGE_SIZE);

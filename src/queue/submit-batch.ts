@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { describeSubject } from '../plan/format-plan.js';
+import { countsOf } from '../plan/plan-rows.js';
 import type { BatchPlan, PlannedRow, Verdict } from '../plan/planned-row.js';
 import type { BatchRecord, BatchStore } from './batch-store.js';
 import type { RowOutcome } from './row-outcome.js';
@@ -66,7 +67,7 @@ const AT_ONCE: Record<Exclude<Verdict, 'change'>, { outcome: RowOutcome['outcome
 export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, plan: BatchPlan, options: SubmitOptions): Promise<SubmitResult> {
   const now = options.now ?? (() => new Date());
   const id = batchIdOf(options.identity ?? plan.source.sha256, options.target, options.options);
-  const actionable = plan.rows.filter((row) => row.verdict === 'change');
+  const actionable = countsOf(plan.rows).summary().change;
   const createdAt = now();
   const created = await store.create(
     {
@@ -75,7 +76,7 @@ export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, p
       sha256: plan.source.sha256,
       createdAt: createdAt.toISOString(),
       total: plan.rows.length,
-      queued: actionable.length,
+      queued: actionable,
       sim: options.sim,
       target: options.target,
       queueName: queue.name,
@@ -86,26 +87,35 @@ export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, p
   if (existing === undefined) throw new Error(`batch ${id} vanished while being submitted`);
   if (!created && existing.state !== 'submitting') return { batch: existing, created: false, jobsAdded: 0 };
 
-  // Rows that end at once are recorded 500 at a time (one connection pipelines them): a million skipped rows took
-  // a million round trips one after the other.
+  // One pass over the rows, never all of them in memory at once. Rows that end at once are recorded 500 at a time
+  // (one connection pipelines them: a million skipped rows took a million round trips one after the other); rows to
+  // run are queued 500 at a time, each slice saved before its jobs exist (a worker reads its row from Redis). The
+  // batch stays `submitting` until the end, so no outcome recorded meanwhile can finish it.
   const recording: Promise<boolean>[] = [];
+  const slice: PlannedRow[] = [];
+  let jobsAdded = 0;
+  const queueSlice = async () => {
+    await store.saveRows(id, slice);
+    const pending: PlannedRow[] = [];
+    for (const row of slice) {
+      // Only a resumed submission can meet rows that already ended.
+      if (created || !(await store.hasOutcome(id, row.row))) pending.push(row);
+    }
+    const jobs = await queue.addBulk(pending.map((row) => ({ name: row.actionName, data: { batchId: id, row: row.row }, opts: rowJobOptions(id, row.row) })));
+    jobsAdded += jobs.length;
+    slice.length = 0;
+  };
   for (const row of plan.rows) {
-    if (row.verdict === 'change') continue;
+    if (row.verdict === 'change') {
+      slice.push(row);
+      if (slice.length >= 500) await queueSlice();
+      continue;
+    }
     recording.push(store.recordOutcome(immediateOutcome(id, row, options.sim, now())));
     if (recording.length >= 500) await Promise.all(recording.splice(0));
   }
   await Promise.all(recording);
-  await store.saveRows(id, actionable);
-  let jobsAdded = 0;
-  for (let i = 0; i < actionable.length; i += 500) {
-    const slice: PlannedRow[] = [];
-    for (const row of actionable.slice(i, i + 500)) {
-      // Only a resumed submission can meet rows that already ended.
-      if (created || !(await store.hasOutcome(id, row.row))) slice.push(row);
-    }
-    const jobs = await queue.addBulk(slice.map((row) => ({ name: row.actionName, data: { batchId: id, row: row.row }, opts: rowJobOptions(id, row.row) })));
-    jobsAdded += jobs.length;
-  }
+  if (slice.length > 0) await queueSlice();
   await store.transition(id, ['submitting'], 'queued');
   await store.finishIfComplete(id, now());
   const batch = await store.get(id);

@@ -19,7 +19,7 @@ export function formatReconciliation(run: ReconciliationPlan): string {
     '',
   ];
   const header = ['row', 'email', 'rule', 'seat', 'verdict'];
-  const byRow = new Map(run.plan.rows.map((row) => [row.row, row]));
+  const byRow = new Map(Array.from(run.plan.rows, (row) => [row.row, row]));
   const cells = run.changes.map((decision, index) => {
     const planned = byRow.get(index + 1);
     const verdict = planned === undefined ? '?' : planned.verdict;

@@ -57,7 +57,7 @@ export async function planReconciliation(options: PlanReconciliationOptions): Pr
   const decisions = evaluatePolicy(live.users, policy, { now: ranAt, protectedAccounts: options.guardrails.protectedAccounts, callerId: live.caller.id });
   const changes = decisions.filter((decision) => decision.action !== undefined);
   const plan = changes.length === 0 ? emptyPlan(policy) : await preflightChanges(changes, live.planId, policy, options);
-  const changing = plan.rows.filter((row) => row.verdict === 'change').length;
+  const changing = plan.summary.change;
   return {
     policy,
     planId: live.planId,

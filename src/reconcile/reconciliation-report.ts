@@ -26,7 +26,7 @@ export interface RunDisposition {
 
 /** One line per user the policy would change, with the rule that matched and the seat before and after. */
 export function reconciliationRows(run: ReconciliationPlan, disposition: RunDisposition): Record<(typeof RECONCILIATION_COLUMNS)[number], string | number | undefined>[] {
-  const byRow = new Map(run.plan.rows.map((row) => [row.row, row]));
+  const byRow = new Map(Array.from(run.plan.rows, (row) => [row.row, row]));
   return run.changes.map((decision, index) => {
     const planned = byRow.get(index + 1);
     return {

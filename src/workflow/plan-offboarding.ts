@@ -90,15 +90,16 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
   const leavingHere = new Map(file.leavers.map((leaver) => [leaver.email, leaver.row]));
   const groups = createGroupOwnershipReader(api);
 
+  // The rows by number, read once: a search per leaver read the plan again for each.
+  const deactivations = new Map(Array.from(deactivation.rows, (planned) => [planned.row, planned]));
   const leavers: PlannedLeaver[] = [];
-  const byRow = new Map(deactivation.rows.map((planned) => [planned.row, planned]));
   // A few leavers at a time: each reads its profile (groups owned); the shared request budget paces the calls.
   for (let i = 0; i < file.leavers.length; i += PLAN_CONCURRENCY) {
     const slice = file.leavers.slice(i, i + PLAN_CONCURRENCY);
     leavers.push(
       ...(await Promise.all(
         slice.map((leaver) => {
-          const row = byRow.get(leaver.row);
+          const row = deactivations.get(leaver.row);
           if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
           return planLeaver(leaver, row, { ...options, api, targets, leavingHere, groups });
         }),

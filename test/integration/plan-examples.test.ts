@@ -23,13 +23,13 @@ describe('seatflow plan against the reference server', () => {
 
   const verdicts = async (file: string) => {
     const { plan } = await planManifest({ path: path.join(examples, file), api, guardrails });
-    return { plan, list: plan.rows.map((row) => `${row.verdict}${row.rule === undefined ? '' : ` ${row.rule}`}`) };
+    return { plan, list: [...plan.rows].map((row) => `${row.verdict}${row.rule === undefined ? '' : ` ${row.rule}`}`) };
   };
 
   it('plans the HR offboarding example: change, no-op, refused and not-found rows', async () => {
     const { plan, list } = await verdicts('hr-offboarding.csv');
     expect(list).toEqual(['change', 'change', 'change', 'no-op', 'refused isp-domain', 'refused status-not-eligible', 'not-found']);
-    expect(plan.rows[0]?.target).toMatchObject({ userId: expect.any(Number), transferToUserId: expect.any(Number) });
+    expect(plan.rows.at(0)?.target).toMatchObject({ userId: expect.any(Number), transferToUserId: expect.any(Number) });
     expect(plan.apiCalls).toBeLessThanOrEqual(4);
     expect(formatPlan(plan)).toContain('7 rows: 3 change, 1 no-op, 2 refused, 1 not-found, 0 conflict');
   });

@@ -36,7 +36,7 @@ describe('the removal pre-flight, one module for plan/run and offboard', () => {
     for (const [who, target] of cases) {
       files += 1;
       const manifest = h.writeManifest(`remove-${files}.csv`, ['email,action,transferTo,transferSheets', `${who},remove,${target},${target === '' ? '' : 'true'}`]);
-      const row = (await h.plan(manifest)).rows[0]!;
+      const row = (await h.plan(manifest)).rows.at(0)!;
       const planned = (await o.plan(['email,transferTo', `${who},${target}`])).leavers[0]!;
       const onPlan = row.verdict === 'refused' ? { refused: true, rule: row.rule, why: row.reason } : { refused: false, rule: undefined, why: row.reason };
       const onOffboard = planned.verdict === 'refused' ? { refused: true, rule: planned.rule, why: planned.reason } : { refused: false, rule: undefined, why: planned.notes.join('; ') || undefined };

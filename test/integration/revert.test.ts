@@ -44,8 +44,8 @@ describe('revert of a batch, from each row\'s state before', { timeout: 90_000 }
 
     const revert = await revertOf(batchId);
     expect(revert).toMatchObject({ changed: 5, unchanged: 0, plan: { summary: { total: 5, change: 5, refused: 0 } } });
-    expect(revert.plan.rows.map((row) => [row.actionName, row.target.email, row.verdict])).toEqual(emails.map((email) => ['upgrade', email, 'change']));
-    expect(revert.plan.rows[0]!.reason).toMatch(new RegExp(`^undoes row 1 of ${batchId}`));
+    expect(Array.from(revert.plan.rows, (row) => [row.actionName, row.target.email, row.verdict])).toEqual(emails.map((email) => ['upgrade', email, 'change']));
+    expect(revert.plan.rows.at(0)!.reason).toMatch(new RegExp(`^undoes row 1 of ${batchId}`));
 
     // A revert goes through the usual gate: here every revert waits for a second person.
     const options = revertBatchOptions(batchId);
@@ -86,7 +86,7 @@ describe('revert of a batch, from each row\'s state before', { timeout: 90_000 }
     expect(outcomes.map((o) => o.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded']);
 
     const revert = await revertOf(batchId);
-    const rows = revert.plan.rows.map((row) => ({ action: row.actionName, who: row.target.email ?? row.action, verdict: row.verdict, rule: row.rule, reason: row.reason }));
+    const rows = Array.from(revert.plan.rows, (row) => ({ action: row.actionName, who: row.target.email ?? row.action, verdict: row.verdict, rule: row.rule, reason: row.reason }));
     expect(rows).toEqual([
       { action: 'reactivate', who: deactivated, verdict: 'change', rule: undefined, reason: expect.stringMatching(/^undoes row 1 of /) },
       { action: 'delete-alternate-email', who: aliased, verdict: 'change', rule: undefined, reason: expect.stringMatching(/^undoes row 2 of /) },

@@ -14,7 +14,7 @@ describe('a batch that uploads files', () => {
     writeFileSync(path.join(h.dir, 'img', 'ok.png'), PNG_BYTES);
     writeFileSync(path.join(h.dir, 'img', 'swap.png'), PNG_BYTES);
     const plan = await h.plan(h.writeManifest('images.csv', ['email,action,image', `${first},set-profile-image,img/ok.png`, `${second},set-profile-image,img/swap.png`]));
-    expect(plan.rows.map((row) => [row.verdict, row.reason])).toEqual([
+    expect([...plan.rows].map((row) => [row.verdict, row.reason])).toEqual([
       ['change', `uploads img/ok.png (${PNG_BYTES.length} bytes, image/png)`],
       ['change', `uploads img/swap.png (${PNG_BYTES.length} bytes, image/png)`],
     ]);

@@ -1,7 +1,8 @@
 import { UsageError } from '../../core/seatflow-error.js';
 import { loadManifest, type LoadedManifest, type LoadManifestOptions } from '../../manifest/load-manifest.js';
 import { ManifestFileError } from '../../manifest/manifest-file-error.js';
-import type { RowProblem } from '../../manifest/manifest-row.js';
+import type { ManifestRow, RowProblem } from '../../manifest/manifest-row.js';
+import { RowStore, type StoredRows } from '../../manifest/row-store.js';
 import { ManifestRefusedError } from '../../plan/manifest-refused-error.js';
 import { readLeavers, type LeaversFile, type ReadLeaversOptions } from '../../workflow/read-leavers.js';
 import { manifestTooLarge } from '../control-error.js';
@@ -15,6 +16,19 @@ export type ParseTask =
   | { kind: 'leavers'; options: ReadLeaversOptions & { content: Buffer }; maxPlanRows: number };
 
 export type ParseResult<T extends ParseTask> = T extends { kind: 'manifest' } ? LoadedManifest : LeaversFile;
+
+/** A result as it crosses back from the thread: a manifest's rows as plain data (a class does not survive cloning). */
+export type ParseAnswer = { kind: 'manifest'; manifest: Omit<LoadedManifest, 'rows'>; rows: StoredRows } | { kind: 'leavers'; file: LeaversFile };
+
+export function answerOf(result: LoadedManifest | LeaversFile): ParseAnswer {
+  if (!('rows' in result)) return { kind: 'leavers', file: result };
+  const { rows, ...manifest } = result;
+  return { kind: 'manifest', manifest, rows: (rows instanceof RowStore ? rows : RowStore.of(rows)).toStored() };
+}
+
+export function resultOf(answer: ParseAnswer): LoadedManifest | LeaversFile {
+  return answer.kind === 'leavers' ? answer.file : { ...answer.manifest, rows: RowStore.fromStored<ManifestRow>(answer.rows) };
+}
 
 /** An error as it crosses back from the thread (class instances do not survive structured cloning). */
 export type ParseFailure =

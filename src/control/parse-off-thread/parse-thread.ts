@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { describeFailure, reviveFailure, runParseTask, type ParseFailure, type ParseResult, type ParseTask } from './parse-task.js';
+import { describeFailure, resultOf, reviveFailure, runParseTask, type ParseAnswer, type ParseFailure, type ParseResult, type ParseTask } from './parse-task.js';
 
 export interface ParseThreadOptions {
   /** Inputs smaller than this are parsed on the calling thread (a thread hop costs more than they do). Default 256 KiB. */
@@ -35,11 +35,11 @@ export function createParseThread(options: ParseThreadOptions = {}): ParseThread
   const start = (): Worker => {
     const started = threadOf();
     started.unref();
-    started.on('message', (message: { id: number; result?: unknown; failure?: ParseFailure }) => {
+    started.on('message', (message: { id: number; answer?: ParseAnswer; failure?: ParseFailure }) => {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
       if (message.failure !== undefined) waiting?.reject(reviveFailure(message.failure));
-      else waiting?.resolve(message.result);
+      else waiting?.resolve(resultOf(message.answer!));
     });
     const fail = (error: Error) => {
       if (worker === started) worker = undefined;

@@ -153,7 +153,7 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
         guardrails: [...request.guardrails],
         history: [{ event: 'requested', by: request.requestedBy.name, at, planHash, ...(request.reason === undefined || request.reason === '' ? {} : { reason: request.reason }) }],
       };
-      const created = await store.create(record, request.plan.lines, request.input);
+      const created = await store.create(record, [...request.plan.lines], request.input);
       const stored = (await store.get(request.id)) ?? record;
       if (created) {
         await audit.append({ event: 'change.requested', actor: request.requestedBy.name, subject: request.id, reason: request.reason, data: { ...base, subjectName: request.subject, approval: 'required', why } });
@@ -197,9 +197,10 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
       const approvedHash = record.approvedHash ?? record.planHash;
       if (freshHash === approvedHash) return queueApproved(record, by, () => replanned.queue());
 
-      const difference = formatDiff(diffPlans(await store.lines(id), replanned.plan.lines));
+      const freshLines = [...replanned.plan.lines];
+      const difference = formatDiff(diffPlans(await store.lines(id), freshLines));
       const at = now();
-      await store.setLines(id, replanned.plan.lines);
+      await store.setLines(id, freshLines);
       const waiting = await store.replace(record, {
         state: 'awaiting-approval',
         planHash: freshHash,

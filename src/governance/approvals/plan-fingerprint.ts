@@ -19,7 +19,11 @@ export interface PlanLine {
 }
 
 export interface PlanFingerprint {
-  lines: PlanLine[];
+  /**
+   * One line per row, in row order; re-iterable. A batch plan's lines are made from its rows as they are read, so a
+   * plan of a million rows is hashed without holding a million lines (they are held only when a request is stored).
+   */
+  lines: Iterable<PlanLine>;
   /** Counts shown with the request (change, no-op, refused, …). */
   summary: Record<string, number>;
   /** Rows that will change something. */
@@ -30,24 +34,56 @@ export interface PlanFingerprint {
   actions: ActionName[];
 }
 
-/** The hash of a plan: SHA-256 over its kind, target and lines in key order. */
-export function planHashOf(kind: string, target: string, lines: readonly PlanLine[]): string {
-  const sorted = [...lines].sort((a, b) => compareKeys(a.key, b.key)).map((line) => [line.key, line.decision]);
-  return createHash('sha256').update(canonicalJson({ kind, target, lines: sorted })).digest('hex');
+/**
+ * The hash of a plan: SHA-256 over its kind and target, then each line's key and decision in key order (canonical
+ * JSON, one per text line). Lines that come in key order (a batch plan's, row by row) are hashed as they come; others
+ * are sorted first, which gives the same bytes and so the same hash.
+ */
+export function planHashOf(kind: string, target: string, lines: Iterable<PlanLine>): string {
+  const inOrder = hashLines(kind, target, lines);
+  return inOrder ?? (hashLines(kind, target, [...lines].sort((a, b) => compareKeys(a.key, b.key))) as string);
 }
 
-/** The lines of a manifest's (or a policy's, or a revert's) batch plan. */
+/** The hash of lines already in key order, or undefined as soon as one is out of order. */
+function hashLines(kind: string, target: string, lines: Iterable<PlanLine>): string | undefined {
+  const hash = createHash('sha256').update(`${canonicalJson({ kind, target })}\n`);
+  let previous: string | undefined;
+  for (const line of lines) {
+    if (previous !== undefined && compareKeys(previous, line.key) > 0) return undefined;
+    previous = line.key;
+    hash.update(`${canonicalJson([line.key, line.decision])}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** The lines of a manifest's (or a policy's, or a revert's) batch plan: counted in one pass, its lines made on demand. */
 export function fingerprintOfBatchPlan(plan: Pick<BatchPlan, 'rows' | 'summary'>): PlanFingerprint {
-  const lines = plan.rows.map((row) => ({ key: `row ${row.row}`, text: `${row.actionName || '?'} ${describeSubject(row)}: ${row.verdict}${row.rule === undefined ? '' : ` [${row.rule}]`}`, decision: decisionOf(row) }));
-  const changing = plan.rows.filter((row) => row.verdict === 'change');
+  let changes = 0;
+  let destructive = 0;
+  const actions = new Set<ActionName>();
+  for (const row of plan.rows) {
+    if (row.verdict !== 'change') continue;
+    changes += 1;
+    if (DESTRUCTIVE_ACTIONS.has(row.actionName as ActionName)) destructive += 1;
+    actions.add(row.actionName as ActionName);
+  }
   const { total: _total, ...summary } = plan.summary;
+  const rows = plan.rows;
   return {
-    lines,
+    lines: {
+      *[Symbol.iterator]() {
+        for (const row of rows) yield lineOfRow(row);
+      },
+    },
     summary: { ...summary },
-    changes: changing.length,
-    destructive: changing.filter((row) => DESTRUCTIVE_ACTIONS.has(row.actionName as ActionName)).length,
-    actions: [...new Set(changing.map((row) => row.actionName as ActionName))],
+    changes,
+    destructive,
+    actions: [...actions],
   };
+}
+
+function lineOfRow(row: PlannedRow): PlanLine {
+  return { key: `row ${row.row}`, text: `${row.actionName || '?'} ${describeSubject(row)}: ${row.verdict}${row.rule === undefined ? '' : ` [${row.rule}]`}`, decision: decisionOf(row) };
 }
 
 function decisionOf(row: PlannedRow): Record<string, unknown> {

@@ -128,7 +128,7 @@ export async function planRevert(options: PlanRevertOptions): Promise<RevertPlan
     inverses.length === 0
       ? emptyPlan(source, sha256)
       : await preflight(manifest, { api: options.api, protectedAccounts: options.guardrails.protectedAccounts, ...options.service });
-  const rows: PlannedRow[] = judged.rows.map((row) => {
+  const rows: PlannedRow[] = Array.from(judged.rows, (row) => {
     const inverse = inverses[row.row - 1]!;
     const undoes = `undoes row ${inverse.of} of ${batchId}`;
     return { ...row, reason: row.reason === undefined ? undoes : `${undoes}: ${row.reason}` };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalReasons, checkApprovalPolicy } from '../../../src/governance/approvals/approval-policy.js';
 import { diffPlans, fingerprintOfBatchPlan, formatDiff, planHashOf } from '../../../src/governance/approvals/plan-fingerprint.js';
+import { RowStore } from '../../../src/manifest/row-store.js';
 import type { BatchPlan, PlannedRow } from '../../../src/plan/planned-row.js';
 
 const none = { actions: [], kinds: [] };
@@ -52,6 +53,19 @@ function planOf(rows: PlannedRow[], apiCalls = 3): BatchPlan {
 }
 
 describe('the plan fingerprint', () => {
+  it('is the same for a plan kept compact in a row store as for the same rows in an array, and counts in one pass', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => row(i + 1, i % 3 === 0 ? 'no-op' : 'change', i % 2 === 0 ? 'GUEST' : 'CONTRIBUTOR'));
+    const store = new RowStore<PlannedRow>({ chunkChars: 4096 });
+    for (const r of rows) store.append(r);
+    const inArray = fingerprintOfBatchPlan(planOf(rows));
+    const compact = fingerprintOfBatchPlan({ ...planOf(rows), rows: store });
+    expect(planHashOf('batch', 't', compact.lines)).toBe(planHashOf('batch', 't', inArray.lines));
+    expect(compact).toMatchObject({ changes: 2000, destructive: 2000, actions: ['downgrade'] });
+    // Lines are made again on each read, never kept: the same lines twice.
+    expect([...compact.lines]).toEqual([...compact.lines]);
+    expect([...compact.lines]).toHaveLength(3000);
+  });
+
   it('hashes what will be done, not the words of a reason or the calls the pre-flight spent', () => {
     const a = fingerprintOfBatchPlan(planOf([row(1, 'change'), row(2, 'no-op', 'CONTRIBUTOR', 'already CONTRIBUTOR')], 3));
     const b = fingerprintOfBatchPlan(planOf([row(2, 'no-op', 'CONTRIBUTOR', 'the user already holds that seat'), row(1, 'change')], 9));
@@ -64,7 +78,7 @@ describe('the plan fingerprint', () => {
     const approved = fingerprintOfBatchPlan(planOf([row(1, 'change'), row(2, 'change'), row(3, 'change')]));
     const fresh = fingerprintOfBatchPlan(planOf([row(1, 'change'), row(2, 'no-op'), row(3, 'change', 'GUEST'), row(4, 'change')]));
     expect(planHashOf('batch', 't', fresh.lines)).not.toBe(planHashOf('batch', 't', approved.lines));
-    const diff = diffPlans(approved.lines, fresh.lines);
+    const diff = diffPlans([...approved.lines], [...fresh.lines]);
     expect(diff.changed.map(({ after }) => after.key)).toEqual(['row 2', 'row 3']);
     expect(diff.added.map((line) => line.key)).toEqual(['row 4']);
     expect(formatDiff(diff)).toEqual([

@@ -75,7 +75,7 @@ describe('broken manifests', () => {
     writeFileSync(file, 'Email\njordan.lee@acme.example\n');
     expect((await refusal(file)).join('\n')).toMatch(/no action column/);
     const manifest = await loadManifest({ path: file, defaultAction: 'deactivate' });
-    expect(manifest.rows.map((r) => r.action)).toEqual([{ action: 'deactivate', user: { email: 'jordan.lee@acme.example' } }]);
+    expect([...manifest.rows].map((r) => r.action)).toEqual([{ action: 'deactivate', user: { email: 'jordan.lee@acme.example' } }]);
   });
 
   it('refuses a folder named as the manifest with a clear message (exit 2), not a stack trace', async () => {
@@ -98,7 +98,7 @@ describe('broken manifests', () => {
     const file = path.join(tmp, 'mixed.csv');
     writeFileSync(file, 'email,action\njordan.lee@acme.example,remove\nmarcus.chen@acme.example,\n');
     const manifest = await loadManifest({ path: file, defaultAction: 'reactivate' });
-    expect(manifest.rows.map((r) => r.action.action)).toEqual(['reactivate']);
+    expect([...manifest.rows].map((r) => r.action.action)).toEqual(['reactivate']);
     expect(manifest.invalid[0]?.problems[0]?.message).toBe(
       'the row names its own action "remove", and --action reactivate was given: --action is only for files whose rows name no action; drop one of them',
     );

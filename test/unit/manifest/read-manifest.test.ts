@@ -11,7 +11,7 @@ describe('readManifest', () => {
     const manifest = await load(csv);
     // The quoted line break is read as part of the name, and a name sent to the service may not hold one.
     expect(manifest.invalid).toMatchObject([{ row: 1, line: 2, problems: [{ field: 'firstName', message: '"Jordan\\r\\nJ." contains U+000D CARRIAGE RETURN, a control character: remove it (the service would store it as written)' }] }]);
-    expect(manifest.rows).toEqual([{ row: 2, line: 5, action: { action: 'deactivate', user: { email: 'marcus.chen@acme.example' } } }]);
+    expect([...manifest.rows]).toEqual([{ row: 2, line: 5, action: { action: 'deactivate', user: { email: 'marcus.chen@acme.example' } } }]);
     expect(manifest.format).toBe('csv');
     expect(manifest.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -19,7 +19,7 @@ describe('readManifest', () => {
   it('detects semicolon and tab delimiters', async () => {
     for (const delimiter of [';', '\t']) {
       const manifest = await load(`email_address${delimiter}action${delimiter}transfer to\njordan.lee@acme.example${delimiter}remove${delimiter}dana.whitfield@acme.example\n`);
-      expect(manifest.rows[0]?.action).toEqual({ action: 'remove', user: { email: 'jordan.lee@acme.example' }, transferTo: { email: 'dana.whitfield@acme.example' } });
+      expect(manifest.rows.at(0)?.action).toEqual({ action: 'remove', user: { email: 'jordan.lee@acme.example' }, transferTo: { email: 'dana.whitfield@acme.example' } });
     }
   });
 
@@ -50,7 +50,7 @@ describe('readManifest', () => {
 }`;
     const manifest = await load(json, '/data/m.json');
     expect(manifest.format).toBe('json');
-    expect(manifest.rows.map((r) => [r.row, r.line, r.action])).toEqual([
+    expect([...manifest.rows].map((r) => [r.row, r.line, r.action])).toEqual([
       [1, 5, { action: 'downgrade', user: { email: 'riley.owens@acme.example' }, planId: 5420192837465012, seatType: 'CONTRIBUTOR' }],
       [2, 6, { action: 'remove', user: { email: 'jordan.lee@acme.example' }, transferTo: { userId: 5010000000000002 } }],
     ]);
@@ -64,7 +64,7 @@ describe('readManifest', () => {
 
   it('reads JSON Lines, skipping blank lines', async () => {
     const manifest = await load('{"action":"deactivate","email":"a@acme.example"}\n\n{"action":"enable-webhook","webhookId":"77"}\n', '/data/m.jsonl');
-    expect(manifest.rows.map((r) => [r.row, r.line, r.action.action])).toEqual([
+    expect([...manifest.rows].map((r) => [r.row, r.line, r.action.action])).toEqual([
       [1, 1, 'deactivate'],
       [2, 3, 'enable-webhook'],
     ]);
@@ -82,7 +82,7 @@ describe('readManifest', () => {
 describe('a CSV that is only a list of e-mails', () => {
   it('reads it without a header when --action is given, row 1 being line 1', async () => {
     const manifest = await load('a@acme.example\n\nB@acme.example\nnobody\n', '/data/leavers.csv', { defaultAction: 'deactivate' });
-    expect(manifest.rows).toEqual([
+    expect([...manifest.rows]).toEqual([
       { row: 1, line: 1, action: { action: 'deactivate', user: { email: 'a@acme.example' } } },
       { row: 2, line: 3, action: { action: 'deactivate', user: { email: 'b@acme.example' } } },
     ]);
@@ -91,7 +91,7 @@ describe('a CSV that is only a list of e-mails', () => {
 
   it('reads a single-column file whose lines end with a delimiter, with a BOM and CRLF', async () => {
     const manifest = await load('\uFEFFa@acme.example,\r\nb@acme.example,\r\n', '/data/leavers.csv', { defaultAction: 'reactivate' });
-    expect(manifest.rows.map((r) => [r.row, r.line, r.action])).toEqual([
+    expect([...manifest.rows].map((r) => [r.row, r.line, r.action])).toEqual([
       [1, 1, { action: 'reactivate', user: { email: 'a@acme.example' } }],
       [2, 2, { action: 'reactivate', user: { email: 'b@acme.example' } }],
     ]);
@@ -147,7 +147,7 @@ describe('whole-file checks', () => {
       { row: 1, actionName: 'remove', rawEmail: 'a@acme.example', problems: [{ message: 'transferTo boss@acme.example is removed by row 2 of the same file' }] },
       { row: 3, actionName: 'remove', rawEmail: 'b@acme.example' },
     ]);
-    expect(manifest.rows.map((r) => r.row)).toEqual([2, 4]);
+    expect([...manifest.rows].map((r) => r.row)).toEqual([2, 4]);
   });
 
   it('refuses protected accounts named by e-mail or id', async () => {
@@ -164,7 +164,7 @@ describe('whole-file checks', () => {
 
   it('validates without keeping rows when asked', async () => {
     const manifest = await load('email,action\na@acme.example,deactivate\nb@acme.example,deactivate\n', '/data/m.csv', { keepRows: false });
-    expect(manifest.rows).toEqual([]);
+    expect([...manifest.rows]).toEqual([]);
     expect(manifest.validCount).toBe(2);
   });
 });
@@ -191,13 +191,13 @@ describe('columns a manifest must not quietly drop (one vocabulary, src/manifest
 
   it('reads such a column as nothing when --ignore-column names it', async () => {
     const manifest = await load('email,action,Manager,Leave Date\na@acme.example,deactivate,boss@acme.example,2026-12-04\n', '/data/m.csv', { ignoreColumns: ['manager', 'Leave Date'] });
-    expect(manifest.rows.map((r) => r.action)).toEqual([{ action: 'deactivate', user: { email: 'a@acme.example' } }]);
+    expect([...manifest.rows].map((r) => r.action)).toEqual([{ action: 'deactivate', user: { email: 'a@acme.example' } }]);
     expect(manifest.warnings).toEqual([]);
   });
 
   it('takes a nested user or transferTo only as {email} or {userId}, in any spelling, and refuses other keys', async () => {
     const manifest = await load('{"rows":[{"action":"remove","user":{"E-Mail":"a@acme.example"},"transferTo":{"mail":"b@acme.example"}},{"action":"remove","email":"c@acme.example","transferTo":{"emial":"d@acme.example"}}]}', '/data/m.json');
-    expect(manifest.rows.map((r) => r.action)).toEqual([{ action: 'remove', user: { email: 'a@acme.example' }, transferTo: { email: 'b@acme.example' } }]);
+    expect([...manifest.rows].map((r) => r.action)).toEqual([{ action: 'remove', user: { email: 'a@acme.example' }, transferTo: { email: 'b@acme.example' } }]);
     expect(manifest.invalid[0]?.problems.map((p) => p.message)).toEqual(['unknown field "transferTo.emial": a transferTo is {"email": …} or {"userId": …}']);
   });
 });

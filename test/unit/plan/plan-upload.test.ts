@@ -20,15 +20,15 @@ describe('preflight of rows that upload a file', () => {
   it('shows each file a row uploads (path inside the folder, size, detected type) and hands it to the job', async () => {
     await files.file('img/priya.png', PNG_BYTES);
     const plan = await planIn('email,action,image\npriya.shah@acme.example,set-profile-image,img/priya.png\n');
-    expect(plan.rows[0]).toMatchObject({ verdict: 'change', reason: `uploads img/priya.png (${PNG_BYTES.length} bytes, image/png)` });
-    expect(plan.rows[0]?.target).toMatchObject({ profileImageId: '', upload: { relative: 'img/priya.png', size: PNG_BYTES.length } });
+    expect(plan.rows.at(0)).toMatchObject({ verdict: 'change', reason: `uploads img/priya.png (${PNG_BYTES.length} bytes, image/png)` });
+    expect(plan.rows.at(0)?.target).toMatchObject({ profileImageId: '', upload: { relative: 'img/priya.png', size: PNG_BYTES.length } });
     expect(formatPlan(plan)).toContain(`uploads img/priya.png (${PNG_BYTES.length} bytes, image/png)`);
   });
 
   it('refuses a profile image over 1 MB before anything runs', async () => {
     await writeFile(path.join(files.folder(), 'big.png'), Buffer.concat([PNG_BYTES, Buffer.alloc(1024 * 1024)]));
     const plan = await planIn('email,action,image\npriya.shah@acme.example,set-profile-image,big.png\n');
-    expect(plan.rows[0]).toMatchObject({ verdict: 'refused', rule: 'file-too-large' });
-    expect(plan.rows[0]?.reason).toBe(`big.png is ${(PNG_BYTES.length + 1024 * 1024).toLocaleString('en-US')} bytes; a profile image may be at most 1 MB (1,048,576 bytes)`);
+    expect(plan.rows.at(0)).toMatchObject({ verdict: 'refused', rule: 'file-too-large' });
+    expect(plan.rows.at(0)?.reason).toBe(`big.png is ${(PNG_BYTES.length + 1024 * 1024).toLocaleString('en-US')} bytes; a profile image may be at most 1 MB (1,048,576 bytes)`);
   });
 });

@@ -18,7 +18,7 @@ describe('preflight', () => {
     const result = await plan(
       'email,action\nmarcus.chen@acme.example,deactivate\ntaylor.brooks@acme.example,deactivate\nsam.taylor@gmail.com,deactivate\npat.quinn@acme.example,deactivate\nadmin@acme.example,deactivate\nghost@acme.example,deactivate\nriley.owens@acme.example,reactivate\njordan.lee@acme.example,reactivate\n',
     );
-    expect(result.rows.map((r) => [r.verdict, r.rule])).toEqual([
+    expect([...result.rows].map((r) => [r.verdict, r.rule])).toEqual([
       ['change', undefined],
       ['no-op', undefined],
       ['refused', 'isp-domain'],
@@ -28,7 +28,7 @@ describe('preflight', () => {
       ['no-op', undefined],
       ['no-op', undefined],
     ]);
-    expect(result.rows[0]?.target).toMatchObject({ userId: expect.any(Number), email: 'marcus.chen@acme.example' });
+    expect(result.rows.at(0)?.target).toMatchObject({ userId: expect.any(Number), email: 'marcus.chen@acme.example' });
     expect(result.summary).toEqual({ total: 8, change: 1, 'no-op': 3, refused: 3, 'not-found': 1, conflict: 0, invalid: 0 });
   });
 
@@ -46,7 +46,7 @@ describe('preflight', () => {
     ];
     for (const [row, rule, errorCode] of cases) {
       const result = await plan(`email,action,firstName\n${row}\n`);
-      expect([result.rows[0]?.verdict, result.rows[0]?.rule, result.rows[0]?.errorCode]).toEqual(['refused', rule, errorCode]);
+      expect([result.rows.at(0)?.verdict, result.rows.at(0)?.rule, result.rows.at(0)?.errorCode]).toEqual(['refused', rule, errorCode]);
     }
   });
 
@@ -54,21 +54,21 @@ describe('preflight', () => {
     const csv = 'email,action,seatType\nmarcus.chen@acme.example,downgrade,VIEWER\njordan.lee@acme.example,downgrade,\n';
     const manifest = await loadManifest({ path: '/data/m.csv', content: csv });
     const after = await preflight(manifest, { api: createFakeApi(demoOrg(0)), pastViewerSunset: true });
-    expect(after.rows.map((r) => r.reason)).toEqual([
+    expect([...after.rows].map((r) => r.reason)).toEqual([
       'MEMBER → CONTRIBUTOR (VIEWER is retired: sent as CONTRIBUTOR)',
       'MEMBER → CONTRIBUTOR (VIEWER is retired: sent as CONTRIBUTOR)',
     ]);
     const before = await preflight(manifest, { api: createFakeApi(demoOrg(0)), pastViewerSunset: false });
-    expect(before.rows[0]?.reason).toBe('MEMBER → VIEWER (sent as VIEWER until the service retires it)');
+    expect(before.rows.at(0)?.reason).toBe('MEMBER → VIEWER (sent as VIEWER until the service retires it)');
   });
 
   it('resolves transfer targets and refuses a target that is not active or not found', async () => {
     const result = await plan(
       'email,action,transferTo\njordan.lee@acme.example,remove,dana.whitfield@acme.example\npriya.shah@acme.example,remove,taylor.brooks@acme.example\nmarcus.chen@acme.example,remove,nobody@acme.example\n',
     );
-    expect(result.rows[0]).toMatchObject({ verdict: 'change', target: { transferToUserId: expect.any(Number) } });
-    expect(brief(result.rows[1]).slice(0, 2)).toEqual(['refused', 'transfer-target-invalid']);
-    expect(result.rows[2]?.reason).toBe('transfer target nobody@acme.example is not a user of the organization');
+    expect(result.rows.at(0)).toMatchObject({ verdict: 'change', target: { transferToUserId: expect.any(Number) } });
+    expect(brief(result.rows.at(1)).slice(0, 2)).toEqual(['refused', 'transfer-target-invalid']);
+    expect(result.rows.at(2)?.reason).toBe('transfer target nobody@acme.example is not a user of the organization');
   });
 
   it('removes without a transfer target only when the user is known to own no group, saying the sheets stay', async () => {
@@ -78,7 +78,7 @@ describe('preflight', () => {
     const id = (email: string) => org.users.find((u) => u.email === email)!.id;
     // A service that lists groups on GET /users/{id}: priya owns one, jordan none.
     const listed = await preflight(manifest, { api: createFakeApi({ ...org, groups: [{ id: 77, name: 'Data', ownerId: id('priya.shah@acme.example') }] }) });
-    expect(listed.rows.map(brief)).toEqual([
+    expect([...listed.rows].map(brief)).toEqual([
       ['change', undefined, 'no transfer target: sheets stay with the removed user'],
       ['refused', 'owns-groups-without-transferTo', 'owns 1 group(s) and has no transfer target: name one who is a group admin'],
       ['change', undefined, 'riley.owens@acme.example is a Provisional Member: upgrade it to MEMBER, or what it receives goes to a free seat at the end of its review period'],
@@ -88,13 +88,13 @@ describe('preflight', () => {
     // refused, and the target who is not a group admin is planned with a note. One call learns it, not one per row.
     const { api, calls } = countCalls(createFakeApi(org));
     const unlisted = await preflight(manifest, { api });
-    expect(unlisted.rows.map((r) => [r.verdict, r.rule])).toEqual([
+    expect([...unlisted.rows].map((r) => [r.verdict, r.rule])).toEqual([
       ['refused', 'group-ownership-unknown'],
       ['refused', 'group-ownership-unknown'],
       ['change', undefined],
       ['change', undefined],
     ]);
-    expect(unlisted.rows[2]?.reason).toMatch(/group ownership unknown .* riley.owens@acme.example not being a group admin \(1107\)/);
+    expect(unlisted.rows.at(2)?.reason).toMatch(/group ownership unknown .* riley.owens@acme.example not being a group admin \(1107\)/);
     expect(calls()).toBe(unlisted.apiCalls);
     const withoutGroupReads = await preflight(await loadManifest({ path: '/data/m.csv', content: 'email,action,transferTo\nelena.garcia@acme.example,remove,dana.whitfield@acme.example\n' }), { api: createFakeApi(org) });
     // getCurrent + one email= listing + the one group read that told the service does not list groups.
@@ -103,18 +103,18 @@ describe('preflight', () => {
 
   it('refuses a transfer target on a free seat, whatever licensedSheetCreator says', async () => {
     const result = await plan('email,action,transferTo,transferSheets\njordan.lee@acme.example,remove,riley.owens@acme.example,true\npriya.shah@acme.example,remove,jamie.fox@partner.example,true\n');
-    expect(result.rows.map((r) => [r.verdict, r.rule])).toEqual([
+    expect([...result.rows].map((r) => [r.verdict, r.rule])).toEqual([
       ['change', undefined],
       ['refused', 'transfer-target-invalid'],
     ]);
-    expect(result.rows[1]?.reason).toBe('transfer target jamie.fox@partner.example is not licensed (a GUEST seat: cannot own sheets)');
+    expect(result.rows.at(1)?.reason).toBe('transfer target jamie.fox@partner.example is not licensed (a GUEST seat: cannot own sheets)');
   });
 
   it('classifies seat rows: eligibility, admin, no-op, ambiguous plan, explicit plan', async () => {
     const result = await plan(
       'email,action,seatType,removeAdminStatus,planId\nriley.owens@acme.example,downgrade,VIEWER,,\nelena.garcia@acme.example,downgrade,VIEWER,,\ncasey.nguyen@acme.example,downgrade,VIEWER,,\nnoah.fischer@acme.example,downgrade,VIEWER,,\njordan.lee@acme.example,downgrade,GUEST,,5420192837465013\ntaylor.brooks@acme.example,downgrade,VIEWER,,\njamie.fox@partner.example,upgrade,MEMBER,,\nchris.morgan@acme.example,upgrade,GUEST,,\ndana.whitfield@acme.example,remove-from-plan,,,5420192837465013\nmarcus.chen@acme.example,downgrade,GUEST,true,\n',
     );
-    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+    expect([...result.rows].map((r) => [r.verdict, r.rule ?? ''])).toEqual([
       ['change', ''],
       ['refused', 'admin-without-removeAdminStatus'],
       ['no-op', ''],
@@ -127,12 +127,12 @@ describe('preflight', () => {
       // GUEST is a downgrade for external users only (docs/service.md#downgrade-and-upgrade).
       ['refused', 'guest-for-internal-user'],
     ]);
-    expect(result.rows[0]?.target.planId).toBe(5420192837465012);
+    expect(result.rows.at(0)?.target.planId).toBe(5420192837465012);
   });
 
   it('refuses GUEST as an upgrade for an internal user, as the service does, and plans it for an external one', async () => {
     const result = await plan('email,action,seatType\ncasey.nguyen@acme.example,upgrade,GUEST\nlee.park@partner.example,upgrade,GUEST\nriley.owens@acme.example,upgrade,MEMBER\n');
-    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+    expect([...result.rows].map((r) => [r.verdict, r.rule ?? ''])).toEqual([
       ['refused', 'guest-for-internal-user'],
       ['change', ''],
       ['change', ''],
@@ -143,20 +143,20 @@ describe('preflight', () => {
     const result = await plan(
       'email,action,alternateEmail\nchris.morgan@acme.example,make-alternate-email-primary,chris.m@acme.example\nchris.morgan@acme.example,add-alternate-email,new@acme.example\njordan.lee@acme.example,add-alternate-email,dana.whitfield@acme.example\nmarcus.chen@acme.example,make-alternate-email-primary,marcus.chen@acme.example\njordan.lee@acme.example,delete-alternate-email,none@acme.example\n',
     );
-    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+    expect([...result.rows].map((r) => [r.verdict, r.rule ?? ''])).toEqual([
       ['change', ''],
       ['change', ''],
       ['conflict', 'already-exists'],
       ['no-op', ''],
       ['refused', 'not-an-alternate-email'],
     ]);
-    expect(result.rows[0]?.target.alternateEmailId).toBe(9001);
-    expect(result.rows[4]?.reason).toBe('none@acme.example is not an alternate e-mail of this user');
+    expect(result.rows.at(0)?.target.alternateEmailId).toBe(9001);
+    expect(result.rows.at(4)?.reason).toBe('none@acme.example is not an alternate e-mail of this user');
   });
 
   it('classifies add and update rows', async () => {
     const result = await plan('email,action,firstName\nnew.hire@acme.example,add,New\njordan.lee@acme.example,add,\nmarcus.chen@acme.example,update,Marcus\npriya.shah@acme.example,update,Priya\n');
-    expect(result.rows.map((r) => r.verdict)).toEqual(['change', 'no-op', 'no-op', 'change']);
+    expect([...result.rows].map((r) => r.verdict)).toEqual(['change', 'no-op', 'no-op', 'change']);
   });
 
   it('classifies column, discussion and webhook rows', async () => {
@@ -177,7 +177,7 @@ describe('preflight', () => {
       ],
     });
     const result = await plan(json, { file: '/data/m.json' });
-    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+    expect([...result.rows].map((r) => [r.verdict, r.rule ?? ''])).toEqual([
       ['change', ''],
       ['conflict', 'already-exists'],
       ['refused', 'primary-column'],
@@ -190,7 +190,7 @@ describe('preflight', () => {
       ['refused', 'webhook-terminal-status'],
       ['not-found', 'webhook-not-visible'],
     ]);
-    expect(result.rows[4]?.reason).toMatch(/Gantt\/calendar column/);
+    expect(result.rows.at(4)?.reason).toMatch(/Gantt\/calendar column/);
   });
 
   it('refuses a column index beyond the sheet (1031) and a rename to a title another column has (1056)', async () => {
@@ -206,15 +206,15 @@ describe('preflight', () => {
       ],
     });
     const result = await plan(json, { file: '/data/m.json' });
-    expect(result.rows.map((r) => [r.verdict, r.rule ?? ''])).toEqual([
+    expect([...result.rows].map((r) => [r.verdict, r.rule ?? ''])).toEqual([
       ['change', ''],
       ['refused', 'column-index-out-of-range'],
       ['refused', 'column-title-taken'],
       ['change', ''],
       ['refused', 'column-index-out-of-range'],
     ]);
-    expect(result.rows[1]?.reason).toBe("index 5 is beyond the sheet's columns: the highest index here is 4 (1031)");
-    expect(result.rows[2]?.reason).toBe('another column of the sheet is already titled "Status"; titles are unique (1056)');
+    expect(result.rows.at(1)?.reason).toBe("index 5 is beyond the sheet's columns: the highest index here is 4 (1031)");
+    expect(result.rows.at(2)?.reason).toBe('another column of the sheet is already titled "Status"; titles are unique (1056)');
   });
 
   it('marks rows that name one user by e-mail and by id as a conflict once resolved', async () => {
@@ -222,7 +222,7 @@ describe('preflight', () => {
     const jordan = org.users.find((u) => u.email === 'jordan.lee@acme.example')!;
     const manifest = await loadManifest({ path: '/data/m.csv', content: `email,userId,action\njordan.lee@acme.example,,deactivate\n,${jordan.id},reactivate\n` });
     const result = await preflight(manifest, { api: createFakeApi(org) });
-    expect(result.rows[1]).toMatchObject({ verdict: 'conflict', rule: 'contradictory-actions' });
+    expect(result.rows.at(1)).toMatchObject({ verdict: 'conflict', rule: 'contradictory-actions' });
   });
 
   it('refuses protected accounts after resolving them', async () => {
@@ -231,13 +231,13 @@ describe('preflight', () => {
     const dana = org.users.find((u) => u.email.startsWith('dana'))!;
     const manifest = await loadManifest({ path: '/data/m.csv', content: `userId,action\n${dana.id},deactivate\n` });
     const planned = await preflight(manifest, { api: createFakeApi(org), protectedAccounts: ['DANA.WHITFIELD@acme.example'] });
-    expect(planned.rows[0]).toMatchObject({ verdict: 'refused', rule: 'protected-account' });
+    expect(planned.rows.at(0)).toMatchObject({ verdict: 'refused', rule: 'protected-account' });
   });
 
   it('reports invalid rows as verdict invalid when they are skipped', async () => {
     const manifest = await loadManifest({ path: '/data/m.csv', content: 'email,action\nmarcus.chen@acme.example,deactivate\nbad,deactivate\n' });
     const result = await preflight(manifest, { api: createFakeApi(demoOrg()) });
-    expect(result.rows[1]).toMatchObject({ verdict: 'invalid', actionName: 'deactivate', reason: 'email: "bad" is not a valid e-mail address' });
+    expect(result.rows.at(1)).toMatchObject({ verdict: 'invalid', actionName: 'deactivate', reason: 'email: "bad" is not a valid e-mail address' });
     expect(result.summary.invalid).toBe(1);
   });
 
@@ -257,6 +257,24 @@ describe('preflight', () => {
     // who-am-I and one page per 2000 users (docs/service.md#paging-list-users).
     expect(result.apiCalls).toBe(1 + Math.ceil(org.users.length / 2000));
     expect(org.listCalls?.every((call) => (call.pageSize ?? 100) <= 2000)).toBe(true);
+  });
+
+  it('lets the event loop turn while it reads and classifies a large manifest (a server answers others meanwhile)', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => `user.${i}@acme.example,deactivate`).join('\n');
+    const manifest = await loadManifest({ path: '/data/m.csv', content: `email,action\n${rows}\n` });
+    // The fake service answers at once (promises only): without turns of its own, nothing else would run until the end.
+    let turns = 0;
+    let planning = true;
+    const count = () => {
+      if (!planning) return;
+      turns += 1;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    await preflight(manifest, { api: createFakeApi(demoOrg(12_000)) });
+    planning = false;
+    // Two passes over 10,000 rows, a turn every 2,048 rows of each.
+    expect(turns).toBeGreaterThanOrEqual(8);
   });
 
   it('counts calls through a wrapper around any SmartsheetApi', async () => {

@@ -13,7 +13,7 @@ async function plan(csv: string, options: Omit<PreflightOptions, 'api'> = {}, sh
   shape(org);
   return preflight(manifest, { api: createFakeApi(org), ...options });
 }
-const verdicts = (result: Awaited<ReturnType<typeof plan>>) => result.rows.map((row) => [row.verdict, row.rule ?? '']);
+const verdicts = (result: Awaited<ReturnType<typeof plan>>) => [...result.rows].map((row) => [row.verdict, row.rule ?? '']);
 const userOf = (org: FakeOrg, email: string) => org.users.find((user) => user.email === email)!;
 /** The service lists group ownership and these users own none: a remove row without a target is plannable. */
 const ownNoGroups = (org: FakeOrg) => {
@@ -27,8 +27,8 @@ describe('the pre-flight follows the service as documented in late 2026 (docs/se
       org.users.push({ ...userOf(org, 'jordan.lee@acme.example'), id: 7777, email: 'external.member@partner.example', seats: [{ planId: P1, seatType: 'MEMBER', isInternal: false }] });
     });
     expect(verdicts(result)).toEqual([['refused', 'guest-for-internal-user'], ['refused', 'guest-for-internal-user'], ['change', '']]);
-    expect(result.rows[0]?.reason).toMatch(/this user is internal/);
-    expect(result.rows[1]?.reason).toMatch(/did not say whether this user is internal/);
+    expect(result.rows.at(0)?.reason).toMatch(/this user is internal/);
+    expect(result.rows.at(1)?.reason).toMatch(/did not say whether this user is internal/);
   });
 
   it('refuses a licensedSheetCreator change for a user who is not a System Admin, and plans it for an admin or a row that makes one', async () => {
@@ -44,7 +44,7 @@ describe('the pre-flight follows the service as documented in late 2026 (docs/se
 
   it('says which seat each add costs: a Provisional Member seat, or a paid Member seat for a System Admin', async () => {
     const result = await plan('email,action,admin\nnew.one@acme.example,add,\nnew.admin@acme.example,add,true\n');
-    expect(result.rows.map((row) => row.reason)).toEqual([
+    expect([...result.rows].map((row) => row.reason)).toEqual([
       'adds a PROVISIONAL_MEMBER seat: free until the review period ends, then a free seat unless upgraded to a paid Member',
       'costs a paid MEMBER seat (a System Admin is added as a Member)',
     ]);
@@ -54,7 +54,7 @@ describe('the pre-flight follows the service as documented in late 2026 (docs/se
     const csv = 'email,action\nmarcus.chen@acme.example,deactivate\ntaylor.brooks@acme.example,reactivate\njordan.lee@acme.example,remove\n';
     const gov = await plan(csv, { region: 'GOV' }, ownNoGroups);
     expect(verdicts(gov)).toEqual([['refused', 'unavailable-on-gov'], ['refused', 'unavailable-on-gov'], ['change', '']]);
-    expect(gov.rows[0]?.reason).toMatch(/Smartsheet Gov does not offer deactivate user/);
+    expect(gov.rows.at(0)?.reason).toMatch(/Smartsheet Gov does not offer deactivate user/);
     const eu = await plan(csv, { region: 'EU' }, ownNoGroups);
     expect(verdicts(eu)).toEqual([['change', ''], ['change', ''], ['change', '']]);
   });
@@ -64,7 +64,7 @@ describe('the pre-flight follows the service as documented in late 2026 (docs/se
       externalSources: [{ name: 'Okta', domains: ['acme.example'], emails: [] }],
     }, ownNoGroups);
     expect(verdicts(result)).toEqual([['refused', 'externally-managed'], ['refused', 'externally-managed'], ['refused', 'externally-managed'], ['change', '']]);
-    expect(result.rows[1]?.reason).toBe('jordan.lee@acme.example is managed by Okta (config externalSources); the service refuses to remove it through the API: do it in Okta');
+    expect(result.rows.at(1)?.reason).toBe('jordan.lee@acme.example is managed by Okta (config externalSources); the service refuses to remove it through the API: do it in Okta');
     expect(result.notes).toBeUndefined();
   });
 
@@ -87,8 +87,8 @@ describe('the pre-flight follows the service as documented in late 2026 (docs/se
       },
     );
     expect(verdicts(result)).toEqual([['refused', 'unknown-value'], ['change', ''], ['refused', 'unknown-value'], ['change', ''], ['change', '']]);
-    expect(result.rows[0]?.reason).toMatch(/status "ON_LEAVE"/);
-    expect(result.rows[2]?.reason).toMatch(/seatType "SUPER_SEAT"/);
+    expect(result.rows.at(0)?.reason).toMatch(/status "ON_LEAVE"/);
+    expect(result.rows.at(2)?.reason).toMatch(/seatType "SUPER_SEAT"/);
   });
 });
 
@@ -97,7 +97,7 @@ describe('consumer mail domains in the pre-flight (docs/service.md#consumer-mail
     const result = await plan('email,action\nsomeone@duck.com,deactivate\nsomeone@web.de,deactivate\nsomeone@googlemail.com,deactivate\n', {}, (org) => {
       for (const email of ['someone@duck.com', 'someone@web.de', 'someone@googlemail.com']) org.users.push({ ...userOf(org, 'jordan.lee@acme.example'), id: org.users.length + 5000, email });
     });
-    expect(result.rows.map((row) => [row.verdict, row.rule ?? '', row.errorCode])).toEqual([
+    expect([...result.rows].map((row) => [row.verdict, row.rule ?? '', row.errorCode])).toEqual([
       ['refused', 'isp-domain', 1359],
       ['refused', 'isp-domain', 1359],
       ['change', '', undefined],

@@ -1,4 +1,5 @@
 import { ACTION_NAMES } from '../../../manifest/action.js';
+import { firstRows } from '../../../manifest/row-store.js';
 import { describeSubject } from '../../../plan/format-plan.js';
 import type { GuardrailCheck } from '../../../plan/guardrails.js';
 import type { BatchPlan } from '../../../plan/planned-row.js';
@@ -54,7 +55,7 @@ ${scrollBox(
   html`<table class="rows">
 <caption class="visually-hidden">Rows of the plan, with their verdicts</caption>
 <thead><tr><th scope="col">Row</th><th scope="col">Action</th><th scope="col">User</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
-<tbody>${plan.rows.slice(0, 1000).map(
+<tbody>${firstRows(plan.rows, 1000).map(
     (row) => html`<tr><td>${row.row}<div class="muted small">line ${row.line}</div></td><td>${row.actionName}</td><td>${describeSubject(row)}</td>
 <td><span class="badge verdict-${row.verdict}">${row.verdict}</span></td><td>${row.reason ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}${row.problems === undefined ? '' : html`<ul>${row.problems.map((p) => html`<li>${p.field === undefined ? '' : `${p.field}: `}${p.message}</li>`)}</ul>`}</td></tr>`,
   )}</tbody></table>`,
