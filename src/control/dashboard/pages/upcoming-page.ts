@@ -69,6 +69,6 @@ ${view.changes.length === 0
 
 export function upcomingPage(view: UpcomingView): SafeHtml {
   return html`<h1>Joiners, movers and leavers</h1>
-<p>What is to come, by date on the service's clock: joiners added on their start date, movers given the seat of their new department or title on the effective date, leavers deactivated on their leave date and removed at the end of their hold. <code>seatflow sync</code> plans them from the HR export; until a step runs, <code>seatflow undo WORKFLOW --user EMAIL</code> stops it (leavers on hold: the <a href="/holds">Holds</a> page).</p>
+<p>What is to come, by date on the service's clock: joiners added on their start date, movers given the seat of their new department or title on the effective date, leavers deactivated on their leave date and removed at the end of their hold. <code>seatflow sync</code> plans them from the HR export; until a step runs, <code>seatflow undo WORKFLOW --user EMAIL</code> stops it (a leaver on hold: <a href="/holds">undo before the removal</a>).</p>
 ${upcomingLive(view)}`;
 }
