@@ -42,6 +42,8 @@ describe('dashboard: start an offboarding from the page', () => {
 
       const action = /action="(\/offboardings\/new\/[0-9a-f]+\/submit)"/.exec(preview.body)?.[1];
       expect(action).toBeDefined();
+      // The same confirmation as a manifest's plan: a ticket or reason for the audit trail.
+      expect(preview.body).toMatch(/<input id="reason" name="reason" type="text"/);
       expect((await postForm(app, jar, action!, { _csrf: csrfOf(preview.body) })).statusCode).toBe(400);
       const started = await postForm(app, jar, action!, { _csrf: csrfOf(preview.body), confirm: 'true' });
       expect(started.statusCode).toBe(303);

@@ -2,6 +2,8 @@ import { formatHold } from '../../../workflow/hold-duration.js';
 import type { LeaverVerdict, OffboardingPlan, PlannedLeaver } from '../../../workflow/plan-offboarding.js';
 import { scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { planConfirmation } from './plan-confirmation.js';
+import { plural } from '../../../core/plural.js';
 
 /** What the form was sent with, to show it again after a refusal. */
 export interface OffboardFormValues {
@@ -74,18 +76,7 @@ export function offboardPreviewPage(options: { previewId: string; name: string; 
 <h1>Offboarding plan of ${options.name}</h1>
 <ul class="counts verdicts">${VERDICTS.map(({ verdict, label }) => html`<li class="leaver-${verdict}"><span class="n">${count(verdict)}</span> ${label}</li>`)}</ul>
 <p class="muted">${plan.leavers.length} leavers · hold ${formatHold(plan.options.holdMs)}${plan.options.transferTo === undefined ? '' : ` · transfer target when a row names none: ${plan.options.transferTo}`}${plan.options.removeFromSharing ? ' · removed from sharing' : ''}${plan.options.timeZone === undefined ? '' : ` · leave dates in ${plan.options.timeZone}`} · ${plan.apiCalls} API calls spent on the pre-flight</p>
-<section aria-labelledby="guardrails-title" class="${guardrails.needsConfirmation ? 'guardrail over' : 'guardrail ok'}">
-<h2 id="guardrails-title">Guardrails</h2>
-${guardrails.needsConfirmation
-  ? html`<p><strong>Confirmation needed:</strong></p><ul>${guardrails.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`
-  : html`<p>Within the limits: ${guardrails.destructiveCount} destructive change${guardrails.destructiveCount === 1 ? '' : 's'}.</p>`}
-</section>
-<form method="post" action="/offboardings/new/${options.previewId}/submit" class="submit-form">
-  <input type="hidden" name="_csrf" value="${options.csrfToken}">
-  <div class="check"><input id="confirm" name="confirm" type="checkbox" value="true" required><label for="confirm">I checked this plan: offboard its ${acting} leaver${acting === 1 ? '' : 's'}${guardrails.needsConfirmation ? ', over the guardrails' : ''}</label></div>
-  <button type="submit">Start the offboarding</button>
-  <a class="button secondary" href="/offboardings/new">Start over</a>
-</form>
+${planConfirmation({ guardrails, action: `/offboardings/new/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `offboard its ${plural(acting, 'leaver')}`, submitLabel: 'Start the offboarding', startOver: '/offboardings/new' })}
 <section aria-labelledby="leavers-title">
 <h2 id="leavers-title">Leavers</h2>
 ${scrollBox(

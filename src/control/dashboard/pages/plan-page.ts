@@ -5,6 +5,7 @@ import type { GuardrailCheck } from '../../../plan/guardrails.js';
 import type { BatchPlan } from '../../../plan/planned-row.js';
 import { scrollBox } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { planConfirmation } from './plan-confirmation.js';
 import { plural } from '../../../core/plural.js';
 
 /** The upload form: a file input that is also the drop zone (dropping a file on it works without script). */
@@ -35,19 +36,7 @@ export function planPreviewPage(options: { previewId: string; name: string; plan
 <ul class="counts verdicts">${VERDICT_ORDER.map((verdict) => html`<li class="verdict-${verdict}"><span class="n">${plan.summary[verdict]}</span> ${verdict}</li>`)}</ul>
 <p class="muted">${plural(plan.summary.total, 'row')} · ${plural(plan.apiCalls, 'API call')} spent on the pre-flight${plan.organizationUsers === undefined ? '' : ` · ${plural(plan.organizationUsers, 'user')} in the organization`}</p>
 ${options.warnings.length === 0 ? '' : html`<ul class="note">${options.warnings.map((warning) => html`<li>${warning}</li>`)}</ul>`}
-<section aria-labelledby="guardrails-title" class="${guardrails.needsConfirmation ? 'guardrail over' : 'guardrail ok'}">
-<h2 id="guardrails-title">Guardrails</h2>
-${guardrails.needsConfirmation
-  ? html`<p><strong>Confirmation needed:</strong></p><ul>${guardrails.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`
-  : html`<p>Within the limits: ${guardrails.destructiveCount} destructive change${guardrails.destructiveCount === 1 ? '' : 's'}.</p>`}
-</section>
-<form method="post" action="/plan/${options.previewId}/submit" class="submit-form">
-  <input type="hidden" name="_csrf" value="${options.csrfToken}">
-  <div class="check"><input id="confirm" name="confirm" type="checkbox" value="true" required><label for="confirm">I checked this plan: run its ${plan.summary.change} change${plan.summary.change === 1 ? '' : 's'}${guardrails.needsConfirmation ? ', over the guardrails' : ''}</label></div>
-  <div class="field"><label for="reason">Ticket or reason <span class="muted">(optional, kept in the audit trail)</span></label><input id="reason" name="reason" type="text" maxlength="500"></div>
-  <button type="submit">Submit the batch</button>
-  <a class="button secondary" href="/plan">Start over</a>
-</form>
+${planConfirmation({ guardrails, action: `/plan/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `run its ${plural(plan.summary.change, 'change')}`, submitLabel: 'Submit the batch', startOver: '/plan' })}
 <section aria-labelledby="rows-title">
 <h2 id="rows-title">Rows</h2>
 ${scrollBox(

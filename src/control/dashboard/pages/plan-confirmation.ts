@@ -1,0 +1,36 @@
+import { plural } from '../../../core/plural.js';
+import type { GuardrailCheck } from '../../../plan/guardrails.js';
+import { html, type SafeHtml } from '../html.js';
+
+export interface PlanConfirmation {
+  guardrails: GuardrailCheck;
+  /** Where the confirmed form posts. */
+  action: string;
+  csrfToken: string;
+  /** What the person confirms: "run its 3 changes", "offboard its 2 leavers". */
+  confirms: string;
+  submitLabel: string;
+  /** The page that starts over with another file. */
+  startOver: string;
+}
+
+/**
+ * The end of every plan page: what the guardrails say, then the form that confirms the plan, with a ticket or reason
+ * for the audit trail. One form for manifests and offboardings, so both ask the same and post the same fields.
+ */
+export function planConfirmation(options: PlanConfirmation): SafeHtml {
+  const { guardrails } = options;
+  return html`<section aria-labelledby="guardrails-title" class="${guardrails.needsConfirmation ? 'guardrail over' : 'guardrail ok'}">
+<h2 id="guardrails-title">Guardrails</h2>
+${guardrails.needsConfirmation
+  ? html`<p><strong>Confirmation needed:</strong></p><ul>${guardrails.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`
+  : html`<p>Within the limits: ${plural(guardrails.destructiveCount, 'destructive change')}.</p>`}
+</section>
+<form method="post" action="${options.action}" class="submit-form">
+  <input type="hidden" name="_csrf" value="${options.csrfToken}">
+  <div class="check"><input id="confirm" name="confirm" type="checkbox" value="true" required><label for="confirm">I checked this plan: ${options.confirms}${guardrails.needsConfirmation ? ', over the guardrails' : ''}</label></div>
+  <div class="field"><label for="reason">Ticket or reason <span class="muted">(optional, kept in the audit trail)</span></label><input id="reason" name="reason" type="text" maxlength="500"></div>
+  <button type="submit">${options.submitLabel}</button>
+  <a class="button secondary" href="${options.startOver}">Start over</a>
+</form>`;
+}
