@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import { stepOf } from '../workflow/leaver-state.js';
 import { personStepOf } from '../workflow/lifecycle.js';
@@ -6,6 +5,7 @@ import type { OffboardingSystem } from '../workflow/offboarding-system.js';
 import { personOutcome, type StepEnd } from '../workflow/person-ends.js';
 import { submitWorkflow } from '../workflow/submit-workflow.js';
 import type { AcceptedExports } from './accepted-exports.js';
+import { hrWorkflowIdOf } from './workflow-ids.js';
 import type { HrRecord, JoinerState, MoverState } from './hr-workflow-state.js';
 import { addRow, createJoinerLifecycle, JOIN_STEP, joinerBatches } from './joiner-lifecycle.js';
 import { createMoverLifecycle, MOVE_STEP, moverBatches } from './mover-lifecycle.js';
@@ -26,11 +26,6 @@ export interface AppliedSync {
   offboarding?: { workflowId: string; created: boolean };
   undos: { email: string; workflowId: string; result: string; message: string }[];
   transfers: { email: string; workflowId: string; result: 'updated' | 'unchanged'; message: string }[];
-}
-
-/** `j…` / `m…` + 12 hex: the workflow of a lifecycle for one run (the same run applied twice finds it). */
-export function hrWorkflowIdOf(prefix: 'j' | 'm', runHash: string): string {
-  return `${prefix}${createHash('sha256').update(`${prefix}\n${runHash}`).digest('hex').slice(0, 12)}`;
 }
 
 /**

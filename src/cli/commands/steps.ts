@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { describeDuration, describeSkew, type ServiceClock } from '../../core/service-clock.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { RunNowResult, StepView } from '../../workflow/pending-steps.js';
+import { LIFECYCLE_WORDS, lifecycleOfWorkflowId } from '../../sync/workflow-ids.js';
 import { JOIN_STEP } from '../../sync/joiner-lifecycle.js';
 import { MOVE_STEP } from '../../sync/mover-lifecycle.js';
 import { STEP_NAMES } from '../../workflow/step-job.js';
@@ -158,18 +159,11 @@ const SOURCE_WORDS: Record<ReturnType<ServiceClock['source']>, string> = {
   local: "this machine's clock (nothing read from the service yet)",
 };
 
-const LIFECYCLE_WORDS: Readonly<Record<string, string>> = { offboarding: 'Offboarding', joiners: 'Joiners', movers: 'Movers' };
-
-/** What a workflow id names, by its first letter (o offboarding, j joiners, m movers). */
-function kindOf(workflowId: string): string {
-  return workflowId.startsWith('j') ? 'joiners' : workflowId.startsWith('m') ? 'movers' : 'offboarding';
-}
-
 /** The steps for people: the clock they are reckoned on, one line per step, then what to do about due ones. */
 export function formatSteps(views: readonly StepView[], clock: ServiceClock, workers: number, workflowId?: string): string {
   const now = clock.now();
   const lines = [`Service clock: ${new Date(now).toISOString()} (${SOURCE_WORDS[clock.source()]}, ${describeSkew(clock.skewMs())})`];
-  if (views.length === 0) lines.push(workflowId === undefined ? 'No steps to come in any open offboarding, joiners or movers workflow.' : `No steps to come in ${kindOf(workflowId)} ${workflowId}.`);
+  if (views.length === 0) lines.push(workflowId === undefined ? 'No steps to come in any open offboarding, joiners or movers workflow.' : `No steps to come in ${lifecycleOfWorkflowId(workflowId)} ${workflowId}.`);
   let current: string | undefined;
   for (const view of views) {
     if (view.workflowId !== current) {
