@@ -95,15 +95,18 @@ export function createServiceClock(options: ServiceClockOptions = {}): ServiceCl
   };
 }
 
-/** "3d 4h", "2h 5m", "3m 12s", "40 s": a length of time for people. */
+/**
+ * "3d 4h", "2h 5m", "3m 12s", "40 s": a length of time for people, rounded to its smallest unit shown (a skew measured
+ * a few milliseconds short of four days is "4d 0h", not "3d 23h").
+ */
 export function describeDuration(ms: number): string {
-  const size = Math.abs(ms);
-  const days = Math.floor(size / 86_400_000);
-  const hours = Math.floor((size % 86_400_000) / 3_600_000);
-  const minutes = Math.floor((size % 3_600_000) / 60_000);
-  if (days > 0) return `${days}d ${hours}h`;
-  if (hours > 0) return `${hours}h ${minutes}m`;
-  return minutes > 0 ? `${minutes}m ${Math.round((size % 60_000) / 1000)}s` : `${Math.round(size / 1000)} s`;
+  const seconds = Math.round(Math.abs(ms) / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (seconds < 3600 - 30) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+  const hours = Math.round(minutes / 60);
+  if (minutes < 24 * 60 - 30) return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+  return `${Math.floor(hours / 24)}d ${hours % 24}h`;
 }
 
 /** "3d 4h ahead of this machine", "12 s behind this machine", "in step with this machine": a skew for people. */

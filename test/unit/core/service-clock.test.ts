@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceClock, describeSkew } from '../../../src/core/service-clock.js';
+import { createServiceClock, describeDuration, describeSkew } from '../../../src/core/service-clock.js';
 
 const HOUR = 3_600_000;
 
@@ -47,5 +47,20 @@ describe('createServiceClock', () => {
     expect(clock.source()).toBe('date-header');
     expect(warnings).toEqual([-90_000]);
     expect(describeSkew(clock.skewMs())).toBe('1m 30s behind this machine');
+  });
+});
+
+describe('describeDuration', () => {
+  it('rounds to the smallest unit it shows, so a skew measured a moment short of four days reads 4d 0h', () => {
+    const day = 86_400_000;
+    expect(describeDuration(4 * day - 1_200)).toBe('4d 0h');
+    expect(describeDuration(-(4 * day - 1_200))).toBe('4d 0h');
+    expect(describeDuration(3 * day + 4 * 3_600_000 + 20 * 60_000)).toBe('3d 4h');
+    expect(describeDuration(day - 20 * 60_000)).toBe('1d 0h');
+    expect(describeDuration(2 * 3_600_000 + 5 * 60_000 + 40_000)).toBe('2h 6m');
+    expect(describeDuration(3_600_000 - 10_000)).toBe('1h 0m');
+    expect(describeDuration(3 * 60_000 + 12_400)).toBe('3m 12s');
+    expect(describeDuration(59_600)).toBe('1m 0s');
+    expect(describeDuration(40_000)).toBe('40 s');
   });
 });
