@@ -79,4 +79,35 @@ describe('dashboard: start an offboarding from the page', () => {
       await app.close();
     }
   });
+
+  it('refuses a leave date in a column it does not know, and plans on that date once the form says which column it is', async () => {
+    const { h, o } = await open();
+    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
+    const app = buildControlApp(
+      controlDeps({
+        target: { label: 'SIMULATION', id: h.server.url, configured: true, sim: true },
+        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
+        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
+      }),
+    );
+    try {
+      const [a] = await h.deactivatableEmails(1);
+      const file = `Email,Leaving Date,Badge Photo Taken\n${a},2099-03-31,2020-01-01\n`;
+      const jar = await signIn(app);
+      const form = await getPage(app, jar, '/offboardings/new');
+      const refused = await postFile(app, jar, '/offboardings/new', { _csrf: csrfOf(form.body), hold: '7d', tz: 'UTC' }, { field: 'leavers', name: 'hr.csv', content: file });
+      expect(refused.statusCode).toBe(422);
+      expect(textOf(refused.body)).toContain('Leaving Date');
+      expect(await o.system.store.list()).toEqual([]);
+
+      const again = await getPage(app, jar, '/offboardings/new');
+      const fields = { _csrf: csrfOf(again.body), hold: '7d', tz: 'UTC', leaveDateColumn: 'Leaving Date', ignoreColumns: 'Badge Photo Taken' };
+      const preview = await postFile(app, jar, '/offboardings/new', fields, { field: 'leavers', name: 'hr.csv', content: file });
+      expect(preview.statusCode).toBe(200);
+      // The last day ends at the end of that day: deactivated at midnight after it, not now.
+      expect(textOf(preview.body)).toMatch(new RegExp(`${a} deactivate-on-date deactivate 2099-04-01`));
+    } finally {
+      await app.close();
+    }
+  });
 });

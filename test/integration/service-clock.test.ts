@@ -40,7 +40,8 @@ describe("the service's clock: rehearsing next week by moving the reference serv
     const listed = await run(['steps', id]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain("(the reference server's clock, in step with this machine)");
-    expect(listed.stdout).toMatch(new RegExp(`in 2d 23h\\s+remove\\s+${first!.replace(/\./g, '\\.')}.*holding\\s+waiting for its time`));
+    // A hold of 3d that began moments ago: shown rounded, as "in 3d 0h".
+    expect(listed.stdout).toMatch(new RegExp(`in 3d 0h\\s+remove\\s+${first!.replace(/\./g, '\\.')}.*holding\\s+waiting for its time`));
 
     // Ending one hold early: asked first, then done by a worker (here: in the command's own process).
     const refused = await run(['steps', 'run', id, '--user', first!]);

@@ -11,6 +11,11 @@ export interface OffboardFormValues {
   transferTo: string;
   removeFromSharing: boolean;
   tz: string;
+  /** Which column holds the leave date, and which the transfer target, when the file names them otherwise. */
+  leaveDateColumn: string;
+  transferColumn: string;
+  /** Columns that mean nothing here, comma-separated. */
+  ignoreColumns: string;
 }
 
 export interface OffboardFormOptions {
@@ -23,7 +28,7 @@ export interface OffboardFormOptions {
 
 /** Choose or drop a leavers file and `seatflow offboard`'s options; nothing changes until the plan is confirmed. */
 export function offboardForm(options: OffboardFormOptions): SafeHtml {
-  const values = options.values ?? { hold: options.defaultHold, transferTo: '', removeFromSharing: false, tz: '' };
+  const values = options.values ?? { hold: options.defaultHold, transferTo: '', removeFromSharing: false, tz: '', leaveDateColumn: '', transferColumn: '', ignoreColumns: '' };
   return html`<h1>Offboard leavers</h1>
 <p>Choose or drop the leavers file from HR (CSV, JSON or JSON Lines, with an e-mail column and optionally a leave date and a transfer target). Seatflow checks every leaver against the live state of the target and shows the plan: deactivation on the leave date, then removal with the transfer of their sheets at the end of the hold. Nothing changes until you confirm it on the next page.</p>
 ${options.error === undefined
@@ -42,6 +47,15 @@ ${options.error === undefined
   <label for="tz">Time zone of leave dates without one (optional)</label>
   <input id="tz" name="tz" type="text" value="${values.tz}" placeholder="Europe/Berlin" autocomplete="off">
   <div class="check"><input id="removeFromSharing" name="removeFromSharing" type="checkbox" value="true"${values.removeFromSharing ? html` checked` : ''}><label for="removeFromSharing">Also remove the leavers from sharing when they are removed</label></div>
+  <details${values.leaveDateColumn !== '' || values.transferColumn !== '' || values.ignoreColumns !== '' ? html` open` : ''}><summary>Columns the file names its own way (optional)</summary>
+  <p class="muted small">A file whose leave date or transfer target sits in a column seatflow does not know is refused, never guessed: say here which column means what, or which columns mean nothing.</p>
+  <label for="leaveDateColumn">Column of the leave date (the last day)</label>
+  <input id="leaveDateColumn" name="leaveDateColumn" type="text" value="${values.leaveDateColumn}" placeholder="Leaving Date" autocomplete="off">
+  <label for="transferColumn">Column of the transfer target</label>
+  <input id="transferColumn" name="transferColumn" type="text" value="${values.transferColumn}" placeholder="Line Manager Email" autocomplete="off">
+  <label for="ignoreColumns">Columns that mean nothing here, comma-separated</label>
+  <input id="ignoreColumns" name="ignoreColumns" type="text" value="${values.ignoreColumns}" placeholder="Original Hire Date, Personal Email" autocomplete="off">
+  </details>
   <button type="submit">Preview the offboarding</button>
 </form>`;
 }

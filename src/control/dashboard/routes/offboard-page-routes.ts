@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { emailSchema } from '../../../manifest/action.js';
+import { leaversColumnChoices } from '../../../workflow/leavers-column-choices.js';
 import type { OffboardingPlan } from '../../../workflow/plan-offboarding.js';
 import { planOffboardingRequest } from '../../plan-offboarding-request.js';
 import { submitOffboardingRequest } from '../../submit-offboarding-request.js';
@@ -16,6 +17,9 @@ const optionsSchema = z.object({
   transferTo: z.union([emailSchema, z.literal('').transform(() => undefined)]),
   removeFromSharing: z.boolean(),
   tz: z.string().trim().max(64).transform((tz) => (tz === '' ? undefined : tz)),
+  leaveDateColumn: z.string().trim().max(200),
+  transferColumn: z.string().trim().max(200),
+  ignoreColumns: z.string().max(2000).transform((list) => list.split(',').map((name) => name.trim()).filter((name) => name !== '')),
 });
 
 /**
@@ -44,6 +48,9 @@ export function registerOffboardPageRoutes(app: FastifyInstance, context: Dashbo
       transferTo: fieldValue(body.transferTo) ?? '',
       removeFromSharing: fieldValue(body.removeFromSharing) === 'true',
       tz: fieldValue(body.tz) ?? '',
+      leaveDateColumn: fieldValue(body.leaveDateColumn) ?? '',
+      transferColumn: fieldValue(body.transferColumn) ?? '',
+      ignoreColumns: fieldValue(body.ignoreColumns) ?? '',
     };
     const { bytes, name } = await uploadedFile(body, 'leavers', 'leavers.csv');
     if (bytes.length === 0) return render(reply, form(reply, values, { message: 'Choose a leavers file first (it was empty or missing).' }), pageOptions, 400);
@@ -52,7 +59,10 @@ export function registerOffboardPageRoutes(app: FastifyInstance, context: Dashbo
       return render(reply, form(reply, values, { message: `The options are not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}` }), pageOptions, 400);
     }
     try {
-      const planned = await planOffboardingRequest(deps, offboarding, { bytes, name, ...parsed.data });
+      const { leaveDateColumn, transferColumn, ignoreColumns, ...options } = parsed.data;
+      // The same column options as `seatflow offboard --leave-date-column … --ignore-column …` and the control API's.
+      const columns = leaversColumnChoices({ leaveDate: leaveDateColumn, transferTo: transferColumn }, ignoreColumns);
+      const planned = await planOffboardingRequest(deps, offboarding, { bytes, name, ...options, columns });
       // The same file with the same options was offboarded before: its page, not a second offboarding.
       if ('known' in planned) return reply.redirect(`/offboardings/${planned.known.id}`, 303);
       const previewId = previews.add({ plan: planned.plan, name, bytes });
