@@ -7,14 +7,14 @@ import { LIFECYCLE_WORDS, lifecycleOfWorkflowId } from '../../sync/workflow-ids.
 import { JOIN_STEP } from '../../sync/joiner-lifecycle.js';
 import { MOVE_STEP } from '../../sync/mover-lifecycle.js';
 import { STEP_NAMES } from '../../workflow/step-job.js';
-
-/** Every step of every lifecycle a sync or an offboarding queues. */
-const EVERY_STEP = [...STEP_NAMES, JOIN_STEP, MOVE_STEP];
 import { createBudgetedApi, openBatchRuntime, type BatchRuntime } from '../batch-runtime.js';
 import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+
+/** Every step of every lifecycle a sync or an offboarding queues. */
+const EVERY_STEP = [...STEP_NAMES, JOIN_STEP, MOVE_STEP];
 
 interface ListFlags extends CommonFlags {
   due?: boolean;
