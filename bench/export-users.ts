@@ -9,12 +9,12 @@
  *   bin/seatflow-dev bench/export-users.ts [--users 100000] [--small 10000] [--alternate-emails]
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer, type RunningReferenceServer } from '../src/server/index.js';
+import { watchPeakRss } from './peak-rss.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -24,24 +24,6 @@ const flag = (name: string, fallback: number): number => {
 };
 const users = flag('--users', 100_000);
 const small = flag('--small', 10_000);
-
-/** The highest VmHWM (peak resident set) the kernel reported for `pid` while it ran, in MB. */
-function watchPeakRss(pid: number): () => number {
-  let peakKb = 0;
-  const sample = () => {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {
-      // Gone: the last sample stands.
-    }
-  };
-  const timer = setInterval(sample, 100);
-  return () => {
-    clearInterval(timer);
-    return peakKb / 1024;
-  };
-}
 
 interface ExportRun {
   label: string;

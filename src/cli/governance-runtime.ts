@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createJobRegistry } from '../../jobs/registry.js';
 import { serviceRegionOf } from '../core/config.js';
@@ -19,6 +19,9 @@ import type { OffboardingSystem } from '../workflow/offboarding-system.js';
 import type { OffboardingPlan } from '../workflow/plan-offboarding.js';
 import { workflowIdOf, type SubmittedOffboarding } from '../workflow/submit-offboarding.js';
 import { createReconciliationKind } from '../governance/kinds/reconciliation-kind.js';
+import { createSyncKind, fingerprintOfSync, queuedSync, syncRequestIdOf, type SyncInput } from '../governance/kinds/sync-kind.js';
+import type { AppliedSync } from '../sync/apply-sync.js';
+import type { SyncApproval } from '../sync/run-sync.js';
 import { createRevertKind } from '../governance/kinds/revert-kind.js';
 import type { ReconciliationApproval } from '../reconcile/run-reconciliation.js';
 import { fingerprintOfBatchPlan } from '../governance/approvals/plan-fingerprint.js';
@@ -38,6 +41,7 @@ export function changeKindsOf(runtime: CliRuntime, batch: BatchRuntime): ChangeK
     createBatchKind({ api, guardrails: config.guardrails, service, ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }) }, batch.system),
     createOffboardingKind({ api, config, offboarding: openOffboarding(runtime, batch) }),
     createReconciliationKind({ api, guardrails: config.guardrails, system: batch.system }),
+    createSyncKind({ api, offboarding: openOffboarding(runtime, batch), config, target: batch.target, now: () => runtime.serviceClock.now(), refreshClock: () => runtime.serviceClock.refresh() }),
     createRevertKind(
       { store: batch.system.store, registry: createJobRegistry(), api, guardrails: config.guardrails, reactivationWindowDays: config.offboarding.reactivationWindowDays, service },
       batch.system,
@@ -84,6 +88,40 @@ export function reconciliationApproval(batch: BatchRuntime, actor: Actor, reason
     );
     if (result.status === 'awaiting-approval') return { awaitingApproval: result.request.id };
     return { submitted: submitted ?? (await submit()) };
+  };
+}
+
+/**
+ * A sync's way through the gate, for `sync --apply` and a sync schedule's runs: applied now, or waiting for approval
+ * with the export's bytes kept (tonight's file is replaced tomorrow; the approver plans exactly this one).
+ */
+export function syncApproval(batch: BatchRuntime, actor: Actor, reason: string | undefined, run: Pick<SyncInput, 'exportPath' | 'policyPath' | 'acceptMissing'>): SyncApproval {
+  return async ({ plan, apply }) => {
+    const exportPath = path.resolve(run.exportPath);
+    const [content, modifiedAt] = await Promise.all([readFile(exportPath), stat(exportPath).then((info) => info.mtimeMs)]);
+    if (createHash('sha256').update(content).digest('hex') !== plan.export.sha256) {
+      throw new UsageError(`${run.exportPath} changed while it was planned: nothing was queued`, 'Run the sync again.');
+    }
+    const result = await throughGate<AppliedSync>(
+      batch,
+      {
+        kind: 'sync',
+        id: syncRequestIdOf(plan),
+        subject: `${plan.export.path} (sync run ${plan.runId})`,
+        target: batch.target,
+        sim: batch.target.startsWith('sim:'),
+        plan: fingerprintOfSync(plan),
+        guardrails: plan.guardrails.reasons,
+        input: { exportPath, contentBase64: content.toString('base64'), modifiedAt, policyPath: path.resolve(run.policyPath), acceptMissing: run.acceptMissing } satisfies SyncInput,
+        requestedBy: actor,
+        reason,
+      },
+      async () => {
+        const applied = await apply();
+        return { value: applied, queued: queuedSync(plan, applied) };
+      },
+    );
+    return result.status === 'awaiting-approval' ? { awaitingApproval: result.request.id, created: result.created } : { applied: result.value };
   };
 }
 

@@ -2,12 +2,16 @@ import path from 'node:path';
 import type { Worker } from 'bullmq';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import { createScheduleBook, type ScheduleBook } from '../reconcile/schedule-book.js';
-import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../reconcile/schedule-worker.js';
+import { createScheduledRun, startScheduleWorker, type ScheduledRun, type ScheduledSync } from '../reconcile/schedule-worker.js';
+import { createScheduledSync } from '../sync/scheduled-sync.js';
 import type { ReconciliationRun } from '../reconcile/run-reconciliation.js';
 import type { ScheduleData } from '../reconcile/schedule-book.js';
-import { reconciliationApproval } from './governance-runtime.js';
+import { reconciliationApproval, syncApproval } from './governance-runtime.js';
+import type { Actor } from '../governance/operators/actor.js';
 import { createBudgetedApi, type BatchRuntime } from './batch-runtime.js';
 import type { CliRuntime } from './cli-runtime.js';
+import { openOffboarding } from './offboarding-runtime.js';
+import { syncReportDir } from './sync-runtime.js';
 
 /** Where every reconciliation run writes its plan report: `<dataDir>/reconcile/`. */
 export function reconcileReportDir(runtime: CliRuntime): string {
@@ -26,6 +30,11 @@ export function openScheduleBook(runtime: CliRuntime, batch: BatchRuntime): Sche
   return book;
 }
 
+/** Who a schedule's run asks for approval as: the schedule, so that any approver may approve it. */
+function scheduleActorOf(name: string): Actor {
+  return { name: `schedule:${name}`, role: 'operator', via: 'schedule' };
+}
+
 /** How this runtime runs a schedule's policy: on the shared request budget, reads retried, batches through its queue. */
 export function scheduledRunOf(runtime: CliRuntime, batch: BatchRuntime): ScheduledRun {
   const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
@@ -36,7 +45,7 @@ export function scheduledRunOf(runtime: CliRuntime, batch: BatchRuntime): Schedu
     reportDir: reconcileReportDir(runtime),
     clock: runtime.serviceClock,
     // A schedule's run asks for approval as the schedule: any approver may approve it.
-    approve: (name) => reconciliationApproval(batch, { name: `schedule:${name}`, role: 'operator', via: 'schedule' }, `scheduled run of ${name}`),
+    approve: (name) => reconciliationApproval(batch, scheduleActorOf(name), `scheduled run of ${name}`),
   });
 }
 
@@ -58,6 +67,21 @@ export function notifyHeldRun(batch: BatchRuntime): (run: ReconciliationRun, dat
   };
 }
 
+/** How this runtime runs a sync schedule's firing: as `seatflow sync`, on the shared request budget. */
+export function scheduledSyncOf(runtime: CliRuntime, batch: BatchRuntime): ScheduledSync {
+  const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
+  return createScheduledSync({
+    api,
+    offboarding: openOffboarding(runtime, batch),
+    config: runtime.config,
+    target: batch.target,
+    reportDir: syncReportDir(runtime),
+    now: () => runtime.serviceClock.now(),
+    // As a reconciliation schedule's: the run asks for approval as the schedule, and nobody confirms a broken export.
+    approve: (data) => syncApproval(batch, scheduleActorOf(data.name), `scheduled run of ${data.name}`, { exportPath: data.exportPath ?? '', policyPath: data.policyPath, acceptMissing: false }),
+  });
+}
+
 /** For `seatflow worker`: fire this target's schedules (one firing per tick across every worker). */
 export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { book: ScheduleBook; worker: Worker; close(graceMs: number): Promise<void> } {
   const book = openScheduleBook(runtime, batch);
@@ -66,6 +90,7 @@ export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { 
     prefix: runtime.config.redis.queuePrefix,
     book,
     run: scheduledRunOf(runtime, batch),
+    sync: scheduledSyncOf(runtime, batch),
     logger: runtime.logger,
     onRun: notifyHeldRun(batch),
   });

@@ -5,6 +5,7 @@ import type { BatchSystem } from '../queue/batch-system.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
 import type { ScheduleBook } from '../reconcile/schedule-book.js';
+import type { HrWorkflows } from '../sync/hr-workflows.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
 import type { ServiceFacts } from '../plan/service-constraints.js';
@@ -83,6 +84,8 @@ export interface ControlDeps {
    * its life, not one per page. Absent: no page.
    */
   schedules?: Pick<ScheduleBook, 'list' | 'runNow'>;
+  /** The joiners, movers and leavers to come (every lifecycle's steps), for the dashboard's page of them. Absent: no page. */
+  upcoming?: Pick<HrWorkflows, 'upcoming'>;
   /** How long a Redis command may take before the request answers 503. Default 5000. */
   redisTimeoutMs?: number;
   /** Largest manifest body accepted, in bytes. Default 10 MiB. */

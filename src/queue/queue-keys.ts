@@ -55,11 +55,13 @@ export function createQueueKeys(prefix: string) {
     pause: (tokenKey: string) => `${base}:pause:${hashTag(tokenKey)}`,
     /** Counters of calls and 429s per token, for status and benchmarks. */
     calls: (tokenKey: string) => `${base}:calls:${hashTag(tokenKey)}`,
-    /** Sorted set of offboarding workflow ids by creation time. */
+    /** Sorted set of workflow ids (every lifecycle: offboardings, joiners, movers) by creation time. */
     workflows: `${workflows}:index`,
-    /** Hash: an offboarding workflow's record (options, step batch ids, counts). */
+    /** Set of the ids of workflows with a person still to come (the step sweep's list; workflows submitted before it are found by the index). */
+    workflowsOpen: `${workflows}:open`,
+    /** Hash: a workflow's record (its lifecycle, options, step batch ids, counts). */
     workflow: (workflowId: string) => `${workflows}:workflow:${workflowId}`,
-    /** Hash row → a leaver's state (JSON): phase, dates, state before, steps. */
+    /** Hash row → a person's state (JSON): phase, dates, steps (a leaver's also the state before). Named when only leavers had one. */
     leavers: (workflowId: string) => `${workflows}:workflow:${workflowId}:leavers`,
     /** Sorted set `<row>:<step>` → due time (ms, service clock) of every step of the workflow not yet ended. */
     workflowSteps: (workflowId: string) => `${workflows}:workflow:${workflowId}:steps`,
@@ -72,6 +74,14 @@ export function createQueueKeys(prefix: string) {
      * must not be leaving). Per target, since user ids of different services (a simulation, the real one) mean others.
      */
     leaving: (targetKey: string) => `${workflows}:leaving:${targetKey}`,
+    /**
+     * The export `seatflow sync` last accepted for one target and policy (`syncKey`): employee id → what was kept of
+     * the employee (JSON), its record (`…:meta`), and the next one while it is written (`…:staging`). One slot per
+     * key, so the written export replaces the old one in one RENAME.
+     */
+    syncAccepted: (syncKey: string) => `${base}:sync:${hashTag(syncKey)}:employees`,
+    syncAcceptedMeta: (syncKey: string) => `${base}:sync:${hashTag(syncKey)}:meta`,
+    syncAcceptedStaging: (syncKey: string) => `${base}:sync:${hashTag(syncKey)}:staging`,
     /** The audit log: a stream of hash-chained entries (docs/governance.md#the-audit-trail). */
     auditLog: `${audit}:log`,
     /** The chain's head: the last entry's sequence number and hash, moved by the append script only. */

@@ -118,6 +118,12 @@ function targetOf(rule: PolicyRule, email: string, loaded: LoadedPolicy): Target
 }
 
 function actionOf(before: PolicySeat | undefined, after: TargetSeat): Pick<SeatDecision, 'action'> {
-  if (before === undefined || before === after) return {};
-  return { action: RANK[after] > RANK[before] ? 'upgrade' : 'downgrade' };
+  const action = before === undefined ? undefined : seatMoveOf(before, after);
+  return action === undefined ? {} : { action };
+}
+
+/** Whether going from one seat to another is an upgrade or a downgrade (undefined: the same seat). */
+export function seatMoveOf(before: PolicySeat, after: PolicySeat): 'upgrade' | 'downgrade' | undefined {
+  if (before === after) return undefined;
+  return RANK[after] > RANK[before] ? 'upgrade' : 'downgrade';
 }

@@ -126,7 +126,8 @@ function checkSeatColumn(rows: SourceOfTruth, name: string, column: string, rule
   }
 }
 
-function describeIssues(error: z.ZodError): string {
+/** The first problems of a parse, each with its path: `rules.0.when: a rule needs at least one condition`. */
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 8)
     .map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`)

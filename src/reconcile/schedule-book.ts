@@ -11,6 +11,13 @@ import type { OutcomeCounts } from '../queue/row-outcome.js';
 /** What a schedule's every firing carries (its BullMQ job template's data). */
 export const scheduleDataSchema = z.object({
   name: z.string(),
+  /**
+   * What each firing runs: a licence reconciliation of the policy (absent, in schedules added before sync existed), or
+   * a sync of the HR export at `exportPath` with the lifecycle policy (`schedule add NAME sync HR_EXPORT --policy P`).
+   */
+  kind: z.enum(['reconcile', 'sync']).optional(),
+  /** Absolute; the HR export a sync schedule reads at each firing (the file HR's nightly export replaces). */
+  exportPath: z.string().optional(),
   /** Absolute; read at each firing, so the policy and its CSVs may be edited between runs. */
   policyPath: z.string(),
   apply: z.boolean(),
@@ -39,6 +46,8 @@ export const lastRunSchema = z.object({
   nothingToChange: z.boolean().optional(),
   /** Rows planned to change, already done, refused…, as the plan counted them. */
   plan: z.record(z.string(), z.number()),
+  /** The workflows a sync run queued (joiners, movers, an offboarding). */
+  workflows: z.array(z.string()).optional(),
   policySha256: z.string(),
   report: z.string(),
   error: z.string().optional(),
@@ -92,7 +101,7 @@ export interface ScheduleBook {
 export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
- * Reconciliation schedules as BullMQ Job Schedulers: durable in Redis, one job per tick (its id names the tick, so
+ * Reconciliation and sync schedules as BullMQ Job Schedulers: durable in Redis, one job per tick (its id names the tick, so
  * any number of workers fire it once), cron with a time zone. Each schedule's last run is kept beside it.
  */
 export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
@@ -136,9 +145,15 @@ export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
       if (!SCHEDULE_NAME.test(add.name)) throw new UsageError(`"${add.name}" is not a schedule name`, 'Use letters, digits, ".", "_" and "-" (up to 64).');
       const tz = add.tz ?? 'UTC';
       checkTimeZone(tz);
-      const data: ScheduleData = { name: add.name, policyPath: add.policyPath, apply: add.apply, ...(add.limits === undefined ? {} : { limits: add.limits }) };
+      const data: ScheduleData = {
+        name: add.name,
+        ...(add.kind === 'sync' ? { kind: 'sync', exportPath: add.exportPath } : {}),
+        policyPath: add.policyPath,
+        apply: add.apply,
+        ...(add.limits === undefined ? {} : { limits: add.limits }),
+      };
       try {
-        await open().upsertJobScheduler(add.name, { pattern: add.cron, tz }, { name: 'reconcile', data, opts: { removeOnComplete: 50, removeOnFail: 50 } });
+        await open().upsertJobScheduler(add.name, { pattern: add.cron, tz }, { name: add.kind ?? 'reconcile', data, opts: { removeOnComplete: 50, removeOnFail: 50 } });
       } catch (error) {
         if (error instanceof Error && /cron|pattern|invalid|validation/i.test(error.message)) {
           throw new UsageError(`--cron "${add.cron}" is not a cron pattern: ${error.message}`, 'Five fields: minute hour day-of-month month day-of-week, e.g. "0 6 * * 1" (Mondays 06:00).');
@@ -170,7 +185,7 @@ export function createScheduleBook(options: ScheduleBookOptions): ScheduleBook {
       const data = scheduleDataSchema.safeParse((await open().getJobScheduler(name))?.template?.data);
       if (!data.success) return undefined;
       // Not a tick of the scheduler: its own id, so that it never stands in for (or is taken for) a scheduled tick.
-      const job = await open().add('reconcile', data.data, { jobId: `run-now-${name}-${Date.now()}`, removeOnComplete: 50, removeOnFail: 50 });
+      const job = await open().add(data.data.kind ?? 'reconcile', data.data, { jobId: `run-now-${name}-${Date.now()}`, removeOnComplete: 50, removeOnFail: 50 });
       return { jobId: job.id ?? '', workers: await open().getWorkersCount() };
     },
     async close() {

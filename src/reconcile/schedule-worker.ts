@@ -10,6 +10,12 @@ import { scheduleDataSchema, type LastRun, type ScheduleBook, type ScheduleData 
 /** Runs one firing of a schedule: the policy of `data` for the run `tick`. */
 export type ScheduledRun = (data: ScheduleData, tick: Date) => Promise<ReconciliationRun>;
 
+/**
+ * Runs one firing of a sync schedule (`kind: 'sync'`) and says what `schedule list` keeps of it. Given by the
+ * composition root: src/sync plans and queues it, through the same machinery as `seatflow sync`.
+ */
+export type ScheduledSync = (data: ScheduleData, tick: Date) => Promise<LastRun>;
+
 export interface ScheduledRunOptions {
   /** A client on the shared request budget that retries its reads. */
   api: SmartsheetApi;
@@ -73,6 +79,8 @@ export interface ScheduleWorkerOptions {
   prefix: string;
   book: ScheduleBook;
   run: ScheduledRun;
+  /** How a sync schedule's firing runs; without it such a firing fails and says so. */
+  sync?: ScheduledSync;
   logger: Logger;
   /** Told about each run once it is recorded (notifications: a run that changed nothing because of a limit). */
   onRun?: (run: ReconciliationRun, data: ScheduleData, tick: Date) => Promise<void>;
@@ -83,13 +91,20 @@ export interface ScheduleWorkerOptions {
  * to one worker; the tick is the job's scheduled time (`prevMillis`), which names the run and so the batch.
  */
 export function startScheduleWorker(options: ScheduleWorkerOptions): Worker<ScheduleData> {
-  const worker = new Worker<ScheduleData>(
+  const worker = new Worker<ScheduleData, unknown>(
     options.book.queueName,
     async (job: Job<ScheduleData>) => {
       const data = scheduleDataSchema.parse(job.data);
       const tick = new Date(job.opts.prevMillis ?? job.timestamp);
       const log = options.logger.child({ schedule: data.name, run: runIdOf(data.name, tick) });
       try {
+        if (data.kind === 'sync') {
+          if (options.sync === undefined) throw new Error('this worker cannot run sync schedules');
+          const last = await options.sync(data, tick);
+          await options.book.recordRun(data.name, last);
+          log.info({ workflows: last.workflows, held: last.heldBecause, plan: last.plan }, 'scheduled sync ran');
+          return last;
+        }
         const run = await options.run(data, tick);
         await options.book.recordRun(data.name, lastRunOf(run, tick, new Date()));
         await options.onRun?.(run, data, tick).catch((error: unknown) => log.warn({ err: error }, 'a scheduled run observer failed'));
@@ -100,7 +115,7 @@ export function startScheduleWorker(options: ScheduleWorkerOptions): Worker<Sche
         await options.book.recordRun(data.name, {
           runId: runIdOf(data.name, tick), tick: tick.toISOString(), finishedAt: new Date().toISOString(), applied: false, plan: {}, policySha256: '', report: '', error: message,
         });
-        log.error({ err: error }, 'scheduled reconciliation failed; the next tick runs as planned');
+        log.error({ err: error }, `scheduled ${data.kind ?? 'reconciliation'} failed; the next tick runs as planned`);
         throw error;
       }
     },

@@ -4,7 +4,8 @@ import { plural } from '../core/plural.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/, 'Z');
 
-function describe(leaver: PlannedLeaver, holdMs: number): string {
+/** What will happen to one leaver, in words: the deactivation (when, and how its date was read), the removal, the transfer. */
+export function describeLeaver(leaver: PlannedLeaver, holdMs: number): string {
   if (leaver.verdict === 'refused') return `REFUSED (${leaver.rule ?? 'refused'}): ${leaver.reason ?? ''}`;
   const removal = `remove after the hold, ${leaver.verdict === 'deactivate-on-date' ? '' : 'about '}${iso(leaver.leaveAt + holdMs)}`;
   // Without a target the removal pre-flight's note says so, and what becomes of the sheets.
@@ -29,7 +30,7 @@ export function formatOffboardingPlan(plan: OffboardingPlan): string {
   ];
   const width = Math.min(40, plan.leavers.reduce((most, leaver) => Math.max(most, leaver.email.length), 0));
   for (const leaver of plan.leavers) {
-    lines.push(`  ${String(leaver.row).padStart(3)}  ${leaver.email.padEnd(width)}  ${describe(leaver, plan.options.holdMs)}`);
+    lines.push(`  ${String(leaver.row).padStart(3)}  ${leaver.email.padEnd(width)}  ${describeLeaver(leaver, plan.options.holdMs)}`);
     for (const note of leaver.notes) lines.push(`       note: ${note}`);
   }
   if (plan.guardrails.needsConfirmation) lines.push(`Guardrails: ${plan.guardrails.reasons.join('; ')}`);

@@ -1,5 +1,6 @@
-import type { Outcome, RowOutcome } from '../queue/row-outcome.js';
+import type { RowOutcome } from '../queue/row-outcome.js';
 import { OPEN_PHASES, type LeaverState } from './leaver-state.js';
+import { personOutcome, type StepEnd } from './person-ends.js';
 import type { WorkflowContext } from './workflow-context.js';
 import { leavingOwner, type WorkflowRecord } from './workflow-store.js';
 
@@ -11,31 +12,14 @@ export function stepBatchIdOf(workflow: WorkflowRecord, step: StepBatch): string
   return step === 'restore' ? workflow.restoreBatch : workflow[`${step}Batch`];
 }
 
-export interface StepEnd {
-  outcome: Outcome;
-  message: string;
-  extra?: Partial<RowOutcome>;
-}
+export type { StepEnd } from './person-ends.js';
 
 /**
  * The outcome of a step that ends without its row running (refused at plan, undone, skipped after the re-check), in
  * that step's batch: each step batch holds exactly one outcome per leaver, so it finishes with the workflow.
  */
 export function leaverOutcome(batchId: string, leaver: Pick<LeaverState, 'row' | 'line' | 'email' | 'userId'>, action: StepBatch, end: StepEnd, sim: boolean, at: Date): RowOutcome {
-  return {
-    batchId,
-    row: leaver.row,
-    line: leaver.line,
-    action: action === 'restore' ? 'downgrade' : action,
-    outcome: end.outcome,
-    email: leaver.email,
-    ...(leaver.userId === undefined ? {} : { userId: leaver.userId }),
-    message: end.message,
-    attempts: 0,
-    finishedAt: at.toISOString(),
-    sim,
-    ...end.extra,
-  };
+  return personOutcome(batchId, leaver, action === 'restore' ? 'downgrade' : action, end, sim, at);
 }
 
 /**

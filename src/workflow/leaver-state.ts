@@ -33,7 +33,7 @@ export type StateBefore = z.infer<typeof stateBeforeSchema>;
 
 /** One thing that happened to a leaver, for status and the report. */
 export const leaverStepSchema = z.object({
-  step: z.enum(['plan', 'state-recorded', 'deactivate', 'hold', 'recheck', 'remove', 'undo', 'reactivate', 'restore', 'retry', 'run-now']),
+  step: z.enum(['plan', 'state-recorded', 'deactivate', 'hold', 'recheck', 'remove', 'undo', 'reactivate', 'restore', 'retry', 'run-now', 'transfer-target']),
   at: z.string(),
   outcome: z.string(),
   message: z.string().optional(),

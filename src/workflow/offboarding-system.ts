@@ -1,54 +1,35 @@
-import { Queue, Worker } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import { systemClock, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
-import type { Logger } from '../core/logger.js';
-import type { BatchSystem } from '../queue/batch-system.js';
-import { closeBullmq } from '../queue/redis/close-bullmq.js';
-import type { RedisHandle } from '../queue/redis/open-redis.js';
-import { stepOf, OPEN_PHASES } from './leaver-state.js';
-import { endSteps } from './leaver-ends.js';
-import { pendingSteps, runStepsNow, type RunNowRequest, type RunNowResult, type StepView } from './pending-steps.js';
+import { OPEN_PHASES } from './leaver-state.js';
+import { createOffboardingLifecycle, offboardingContextOf } from './offboarding-lifecycle.js';
+import type { RunNowRequest, RunNowResult, StepView } from './pending-steps.js';
 import { leaverView, offboardingStatus, type LeaverView, type OffboardingStatus } from './offboarding-status.js';
 import { offboardingReportRows, type OffboardingReportRow } from './offboarding-report.js';
 import { planOffboarding, type OffboardingOptions, type OffboardingPlan } from './plan-offboarding.js';
 import type { LeaversFile } from './read-leavers.js';
 import { retryStepBatch, stepBatchOf, type StepBatchRetry } from './retry-step-batch.js';
-import { createStepIndex } from './step-index.js';
-import { createStepProcessor } from './step-processor.js';
-import { stepJobId, stepQueueNameOf, type StepJobData } from './step-job.js';
 import { submitOffboarding, type SubmittedOffboarding } from './submit-offboarding.js';
 import { undoOffboarding, type UndoRequest, type UndoResult } from './undo-offboarding.js';
 import type { WorkflowContext } from './workflow-context.js';
-import { createWorkflowStore, type WorkflowStore } from './workflow-store.js';
+import { createWorkflowEngine, type LifecycleFactory, type StepWorkerHandle, type StepWorkerOptions, type WorkflowEngine, type WorkflowEngineOptions } from './workflow-engine.js';
+import type { WorkflowStore } from './workflow-store.js';
 
-export interface OffboardingSystemOptions {
-  /** The batch machinery of the same Redis, prefix and target: steps run their rows through it. */
-  batches: BatchSystem;
-  redis: RedisHandle;
-  prefix: string;
-  target: string;
-  sim: boolean;
-  logger: Logger;
+export type { StepWorkerOptions } from './workflow-engine.js';
+
+/** The engine's options (its Redis, batches and target), and the offboarding configuration its timings come from. */
+export interface OffboardingSystemOptions extends Pick<WorkflowEngineOptions, 'batches' | 'redis' | 'prefix' | 'target' | 'sim' | 'logger'> {
   offboarding: Config['offboarding'];
   /**
    * The service's clock (service-clock.ts): due times and holds are taken on it. Default the system clock; tests pass
    * the reference server's, so due times and holds move with it.
    */
   clock?: Clock;
-}
-
-export interface StepWorkerOptions {
-  api: SmartsheetApi;
-  concurrency?: number;
-  lockDurationMs?: number;
-  stalledIntervalMs?: number;
   /**
-   * How often the worker promotes the steps due on the service clock that BullMQ still holds as delayed (their delay
-   * was reckoned when they were queued, and the service's clock may since have moved: a rehearsal that moves the
-   * reference server's clock, a machine clock corrected). Default config offboarding.dueSweepMs.
+   * The other lifecycles the engine runs beside offboarding (joiners and movers of `seatflow sync`): the step queue of
+   * a target is one queue, so a process that takes steps must know every lifecycle that queues them.
    */
-  sweepMs?: number;
+  lifecycles?: readonly LifecycleFactory[];
 }
 
 /** A hold as the dashboard lists it: a leaver undo can still act on. */
@@ -59,6 +40,8 @@ export interface HoldView extends LeaverView {
 export interface OffboardingSystem {
   store: WorkflowStore;
   context: WorkflowContext;
+  /** The engine the offboarding lifecycle (and the others given) runs on. */
+  engine: WorkflowEngine;
   plan(file: LeaversFile, options: { api: SmartsheetApi; config: Pick<Config, 'guardrails' | 'offboarding'>; options: OffboardingOptions }): Promise<OffboardingPlan>;
   submit(plan: OffboardingPlan): Promise<SubmittedOffboarding>;
   status(workflowId: string): Promise<OffboardingStatus | undefined>;
@@ -69,7 +52,8 @@ export interface OffboardingSystem {
   reportRows(workflowId: string): Promise<OffboardingReportRow[] | undefined>;
   /**
    * True when nothing of this offboarding is due by now: every leaver ended or waits for a future step, and every
-   * queued reactivation has its outcome. `offboard` and `undo` run workers until then.
+   * queued reactivation has its outcome. `offboard` and `undo` run workers until then. For a workflow of another
+   * lifecycle of the engine: nothing of it is due by now.
    */
   settled(workflowId: string): Promise<boolean>;
   /**
@@ -81,47 +65,28 @@ export interface OffboardingSystem {
   stoppedBatch(workflowId: string): Promise<string | undefined>;
   /** Runs now the delayed steps due by `atMs` on the service clock (the worker's sweep; tests that move the clock). */
   promoteDue(atMs: number): Promise<number>;
-  /** The steps to come of one offboarding, or of every open one, in due order (`seatflow steps`). */
+  /** The steps to come of one workflow, or of every open one of every lifecycle, in due order (`seatflow steps`). */
   steps(options?: { workflowId?: string; dueOnly?: boolean }): Promise<StepView[]>;
-  /** Runs steps of an offboarding now (`seatflow steps run`); undefined when there is no such offboarding. */
+  /** Runs steps of a workflow now (`seatflow steps run`); undefined when there is no such workflow. */
   runNow(workflowId: string, request: RunNowRequest): Promise<RunNowResult[] | undefined>;
-  startStepWorker(options: StepWorkerOptions): { worker: Worker<StepJobData>; close(graceMs: number): Promise<void> };
+  /** One step worker for every lifecycle of the engine. */
+  startStepWorker(options: StepWorkerOptions): StepWorkerHandle;
   close(): Promise<void>;
 }
 
-/** The offboarding workflow over one Redis, assembled; the composition roots (CLI, control API) build one. */
+/** The offboarding workflow over one Redis, assembled on the engine; the composition roots (CLI, control API) build one. */
 export function createOffboardingSystem(options: OffboardingSystemOptions): OffboardingSystem {
-  const store = createWorkflowStore(options.redis.client, options.batches.keys, options.target);
-  const clock = options.clock ?? systemClock;
-  let stepQueue: Queue<StepJobData> | undefined;
-  const queue = (): Queue<StepJobData> => {
-    if (stepQueue === undefined) {
-      stepQueue = new Queue<StepJobData>(stepQueueNameOf(options.target), { connection: options.redis.bullmqConnection(), prefix: options.prefix });
-      stepQueue.on('error', (error) => options.logger.debug({ err: error }, 'step queue connection error'));
-    }
-    return stepQueue;
-  };
-  const context: WorkflowContext = {
-    store,
-    batches: options.batches.store,
-    get rowsQueue() {
-      return options.batches.queue;
-    },
-    get stepQueue() {
-      return queue();
-    },
-    steps: createStepIndex(options.redis.client, options.batches.keys),
-    clock,
-    sim: options.sim,
-    logger: options.logger,
-    pollMs: options.offboarding.stepPollMs,
-  };
-  const openWorkflows = async () => (await store.list(200)).filter((workflow) => workflow.state === 'open' || workflow.tracksOpen === true);
-  const workers: { close(graceMs: number): Promise<void> }[] = [];
+  const engine = createWorkflowEngine(
+    { batches: options.batches, redis: options.redis, prefix: options.prefix, target: options.target, sim: options.sim, logger: options.logger, pollMs: options.offboarding.stepPollMs, dueSweepMs: options.offboarding.dueSweepMs, ...(options.clock === undefined ? {} : { clock: options.clock }) },
+    [createOffboardingLifecycle, ...(options.lifecycles ?? [])],
+  );
+  const context = offboardingContextOf(engine.context);
+  const { store, clock } = context;
 
-  const system: OffboardingSystem = {
+  return {
     store,
     context,
+    engine,
     async plan(file, planOptions) {
       await clock.refresh?.();
       return planOffboarding(file, { ...planOptions, now: clock.now(), leavingElsewhere: (userId) => store.leavingIn(userId) });
@@ -134,7 +99,7 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
       const workflow = await store.get(workflowId);
       if (workflow === undefined) return undefined;
       await clock.refresh?.();
-      return offboardingStatus(workflow, await store.leavers(workflowId), clock.now(), await queue().getWorkersCount().catch(() => 0));
+      return offboardingStatus(workflow, await store.leavers(workflowId), clock.now(), await context.stepQueue.getWorkersCount().catch(() => 0));
     },
     async undo(workflowId, request) {
       await clock.refresh?.();
@@ -160,11 +125,12 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     },
     async settled(workflowId) {
       const workflow = await store.get(workflowId);
-      if (workflow === undefined) return true;
+      // A workflow of another lifecycle (joiners, movers) tracks its steps: one count says it.
+      if (workflow === undefined) return (await engine.context.records.get(workflowId)) === undefined || engine.nothingDue(workflowId);
+      // One count of the steps due by now, whatever the number of leavers (a step leaves the index when it ends).
+      if (workflow.tracksOpen === true) return engine.nothingDue(workflowId);
       await clock.refresh?.();
       const now = clock.now();
-      // One count of the steps due by now, whatever the number of leavers (a step leaves the index when it ends).
-      if (workflow.tracksOpen === true) return (await context.steps.dueCount(workflowId, now)) === 0;
       const leavers = await store.leavers(workflowId);
       for (const leaver of leavers) {
         if (leaver.phase === 'scheduled' && leaver.leaveAt <= now) return false;
@@ -189,90 +155,13 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
       }
       return undefined;
     },
-    async promoteDue(atMs) {
-      let promoted = 0;
-      for (const workflow of await openWorkflows()) {
-        // Only steps no worker has started: each is looked at about once after it falls due, whatever the backlog.
-        for (const step of await context.steps.dueWaiting(workflow.id, atMs, 1000)) {
-          const job = await queue().getJob(stepJobId(workflow.id, step.row, step.step));
-          const state = job === undefined ? undefined : await job.getState();
-          if (job !== undefined && state === 'delayed' && (job.data.polls ?? 0) === 0) {
-            await job.promote().catch(() => undefined);
-            promoted += 1;
-          }
-          // Promoted, handed out by BullMQ already, or without a job (`seatflow steps` shows it as such): done here.
-          await context.steps.started(workflow.id, step.row, step.step);
-        }
-      }
-      return promoted;
-    },
-    async steps(stepOptions = {}) {
-      await clock.refresh?.();
-      const workflows = stepOptions.workflowId === undefined ? await openWorkflows() : [await store.get(stepOptions.workflowId)];
-      const views: StepView[] = [];
-      for (const workflow of workflows) if (workflow !== undefined) views.push(...(await pendingSteps(context, workflow, stepOptions)));
-      return views.sort((a, b) => a.dueAt.localeCompare(b.dueAt));
-    },
+    promoteDue: (atMs) => engine.promoteDue(atMs),
+    steps: (stepOptions) => engine.steps(stepOptions),
     async runNow(workflowId, request) {
-      const workflow = await store.get(workflowId);
-      if (workflow === undefined) return undefined;
-      await clock.refresh?.();
-      return runStepsNow(context, workflow, request);
+      if ((await engine.context.records.get(workflowId)) === undefined) return undefined;
+      return engine.runNow(workflowId, request);
     },
-    startStepWorker(workerOptions) {
-      const processor = createStepProcessor({ ...context, stepQueue: queue(), rowsQueue: options.batches.queue, api: workerOptions.api });
-      const worker = new Worker<StepJobData>(stepQueueNameOf(options.target), processor, {
-        connection: options.redis.bullmqConnection(),
-        prefix: options.prefix,
-        concurrency: workerOptions.concurrency ?? 4,
-        lockDuration: workerOptions.lockDurationMs ?? 15_000,
-        stalledInterval: workerOptions.stalledIntervalMs ?? 5_000,
-        maxStalledCount: 10,
-      });
-      worker.on('error', (error) => options.logger.warn({ err: error }, 'step worker connection error'));
-      // BullMQ's delays run on this machine's clock, reckoned when a step was queued; due times are the service's.
-      const sweep = setInterval(() => {
-        void (async () => {
-          await clock.refresh?.();
-          await system.promoteDue(clock.now());
-        })().catch((error: unknown) => options.logger.debug({ err: error }, 'could not promote the steps due on the service clock'));
-      }, workerOptions.sweepMs ?? options.offboarding.dueSweepMs);
-      sweep.unref();
-      worker.on('failed', (job, error) => {
-        if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-        // BullMQ gave up on this step: the leaver ends failed, so status says so instead of showing it overdue forever.
-        void endGivenUp(job.data, error.message).catch((recordError: unknown) => options.logger.error({ err: recordError }, 'could not record a failed step'));
-      });
-      const handle = {
-        worker,
-        close: (graceMs: number) => {
-          clearInterval(sweep);
-          return closeBullmq(worker, { graceMs });
-        },
-      };
-      workers.push(handle);
-      return handle;
-    },
-    async close() {
-      await Promise.all(workers.splice(0).map((worker) => worker.close(2000)));
-      if (stepQueue !== undefined) await closeBullmq(stepQueue);
-    },
+    startStepWorker: (workerOptions) => engine.startStepWorker(workerOptions),
+    close: () => engine.close(),
   };
-
-  async function endGivenUp(data: StepJobData, message: string): Promise<void> {
-    const workflow = await store.get(data.workflowId);
-    if (workflow === undefined) return;
-    const reason = `the ${data.step} step gave up: ${message}`;
-    const failed = await store.update(data.workflowId, data.row, (current) =>
-      OPEN_PHASES.has(current.phase) && current.phase !== 'removing' && current.phase !== 'deactivating'
-        ? { ...current, phase: 'failed', reason, steps: [...current.steps, stepOf(data.step, 'failed', new Date(clock.now()), reason)] }
-        : undefined,
-    );
-    await context.steps.done(data.workflowId, data.row, data.step);
-    if (failed === undefined) return;
-    const end = { outcome: 'failed' as const, message: reason };
-    await endSteps(context, workflow, failed, data.step === 'deactivate' ? { deactivate: end, remove: { outcome: 'skipped', message: 'not removed: an earlier step failed' }, reactivate: { outcome: 'skipped', message: 'not undone' } } : { remove: end, reactivate: { outcome: 'skipped', message: 'not undone' } });
-  }
-
-  return system;
 }

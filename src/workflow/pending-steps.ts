@@ -1,9 +1,7 @@
 import type { Job } from 'bullmq';
-import type { LeaverPhase } from './leaver-state.js';
-import { stepOf } from './leaver-state.js';
-import { stepJobId, stepJobOptions, type StepJobData, type StepName } from './step-job.js';
-import type { WorkflowContext } from './workflow-context.js';
-import type { WorkflowRecord } from './workflow-store.js';
+import { DEFAULT_LIFECYCLE, personStepOf, type Lifecycle, type WorkflowBase } from './lifecycle.js';
+import { stepJobId, stepJobOptions, type StepJobData } from './step-job.js';
+import type { EngineContext } from './workflow-context.js';
 
 /**
  * Where a pending step's job is. running: a worker has it now; row-queued: the step queued its row and looks again
@@ -12,13 +10,15 @@ import type { WorkflowRecord } from './workflow-store.js';
  */
 export type StepJobState = 'running' | 'row-queued' | 'queued' | 'waiting' | 'missing';
 
-/** One step to come, of one leaver of one workflow, as `seatflow steps` lists it. */
+/** One step to come, of one person of one workflow, as `seatflow steps` lists it. */
 export interface StepView {
   workflowId: string;
+  /** The workflow's lifecycle: offboarding, joiners, movers. */
+  lifecycle: string;
   row: number;
   email: string;
-  phase: LeaverPhase;
-  step: StepName;
+  phase: string;
+  step: string;
   /** When it is due, on the service clock (ISO). */
   dueAt: string;
   /** Due by now on the service clock. */
@@ -35,21 +35,22 @@ const ALREADY = {
 const JOB_STATE: Readonly<Record<string, StepJobState>> = { active: 'running', waiting: 'queued', prioritized: 'queued', 'waiting-children': 'queued', delayed: 'waiting' };
 
 /**
- * The steps of one workflow still to come, in due order, with the leaver they belong to and where their job is. Reads
- * the step index (not every leaver), then one leaver and one job per listed step.
+ * The steps of one workflow still to come, in due order, with the person they belong to and where their job is. Reads
+ * the step index (not every person), then one person and one job per listed step.
  */
-export async function pendingSteps(context: WorkflowContext, workflow: WorkflowRecord, options: { dueOnly?: boolean; limit?: number } = {}): Promise<StepView[]> {
+export async function pendingSteps(context: EngineContext, lifecycle: Lifecycle, workflow: WorkflowBase, options: { dueOnly?: boolean; limit?: number } = {}): Promise<StepView[]> {
   const now = context.clock.now();
   const steps = await context.steps.list(workflow.id, { ...(options.dueOnly === true ? { dueBy: now } : {}), ...(options.limit === undefined ? {} : { limit: options.limit }) });
   const views: StepView[] = [];
   for (const step of steps) {
-    const leaver = await context.store.getLeaver(workflow.id, step.row);
+    const leaver = await lifecycle.persons.get(workflow.id, step.row);
     if (leaver === undefined) continue;
     const job = (await context.stepQueue.getJob(stepJobId(workflow.id, step.row, step.step))) as Job<StepJobData> | undefined;
     const state = job === undefined ? undefined : await job.getState();
     const polling = state === 'delayed' && (job?.data.polls ?? 0) > 0;
     views.push({
       workflowId: workflow.id,
+      lifecycle: workflow.lifecycle ?? DEFAULT_LIFECYCLE,
       row: step.row,
       email: leaver.email,
       phase: leaver.phase,
@@ -65,11 +66,11 @@ export async function pendingSteps(context: WorkflowContext, workflow: WorkflowR
 export interface RunNowRequest {
   /** Only these steps (as `pendingSteps` listed them). */
   steps?: readonly Pick<StepView, 'row' | 'step'>[];
-  /** Only these leavers' steps (e-mails); every pending step of the workflow when neither this nor `steps` is given. */
+  /** Only these people's steps (e-mails); every pending step of the workflow when neither this nor `steps` is given. */
   users?: readonly string[];
   /** Only steps of this name. */
-  step?: StepName;
-  /** Who asked; recorded on the leaver. */
+  step?: string;
+  /** Who asked; recorded on the person. */
   by: string;
 }
 
@@ -81,14 +82,15 @@ export interface RunNowResult extends StepView {
 
 /**
  * Runs steps now instead of when they fall due: the leave date brought forward (deactivate), the hold ended early
- * (remove: undo is no longer possible from then on), a reactivation taken at once. The step's due time becomes now,
- * on the leaver (holdUntil) and on its job, which is promoted (or queued again when no job held it); the leaver's
- * steps record who did it and when the step was due. The step itself runs as it would have: a worker takes it.
+ * (remove: undo is no longer possible from then on), a start date brought forward, a reactivation taken at once. The
+ * step's due time becomes now, on the person (what the lifecycle says changes with it: an offboarding's holdUntil)
+ * and on its job, which is promoted (or queued again when no job held it); the person's steps record who did it and
+ * when the step was due. The step itself runs as it would have: a worker takes it.
  */
-export async function runStepsNow(context: WorkflowContext, workflow: WorkflowRecord, request: RunNowRequest): Promise<RunNowResult[]> {
+export async function runStepsNow(context: EngineContext, lifecycle: Lifecycle, workflow: WorkflowBase, request: RunNowRequest): Promise<RunNowResult[]> {
   const wanted = request.users?.map((email) => email.trim().toLowerCase());
   const results: RunNowResult[] = [];
-  for (const view of await pendingSteps(context, workflow)) {
+  for (const view of await pendingSteps(context, lifecycle, workflow)) {
     if (request.steps !== undefined && !request.steps.some((chosen) => chosen.row === view.row && chosen.step === view.step)) continue;
     if ((wanted !== undefined && !wanted.includes(view.email)) || (request.step !== undefined && request.step !== view.step)) continue;
     if (view.job === 'running' || view.job === 'queued' || view.job === 'row-queued') {
@@ -98,11 +100,10 @@ export async function runStepsNow(context: WorkflowContext, workflow: WorkflowRe
     const now = context.clock.now();
     const at = new Date(now);
     const note = `${view.step} run now by ${request.by}; it was due ${view.dueAt}`;
-    await context.store.update(workflow.id, view.row, (current) => ({
-      ...current,
-      ...(view.step === 'remove' && current.phase === 'holding' ? { holdUntil: now } : {}),
-      steps: [...current.steps, stepOf('run-now', view.step, at, note)],
-    }));
+    await lifecycle.persons.update(workflow.id, view.row, (current) => {
+      const forward = lifecycle.broughtForward?.(current, view.step, now) ?? current;
+      return { ...forward, steps: [...forward.steps, personStepOf('run-now', view.step, at, note)] };
+    });
     const data: StepJobData = { workflowId: workflow.id, row: view.row, step: view.step, dueAt: now };
     await context.steps.add(workflow.id, [data]);
     const job = (await context.stepQueue.getJob(stepJobId(workflow.id, view.row, view.step))) as Job<StepJobData> | undefined;

@@ -1,17 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { fileRefusal } from '../core/file-refusal.js';
 import { emailSchema } from '../manifest/action.js';
 import type { ColumnChoices } from '../manifest/columns/column-vocabulary.js';
 import { LEAVERS_COLUMNS, type LeaversField } from '../manifest/columns/input-vocabularies.js';
 import { looksLikeEmails } from '../manifest/columns/value-shapes.js';
-import { openCsvTable } from '../manifest/csv-table.js';
+import { readInputTable, type InputTable } from '../manifest/input-table.js';
 import { ManifestFileError } from '../manifest/manifest-file-error.js';
 import { detectManifestFormat, type ManifestFormat } from '../manifest/manifest-format.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
-import { parseJsonLossless } from '../manifest/parse-json-lossless.js';
 import { ManifestRefusedError } from '../plan/manifest-refused-error.js';
 import { parseLeaveDate } from './zoned-time.js';
 import { plural } from '../core/plural.js';
@@ -71,15 +69,6 @@ export interface ReadLeaversOptions {
 const HINT = 'A leavers file has an email column, optionally a leave date column (leaveDate, Last Day, …) and a transfer target column (transferTo, manager, …).';
 
 /**
- * A file as a table, whatever its format: each record's values in the order of its header. A CSV's records share
- * one header; each JSON object is its own header (its keys), so rows may spell a field differently.
- */
-interface LeaversTable {
-  /** `headerLine`: where the header was (a CSV's first line, a JSON Lines object's own line; 0 when unknown). */
-  records: { line: number; headers: readonly string[]; headerLine: number; values: unknown[] }[];
-}
-
-/**
  * Reads an HR leavers file (CSV, JSON array or `{"rows": [...]}`, JSON Lines) with the header rules of every input
  * (src/manifest/columns): a column nearly named like a field, or a column seatflow does not use that holds dates or
  * e-mails, refuses the file with the option that says what it means. Every problem of every row is collected and
@@ -100,7 +89,7 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
   }
   const format = detectManifestFormat(options.path, text.slice(0, 4096));
   try {
-    const table = format === 'csv' ? await csvTable(text) : jsonTable(text, format);
+    const table = await readInputTable(text, format, { noun: 'leavers', hint: HINT });
     if (table.records.length === 0) throw new ManifestFileError('the file has no leavers', 0, HINT);
     if (options.maxRows !== undefined && table.records.length > options.maxRows) {
       throw new ManifestFileError(`the file has more than ${plural(options.maxRows, 'row')} (guardrails.maxRows)`, 0);
@@ -113,7 +102,7 @@ export async function readLeavers(options: ReadLeaversOptions): Promise<LeaversF
   }
 }
 
-function readRows(table: LeaversTable, options: ReadLeaversOptions): { leavers: Leaver[]; ignored: string[] } {
+function readRows(table: InputTable, options: ReadLeaversOptions): { leavers: Leaver[]; ignored: string[] } {
   const allHeaders = [...new Set(table.records.flatMap((record) => record.headers))];
   LEAVERS_COLUMNS.checkChoices(allHeaders, 1, options.columns);
   // CSV records share one header array; JSON objects with the same keys in the same order share a reading too.
@@ -201,66 +190,11 @@ function readAs(written: string, field: 'leaveDate' | 'leaveAt', dateAlone: bool
 }
 
 /** No e-mail column: name the columns that hold e-mails, since one of them is probably it. */
-function noEmailColumn(headers: readonly string[], table: LeaversTable): ManifestFileError {
+function noEmailColumn(headers: readonly string[], table: InputTable): ManifestFileError {
   const holding = headers.filter((header) => table.records.some((record) => looksLikeEmails(String(record.values[record.headers.indexOf(header)] ?? ''))));
   return new ManifestFileError(
     `no e-mail column in the header (${headers.join(', ')})`,
     1,
     holding.length === 0 ? HINT : `If ${holding.map((h) => `"${h}"`).join(' or ')} is the leaver's address, pass --email-column "${holding[0]}".`,
   );
-}
-
-async function csvTable(text: string): Promise<LeaversTable> {
-  const { lines } = await openCsvTable(once(text), { emptyHint: HINT });
-  let headers: string[] | undefined;
-  let headerLine = 1;
-  const records: LeaversTable['records'] = [];
-  for await (const { cells, line } of lines) {
-    if (headers === undefined) [headers, headerLine] = [cells, line];
-    else records.push({ line, headers, headerLine, values: cells });
-  }
-  return { records };
-}
-
-async function* once(text: string): AsyncGenerator<string> {
-  yield text;
-}
-
-const objectSchema = z.record(z.string(), z.unknown());
-
-/** JSON and JSON Lines leavers as a table: each object's keys are its header. */
-function jsonTable(text: string, format: ManifestFormat): LeaversTable {
-  const objects = format === 'jsonl' ? jsonLines(text) : jsonRows(text);
-  return { records: objects.map(({ line, fields }) => ({ line, headers: Object.keys(fields), headerLine: line, values: Object.values(fields) })) };
-}
-
-function jsonLines(text: string): { line: number; fields: Record<string, unknown> }[] {
-  return text.split('\n').flatMap((source, index) => {
-    if (source.trim() === '') return [];
-    let value: unknown;
-    try {
-      value = parseJsonLossless(source);
-    } catch (error) {
-      throw new ManifestFileError(`line ${index + 1} is not JSON: ${(error as Error).message}`, index + 1, HINT);
-    }
-    const object = objectSchema.safeParse(value);
-    if (!object.success) throw new ManifestFileError(`line ${index + 1} is not a JSON object`, index + 1, HINT);
-    return [{ line: index + 1, fields: object.data }];
-  });
-}
-
-function jsonRows(text: string): { line: number; fields: Record<string, unknown> }[] {
-  let document: unknown;
-  try {
-    document = parseJsonLossless(text);
-  } catch (error) {
-    throw new ManifestFileError(`the file is not valid JSON: ${(error as Error).message}`, 0, HINT);
-  }
-  const rows = Array.isArray(document) ? document : objectSchema.safeParse(document).data?.rows;
-  if (!Array.isArray(rows)) throw new ManifestFileError('the file is neither an array of leavers nor {"rows": [...]}', 1, HINT);
-  return rows.map((value, index) => {
-    const object = objectSchema.safeParse(value);
-    if (!object.success) throw new ManifestFileError(`element ${index + 1} is not a JSON object`, 0, HINT);
-    return { line: 0, fields: object.data };
-  });
 }

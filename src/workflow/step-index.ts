@@ -1,11 +1,10 @@
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
-import { STEP_NAMES, type StepName } from './step-job.js';
-
-/** A step of one leaver that has not ended: when it is due, on the service clock. */
+/** A step of one person that has not ended: when it is due, on the service clock. */
 export interface PendingStep {
   row: number;
-  step: StepName;
+  /** A step of the workflow's lifecycle. */
+  step: string;
   dueAt: number;
 }
 
@@ -20,11 +19,11 @@ export interface PendingStep {
 export interface StepIndex {
   add(workflowId: string, steps: readonly PendingStep[]): Promise<void>;
   /** A worker started the step, or BullMQ holds it as due: the sweep has nothing more to do for it. */
-  started(workflowId: string, row: number, step: StepName): Promise<void>;
+  started(workflowId: string, row: number, step: string): Promise<void>;
   /** The step waits for its time again (it was handed out before it was due on the service clock). */
   waiting(workflowId: string, step: PendingStep): Promise<void>;
   /** The step ended (ran to its end, or was cancelled by undo): it is no longer pending. */
-  done(workflowId: string, row: number, step: StepName): Promise<void>;
+  done(workflowId: string, row: number, step: string): Promise<void>;
   /** Pending steps due by `atMs`. */
   dueCount(workflowId: string, atMs: number): Promise<number>;
   /** Pending steps in due order (at most `limit`, default all), optionally only those due by `dueBy`. */
@@ -34,7 +33,7 @@ export interface StepIndex {
 }
 
 const SEPARATOR = ':';
-const memberOf = (row: number, step: StepName): string => `${row}${SEPARATOR}${step}`;
+const memberOf = (row: number, step: string): string => `${row}${SEPARATOR}${step}`;
 
 export function createStepIndex(redis: RedisClient, keys: QueueKeys): StepIndex {
   const range = async (key: string, dueBy: number | '+inf', limit?: number): Promise<PendingStep[]> => {
@@ -42,8 +41,8 @@ export function createStepIndex(redis: RedisClient, keys: QueueKeys): StepIndex 
     const steps: PendingStep[] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) {
       const [row, step] = (flat[i] ?? '').split(SEPARATOR);
-      if (!STEP_NAMES.includes(step as StepName)) continue;
-      steps.push({ row: Number(row), step: step as StepName, dueAt: Number(flat[i + 1]) });
+      if (step === undefined || step === '' || !/^\d+$/.test(row ?? '')) continue;
+      steps.push({ row: Number(row), step, dueAt: Number(flat[i + 1]) });
     }
     return steps;
   };

@@ -4,7 +4,8 @@ import { hashTag } from '../queue/queue-keys.js';
 
 /**
  * The steps of a leaver: cut access on the leave date, remove after the hold, and (after an undo) reactivate and
- * restore the seat held before.
+ * restore the seat held before. Other lifecycles name their own steps (lifecycle.ts); every step of every lifecycle
+ * is a job of the one step queue of its target.
  */
 export const STEP_NAMES = ['deactivate', 'remove', 'reactivate'] as const;
 export type StepName = (typeof STEP_NAMES)[number];
@@ -12,20 +13,24 @@ export type StepName = (typeof STEP_NAMES)[number];
 export interface StepJobData {
   workflowId: string;
   row: number;
-  step: StepName;
+  /** A step of the workflow's lifecycle (offboarding: one of STEP_NAMES). */
+  step: string;
   /** When the step is due (epoch ms, by the workflow's clock): status shows it and tests promote by it. */
   dueAt: number;
   /** How often this step has looked for its row's outcome: the wait between looks grows with it. */
   polls?: number;
 }
 
-/** The BullMQ queue of a target's offboarding steps (as rows-<hash> is its rows'). */
+/**
+ * The BullMQ queue of a target's steps, of every lifecycle (as rows-<hash> is its rows'). Named `offboard-` since
+ * offboarding was its first lifecycle; the name stays, so steps queued before go on running.
+ */
 export function stepQueueNameOf(target: string): string {
   return hashTag(`offboard-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`);
 }
 
 /** `<workflow>-<row>-<step>`: a step is queued once, whoever (submission, a repeated step, a restart) adds it again. */
-export function stepJobId(workflowId: string, row: number, step: StepName): string {
+export function stepJobId(workflowId: string, row: number, step: string): string {
   return `${workflowId}-${row}-${step}`;
 }
 

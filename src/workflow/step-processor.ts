@@ -1,4 +1,4 @@
-import { DelayedError, type Job } from 'bullmq';
+import { DelayedError } from 'bullmq';
 import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { PlannedRow } from '../plan/planned-row.js';
@@ -7,21 +7,12 @@ import type { RowOutcome } from '../queue/row-outcome.js';
 import { captureStateBefore } from './capture-state-before.js';
 import { closeLeaver, endSteps, leaverOutcome } from './leaver-ends.js';
 import { OPEN_PHASES, stepOf, type LeaverState } from './leaver-state.js';
+import type { StepRun } from './lifecycle.js';
 import { reactivationSeatOf } from './reactivation-seat.js';
 import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
-
-export interface StepProcessorOptions extends WorkflowContext {
-  api: SmartsheetApi;
-}
-
-/** The longest wait between two looks at a queued row's outcome. */
-const MAX_POLL_MS = 60_000;
-
-/** A step this much ahead of its due time on the service clock is parked until then (the Date header has 1 s steps). */
-const DUE_TOLERANCE_MS = 2000;
 
 /** Marks the note of a step waiting on an `unknown` row; dropped once the row's outcome is known. */
 const UNKNOWN_NOTE = 'may have been applied and could not be confirmed';
@@ -30,43 +21,18 @@ const settledNotes = (notes: readonly string[]): string[] => notes.filter((note)
 const DONE: ReadonlySet<RowOutcome['outcome']> = new Set(['succeeded', 'unchanged']);
 
 /**
- * Runs one step of one leaver. Every step reads the leaver's phase and does only what that phase still needs, so a
- * step run twice (a killed worker, a Redis restart, a step added again) repeats nothing: the change itself is a row
- * of a step batch, run by the existing row processor with its confirm-before-repeat. A step whose row is queued looks
- * again after `pollMs` as delayed work, not as a timer.
+ * The steps of one leaver, as the offboarding lifecycle runs them on the engine (step-runner.ts). Every step reads the
+ * leaver's phase and does only what that phase still needs, so a step run twice (a killed worker, a Redis restart, a
+ * step added again) repeats nothing: the change itself is a row of a step batch, run by the existing row processor with
+ * its confirm-before-repeat.
  */
-export function createStepProcessor(options: StepProcessorOptions) {
+export function createOffboardingSteps(options: WorkflowContext) {
   const { store, batches, clock } = options;
 
-  return async function processStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
-    const { workflowId, row, step } = job.data;
-    await clock.refresh?.();
-    // Due on the service clock, not this machine's: a step BullMQ hands out early (this clock ahead of the service's,
-    // or the service's clock moved back) waits until it is due there.
-    const early = job.data.dueAt - clock.now();
-    if (early > DUE_TOLERANCE_MS) {
-      await options.steps.waiting(workflowId, { row, step, dueAt: job.data.dueAt });
-      await job.moveToDelayed(Date.now() + early, token);
-      throw new DelayedError();
-    }
-    if ((job.data.polls ?? 0) === 0) await options.steps.started(workflowId, row, step);
-    const ended = await runStep(job, token, signal);
-    await options.steps.done(workflowId, row, step);
-    return ended;
-  };
-
-  async function runStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
-    const { workflowId, row, step } = job.data;
-    const workflow = await store.get(workflowId);
-    const leaver = await store.getLeaver(workflowId, row);
-    if (workflow === undefined || leaver === undefined) return 'missing';
-    // A row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
-    const waitForRow = async (): Promise<never> => {
-      const polls = job.data.polls ?? 0;
-      await job.updateData({ ...job.data, polls: polls + 1 });
-      await job.moveToDelayed(Date.now() + Math.min(options.pollMs * 1.5 ** polls, MAX_POLL_MS), token);
-      throw new DelayedError();
-    };
+  return async function runStep(run: StepRun<WorkflowRecord, LeaverState>): Promise<string> {
+    const { data, workflow, person: leaver, api, signal, waitForRow } = run;
+    const { row, step } = data;
+    const workflowId = workflow.id;
     if (step === 'reactivate') return reactivate(workflow, leaver, waitForRow);
     // A step run again after its worker died between ending the leaver and closing it: close it now.
     if (!OPEN_PHASES.has(leaver.phase)) {
@@ -74,7 +40,7 @@ export function createStepProcessor(options: StepProcessorOptions) {
       return leaver.phase;
     }
     try {
-      return step === 'deactivate' ? await deactivate(workflow, leaver, waitForRow, signal) : await remove(workflow, leaver, waitForRow, signal);
+      return step === 'deactivate' ? await deactivate(workflow, leaver, api, waitForRow, signal) : await remove(workflow, leaver, api, waitForRow, signal);
     } catch (error) {
       if (error instanceof DelayedError) throw error;
       // A refusal that repeating cannot change ends the leaver; anything passing (5xx, network, Redis) is retried.
@@ -92,15 +58,15 @@ export function createStepProcessor(options: StepProcessorOptions) {
       }
       throw error;
     }
-  }
+  };
 
-  async function deactivate(workflow: WorkflowRecord, start: LeaverState, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
+  async function deactivate(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
     let leaver: LeaverState | undefined = start;
     if (leaver.phase === 'scheduled') {
       const userId = leaver.userId;
       if (userId === undefined) throw new Error(`leaver row ${leaver.row} has no user id`);
       const now = new Date(clock.now());
-      const before = await captureStateBefore(options.api, userId, now, signal);
+      const before = await captureStateBefore(api, userId, now, signal);
       leaver = (await store.update(workflow.id, leaver.row, (current) =>
         current.phase !== 'scheduled'
           ? undefined
@@ -190,11 +156,11 @@ export function createStepProcessor(options: StepProcessorOptions) {
     return waitForRow();
   }
 
-  async function remove(workflow: WorkflowRecord, start: LeaverState, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
+  async function remove(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
     let leaver: LeaverState | undefined = start;
     if (leaver.phase === 'holding') {
       const check = await recheckBeforeRemoval(leaver, {
-        api: options.api,
+        api,
         fallback: workflow.transferTo,
         leavingIn: (userId) => store.leavingIn(userId),
         ...(signal === undefined ? {} : { signal }),

@@ -4,9 +4,11 @@ import { leaverOutcome } from './leaver-ends.js';
 import { canonicalColumnChoices } from './leavers-column-choices.js';
 import { stepOf, type LeaverState } from './leaver-state.js';
 import type { OffboardingPlan, PlannedLeaver } from './plan-offboarding.js';
-import { stepJobOptions, type StepJobData } from './step-job.js';
+import type { RowOutcome } from '../queue/row-outcome.js';
+import { createOffboardingLifecycle } from './offboarding-lifecycle.js';
+import { submitWorkflow } from './submit-workflow.js';
 import type { WorkflowContext } from './workflow-context.js';
-import { leavingOwner, type WorkflowRecord } from './workflow-store.js';
+import { leavingOwner, type NewWorkflow, type WorkflowRecord } from './workflow-store.js';
 
 export interface SubmitOffboardingOptions {
   /** The API base URL, or `sim:<url>`. */
@@ -35,11 +37,9 @@ export function workflowIdOf(plan: Pick<OffboardingPlan, 'source' | 'options'>, 
  */
 export async function submitOffboarding(context: WorkflowContext, plan: OffboardingPlan, options: SubmitOffboardingOptions): Promise<SubmittedOffboarding> {
   const id = workflowIdOf(plan, options.target);
-  const now = context.clock.now();
-  const at = new Date(now);
-  const total = plan.leavers.length;
+  const at = new Date(context.clock.now());
   const accepted = plan.leavers.filter((leaver) => leaver.verdict !== 'refused');
-  const record = {
+  const record: NewWorkflow = {
     id,
     source: plan.source.path,
     sha256: plan.source.sha256,
@@ -50,55 +50,40 @@ export async function submitOffboarding(context: WorkflowContext, plan: Offboard
     ...(plan.options.transferTo === undefined ? {} : { transferTo: plan.options.transferTo }),
     removeFromSharing: plan.options.removeFromSharing,
     ...(plan.options.timeZone === undefined ? {} : { timeZone: plan.options.timeZone }),
-    total,
+    total: plan.leavers.length,
     deactivateBatch: `${id}-deactivate`,
     removeBatch: `${id}-remove`,
     reactivateBatch: `${id}-reactivate`,
     restoreBatch: `${id}-restore`,
     tracksOpen: true,
   };
-  const created = await context.store.create(record, now);
-  const existing = await context.store.get(id);
-  if (existing === undefined) throw new Error(`offboarding ${id} vanished while being submitted`);
-  if (!created && existing.state !== 'submitting') return { workflow: existing, created: false };
-
   const stepBatches = [
-    [existing.deactivateBatch, 'deactivate', accepted.filter((l) => l.verdict !== 'already-deactivated').length],
-    [existing.removeBatch, 'remove', accepted.length],
-    [existing.reactivateBatch, 'reactivate', 0],
-    ...(existing.restoreBatch === undefined ? [] : [[existing.restoreBatch, 'restore', 0] as const]),
+    [record.deactivateBatch, 'deactivate', accepted.filter((l) => l.verdict !== 'already-deactivated').length],
+    [record.removeBatch, 'remove', accepted.length],
+    [record.reactivateBatch, 'reactivate', 0],
+    [`${id}-restore`, 'restore', 0],
   ] as const;
-  for (const [batchId, action, queued] of stepBatches) {
-    await context.batches.create(
-      { id: batchId, source: `${plan.source.path} (offboarding ${id}: ${action} step)`, sha256: plan.source.sha256, createdAt: at.toISOString(), total, queued, sim: context.sim, target: options.target, queueName: context.rowsQueue.name },
-      now,
-    );
-  }
-  await context.store.saveLeavers(id, plan.leavers.map((leaver) => initialState(leaver, at)));
-  await context.store.openLeavers(id, accepted.map((leaver) => leaver.row));
-  await context.store.markLeaving(accepted.flatMap((leaver) => (leaver.userId === undefined ? [] : [{ userId: leaver.userId, owner: leavingOwner(id, leaver.row) }])));
-  await context.batches.saveRows(existing.deactivateBatch, accepted.map((leaver) => leaver.deactivateRow));
+  const endedAtOnce: RowOutcome[] = [];
   for (const leaver of plan.leavers) {
     if (leaver.verdict === 'refused') {
       const end = { outcome: 'skipped' as const, message: leaver.reason ?? 'refused at plan time', extra: { category: 'Refused', ...(leaver.rule === undefined ? {} : { rule: leaver.rule }) } };
-      for (const [batchId, action] of stepBatches) await context.batches.recordOutcome(leaverOutcome(batchId, leaver, action, end, context.sim, at));
+      for (const [batchId, action] of stepBatches) endedAtOnce.push(leaverOutcome(batchId, leaver, action, end, context.sim, at));
       continue;
     }
     if (leaver.verdict === 'already-deactivated') {
-      await context.batches.recordOutcome(leaverOutcome(existing.deactivateBatch, leaver, 'deactivate', { outcome: 'unchanged', message: 'already deactivated before the offboarding' }, context.sim, at));
+      endedAtOnce.push(leaverOutcome(record.deactivateBatch, leaver, 'deactivate', { outcome: 'unchanged', message: 'already deactivated before the offboarding' }, context.sim, at));
     }
   }
-  const steps: StepJobData[] = accepted.map((leaver) => ({ workflowId: id, row: leaver.row, step: 'deactivate', dueAt: leaver.leaveAt }));
-  await context.steps.add(id, steps);
-  for (let i = 0; i < steps.length; i += 500) {
-    await context.stepQueue.addBulk(steps.slice(i, i + 500).map((data) => ({ name: data.step, data, opts: stepJobOptions(data, now) })));
-  }
-  for (const [batchId] of stepBatches) {
-    await context.batches.transition(batchId, ['submitting'], 'queued');
-    await context.batches.finishIfComplete(batchId, at);
-  }
-  await context.store.setState(id, accepted.length === 0 ? 'finished' : 'open');
-  return { workflow: (await context.store.get(id)) ?? existing, created };
+  const submitted = await submitWorkflow(context, {
+    lifecycle: createOffboardingLifecycle(context),
+    record,
+    persons: plan.leavers.map((leaver) => initialState(leaver, at)),
+    stepBatches: stepBatches.map(([batchId, action, queued]) => ({ batchId, label: `${action} step`, queued, rows: action === 'deactivate' ? accepted.map((leaver) => leaver.deactivateRow) : [] })),
+    endedAtOnce,
+    steps: accepted.map((leaver) => ({ workflowId: id, row: leaver.row, step: 'deactivate', dueAt: leaver.leaveAt })),
+    beforeRows: () => context.store.markLeaving(accepted.flatMap((leaver) => (leaver.userId === undefined ? [] : [{ userId: leaver.userId, owner: leavingOwner(id, leaver.row) }]))),
+  });
+  return submitted;
 }
 
 function initialState(leaver: PlannedLeaver, at: Date): LeaverState {

@@ -1,3 +1,4 @@
+import type { CancelRequest, CancelResult } from './cancel-pending.js';
 import { endSteps } from './leaver-ends.js';
 import { UNDOABLE_PHASES, stepOf, type LeaverState } from './leaver-state.js';
 import { reactivationSeatOf } from './reactivation-seat.js';
@@ -5,26 +6,20 @@ import { stepJobId, stepJobOptions, type StepJobData } from './step-job.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
-export interface UndoRequest {
-  /** Only these leavers (e-mails); all of the offboarding when absent. */
-  users?: readonly string[];
-  /** Who asked, recorded with the undo (the OS user for the CLI, the caller for the control API). */
-  by: string;
-}
+/** An undo of an offboarding: whom (every leaver when absent), and who asked (the CLI's operator, the API's caller). */
+export type UndoRequest = CancelRequest;
 
-export interface UndoResult {
-  email: string;
-  row?: number;
+/** What undo did to one leaver: as for any lifecycle's person, and the reactivation it queued. */
+export interface UndoResult extends CancelResult {
   /**
    * undone: the removal is cancelled (and a reactivation queued when the user was deactivated); already-undone: an
    * earlier undo did it (nothing to do, not a failure); refused: see message.
    */
-  result: 'undone' | 'already-undone' | 'refused';
+  result: CancelResult['result'];
   /** True when a reactivation was queued (its outcome is in the reactivate step batch). */
   reactivating: boolean;
   /** What the reactivation costs and which seat is given back after it (when reactivating). */
   seat?: string;
-  message: string;
 }
 
 /**

@@ -3,23 +3,18 @@ import { z } from 'zod';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import { leaverStateSchema, OPEN_PHASES, type LeaverState } from './leaver-state.js';
+import { DEFAULT_LIFECYCLE, workflowBaseShape } from './lifecycle.js';
+import { createPersonStore, type PersonStore } from './person-store.js';
+import { createRecordStore, type RecordStore } from './record-store.js';
 
-/** submitting: being set up; open: some leaver has a step to come; finished: every leaver reached an end. */
-export const WORKFLOW_STATES = ['submitting', 'open', 'finished'] as const;
+export { WORKFLOW_STATES } from './lifecycle.js';
 
+/** An offboarding's record: the fields of every workflow (lifecycle.ts) and the offboarding's options and step batches. */
 const recordSchema = z.object({
-  id: z.string(),
-  state: z.enum(WORKFLOW_STATES),
-  source: z.string(),
-  sha256: z.string(),
-  createdAt: z.string(),
-  target: z.string(),
-  sim: z.enum(['true', 'false']).transform((v) => v === 'true'),
+  ...workflowBaseShape,
   holdMs: z.coerce.number(),
   transferTo: z.string().optional(),
   removeFromSharing: z.enum(['true', 'false']).transform((v) => v === 'true'),
-  timeZone: z.string().optional(),
-  total: z.coerce.number(),
   /** The step batches (existing batch machinery): one outcome per leaver in each. */
   deactivateBatch: z.string(),
   removeBatch: z.string(),
@@ -29,30 +24,9 @@ const recordSchema = z.object({
    * MEMBER). Absent in offboardings submitted before it existed: their undo restores no seat.
    */
   restoreBatch: z.string().optional(),
-  /**
-   * 'true' when the rows of leavers with a step to come are kept in a set (workflowOpen), so that closing a leaver
-   * costs one command; offboardings submitted before it are closed by reading every leaver.
-   */
-  tracksOpen: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
 export type WorkflowRecord = z.infer<typeof recordSchema>;
 export type NewWorkflow = Omit<WorkflowRecord, 'state'>;
-
-// KEYS: leavers. ARGV: row, expected version, json. Writes only over the version the caller read.
-const CAS = luaScript('LeaverCompareAndSet', `
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current and cjson.decode(current)['version'] ~= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-return 1`);
-
-// KEYS: open rows, workflow. ARGV: row. Forgets a leaver with no step to come; the workflow finishes with its last.
-// Idempotent: a step that runs twice closes its leaver once. Returns 1 when this closed the workflow.
-const CLOSE_LEAVER = luaScript('CloseLeaver', `
-if redis.call('SREM', KEYS[1], ARGV[1]) == 1 and redis.call('SCARD', KEYS[1]) == 0 then
-  redis.call('HSET', KEYS[2], 'state', 'finished')
-  return 1
-end
-return 0`);
 
 // KEYS: leaving. ARGV: userId, owner. Forgets a leaving user only for the offboarding that marked them.
 const CLEAR_LEAVING = luaScript('ClearLeaving', `
@@ -62,7 +36,10 @@ return 0`);
 export interface WorkflowStore {
   create(record: NewWorkflow, createdAtMs: number): Promise<boolean>;
   get(id: string): Promise<WorkflowRecord | undefined>;
+  /** Offboardings only, newest first. */
   list(limit?: number): Promise<WorkflowRecord[]>;
+  /** Every offboarding with a leaver still to come. */
+  open(): Promise<WorkflowRecord[]>;
   setState(id: string, state: WorkflowRecord['state']): Promise<void>;
   saveLeavers(id: string, leavers: readonly LeaverState[]): Promise<void>;
   getLeaver(id: string, row: number): Promise<LeaverState | undefined>;
@@ -83,70 +60,40 @@ export interface WorkflowStore {
   markLeaving(entries: readonly { userId: number; owner: string }[]): Promise<void>;
   clearLeaving(userId: number, owner: string): Promise<void>;
   leavingIn(userId: number): Promise<string | undefined>;
+  /** Every leaving user of the target (userId → owner): as many as the open offboardings' leavers. */
+  leavingAll(): Promise<Map<number, string>>;
+}
+
+/** The offboardings' leavers, as the engine's person store of the offboarding lifecycle keeps them. */
+export function createLeaverStore(redis: RedisClient, keys: QueueKeys): PersonStore<LeaverState> {
+  return createPersonStore(redis, keys, leaverStateSchema);
+}
+
+/** The offboardings' records, as the engine's record store of the offboarding lifecycle keeps them. */
+export function createOffboardingRecords(redis: RedisClient, keys: QueueKeys): RecordStore<WorkflowRecord> {
+  return createRecordStore(redis, keys, recordSchema, DEFAULT_LIFECYCLE);
 }
 
 /**
- * The workflow records and leaver states in Redis, and the leaving register of `target` (the API base URL or
- * `sim:<url>`).
+ * The offboarding records and leaver states in Redis (the engine's stores of the offboarding lifecycle), and the
+ * leaving register of `target` (the API base URL or `sim:<url>`).
  */
 export function createWorkflowStore(redis: RedisClient, keys: QueueKeys, target: string): WorkflowStore {
   const leaving = keys.leaving(createHash('sha256').update(target).digest('hex').slice(0, 12));
-  const store: WorkflowStore = {
-    async create(record, createdAtMs) {
-      const key = keys.workflow(record.id);
-      if ((await redis.hsetnx(key, 'id', record.id)) === 0) return false;
-      const fields: Record<string, string> = { state: 'submitting' };
-      for (const [name, value] of Object.entries(record)) if (value !== undefined) fields[name] = String(value);
-      await redis.multi().hset(key, fields).zadd(keys.workflows, createdAtMs, record.id).exec();
-      return true;
-    },
-    async get(id) {
-      const raw = await redis.hgetall(keys.workflow(id));
-      return raw.state === undefined ? undefined : recordSchema.parse(raw);
-    },
-    async list(limit = 50) {
-      const ids = await redis.zrevrange(keys.workflows, 0, limit - 1);
-      return (await Promise.all(ids.map((id) => store.get(id)))).filter((r): r is WorkflowRecord => r !== undefined);
-    },
-    async setState(id, state) {
-      await redis.hset(keys.workflow(id), 'state', state);
-    },
-    async saveLeavers(id, leavers) {
-      if (leavers.length === 0) return;
-      await redis.hset(keys.leavers(id), Object.fromEntries(leavers.map((leaver) => [String(leaver.row), JSON.stringify(leaver)])));
-    },
-    async getLeaver(id, row) {
-      const json = await redis.hget(keys.leavers(id), String(row));
-      return json === null ? undefined : leaverStateSchema.parse(JSON.parse(json));
-    },
-    async leavers(id) {
-      const all = await redis.hvals(keys.leavers(id));
-      return all.map((json) => leaverStateSchema.parse(JSON.parse(json))).sort((a, b) => a.row - b.row);
-    },
-    async update(id, row, change) {
-      for (;;) {
-        const current = await store.getLeaver(id, row);
-        if (current === undefined) return undefined;
-        const next = change(current);
-        if (next === undefined) return undefined;
-        const written = { ...next, version: current.version + 1 };
-        if ((await CAS.run(redis, [keys.leavers(id)], [String(row), current.version, JSON.stringify(written)])) === 1) return written;
-      }
-    },
-    async openLeavers(id, rows) {
-      for (let i = 0; i < rows.length; i += 1000) {
-        const slice = rows.slice(i, i + 1000).map(String);
-        if (slice.length > 0) await redis.sadd(keys.workflowOpen(id), ...slice);
-      }
-    },
-    async closeLeaver(workflow, row) {
-      if (workflow.tracksOpen === true) {
-        await CLOSE_LEAVER.run(redis, [keys.workflowOpen(workflow.id), keys.workflow(workflow.id)], [String(row)]);
-        return;
-      }
-      const all = await store.leavers(workflow.id);
-      if (all.every((other) => !OPEN_PHASES.has(other.phase))) await store.setState(workflow.id, 'finished');
-    },
+  const records = createOffboardingRecords(redis, keys);
+  const leavers = createLeaverStore(redis, keys);
+  return {
+    create: (record, createdAtMs) => records.create(record, createdAtMs),
+    get: (id) => records.get(id),
+    list: (limit) => records.list(limit),
+    open: () => records.open(),
+    setState: (id, state) => records.setState(id, state),
+    saveLeavers: (id, all) => leavers.save(id, all),
+    getLeaver: (id, row) => leavers.get(id, row),
+    leavers: (id) => leavers.all(id),
+    update: (id, row, change) => leavers.update(id, row, change),
+    openLeavers: (id, rows) => leavers.open(id, rows),
+    closeLeaver: (workflow, row) => leavers.close(workflow, row, OPEN_PHASES),
     async markLeaving(entries) {
       for (let i = 0; i < entries.length; i += 1000) {
         const slice = entries.slice(i, i + 1000);
@@ -159,8 +106,16 @@ export function createWorkflowStore(redis: RedisClient, keys: QueueKeys, target:
     async leavingIn(userId) {
       return (await redis.hget(leaving, String(userId))) ?? undefined;
     },
+    async leavingAll() {
+      return new Map(Object.entries(await redis.hgetall(leaving)).map(([userId, owner]) => [Number(userId), owner]));
+    },
   };
-  return store;
+}
+
+/** The offboarding and row an owner of the leaving register names (`offboarding <id> row <n>`). */
+export function leavingOwnerOf(owner: string): { workflowId: string; row: number } | undefined {
+  const match = /^offboarding (\S+) row (\d+)$/.exec(owner);
+  return match === null ? undefined : { workflowId: match[1] ?? '', row: Number(match[2]) };
 }
 
 /** How the leaving register names a leaver: `offboarding <id> row <n>`. */

@@ -373,6 +373,13 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await expectPhoneLayout('batches list');
     await shot('06-batches');
 
+    // What is to come, by date: the held leaver's removal at the end of the hold.
+    await page.getByRole('link', { name: 'Joiners, movers, leavers' }).click();
+    await page.waitForURL(/\/upcoming$/);
+    await page.locator('table.upcoming tbody tr').filter({ hasText: held }).filter({ hasText: 'hold ends: removed' }).waitFor();
+    await expectAccessible('joiners, movers, leavers');
+    await expectPhoneLayout('joiners, movers, leavers');
+
     // Holds, and undo of the held leaver through the confirmation page: the user is active again on the service.
     await page.getByRole('link', { name: 'Holds' }).click();
     await page.waitForURL(/\/holds$/);

@@ -6,6 +6,7 @@ import type { LeaverState } from '../../src/workflow/leaver-state.js';
 import { createOffboardingSystem, type OffboardingSystem } from '../../src/workflow/offboarding-system.js';
 import type { OffboardingOptions, OffboardingPlan } from '../../src/workflow/plan-offboarding.js';
 import { readLeavers } from '../../src/workflow/read-leavers.js';
+import type { LifecycleFactory } from '../../src/workflow/workflow-engine.js';
 import type { WorkflowRecord } from '../../src/workflow/workflow-store.js';
 import type { StartReferenceServerOptions } from '../../src/server/index.js';
 import { useBatchHarnesses } from './batch-fixtures.js';
@@ -38,10 +39,10 @@ export interface OffboardingHarness {
   changesOf(email: string): Promise<string[]>;
 }
 
-export function createOffboardingHarness(h: BatchHarness, offboarding: Config['offboarding'] = TEST_OFFBOARDING): OffboardingHarness {
+export function createOffboardingHarness(h: BatchHarness, offboarding: Config['offboarding'] = TEST_OFFBOARDING, lifecycles: readonly LifecycleFactory[] = []): OffboardingHarness {
   const serverClock = h.server.context.clock;
   const clock: Clock = { now: () => serverClock.now(), sleep: systemClock.sleep };
-  const system = createOffboardingSystem({ batches: h.system, redis: h.redisHandle, prefix: h.prefix, target: h.server.url, sim: true, logger: createSilentLogger(), offboarding, clock });
+  const system = createOffboardingSystem({ batches: h.system, redis: h.redisHandle, prefix: h.prefix, target: h.server.url, sim: true, logger: createSilentLogger(), offboarding, clock, lifecycles });
   const pools: { close(graceMs: number): Promise<void> }[] = [];
   let files = 0;
   const waitFor = async (check: () => Promise<boolean>, timeoutMs = 30_000) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/server/index.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
-import { runSeatflow } from '../helpers/run-seatflow.js';
+import { ROOT, runSeatflow } from '../helpers/run-seatflow.js';
 
 let redis: TestRedis;
 let server: RunningReferenceServer;
@@ -137,6 +137,57 @@ describe('seatflow approve, reject, audit and revert', { timeout: 240_000 }, () 
     expect(approved.stdout).toContain(`queued as ${id}`);
     const status = await runSeatflow(['status', id!, '--json'], env);
     expect((JSON.parse(status.stdout) as { leavers: Array<{ email: string }> }).leavers.map((leaver) => leaver.email).sort()).toEqual([...emails].sort());
+  });
+
+  it('a sync schedule\'s run over the threshold waits for approval as the schedule, and changes nothing', async () => {
+    const exportFile = path.join(dir, 'hr-nightly.csv');
+    writeFileSync(exportFile, readFileSync(path.join(ROOT, 'jobs/examples/hr-export-bamboohr.csv')));
+    const policy = path.join(dir, 'lifecycle-nightly.json');
+    writeFileSync(policy, JSON.stringify({ ...(JSON.parse(readFileSync(path.join(ROOT, 'jobs/examples/lifecycle-policy.json'), 'utf8')) as object), name: 'acme-hr-nightly' }));
+    const added = await runSeatflow(['schedule', 'add', 'hr-nightly', 'sync', exportFile, '--policy', policy, '--cron', '0 2 * * *', '--apply', '--max-changes', '10', '--by', 'alice'], env);
+    expect(added.code, added.stdout + added.stderr).toBe(0);
+    const ran = await runSeatflow(['schedule', 'run', 'hr-nightly'], env);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(4);
+    const id = /The run waits for approval as (s[0-9a-f]{12}): seatflow approve s[0-9a-f]{12}/.exec(ran.stdout)?.[1];
+    expect(id, ran.stdout).toBeDefined();
+    expect((await runSeatflow(['schedule', 'list'], env)).stdout).toContain(`waits for approval as ${id}, changed nothing`);
+    expect((await runSeatflow(['approve'], env)).stdout).toMatch(new RegExp(`${id}\\s+awaiting-approval\\s+sync .* by schedule:hr-nightly`));
+    expect([...server.context.state.users.values()].some((user) => user.email === 'omar.haddad@acme.example')).toBe(false);
+    expect((await runSeatflow(['reject', id!, '--by', 'bob', '--reason', 'checked by hand'], env)).code).toBe(0);
+    expect((await runSeatflow(['schedule', 'remove', 'hr-nightly', '--by', 'alice'], env)).code).toBe(0);
+  });
+
+  it('a sync over the threshold waits for approval like an offboarding: nothing changes and the export is not accepted until another operator approves it', async () => {
+    const exportFile = path.join(dir, 'hr-export.csv');
+    writeFileSync(exportFile, readFileSync(path.join(ROOT, 'jobs/examples/hr-export-workday.csv')));
+    const policy = path.join(ROOT, 'jobs/examples/lifecycle-policy.json');
+    const known = (email: string) => [...server.context.state.users.values()].some((user) => user.email === email);
+    const sync = ['sync', exportFile, '--policy', policy, '--apply', '--yes', '--no-wait'];
+
+    const asked = await runSeatflow([...sync, '--by', 'alice', '--reason', 'HR-88'], env);
+    expect(asked.code, asked.stdout + asked.stderr).toBe(4);
+    const id = /sync (s[0-9a-f]{12}) waits for approval \(requested by alice\): 4 changes, more than governance\.approvals\.changesAbove \(2\)/.exec(asked.stdout)?.[1];
+    expect(id, asked.stdout).toBeDefined();
+    expect(asked.stdout).toContain('The export is not accepted until it is approved and queued.');
+    expect(known('omar.haddad@acme.example')).toBe(false);
+    const again = await runSeatflow([...sync, '--by', 'alice'], env);
+    expect(again.code).toBe(4);
+    expect(again.stdout).toContain(`sync ${id} was asked for before and still waits for approval`);
+    const planned = await runSeatflow(['sync', exportFile, '--policy', policy], env);
+    expect(planned.stdout, planned.stderr).toContain('Compared with: nothing accepted yet for this target and policy');
+
+    expect((await runSeatflow(['approve', id!, '--by', 'alice', '--yes'], env)).code).toBe(2);
+    const approved = await runSeatflow(['approve', id!, '--by', 'bob', '--yes'], env);
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+    expect(approved.stdout).toContain(`queued as ${id}`);
+    const steps = await runSeatflow(['steps'], env);
+    expect(steps.stdout).toMatch(/Joiners j[0-9a-f]{12}\n\s+(now|in .*)\s+join\s+(omar\.haddad|nina\.novak)@acme\.example/);
+    expect(steps.stdout).toMatch(/Offboarding o[0-9a-f]{12}\n/);
+    const accepted = await runSeatflow([...sync, '--by', 'alice'], env);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toMatch(/was accepted .*: nothing to do\./);
+    const trail = await runSeatflow(['audit', 'export', '--format', 'jsonl'], env);
+    expect(trail.stdout).toMatch(new RegExp(`"event":"change\\.approved".*"subject":"${id}"`));
   });
 
   it('reject needs a reason and ends the request', async () => {

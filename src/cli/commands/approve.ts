@@ -62,6 +62,10 @@ async function approve(id: string | undefined, flags: ApproveFlags): Promise<num
     }
     const { queued } = result;
     out.write(`\nApproved by ${actor.name}: re-planned against live state, the plan is the one approved; queued as ${queued.id}${queued.created ? '' : ' (it existed already)'}.\n`);
+    if (record.kind === 'sync') {
+      out.write(`The sync's workflows (and the export accepted) are queued: their steps run on  seatflow worker  (see them: seatflow steps).\n`);
+      return 0;
+    }
     if (flags.wait !== true || record.kind === 'offboarding') {
       out.write(`Process it with: seatflow worker   Watch it with: seatflow status ${queued.id}\n`);
       return 0;

@@ -14,7 +14,8 @@ import { OUTCOMES, type OutcomeCounts } from '../../queue/row-outcome.js';
 import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
-import { openScheduleBook, scheduledRunOf } from '../reconcile-runtime.js';
+import { openScheduleBook, scheduledRunOf, scheduledSyncOf } from '../reconcile-runtime.js';
+import { loadLifecyclePolicy } from '../../sync/load-lifecycle-policy.js';
 import { printed } from '../../core/printable.js';
 import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
 import { plural } from '../../core/plural.js';
@@ -28,6 +29,20 @@ interface AddFlags extends CommonFlags, VolatileRedisFlags, RequestFlags {
   apply?: boolean;
   maxChanges?: string;
   maxShare?: string;
+  /** The lifecycle policy of a sync schedule. */
+  policy?: string;
+}
+
+/** `POLICY` (a licence reconciliation) or `sync HR_EXPORT` with --policy (a sync): what a schedule runs. */
+async function whatOf(what: readonly string[], flags: AddFlags): Promise<Pick<ScheduleData, 'kind' | 'exportPath' | 'policyPath'>> {
+  if (what[0] === 'sync') {
+    if (what.length !== 2 || flags.policy === undefined) throw new UsageError('a sync schedule names one HR export and its lifecycle policy', 'Write: seatflow schedule add NAME sync HR_EXPORT --policy lifecycle.json --cron "0 2 * * *"');
+    await loadLifecyclePolicy(flags.policy); // refused now, not at the first tick
+    return { kind: 'sync', exportPath: path.resolve(what[1] ?? ''), policyPath: path.resolve(flags.policy) };
+  }
+  if (what.length !== 1 || flags.policy !== undefined) throw new UsageError('a reconciliation schedule names one licence policy', 'Write: seatflow schedule add NAME POLICY --cron "0 6 * * 1" (or NAME sync HR_EXPORT --policy P for a sync).');
+  await loadPolicy(what[0] ?? ''); // refused now, not at the first tick
+  return { policyPath: path.resolve(what[0] ?? '') };
 }
 
 /**
@@ -37,29 +52,30 @@ interface AddFlags extends CommonFlags, VolatileRedisFlags, RequestFlags {
 export function defineScheduleCommand(schedule: Command): void {
   const add = schedule
     .command('add')
-    .description('add or replace a schedule: the policy runs at every tick of the cron pattern')
+    .description('add or replace a schedule: the policy (or the sync) runs at every tick of the cron pattern')
     .argument('<name>', 'schedule name (letters, digits, . _ -)')
-    .argument('<policy>', 'policy file (JSON); read again at every run')
+    .argument('<what...>', 'POLICY (a licence policy, JSON), or: sync HR_EXPORT (with --policy); files read again at every run')
     .requiredOption('--cron <pattern>', 'cron pattern, e.g. "0 6 * * 1" (Mondays 06:00)')
+    .option('--policy <file>', 'the lifecycle policy of a sync schedule')
     .option('--tz <zone>', 'IANA time zone of the pattern (default UTC)')
-    .option('--apply', 'submit each run as a batch (without it a run only writes its plan report)')
-    .option('--max-changes <n>', 'seat changes one run may make without confirmation (above: the run is held)')
-    .option('--max-share <fraction>', "share of the plan's users (0-1) one run may change without confirmation (above: held)");
-  addCommonOptions(addRequestOptions(addVolatileRedisOption(add))).action(async (name: string, policy: string, flags: AddFlags) => {
+    .option('--apply', 'submit each run (a batch, or the sync\'s workflows); without it a run only writes its plan report')
+    .option('--max-changes <n>', 'changes one run may make without confirmation (above: the run is held)')
+    .option('--max-share <fraction>', "share of the users (0-1) one run may change without confirmation (above: held)");
+  addCommonOptions(addRequestOptions(addVolatileRedisOption(add))).action(async (name: string, what: string[], flags: AddFlags) => {
     const limits = scheduleLimitsOf(flags);
     await withBatchRuntime(flags, async (runtime, batch) => {
       const actor = cliActorOf(runtime, flags.by);
       requireRole(actor, 'operator', 'add schedules');
-      await loadPolicy(policy); // refused now, not at the first tick
+      const runs = await whatOf(what, flags); // refused now, not at the first tick
       await refuseVolatileRedis(batch.redis, flags, 'this schedule');
       const book = openScheduleBook(runtime, batch);
-      const added = await book.add({ name, policyPath: path.resolve(policy), apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }), ...(limits === undefined ? {} : { limits }) });
-      await batch.governance.audit.append({ event: 'schedule.added', actor: actor.name, subject: added.name, reason: flags.reason, data: { policyPath: added.policyPath, cron: added.cron ?? null, tz: added.tz ?? 'UTC', apply: added.apply, target: batch.target } });
+      const added = await book.add({ name, ...runs, apply: flags.apply === true, cron: flags.cron, ...(flags.tz === undefined ? {} : { tz: flags.tz }), ...(limits === undefined ? {} : { limits }) });
+      await batch.governance.audit.append({ event: 'schedule.added', actor: actor.name, subject: added.name, reason: flags.reason, data: { ...(added.kind === 'sync' ? { kind: 'sync', exportPath: added.exportPath ?? null } : {}), policyPath: added.policyPath, cron: added.cron ?? null, tz: added.tz ?? 'UTC', apply: added.apply, target: batch.target } });
       const out = process.stdout;
       out.write(`Schedule ${added.name}: ${describe(added)}; next run ${added.next ?? 'none'}\n`);
       if (added.apply) {
-        out.write(`Nobody can confirm a scheduled run: ${describeScheduleLimits(added.limits, runtime.config.guardrails)}.\n`);
-        out.write(await preview(runtime, batch, added));
+        out.write(`Nobody can confirm a scheduled run: ${describeScheduleLimits(added.limits, runtime.config.guardrails)}${added.kind === 'sync' ? '; an export missing the policy\'s safety.maxMissingShare of the employees is held too' : ''}.\n`);
+        if (added.kind !== 'sync') out.write(await preview(runtime, batch, added));
       }
       out.write('Runs are fired by `seatflow worker` (keep at least one running against this target).\n');
     });
@@ -95,6 +111,16 @@ export function defineScheduleCommand(schedule: Command): void {
         const found = await book.get(name);
         if (found === undefined) throw new UsageError(`no schedule "${name}"`, 'See them with: seatflow schedule list');
         const tick = new Date();
+        if (found.kind === 'sync') {
+          const last = await scheduledSyncOf(runtime, batch)(found, tick);
+          await book.recordRun(name, last);
+          process.stdout.write(`Target: ${runtime.targetLabel}\n${formatSchedule({ ...found, lastRun: last }, runtime.config.guardrails)}`);
+          if (last.awaitingApproval !== undefined) {
+            process.stdout.write(`The run waits for approval as ${last.awaitingApproval}: seatflow approve ${last.awaitingApproval}\n`);
+            return EXIT_AWAITING_APPROVAL;
+          }
+          return last.heldBecause === undefined ? 0 : 2;
+        }
         const run = await scheduledRunOf(runtime, batch)({ name: found.name, policyPath: found.policyPath, apply: found.apply, ...(found.limits === undefined ? {} : { limits: found.limits }) }, tick);
         await book.recordRun(name, lastRunOf(run, tick, new Date()));
         const out = process.stdout;
@@ -118,8 +144,9 @@ export function defineScheduleCommand(schedule: Command): void {
   );
 }
 
-function describe(view: Pick<ScheduleView, 'cron' | 'tz' | 'apply' | 'policyPath'>): string {
-  return `"${view.cron ?? '?'}" ${view.tz ?? 'UTC'}, ${view.apply ? 'applies' : 'plan only'}, policy ${view.policyPath}`;
+function describe(view: Pick<ScheduleView, 'cron' | 'tz' | 'apply' | 'policyPath' | 'kind' | 'exportPath'>): string {
+  const runs = view.kind === 'sync' ? `sync of ${view.exportPath ?? '?'} with policy ${view.policyPath}` : `policy ${view.policyPath}`;
+  return `"${view.cron ?? '?'}" ${view.tz ?? 'UTC'}, ${view.apply ? 'applies' : 'plan only'}, ${runs}`;
 }
 
 /** One schedule for people: what, when next, what holds its runs, and what its last run did. */
@@ -132,8 +159,10 @@ export function formatSchedule(view: ScheduleView, guardrails: Config['guardrail
     const what =
       last.error !== undefined ? `failed: ${last.error}`
       : last.heldBecause !== undefined ? `HELD, changed nothing: ${last.heldBecause.join('; ')}`
+      : last.awaitingApproval !== undefined ? `waits for approval as ${last.awaitingApproval}, changed nothing`
       : last.nothingToChange === true ? 'nothing to change: no batch'
       : last.batchId !== undefined ? `batch ${last.batchId}${view.lastBatch === undefined ? '' : ` (${view.lastBatch.state}; ${outcomeCounts(view.lastBatch.counts, view.lastBatch.total)})`}`
+      : last.workflows !== undefined ? `${plural(last.plan.change ?? 0, 'change')} queued: ${last.workflows.join(', ')}`
       : `${plural(last.plan.change ?? 0, 'change')} planned${last.applied ? '' : ', plan only'}`;
     lines.push(`  last run: ${last.tick} (${last.runId}): ${what}`);
     if (last.report !== '') lines.push(`  report: ${last.report}`);

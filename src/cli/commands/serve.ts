@@ -9,6 +9,7 @@ import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-
 import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { openScheduleBook, startScheduledRuns } from '../reconcile-runtime.js';
 import { createOperatorDirectory } from '../../governance/operators/operator-directory.js';
@@ -104,7 +105,9 @@ export function defineServeCommand(command: Command): void {
       if (scheduled !== undefined) pools.push(scheduled);
       // Kept open for the server's life: the schedules page reads it at every refresh (one connection, not one per page).
       deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
-      metrics.watch({ workflows: offboarding.store, schedules: deps.schedules });
+      const hr = hrWorkflowsOf(offboarding);
+      deps.upcoming = hr;
+      metrics.watch({ workflows: offboarding.store, schedules: deps.schedules, upcoming: hr.upcoming });
       if (workers > 0) {
         for (let i = 0; i < workers; i += 1) {
           pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));

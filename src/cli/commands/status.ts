@@ -5,6 +5,7 @@ import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { watchBatch } from '../batch-progress.js';
 import { farParkedLines, farParkedRows } from '../far-parked-rows.js';
 import { printOffboardingStatus } from '../offboarding-runtime.js';
+import { printHrWorkflowStatus } from '../hr-workflow-runtime.js';
 import { formatApproval } from '../format-approval.js';
 import { printable, printed } from '../../core/printable.js';
 
@@ -16,7 +17,7 @@ interface StatusFlags extends CommonFlags {
 /** `seatflow status [BATCH]`: one batch's counts and failed rows, or the list of recent batches. */
 export function defineStatusCommand(command: Command): void {
   command
-    .argument('[batch]', 'batch id or offboarding id')
+    .argument('[batch]', 'batch id, or the id of an offboarding, joiners or movers workflow')
     .option('--watch', 'follow the batch until it ends')
     .option('--json', 'print JSON');
   addCommonOptions(command).action(async (batchId: string | undefined, flags: StatusFlags) => {
@@ -36,6 +37,7 @@ export function defineStatusCommand(command: Command): void {
         return;
       }
       if (await printOffboardingStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
+      if (await printHrWorkflowStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
       let batch = await system.store.get(batchId);
       const request = batch === undefined ? await batchRuntime.governance.gate.get(batchId) : undefined;
       if (request !== undefined) {

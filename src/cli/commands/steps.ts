@@ -3,12 +3,18 @@ import { Option, type Command } from 'commander';
 import { describeDuration, describeSkew, type ServiceClock } from '../../core/service-clock.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { RunNowResult, StepView } from '../../workflow/pending-steps.js';
-import { STEP_NAMES, type StepName } from '../../workflow/step-job.js';
+import { LIFECYCLE_WORDS, lifecycleOfWorkflowId } from '../../sync/workflow-ids.js';
+import { JOIN_STEP } from '../../sync/joiner-lifecycle.js';
+import { MOVE_STEP } from '../../sync/mover-lifecycle.js';
+import { STEP_NAMES } from '../../workflow/step-job.js';
 import { createBudgetedApi, openBatchRuntime, type BatchRuntime } from '../batch-runtime.js';
 import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+
+/** Every step of every lifecycle a sync or an offboarding queues. */
+const EVERY_STEP = [...STEP_NAMES, JOIN_STEP, MOVE_STEP];
 
 interface ListFlags extends CommonFlags {
   due?: boolean;
@@ -17,7 +23,7 @@ interface ListFlags extends CommonFlags {
 
 interface RunFlags extends CommonFlags {
   user?: string[];
-  step?: StepName;
+  step?: string;
   due?: boolean;
   all?: boolean;
   yes?: boolean;
@@ -33,7 +39,7 @@ interface RunFlags extends CommonFlags {
 export function defineStepsCommand(steps: Command): void {
   addCommonOptions(
     steps
-      .argument('[offboarding]', 'only this offboarding')
+      .argument('[workflow]', 'only this offboarding, joiners or movers workflow')
       .option('--due', 'only the steps due now')
       .option('--json', 'print JSON'),
   ).action(async (workflowId: string | undefined, flags: ListFlags) => {
@@ -53,10 +59,10 @@ export function defineStepsCommand(steps: Command): void {
   addCommonOptions(
     steps
       .command('run')
-      .description('run steps of an offboarding now instead of when due: bring a leave date forward, end a hold early')
-      .argument('<offboarding>', 'offboarding id')
+      .description('run steps of a workflow now instead of when due: bring a leave or start date forward, end a hold early')
+      .argument('<workflow>', 'offboarding, joiners or movers workflow id')
       .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
-      .addOption(new Option('--step <step>', 'only steps of this name').choices(STEP_NAMES))
+      .addOption(new Option('--step <step>', 'only steps of this name').choices(EVERY_STEP))
       .option('--due', 'every step already due on the service clock (catch up)')
       .option('--all', 'every step to come (a rehearsal: the whole workflow now)')
       .option('--yes', 'run without asking')
@@ -77,7 +83,7 @@ async function runNow(workflowId: string, flags: RunFlags): Promise<number> {
     const batch = await openBatchRuntime(runtime);
     const offboarding = openOffboarding(runtime, batch);
     await learnServiceTime(runtime);
-    if ((await offboarding.store.get(workflowId)) === undefined) throw new UsageError(`no offboarding ${workflowId}`, 'See the open ones with: seatflow steps');
+    if ((await offboarding.engine.context.records.get(workflowId)) === undefined) throw new UsageError(`no offboarding, joiners or movers workflow ${workflowId}`, 'See the open ones with: seatflow steps');
     const chosen = (await offboarding.steps({ workflowId, dueOnly: flags.due === true })).filter(
       (view) => (flags.user === undefined || flags.user.map((email) => email.toLowerCase()).includes(view.email)) && (flags.step === undefined || flags.step === view.step),
     );
@@ -157,12 +163,12 @@ const SOURCE_WORDS: Record<ReturnType<ServiceClock['source']>, string> = {
 export function formatSteps(views: readonly StepView[], clock: ServiceClock, workers: number, workflowId?: string): string {
   const now = clock.now();
   const lines = [`Service clock: ${new Date(now).toISOString()} (${SOURCE_WORDS[clock.source()]}, ${describeSkew(clock.skewMs())})`];
-  if (views.length === 0) lines.push(workflowId === undefined ? 'No steps to come in any open offboarding.' : `No steps to come in offboarding ${workflowId}.`);
+  if (views.length === 0) lines.push(workflowId === undefined ? 'No steps to come in any open offboarding, joiners or movers workflow.' : `No steps to come in ${lifecycleOfWorkflowId(workflowId)} ${workflowId}.`);
   let current: string | undefined;
   for (const view of views) {
     if (view.workflowId !== current) {
       current = view.workflowId;
-      lines.push(`Offboarding ${view.workflowId}`);
+      lines.push(`${LIFECYCLE_WORDS[view.lifecycle] ?? view.lifecycle} ${view.workflowId}`);
     }
     const when = (view.due ? 'DUE now' : `in ${describeDuration(Date.parse(view.dueAt) - now)}`).padEnd(12);
     const job = view.due && view.job === 'waiting' ? "due on the service clock: a worker's sweep runs it" : JOB_WORDS[view.job];
@@ -170,7 +176,7 @@ export function formatSteps(views: readonly StepView[], clock: ServiceClock, wor
   }
   const stuck = views.filter((view) => view.due && (view.job === 'missing' || (workers === 0 && (view.job === 'queued' || view.job === 'waiting')))).length;
   if (stuck > 0) {
-    lines.push(`${stuck} step(s) are due and no worker has them${workers === 0 ? ' (no worker is connected)' : ''}: start one with  seatflow worker, or run them here:  seatflow steps run ${workflowId ?? 'OFFBOARDING'} --due`);
+    lines.push(`${stuck} step(s) are due and no worker has them${workers === 0 ? ' (no worker is connected)' : ''}: start one with  seatflow worker, or run them here:  seatflow steps run ${workflowId ?? 'WORKFLOW'} --due`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { BatchStore } from '../../queue/batch-store.js';
 import type { RowOutcome } from '../../queue/row-outcome.js';
+import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
+import type { CancelResult } from '../../workflow/cancel-pending.js';
 import type { UndoResult } from '../../workflow/undo-offboarding.js';
 import { createWorkflowStore, type WorkflowRecord } from '../../workflow/workflow-store.js';
 import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
@@ -9,7 +11,7 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
 import { cliActorOf } from '../cli-actor.js';
-import { auditUndo } from '../../governance/audit/audit-undo.js';
+import { auditUndo, auditWorkflowUndo } from '../../governance/audit/audit-undo.js';
 
 interface UndoFlags extends CommonFlags {
   user?: string[];
@@ -26,7 +28,7 @@ interface UndoFlags extends CommonFlags {
  */
 export function defineUndoCommand(command: Command): void {
   command
-    .argument('<offboarding>', 'offboarding id (printed by seatflow offboard)')
+    .argument('<workflow>', 'offboarding id (printed by seatflow offboard), or joiners or movers workflow id (printed by seatflow sync)')
     .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
     .option('--by <name>', 'who undoes it, recorded with the undo (default: your OS user name, or the operator it acts for)')
     .option('--reason <text>', 'the ticket or reason, kept in the audit trail')
@@ -42,7 +44,15 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
   return withCliRuntime(flags, {}, async (runtime) => {
     const batchRuntime = await openBatchRuntime(runtime);
     const workflow = await createWorkflowStore(batchRuntime.redis.client, batchRuntime.system.keys, batchRuntime.target).get(workflowId);
-    if (workflow === undefined) throw new UsageError(`no offboarding ${workflowId}`, 'Offboarding ids start with "o"; seatflow offboard printed it.');
+    if (workflow === undefined) {
+      const by = cliActorOf(runtime, flags.by).name;
+      const cancelled = await hrWorkflowsOf(openOffboarding(runtime, batchRuntime)).undo(workflowId, { by, ...(flags.user === undefined ? {} : { users: flags.user }) });
+      if (cancelled !== undefined) {
+        await auditWorkflowUndo(batchRuntime.governance.audit, { workflowId, by, reason: flags.reason, results: cancelled });
+        return reportCancelled(workflowId, cancelled);
+      }
+      throw new UsageError(`no offboarding, joiners or movers workflow ${workflowId}`, 'Offboarding ids start with "o" (seatflow offboard printed it), joiners with "j" and movers with "m" (seatflow sync printed them).');
+    }
     if (workflow.target !== batchRuntime.target) {
       throw new UsageError(
         `offboarding ${workflowId} was submitted for ${workflow.target}, not ${batchRuntime.target}`,
@@ -79,6 +89,15 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
     out.write(`Status: seatflow status ${workflowId}\n`);
     return problems > 0 ? 1 : 0;
   });
+}
+
+/** What undo did to a joiners or movers workflow: each person stopped before their step, or why not. */
+function reportCancelled(workflowId: string, results: readonly CancelResult[]): number {
+  const out = process.stdout;
+  for (const result of results) out.write(`${result.email}: ${result.result === 'undone' ? 'undone' : result.result === 'already-undone' ? 'nothing to do' : 'NOT undone'}: ${result.message}\n`);
+  const count = (kind: CancelResult['result']) => results.filter((result) => result.result === kind).length;
+  out.write(`${count('undone')} undone, ${count('already-undone')} already undone before, ${count('refused')} not undone. Status: seatflow status ${workflowId}\n`);
+  return count('refused') > 0 ? 1 : 0;
 }
 
 /**

@@ -4,6 +4,7 @@ import { createJobRegistry } from '../../../jobs/registry.js';
 import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-runtime.js';
 import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
+import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { startScheduledRuns } from '../reconcile-runtime.js';
 import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-options.js';
@@ -40,7 +41,7 @@ export function defineWorkerCommand(command: Command): void {
       const steps = offboarding.startStepWorker({ api, ...workerSettingsOf(runtime) });
       // Reconciliation schedules of this target fire here too: one firing per tick across every worker.
       const schedules = startScheduledRuns(runtime, batchRuntime);
-      observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book });
+      observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book, upcoming: hrWorkflowsOf(offboarding).upcoming });
       // Notifications (webhooks, Slack, Teams, e-mail) are sent from here, and overdue offboarding steps looked for.
       const notifications = batchRuntime.governance.startNotificationWorker();
       if (!runtime.sim) await notifications.watchSteps(batchRuntime.governance.notifier, { id: batchRuntime.target, sim: false });

@@ -20,6 +20,7 @@ import { registerPlanPageRoutes } from './routes/plan-page-routes.js';
 import { registerSchedulesPageRoutes } from './routes/schedules-page-routes.js';
 import { registerGovernancePageRoutes } from './routes/governance-page-routes.js';
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
+import { registerUpcomingPageRoutes } from './routes/upcoming-page-routes.js';
 
 /** The dashboard's stylesheet and script, at the package root so that src/ and dist/ serve the same files. */
 const ASSETS_DIR = path.join(PACKAGE_ROOT, 'assets', 'dashboard');
@@ -63,6 +64,7 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps,
   registerOffboardPageRoutes(app, context);
   registerHoldsPageRoutes(app, context);
   registerSchedulesPageRoutes(app, context);
+  registerUpcomingPageRoutes(app, context);
   registerGovernancePageRoutes(app, context);
   await registerQueueBoard(app, deps);
   return {

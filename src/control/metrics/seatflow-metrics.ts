@@ -5,6 +5,7 @@ import type { BatchStore } from '../../queue/batch-store.js';
 import { availableCallsOf, type BudgetState, type RequestBudget } from '../../queue/request-budget.js';
 import type { RowOutcome } from '../../queue/row-outcome.js';
 import { SEATFLOW_VERSION } from '../../core/version.js';
+import { registerLifecycleGauges } from './lifecycle-gauges.js';
 import { registerWorkflowGauges, type WorkflowSources } from './workflow-gauges.js';
 
 /**
@@ -152,6 +153,7 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
   });
 
   registerWorkflowGauges(registry, () => sources, readGauge);
+  registerLifecycleGauges(registry, () => sources.upcoming, readGauge);
 
   return {
     registry,

@@ -3,6 +3,7 @@ import { LEAVER_PHASES, OPEN_PHASES, type LeaverState } from '../../workflow/lea
 import { leaverView } from '../../workflow/offboarding-status.js';
 import type { WorkflowRecord, WorkflowStore } from '../../workflow/workflow-store.js';
 import type { ScheduleBook, ScheduleView } from '../../reconcile/schedule-book.js';
+import type { UpcomingChange } from '../../sync/hr-workflows.js';
 
 /** Offboardings read per scrape, newest first: more than a fleet keeps open in years. */
 const OFFBOARDINGS_READ = 1000;
@@ -17,6 +18,8 @@ export interface WorkflowSources {
   schedules?: Pick<ScheduleBook, 'list'>;
   /** The queue target (`BatchSystem` target) of this process. */
   target?: string;
+  /** Every step to come of every lifecycle of the target (joiners, movers, leavers): the lifecycle gauges. */
+  upcoming?: () => Promise<UpcomingChange[]>;
 }
 
 export interface OffboardingFigures {

@@ -21,6 +21,8 @@ export const AUDIT_EVENTS = [
   /** One row the service was asked to change, with the service's answer. */
   'row.applied',
   'offboarding.undone',
+  /** Joiners or movers of a sync stopped before their step ran (`seatflow undo J…|M…`). */
+  'workflow.undone',
   /** The configuration files differ from the last ones recorded (their SHA-256, never their content). */
   'config.loaded',
   'schedule.added',

@@ -85,5 +85,48 @@ export const SOURCE_OF_TRUTH_COLUMNS: ColumnVocabulary<'email'> = createColumnVo
   ignoreOption: 'the policy\'s "ignoreColumns"',
 });
 
+export const HR_EXPORT_FIELDS = [
+  'employeeId', 'email', 'status', 'startDate', 'endDate', 'department', 'title', 'managerEmail', 'location',
+  'firstName', 'lastName', 'effectiveDate', 'timeZone', 'generatedAt',
+] as const;
+export type HrExportField = (typeof HR_EXPORT_FIELDS)[number];
+
+/** How a policy names the column of an HR export field (its `"columns"`), for messages. */
+const inPolicy = (field: HrExportField) => `the policy's columns.${field}`;
+
+/**
+ * HR exports read by `seatflow sync` (docs/sync.md, "The HR export"): the nightly file of every employee an HR system
+ * writes. Its column names differ per HR system; the policy's `"columns"` names the ones these spellings miss.
+ */
+export const HR_EXPORT_COLUMNS: ColumnVocabulary<HrExportField> = createColumnVocabulary<HrExportField>({
+  name: 'HR export',
+  fields: [
+    { name: 'employeeId', aliases: ['employee id', 'employee number', 'employee no', 'employee #', 'personnel number', 'worker id', 'emp id'], option: inPolicy('employeeId') },
+    { name: 'email', aliases: [...EMAIL_ALIASES, 'employee email'], option: inPolicy('email') },
+    { name: 'status', aliases: ['employee status', 'worker status', 'active status'], option: inPolicy('status') },
+    // The first day the person works: a date alone is the start of that day (access from then on).
+    { name: 'startDate', aliases: ['start date', 'hire date', 'date of hire', 'hired on', 'first day', 'join date', 'joining date'], option: inPolicy('startDate') },
+    // The last day the person works, as in a leavers file: a date alone ends access at the end of that day.
+    { name: 'endDate', aliases: ['end date', 'termination date', 'term date', 'last day', 'last working day', 'last day of work', 'exit date', 'separation date', 'leave date'], option: inPolicy('endDate') },
+    { name: 'department', aliases: ['dept', 'department name', 'supervisory organization', 'organization unit'], option: inPolicy('department') },
+    { name: 'title', aliases: ['job title', 'business title', 'position title', 'job profile'], option: inPolicy('title') },
+    { name: 'managerEmail', aliases: ['manager', 'manager email', 'manager work email', 'supervisor email', 'reports to email'], option: inPolicy('managerEmail') },
+    { name: 'location', aliases: ['work location', 'office', 'site', 'location name'], option: inPolicy('location') },
+    { name: 'firstName', aliases: ['first name', 'given name', 'legal first name'], option: inPolicy('firstName') },
+    { name: 'lastName', aliases: ['last name', 'surname', 'family name', 'legal last name'], option: inPolicy('lastName') },
+    // When a change of department, title or location takes effect (a mover's seat changes then).
+    { name: 'effectiveDate', aliases: ['effective date', 'change date', 'effective as of'], option: inPolicy('effectiveDate') },
+    { name: 'timeZone', aliases: ['time zone', 'tz', 'timezone'], option: inPolicy('timeZone') },
+    // When the HR system wrote the export (the same in every row): an export older than the last accepted one is refused.
+    { name: 'generatedAt', aliases: ['generated at', 'exported at', 'export date', 'extract date', 'report date', 'run date'], option: inPolicy('generatedAt') },
+  ],
+  refuseIgnored: {
+    date: (column) => `If it is the start date, the end date or when a change takes effect, map it in the policy's "columns" (e.g. {"startDate": "${column}"})`,
+    email: (column) => `If it is the employee's work e-mail or their manager's, map it in the policy's "columns" (e.g. {"managerEmail": "${column}"})`,
+  },
+  ignoreHint: (column) => `list "${column}" in the policy's "ignoreColumns"`,
+  ignoreOption: 'the policy\'s "ignoreColumns"',
+});
+
 /** Every input kind, for the docs' table and its test. */
-export const INPUT_VOCABULARIES: readonly ColumnVocabulary<string>[] = [MANIFEST_COLUMNS, LEAVERS_COLUMNS, SOURCE_OF_TRUTH_COLUMNS];
+export const INPUT_VOCABULARIES: readonly ColumnVocabulary<string>[] = [MANIFEST_COLUMNS, LEAVERS_COLUMNS, SOURCE_OF_TRUTH_COLUMNS, HR_EXPORT_COLUMNS];

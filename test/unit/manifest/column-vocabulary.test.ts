@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createColumnVocabulary, foldName } from '../../../src/manifest/columns/column-vocabulary.js';
-import { INPUT_VOCABULARIES, LEAVERS_COLUMNS, MANIFEST_COLUMNS, SOURCE_OF_TRUTH_COLUMNS } from '../../../src/manifest/columns/input-vocabularies.js';
+import { HR_EXPORT_COLUMNS, INPUT_VOCABULARIES, LEAVERS_COLUMNS, MANIFEST_COLUMNS, SOURCE_OF_TRUTH_COLUMNS } from '../../../src/manifest/columns/input-vocabularies.js';
 import { looksLikeDate, looksLikeEmails } from '../../../src/manifest/columns/value-shapes.js';
 import { ManifestFileError } from '../../../src/manifest/manifest-file-error.js';
 
@@ -103,10 +103,10 @@ describe('readHeader', () => {
   });
 
   it('registers every input kind, each spelling once', () => {
-    expect(INPUT_VOCABULARIES.map((vocabulary) => vocabulary.kind.name)).toEqual(['manifest', 'leavers file', 'source-of-truth file']);
+    expect(INPUT_VOCABULARIES.map((vocabulary) => vocabulary.kind.name)).toEqual(['manifest', 'leavers file', 'source-of-truth file', 'HR export']);
     // The e-mail is spelled alike in every input.
     for (const spelling of ['Email Address', 'Work Email', 'mail', 'Business Email']) {
-      expect([MANIFEST_COLUMNS.fieldOf(spelling), LEAVERS_COLUMNS.fieldOf(spelling), SOURCE_OF_TRUTH_COLUMNS.fieldOf(spelling)]).toEqual(['email', 'email', 'email']);
+      expect([MANIFEST_COLUMNS.fieldOf(spelling), LEAVERS_COLUMNS.fieldOf(spelling), SOURCE_OF_TRUTH_COLUMNS.fieldOf(spelling), HR_EXPORT_COLUMNS.fieldOf(spelling)]).toEqual(['email', 'email', 'email', 'email']);
     }
   });
 });

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { QueueKeys } from '../queue/queue-keys.js';
+import type { RedisClient } from '../queue/redis/lua-script.js';
+import type { KeptEmployee } from './employee.js';
+
+/** What is known of the export a sync last accepted (applied) for one target and policy. */
+export const acceptedExportSchema = z.object({
+  sha256: z.string(),
+  /** When the HR system wrote it (epoch ms), as the policy read it. */
+  exportedAt: z.coerce.number(),
+  exportedAtFrom: z.enum(['column', 'file-modified']),
+  acceptedAt: z.string(),
+  employees: z.coerce.number(),
+  file: z.string(),
+  runId: z.string(),
+});
+export type AcceptedExport = z.infer<typeof acceptedExportSchema>;
+
+const keptSchema = z.object({
+  e: z.string(),
+  s: z.enum(['a', 'l']).optional(),
+  start: z.number().optional(),
+  end: z.number().optional(),
+  d: z.string().optional(),
+  t: z.string().optional(),
+  loc: z.string().optional(),
+  m: z.string().optional(),
+});
+
+/**
+ * The accepted export of one target and policy, in Redis (shared by every machine that runs the sync, persisted with
+ * the queue): what the next export is compared with. Only an applied sync accepts an export; a plan, a held run or a
+ * refused export leaves the accepted one as it was.
+ */
+export interface AcceptedExports {
+  key: string;
+  meta(): Promise<AcceptedExport | undefined>;
+  /** Employee id → what was kept of them. */
+  employees(): Promise<Map<string, KeptEmployee>>;
+  /** Replaces the accepted export: the employees are written aside, then take the old ones' place at once. */
+  accept(meta: AcceptedExport, employees: Iterable<[string, KeptEmployee]>): Promise<void>;
+}
+
+/** The key of a target and a policy (the policy's `name`, else its path): another target or policy starts afresh. */
+export function syncKeyOf(target: string, policyKey: string): string {
+  return createHash('sha256').update(`${target}\n${policyKey}`).digest('hex').slice(0, 16);
+}
+
+export function createAcceptedExports(redis: RedisClient, keys: QueueKeys, target: string, policyKey: string): AcceptedExports {
+  const key = syncKeyOf(target, policyKey);
+  return {
+    key,
+    async meta() {
+      const raw = await redis.hgetall(keys.syncAcceptedMeta(key));
+      return raw.sha256 === undefined ? undefined : acceptedExportSchema.parse(raw);
+    },
+    async employees() {
+      const kept = new Map<string, KeptEmployee>();
+      let cursor = '0';
+      do {
+        const [next, flat] = await redis.hscan(keys.syncAccepted(key), cursor, 'COUNT', 2000);
+        for (let i = 0; i + 1 < flat.length; i += 2) kept.set(flat[i] ?? '', keptSchema.parse(JSON.parse(flat[i + 1] ?? '{}')));
+        cursor = next;
+      } while (cursor !== '0');
+      return kept;
+    },
+    async accept(meta, employees) {
+      const staging = keys.syncAcceptedStaging(key);
+      await redis.del(staging);
+      let chunk: string[] = [];
+      const flush = async () => {
+        if (chunk.length > 0) await redis.hset(staging, ...chunk);
+        chunk = [];
+      };
+      for (const [id, employee] of employees) {
+        chunk.push(id, JSON.stringify(employee));
+        if (chunk.length >= 2000) await flush();
+      }
+      await flush();
+      const fields = Object.fromEntries(Object.entries(meta).map(([name, value]) => [name, String(value)]));
+      const replace = redis.multi();
+      if ((await redis.exists(staging)) === 1) replace.rename(staging, keys.syncAccepted(key));
+      else replace.del(keys.syncAccepted(key));
+      await replace.del(keys.syncAcceptedMeta(key)).hset(keys.syncAcceptedMeta(key), fields).exec();
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import { DelayedError } from 'bullmq';
+import { isApiError } from '../client/api-error.js';
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { PlannedRow } from '../plan/planned-row.js';
+import type { RowOutcome } from '../queue/row-outcome.js';
+import { personStepOf, type Lifecycle, type StepRun } from '../workflow/lifecycle.js';
+import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
+import { createPersonStore } from '../workflow/person-store.js';
+import { createRecordStore } from '../workflow/record-store.js';
+import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
+import type { StepJobData } from '../workflow/step-job.js';
+import type { EngineContext } from '../workflow/workflow-context.js';
+import { hrRecordSchema, JOINER_OPEN, joinerStateSchema, type HrRecord, type JoinerState } from './hr-workflow-state.js';
+import { seatChangeFor } from './seat-change.js';
+
+export const JOINERS = 'joiners';
+/** The one step of a joiner: on the start date, into the organization with the policy's seat. */
+export const JOIN_STEP = 'join';
+
+/** The step batches of a joiners workflow, as reports name them. */
+export function joinerBatches(workflow: HrRecord): (StepBatchRef & { name: string })[] {
+  return [
+    ...(workflow.addBatch === undefined ? [] : [{ name: 'add', batchId: workflow.addBatch, action: 'add' }]),
+    ...(workflow.reactivateBatch === undefined ? [] : [{ name: 'reactivate', batchId: workflow.reactivateBatch, action: 'reactivate' }]),
+    { name: 'seat', batchId: workflow.seatBatch, action: 'seat' },
+  ];
+}
+
+/**
+ * Joiners as a lifecycle of the engine: on the start date the step reads the user again and does what the organization
+ * needs then — add (the service allocates a seat: docs/service.md#add-user), reactivate a deactivated member (a rehire
+ * within the reactivation window), or nothing for a member already — then gives the seat the policy assigns (an
+ * upgrade or downgrade row). Each change is a row of a step batch run by the existing job types. Undo until the step
+ * runs (cancel-pending.ts).
+ */
+export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord, JoinerState> {
+  const records = createRecordStore(engine.redis, engine.keys, hrRecordSchema, JOINERS);
+  const persons = createPersonStore(engine.redis, engine.keys, joinerStateSchema);
+  const lifecycle: Lifecycle<HrRecord, JoinerState> = { name: JOINERS, steps: [JOIN_STEP], records, persons, openPhases: JOINER_OPEN, runStep, gaveUp };
+  const now = () => new Date(engine.clock.now());
+  const batch = (workflow: HrRecord, name: string) => joinerBatches(workflow).find((each) => each.name === name);
+  const end = (workflow: HrRecord, person: JoinerState, ends: Record<string, StepEnd>) =>
+    endPerson(engine, lifecycle, workflow, person, Object.entries(ends).flatMap(([name, stepEnd]) => {
+      const ref = batch(workflow, name);
+      return ref === undefined ? [] : [{ batch: ref, end: stepEnd }];
+    }));
+  /** Moves the person from `from` to the phase `change` gives; undefined when another writer moved them first. */
+  const move = (workflow: HrRecord, row: number, from: JoinerState['phase'], change: (current: JoinerState) => JoinerState) =>
+    persons.update(workflow.id, row, (current) => (current.phase === from ? change(current) : undefined));
+
+  async function runStep(run: StepRun<HrRecord, JoinerState>): Promise<string> {
+    const { workflow, api, signal, waitForRow } = run;
+    let person: JoinerState | undefined = run.person;
+    if (!JOINER_OPEN.has(person.phase)) {
+      if (workflow.state === 'open') await persons.close(workflow, person.row, JOINER_OPEN);
+      return person.phase;
+    }
+    try {
+      if (person.phase === 'scheduled') person = (await begin(workflow, person, api, signal)) ?? (await persons.get(workflow.id, person.row));
+      if (person?.phase === 'adding' || person?.phase === 'reactivating') person = (await arrive(workflow, person, waitForRow)) ?? (await persons.get(workflow.id, person.row));
+      if (person?.phase === 'seating') person = (await seat(workflow, person, api, waitForRow, signal)) ?? (await persons.get(workflow.id, person.row));
+      return person?.phase ?? 'missing';
+    } catch (error) {
+      if (error instanceof DelayedError) throw error;
+      // A refusal that repeating cannot change ends the joiner; anything passing (5xx, network, Redis) is retried.
+      if (isApiError(error) && !error.retryable && error.category !== 'Authorization') {
+        const failed = await persons.update(workflow.id, run.data.row, (current) =>
+          JOINER_OPEN.has(current.phase) ? { ...current, phase: 'failed', reason: error.message, steps: [...current.steps, personStepOf(JOIN_STEP, 'failed', now(), error.message)] } : undefined,
+        );
+        if (failed !== undefined) await end(workflow, failed, everyStep({ outcome: 'failed', message: error.message, extra: { category: error.category } }));
+        return 'failed';
+      }
+      throw error;
+    }
+  }
+
+  /** The start date: what does the organization need now? */
+  async function begin(workflow: HrRecord, person: JoinerState, api: SmartsheetApi, signal?: AbortSignal): Promise<JoinerState | undefined> {
+    const page = await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) });
+    const user = page.data.find((each) => each.email.toLowerCase() === person.email);
+    const at = now();
+    if (user === undefined) {
+      return move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'adding', how: 'add', steps: [...current.steps, personStepOf('recheck', 'add', at, 'not in the organization: adding')] }));
+    }
+    if (user.status === 'DEACTIVATED') {
+      await engine.batches.saveRows(requireBatch(workflow.reactivateBatch, 'reactivate'), [reactivateRow(person, user.id)]);
+      const moved = await move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'reactivating', how: 'reactivate', userId: user.id, steps: [...current.steps, personStepOf('recheck', 'reactivate', at, 'a deactivated member (a rehire): reactivating')] }));
+      if (moved !== undefined) await end(workflow, moved, { add: { outcome: 'skipped', message: 'a deactivated member: reactivated instead of added' } });
+      return moved;
+    }
+    const moved = await move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'seating', how: 'member', userId: user.id, steps: [...current.steps, personStepOf('recheck', 'member', at, `already in the organization (${user.status ?? 'status hidden'})`)] }));
+    if (moved !== undefined) {
+      await end(workflow, moved, { add: { outcome: 'unchanged', message: `already in the organization (${user.status ?? 'status hidden'})` }, reactivate: { outcome: 'skipped', message: 'not deactivated: nothing to reactivate' } });
+    }
+    return moved;
+  }
+
+  /** The add or reactivate row ran (or runs now): into the organization, or failed. */
+  async function arrive(workflow: HrRecord, person: JoinerState, waitForRow: () => Promise<never>): Promise<JoinerState | undefined> {
+    const adding = person.phase === 'adding';
+    const batchId = requireBatch(adding ? workflow.addBatch : workflow.reactivateBatch, adding ? 'add' : 'reactivate');
+    const outcome = await rowOutcomeOf(engine, batchId, person.row, waitForRow);
+    if (outcome.outcome === 'unknown') return waitForRow();
+    const at = new Date(outcome.finishedAt);
+    if (!DONE_OUTCOMES.has(outcome.outcome)) {
+      const reason = `${adding ? 'add' : 'reactivation'} ${outcome.outcome}: ${outcome.message ?? ''}`.trim();
+      const failed = await move(workflow, person.row, person.phase, (current) => ({ ...current, phase: 'failed', reason, steps: [...current.steps, personStepOf(adding ? 'add' : 'reactivate', outcome.outcome, at, outcome.message)] }));
+      if (failed !== undefined) await end(workflow, failed, { ...(adding ? { reactivate: notNeeded } : {}), seat: { outcome: 'skipped', message: 'not in the organization: no seat to give' } });
+      return failed;
+    }
+    // The add job reports the new user's id in its detail; a confirmed add (after an unknown answer) does not.
+    const detailId = outcome.detail?.userId;
+    const userId = outcome.userId ?? (typeof detailId === 'number' ? detailId : undefined) ?? person.userId;
+    const moved = await move(workflow, person.row, person.phase, (current) => ({
+      ...current,
+      phase: 'seating',
+      ...(userId === undefined ? {} : { userId }),
+      steps: [...current.steps, personStepOf(adding ? 'add' : 'reactivate', outcome.outcome, at, seatNote(outcome))],
+    }));
+    if (moved !== undefined && adding) await end(workflow, moved, { reactivate: notNeeded });
+    return moved;
+  }
+
+  /** In the organization: the seat the policy gives, by an upgrade or downgrade row when the seat held differs. */
+  async function seat(workflow: HrRecord, person: JoinerState, api: SmartsheetApi, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<JoinerState | undefined> {
+    const outcome = await engine.batches.getOutcome(workflow.seatBatch, person.row);
+    if (outcome === undefined && (await engine.batches.getRow(workflow.seatBatch, person.row)) === undefined) {
+      const userId = person.userId ?? (await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) })).data.find((user) => user.email.toLowerCase() === person.email)?.id;
+      if (userId === undefined) throw new Error(`joiner ${person.email} (row ${person.row}) is not in the organization after joining`);
+      if (person.userId === undefined) await persons.update(workflow.id, person.row, (current) => ({ ...current, userId }));
+      const change = await seatChangeFor(api, { ...person, userId }, workflow.planId, person.seat, signal);
+      if (change.kind !== 'row') {
+        const message = change.kind === 'same' ? `holds ${change.seat}, the seat the policy gives (${person.seatRule})` : `seat not changed: ${change.reason}`;
+        const joined = await move(workflow, person.row, 'seating', (current) => ({ ...current, phase: 'joined', ...(change.kind === 'skip' ? { notes: [...current.notes, message] } : {}), steps: [...current.steps, personStepOf('seat', change.kind === 'same' ? 'unchanged' : 'skipped', now(), message)] }));
+        if (joined !== undefined) await end(workflow, joined, { seat: { outcome: change.kind === 'same' ? 'unchanged' : 'skipped', message } });
+        return joined;
+      }
+      await engine.batches.saveRows(workflow.seatBatch, [change.row]);
+      await persons.update(workflow.id, person.row, (current) => ({ ...current, steps: [...current.steps, personStepOf('seat', 'queued', now(), `${change.row.actionName} ${change.from ?? '?'} → ${change.to} (${person.seatRule})`)] }));
+    }
+    const done = outcome ?? (await rowOutcomeOf(engine, workflow.seatBatch, person.row, waitForRow));
+    if (done.outcome === 'unknown') return waitForRow();
+    const joined = DONE_OUTCOMES.has(done.outcome);
+    const ended = await move(workflow, person.row, 'seating', (current) => ({
+      ...current,
+      phase: joined ? 'joined' : 'failed',
+      ...(joined ? {} : { reason: `seat change ${done.outcome}: ${done.message ?? ''}`.trim() }),
+      steps: [...current.steps, personStepOf('seat', done.outcome, new Date(done.finishedAt), done.message)],
+    }));
+    if (ended !== undefined) await persons.close(workflow, ended.row, JOINER_OPEN);
+    return ended;
+  }
+
+  async function gaveUp(data: StepJobData, reason: string): Promise<void> {
+    const workflow = await records.get(data.workflowId);
+    if (workflow === undefined) return;
+    const failed = await persons.update(data.workflowId, data.row, (current) =>
+      current.phase === 'scheduled' || current.phase === 'seating' ? { ...current, phase: 'failed', reason, steps: [...current.steps, personStepOf(JOIN_STEP, 'failed', now(), reason)] } : undefined,
+    );
+    if (failed !== undefined) await end(workflow, failed, everyStep({ outcome: 'failed', message: reason }));
+  }
+
+  return lifecycle;
+}
+
+const notNeeded: StepEnd = { outcome: 'skipped', message: 'added: nothing to reactivate' };
+
+function everyStep(end: StepEnd): Record<string, StepEnd> {
+  return { add: end, reactivate: end, seat: end };
+}
+
+function requireBatch(batchId: string | undefined, step: string): string {
+  if (batchId === undefined) throw new Error(`the joiners workflow has no ${step} step batch`);
+  return batchId;
+}
+
+/** What the add cost, as the service answered it (docs/service.md#add-user): the seat and until when it is provisional. */
+function seatNote(outcome: RowOutcome): string | undefined {
+  const detail = outcome.detail as { seatType?: string; provisionalUntil?: string } | undefined;
+  if (detail?.seatType === undefined) return outcome.message;
+  return `holds ${detail.seatType}${detail.provisionalUntil === undefined ? '' : ` until ${detail.provisionalUntil}`}${outcome.message === undefined ? '' : `; ${outcome.message}`}`;
+}
+
+/** The reactivate row of a rehire, as the existing reactivate job type takes it. */
+function reactivateRow(person: JoinerState, userId: number): PlannedRow {
+  return { row: person.row, line: person.line, action: { action: 'reactivate', user: { email: person.email } }, actionName: 'reactivate', verdict: 'change', target: { userId, email: person.email } };
+}
+
+/** The add row of a joiner, as the existing add job type takes it (saved when the joiners workflow is submitted). */
+export function addRow(person: Pick<JoinerState, 'row' | 'line' | 'email' | 'firstName' | 'lastName'>, sendEmail: boolean): PlannedRow {
+  return {
+    row: person.row,
+    line: person.line,
+    action: { action: 'add', user: { email: person.email }, ...(person.firstName === undefined ? {} : { firstName: person.firstName }), ...(person.lastName === undefined ? {} : { lastName: person.lastName }), ...(sendEmail ? { sendEmail } : {}) },
+    actionName: 'add',
+    verdict: 'change',
+    target: { email: person.email },
+  };
+}

@@ -1,0 +1,92 @@
+import { DelayedError } from 'bullmq';
+import { isApiError, ResourceNotFoundError } from '../client/api-error.js';
+import { personStepOf, type Lifecycle, type StepRun } from '../workflow/lifecycle.js';
+import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
+import { createPersonStore } from '../workflow/person-store.js';
+import { createRecordStore } from '../workflow/record-store.js';
+import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
+import type { StepJobData } from '../workflow/step-job.js';
+import type { EngineContext } from '../workflow/workflow-context.js';
+import { hrRecordSchema, MOVER_OPEN, moverStateSchema, type HrRecord, type MoverState } from './hr-workflow-state.js';
+import { seatChangeFor } from './seat-change.js';
+
+export const MOVERS = 'movers';
+/** The one step of a mover: on the effective date, the seat the policy gives for the new department/title/location. */
+export const MOVE_STEP = 'move';
+
+export function moverBatches(workflow: HrRecord): (StepBatchRef & { name: string })[] {
+  return [{ name: 'seat', batchId: workflow.seatBatch, action: 'seat' }];
+}
+
+/**
+ * Movers as a lifecycle of the engine: on the effective date the step reads the user's seat and status again and, when
+ * the seat the policy gives for the new department, title or location differs, upgrades or downgrades it (a row of the
+ * seat step batch, run by the existing job types). A user who left or was deactivated meanwhile is skipped. Undo until
+ * the step runs (cancel-pending.ts).
+ */
+export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord, MoverState> {
+  const records = createRecordStore(engine.redis, engine.keys, hrRecordSchema, MOVERS);
+  const persons = createPersonStore(engine.redis, engine.keys, moverStateSchema);
+  const lifecycle: Lifecycle<HrRecord, MoverState> = { name: MOVERS, steps: [MOVE_STEP], records, persons, openPhases: MOVER_OPEN, runStep, gaveUp };
+  const now = () => new Date(engine.clock.now());
+  const end = (workflow: HrRecord, person: MoverState, stepEnd: StepEnd) => endPerson(engine, lifecycle, workflow, person, moverBatches(workflow).map((batch) => ({ batch, end: stepEnd })));
+  const endAs = async (workflow: HrRecord, row: number, from: MoverState['phase'], phase: 'moved' | 'skipped' | 'failed', stepEnd: StepEnd) => {
+    const ended = await persons.update(workflow.id, row, (current) =>
+      current.phase === from ? { ...current, phase, ...(phase === 'moved' ? {} : { reason: stepEnd.message }), steps: [...current.steps, personStepOf(MOVE_STEP, stepEnd.outcome, now(), stepEnd.message)] } : undefined,
+    );
+    if (ended !== undefined) await end(workflow, ended, stepEnd);
+    return ended?.phase ?? phase;
+  };
+
+  async function runStep(run: StepRun<HrRecord, MoverState>): Promise<string> {
+    const { workflow, person, api, signal, waitForRow } = run;
+    if (!MOVER_OPEN.has(person.phase)) {
+      if (workflow.state === 'open') await persons.close(workflow, person.row, MOVER_OPEN);
+      return person.phase;
+    }
+    try {
+      if (person.phase === 'scheduled') {
+        if (person.userId === undefined) return endAs(workflow, person.row, 'scheduled', 'failed', { outcome: 'failed', message: 'the mover was never resolved to a user' });
+        let change;
+        try {
+          change = await seatChangeFor(api, { ...person, userId: person.userId }, workflow.planId, person.seat, signal);
+        } catch (error) {
+          if (!(error instanceof ResourceNotFoundError)) throw error;
+          return endAs(workflow, person.row, 'scheduled', 'skipped', { outcome: 'skipped', message: 'no longer a user of the organization' });
+        }
+        if (change.kind === 'same') return endAs(workflow, person.row, 'scheduled', 'moved', { outcome: 'unchanged', message: `holds ${change.seat} already (${person.seatRule})` });
+        if (change.kind === 'skip') return endAs(workflow, person.row, 'scheduled', 'skipped', { outcome: 'skipped', message: `seat not changed: ${change.reason}` });
+        await engine.batches.saveRows(workflow.seatBatch, [change.row]);
+        const moving = await persons.update(workflow.id, person.row, (current) =>
+          current.phase === 'scheduled'
+            ? { ...current, phase: 'moving', steps: [...current.steps, personStepOf(MOVE_STEP, 'queued', now(), `${change.row.actionName} ${change.from ?? '?'} → ${change.to} (${person.seatRule})`)] }
+            : undefined,
+        );
+        if (moving === undefined) return (await persons.get(workflow.id, person.row))?.phase ?? 'missing';
+      }
+      const outcome = await rowOutcomeOf(engine, workflow.seatBatch, person.row, waitForRow);
+      if (outcome.outcome === 'unknown') return waitForRow();
+      const moved = DONE_OUTCOMES.has(outcome.outcome);
+      const ended = await persons.update(workflow.id, person.row, (current) =>
+        current.phase === 'moving'
+          ? { ...current, phase: moved ? 'moved' : 'failed', ...(moved ? {} : { reason: `seat change ${outcome.outcome}: ${outcome.message ?? ''}`.trim() }), steps: [...current.steps, personStepOf('seat', outcome.outcome, new Date(outcome.finishedAt), outcome.message)] }
+          : undefined,
+      );
+      if (ended !== undefined) await persons.close(workflow, ended.row, MOVER_OPEN);
+      return ended?.phase ?? (await persons.get(workflow.id, person.row))?.phase ?? 'missing';
+    } catch (error) {
+      if (error instanceof DelayedError) throw error;
+      if (isApiError(error) && !error.retryable && error.category !== 'Authorization') {
+        return endAs(workflow, person.row, person.phase, 'failed', { outcome: 'failed', message: error.message, extra: { category: error.category } });
+      }
+      throw error;
+    }
+  }
+
+  async function gaveUp(data: StepJobData, reason: string): Promise<void> {
+    const workflow = await records.get(data.workflowId);
+    if (workflow !== undefined) await endAs(workflow, data.row, 'scheduled', 'failed', { outcome: 'failed', message: reason });
+  }
+
+  return lifecycle;
+}

@@ -1,0 +1,266 @@
+import type { UserStatus } from '../contract/index.js';
+import type { PolicySeat } from '../reconcile/policy.js';
+import type { LeaveDateSource } from '../workflow/read-leavers.js';
+import { leavingOwnerOf } from '../workflow/workflow-store.js';
+import { keptOf, type Employee, type KeptEmployee } from './employee.js';
+import type { LifecyclePolicy } from './lifecycle-policy.js';
+import { attributeChanges, seatFor, type SeatChoice } from './seat-rules.js';
+
+/** A user of the live organization, as much as a sync needs (100,000 of them are held while the plan is made). */
+export interface LiveMember {
+  id: number;
+  email: string;
+  status?: UserStatus | undefined;
+  admin?: boolean | undefined;
+  /** The seat in the policy's plan, as a policy names seats (a deactivated user holds the free seat). */
+  seat?: PolicySeat | undefined;
+}
+
+export interface JoinerCandidate {
+  employee: Employee;
+  /** add: not in the organization; reactivate: a deactivated member coming back (a rehire). */
+  how: 'add' | 'reactivate';
+  userId?: number;
+  seat: SeatChoice;
+  cause: string;
+  dueAt: number;
+}
+
+export interface MoverCandidate {
+  employee: Employee;
+  user: LiveMember;
+  seat: SeatChoice;
+  cause: string;
+  dueAt: number;
+}
+
+export interface LeaverCandidate {
+  row: number;
+  line: number;
+  email: string;
+  employeeId?: string;
+  /** Undefined: now. */
+  leaveAt?: number;
+  leaveDate?: LeaveDateSource;
+  transferTo?: string;
+  cause: string;
+  /** Counts toward the accidental-deletion threshold: gone from the export, or not in it. */
+  absent: boolean;
+}
+
+/** A person leaving in an open offboarding whom the export now has as employed again: undo it for them. */
+export interface UndoCandidate {
+  employee: Employee;
+  user: LiveMember;
+  workflowId: string;
+  row: number;
+  cause: string;
+}
+
+/** A leaver of an open offboarding whose manager changed: the removal transfers to the new one. */
+export interface TransferCandidate {
+  employee: Employee;
+  workflowId: string;
+  row: number;
+  from?: string;
+  to: string;
+}
+
+/** Something the sync saw and did not act on, and why (for the plan and its report). */
+export interface Listed {
+  email: string;
+  employeeId?: string;
+  note: string;
+}
+
+export interface Candidates {
+  joiners: JoinerCandidate[];
+  movers: MoverCandidate[];
+  leavers: LeaverCandidate[];
+  undos: UndoCandidate[];
+  transfers: TransferCandidate[];
+  /** Users of the organization the export does not have (and never had), with what is done to them. */
+  notInExport: Listed[];
+  protected: Listed[];
+  listed: Listed[];
+  /** Employees of the accepted export that this export lacks. */
+  gone: number;
+  /** What is kept of this export when it is accepted. */
+  kept: Map<string, KeptEmployee>;
+}
+
+export interface CandidateInput {
+  employees: readonly Employee[];
+  /** The last accepted export by employee id; undefined: this is the first sync of this target and policy. */
+  previous: ReadonlyMap<string, KeptEmployee> | undefined;
+  live: ReadonlyMap<string, LiveMember>;
+  /** Users leaving in an open offboarding: userId → `offboarding <id> row <n>`. */
+  leaving: ReadonlyMap<number, string>;
+  /** E-mails of joiners whose join step is still to come, and user ids of movers whose move is. */
+  pendingJoin: ReadonlySet<string>;
+  pendingMove: ReadonlySet<number>;
+  policy: LifecyclePolicy;
+  /** guardrails.protectedAccounts (e-mails or ids). */
+  protectedAccounts: readonly string[];
+  callerId: number;
+  nowMs: number;
+  /** The first row number free for people who are not rows of the export (gone from it, not in it). */
+  nextRow: number;
+}
+
+const keptLeaving = (kept: KeptEmployee | undefined) => kept !== undefined && (kept.s === 'l' || kept.end !== undefined);
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+
+/**
+ * Who the export makes a joiner, a mover or a leaver, checked against the live organization and the last accepted
+ * export. The sync acts on what HR changed: a person is acted on when the export says something new about them
+ * (new in it, a new or changed start or end date, a leaver status, gone from it, employed again, moved, a new manager)
+ * and the organization needs it (not a member yet, still active, another seat). What was done stays done: an undo or a
+ * reactivation by hand is not redone by the next night's export unless HR changes something again. The first sync
+ * (nothing accepted yet) takes everything as new, except rehires and moves, which are changes between two exports.
+ * Pure: the plan (plan-sync.ts) reads what it needs first.
+ */
+export function syncCandidates(input: CandidateInput): Candidates {
+  const { policy, previous, live } = input;
+  const out: Candidates = { joiners: [], movers: [], leavers: [], undos: [], transfers: [], notInExport: [], protected: [], listed: [], gone: 0, kept: new Map() };
+  const guarded = new Set(input.protectedAccounts.map((entry) => entry.trim().toLowerCase()));
+  const protection = (email: string, user: LiveMember | undefined): string | undefined => {
+    if (user?.id === input.callerId) return 'the account running seatflow';
+    if (guarded.has(email) || (user !== undefined && guarded.has(String(user.id)))) return 'protected account (guardrails.protectedAccounts)';
+    if (policy.protect.emails.includes(email)) return 'listed in the policy\'s protect.emails';
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    const hit = policy.protect.domains.find((entry) => domain === entry || domain.endsWith(`.${entry}`));
+    if (hit !== undefined) return `domain ${hit} (the policy's protect.domains)`;
+    if (policy.protect.admins && user?.admin === true) return 'System Admin (the policy\'s protect.admins)';
+    return undefined;
+  };
+  let nextRow = input.nextRow;
+  const inExport = new Set<string>();
+
+  for (const employee of input.employees) {
+    inExport.add(employee.email);
+    const kept = previous?.get(employee.employeeId);
+    const user = live.get(employee.email);
+    const owner = user === undefined ? undefined : input.leaving.get(user.id);
+    const leavingIn = owner === undefined ? undefined : leavingOwnerOf(owner);
+    const leaving = employee.status === 'leaver' || employee.endAt !== undefined;
+    const employed = employee.status !== 'leaver' && (employee.endAt === undefined || employee.endAt > input.nowMs);
+    const guard = protection(employee.email, user);
+    let keepLeave = true;
+    const listed = (note: string) => out.listed.push({ email: employee.email, employeeId: employee.employeeId, note });
+
+    // Employed again (no end date, no leaver status) while still leaving in an open offboarding: a withdrawn
+    // termination, or a rehire within the hold.
+    if (!leaving && leavingIn !== undefined && user !== undefined && (keptLeaving(kept) || kept === undefined) && previous !== undefined) {
+      if (guard !== undefined) out.protected.push({ email: employee.email, employeeId: employee.employeeId, note: `${guard}: offboarding ${leavingIn.workflowId} not undone` });
+      else out.undos.push({ employee, user, ...leavingIn, cause: keptLeaving(kept) ? 'employed again (the last accepted export had them leaving)' : 'back in the export' });
+    } else if (employed && (user === undefined || user.status === 'DEACTIVATED')) {
+      const newJoin = previous === undefined || kept === undefined || keptLeaving(kept) || kept.start !== employee.startAt;
+      // A rehire is employed with no end date: a deactivated member with an end date still to come is a leaver.
+      const rehire = user !== undefined && !leaving && previous !== undefined && (kept === undefined || keptLeaving(kept));
+      if (input.pendingJoin.has(employee.email)) {
+        keepLeave = false;
+        if (newJoin && kept !== undefined && kept.start !== employee.startAt) listed(`start date changed to ${employee.start?.written ?? 'none'}: the join already queued keeps its date (undo it, and the next sync plans the new one)`);
+      } else if (user === undefined && newJoin) {
+        keepLeave = false;
+        if (guard !== undefined) out.protected.push({ email: employee.email, employeeId: employee.employeeId, note: `${guard}: not added` });
+        else out.joiners.push({ employee, how: 'add', seat: seatFor(employee, policy.seats), cause: joinCause(kept, previous, employee), dueAt: Math.max(employee.startAt ?? input.nowMs, input.nowMs) });
+      } else if (user !== undefined && rehire) {
+        if (guard !== undefined) out.protected.push({ email: employee.email, employeeId: employee.employeeId, note: `${guard}: not reactivated` });
+        else out.joiners.push({ employee, how: 'reactivate', userId: user.id, seat: seatFor(employee, policy.seats), cause: kept === undefined ? 'back in the export, deactivated in the organization (a rehire)' : 'employed again (the last accepted export had them leaving): a rehire', dueAt: Math.max(employee.startAt ?? input.nowMs, input.nowMs) });
+      } else if (user !== undefined && previous === undefined) {
+        listed('deactivated in the organization, employed in the export: not reactivated by a first sync (nothing says they left and came back); reactivate by hand if they should be in');
+      } else if (user === undefined) {
+        listed('in the export, not in the organization, and nothing changed since the last accepted export (removed by someone, or a join that failed: see its workflow): not added again');
+      }
+    } else if (employed && user !== undefined && kept !== undefined) {
+      const changes = attributeChanges({ department: kept.d, title: kept.t, location: kept.loc }, employee);
+      if (changes.length > 0) {
+        const before = seatFor({ department: kept.d, title: kept.t, location: kept.loc }, policy.seats);
+        const after = seatFor(employee, policy.seats);
+        if (after.seat !== before.seat && after.seat !== user.seat && (user.status === 'ACTIVE' || user.status === 'PENDING')) {
+          if (input.pendingMove.has(user.id)) listed(`${changes.join(', ')}: a seat change is already queued for them; this one waits for the next sync`);
+          else if (guard !== undefined) out.protected.push({ email: employee.email, employeeId: employee.employeeId, note: `${guard}: seat not changed (${changes.join(', ')})` });
+          else out.movers.push({ employee, user, seat: after, cause: changes.join(', '), dueAt: Math.max(employee.effectiveAt ?? input.nowMs, input.nowMs) });
+        }
+      }
+    }
+
+    if (leaving) {
+      const newLeave = previous === undefined || kept === undefined || !keptLeaving(kept) || kept.end !== employee.endAt;
+      if (user === undefined) {
+        // Kept as not leaving while they may still join (a fixed-term joiner): once a member, the end date is new.
+        if (employed) keepLeave = false;
+      } else if (newLeave && leavingIn !== undefined) {
+        if (kept !== undefined && kept.end !== employee.endAt) listed(`end date ${employee.end?.written ?? 'removed'}: already leaving in offboarding ${leavingIn.workflowId}, which keeps its date (seatflow steps run, or undo it and sync again)`);
+      } else if (newLeave) {
+        if (guard !== undefined) out.protected.push({ email: employee.email, employeeId: employee.employeeId, note: `${guard}: not offboarded` });
+        else {
+          out.leavers.push({
+            row: employee.row,
+            line: employee.line,
+            email: employee.email,
+            employeeId: employee.employeeId,
+            ...(employee.endAt === undefined ? {} : { leaveAt: employee.endAt }),
+            ...(employee.end === undefined ? {} : { leaveDate: { written: employee.end.written, column: employee.end.column, field: 'leaveDate', dateAlone: employee.end.readAs.includes('last day'), readAs: employee.end.readAs } }),
+            ...(employee.managerEmail === undefined ? {} : { transferTo: employee.managerEmail }),
+            cause: employee.endAt !== undefined ? `end date ${employee.end?.written ?? day(employee.endAt)}${kept?.end !== undefined ? ` (was ${day(kept.end)})` : ''}` : `status ${employee.statusWritten ?? 'leaver'}`,
+            absent: false,
+          });
+        }
+      }
+    }
+
+    // A leaver of an open offboarding whose manager changed: the removal transfers to the new manager.
+    if (leavingIn !== undefined && employee.managerEmail !== undefined && kept !== undefined && kept.m !== employee.managerEmail && out.undos.every((undo) => undo.employee !== employee)) {
+      out.transfers.push({ employee, ...leavingIn, ...(kept.m === undefined ? {} : { from: kept.m }), to: employee.managerEmail });
+    }
+
+    const keptNow = keptOf(employee);
+    if (!keepLeave) {
+      delete keptNow.end;
+      if (keptNow.s === 'l') delete keptNow.s;
+    }
+    out.kept.set(employee.employeeId, keptNow);
+  }
+
+  // Gone from the export since the last accepted one: a leaver now, to their last known manager.
+  const knownEmails = new Set<string>();
+  for (const [employeeId, kept] of previous ?? []) {
+    knownEmails.add(kept.e);
+    if (out.kept.has(employeeId)) continue;
+    out.gone += 1;
+    if (inExport.has(kept.e)) continue;
+    const user = live.get(kept.e);
+    if (user === undefined || input.leaving.has(user.id)) continue;
+    const guard = protection(kept.e, user);
+    if (guard !== undefined) {
+      out.protected.push({ email: kept.e, employeeId, note: `${guard}: gone from the export, not offboarded` });
+      continue;
+    }
+    out.leavers.push({ row: nextRow++, line: 0, email: kept.e, employeeId, ...(kept.m === undefined ? {} : { transferTo: kept.m }), cause: 'gone from the export', absent: true });
+  }
+
+  // In the organization, and in no export: listed, and offboarded only when the policy says so.
+  for (const user of live.values()) {
+    if (inExport.has(user.email) || knownEmails.has(user.email)) continue;
+    const guard = protection(user.email, user);
+    const status = user.status ?? 'status hidden';
+    if (guard !== undefined) {
+      out.notInExport.push({ email: user.email, note: `${status}; ${guard}: never touched` });
+    } else if (policy.notInExport === 'offboard' && user.status !== undefined && !input.leaving.has(user.id)) {
+      out.notInExport.push({ email: user.email, note: `${status}; offboarded (the policy's notInExport)` });
+      out.leavers.push({ row: nextRow++, line: 0, email: user.email, cause: 'not in the export (the policy\'s notInExport: "offboard")', absent: true });
+    } else {
+      out.notInExport.push({ email: user.email, note: `${status}; listed only (the policy's notInExport: "${policy.notInExport}")` });
+    }
+  }
+  return out;
+}
+
+function joinCause(kept: KeptEmployee | undefined, previous: ReadonlyMap<string, KeptEmployee> | undefined, employee: Employee): string {
+  if (previous === undefined) return 'in the export, not in the organization (first sync)';
+  if (kept === undefined) return 'new in the export';
+  if (keptLeaving(kept)) return 'employed again (the last accepted export had them leaving)';
+  return `start date changed to ${employee.start?.written ?? 'none'}`;
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { PersonStore } from './person-store.js';
+import type { RecordStore } from './record-store.js';
+import type { StepJobData } from './step-job.js';
+
+/**
+ * A lifecycle is what the timed-step engine runs for each person of a workflow: effective-dated steps over the
+ * existing job types, with compare-and-set phases. Offboarding (leave date → deactivate → hold → remove with transfer)
+ * is one (offboarding-lifecycle.ts); joiners and movers are others (src/sync). The engine (workflow-engine.ts) owns what
+ * they share: the step queue and its jobs, the index of steps to come, the sweep on the service clock, polling a row's
+ * outcome, steps run now, BullMQ giving up, and a workflow that finishes with its last person. A lifecycle owns what
+ * its steps do.
+ */
+
+/** One thing that happened to a person, for status and the report. */
+export const personStepSchema = z.object({ step: z.string(), at: z.string(), outcome: z.string(), message: z.string().optional() });
+export type PersonStep = z.infer<typeof personStepSchema>;
+
+/** What the state of every person of every lifecycle has (a lifecycle's own schema adds to it). */
+export const personBaseSchema = z.object({
+  row: z.number().int(),
+  line: z.number().int(),
+  email: z.string(),
+  userId: z.number().optional(),
+  phase: z.string(),
+  /** Bumped on every write: a write only lands on the version it read (see person-store.ts). */
+  version: z.number().int(),
+  reason: z.string().optional(),
+  rule: z.string().optional(),
+  notes: z.array(z.string()),
+  steps: z.array(personStepSchema),
+});
+export type PersonBase = z.infer<typeof personBaseSchema>;
+
+export function personStepOf(step: string, outcome: string, at: Date, message?: string): PersonStep {
+  return { step, at: at.toISOString(), outcome, ...(message === undefined ? {} : { message }) };
+}
+
+/** submitting: being set up; open: some person has a step to come; finished: every person reached an end. */
+export const WORKFLOW_STATES = ['submitting', 'open', 'finished'] as const;
+
+/** The lifecycle of records written before lifecycles had names: they are all offboardings. */
+export const DEFAULT_LIFECYCLE = 'offboarding';
+
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** The fields of every workflow's record (a Redis hash), whatever its lifecycle. */
+export const workflowBaseShape = {
+  id: z.string(),
+  state: z.enum(WORKFLOW_STATES),
+  source: z.string(),
+  sha256: z.string(),
+  createdAt: z.string(),
+  target: z.string(),
+  sim: flag,
+  timeZone: z.string().optional(),
+  total: z.coerce.number(),
+  /**
+   * 'true' when the rows of people with a step to come are kept in a set (workflowOpen), so that closing a person
+   * costs one command; offboardings submitted before it are closed by reading every leaver.
+   */
+  tracksOpen: flag.optional(),
+};
+/** `lifecycle` is absent on offboardings (their records predate it), present on every other lifecycle's. */
+export const workflowBaseSchema = z.object({ ...workflowBaseShape, lifecycle: z.string().optional() });
+export type WorkflowBase = z.infer<typeof workflowBaseSchema>;
+
+/** One step of one person, as the engine hands it to the lifecycle that runs it. */
+export interface StepRun<R extends WorkflowBase, P extends PersonBase> {
+  data: StepJobData;
+  workflow: R;
+  person: P;
+  api: SmartsheetApi;
+  signal?: AbortSignal;
+  /**
+   * The step queued a row (of a step batch) and must look again for its outcome: the step job waits as delayed work
+   * (not a timer), a little longer each time, and runs again. Never returns.
+   */
+  waitForRow(): Promise<never>;
+}
+
+/**
+ * A lifecycle bound to an engine (its stores and batches). Every step reads the person's phase and does only what that
+ * phase still needs, so a step run twice (a killed worker, a step added again) repeats nothing.
+ */
+export interface Lifecycle<R extends WorkflowBase = WorkflowBase, P extends PersonBase = PersonBase> {
+  /** Kept on each record (`lifecycle`); also how `seatflow steps` names it. */
+  name: string;
+  /** The steps of a person, as the step jobs name them (`<workflow>-<row>-<step>`). */
+  steps: readonly string[];
+  records: RecordStore<R>;
+  persons: PersonStore<P>;
+  /** Phases from which a step is still to come. */
+  openPhases: ReadonlySet<string>;
+  runStep(run: StepRun<R, P>): Promise<string>;
+  /** BullMQ gave up on a step after its attempts: the person ends failed with that reason. */
+  gaveUp(data: StepJobData, reason: string): Promise<void>;
+  /** `seatflow steps run`: what else changes on the person when a step is brought forward to now. */
+  broughtForward?(person: P, step: string, nowMs: number): P;
+  /** Whether anything of a workflow submitted before open people were tracked is due by now (read every person). */
+  dueWithoutIndex?(workflow: R, nowMs: number): Promise<boolean>;
+}
+
+/** Lifecycles by name: what the step worker dispatches on. */
+export type LifecycleRegistry = ReadonlyMap<string, Lifecycle>;
+
+export function lifecycleOf(registry: LifecycleRegistry, workflow: Pick<WorkflowBase, 'lifecycle' | 'id'>): Lifecycle {
+  const name = workflow.lifecycle ?? DEFAULT_LIFECYCLE;
+  const found = registry.get(name);
+  if (found === undefined) throw new Error(`workflow ${workflow.id} is a ${name} workflow, which this process does not run (it knows ${[...registry.keys()].join(', ')})`);
+  return found;
+}

@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import type { QueueKeys } from '../queue/queue-keys.js';
+import type { RedisClient } from '../queue/redis/lua-script.js';
+import { DEFAULT_LIFECYCLE, type WorkflowBase } from './lifecycle.js';
+
+/** How many of the newest workflows are looked at for open ones besides the open set (workflows submitted before it). */
+const RECENT_SCANNED = 200;
+
+/**
+ * The workflow records of one lifecycle (or of every lifecycle, for the engine) in Redis: one hash per workflow, all in
+ * one index by creation time, and a set of the open ones.
+ */
+export interface RecordStore<R extends WorkflowBase> {
+  /** Writes the record (state `submitting`) unless one with its id exists; false when it did. */
+  create(record: Omit<R, 'state' | 'lifecycle'>, createdAtMs: number): Promise<boolean>;
+  /** The record, when there is one of this store's lifecycle. */
+  get(id: string): Promise<R | undefined>;
+  /** Newest first, this lifecycle's only. */
+  list(limit?: number): Promise<R[]>;
+  /** Every workflow of this lifecycle with a person still to come. */
+  open(): Promise<R[]>;
+  setState(id: string, state: R['state']): Promise<void>;
+}
+
+/**
+ * `lifecycle` undefined: every lifecycle's records, read with the shape they share (the engine's view). Records
+ * written before lifecycles had names have no `lifecycle` field: they are offboardings.
+ */
+export function createRecordStore<R extends WorkflowBase>(redis: RedisClient, keys: QueueKeys, schema: z.ZodType<R, unknown>, lifecycle?: string): RecordStore<R> {
+  const parse = (raw: Record<string, string>): R | undefined => {
+    if (raw.state === undefined) return undefined;
+    if (lifecycle !== undefined && (raw.lifecycle ?? DEFAULT_LIFECYCLE) !== lifecycle) return undefined;
+    return schema.parse(raw);
+  };
+  const store: RecordStore<R> = {
+    async create(record, createdAtMs) {
+      const key = keys.workflow(record.id);
+      if ((await redis.hsetnx(key, 'id', record.id)) === 0) return false;
+      // Offboardings carry no lifecycle field, as before lifecycles had names.
+      const fields: Record<string, string> = { state: 'submitting', ...(lifecycle === undefined || lifecycle === DEFAULT_LIFECYCLE ? {} : { lifecycle }) };
+      for (const [name, value] of Object.entries(record)) if (value !== undefined) fields[name] = String(value);
+      await redis.multi().hset(key, fields).zadd(keys.workflows, createdAtMs, record.id).exec();
+      return true;
+    },
+    async get(id) {
+      return parse(await redis.hgetall(keys.workflow(id)));
+    },
+    async list(limit = 50) {
+      const ids = await redis.zrevrange(keys.workflows, 0, limit - 1);
+      return present(await Promise.all(ids.map((id) => store.get(id))));
+    },
+    async open() {
+      const ids = new Set([...(await redis.smembers(keys.workflowsOpen)), ...(await redis.zrevrange(keys.workflows, 0, RECENT_SCANNED - 1))]);
+      return present(await Promise.all([...ids].map((id) => store.get(id)))).filter((record) => record.state === 'open');
+    },
+    async setState(id, state) {
+      const open = state === 'open' ? redis.multi().sadd(keys.workflowsOpen, id) : redis.multi().srem(keys.workflowsOpen, id);
+      await open.hset(keys.workflow(id), 'state', state).exec();
+    },
+  };
+  return store;
+}
+
+function present<T>(records: readonly (T | undefined)[]): T[] {
+  return records.filter((record): record is T => record !== undefined);
+}

@@ -1,0 +1,56 @@
+import { DelayedError, type Job } from 'bullmq';
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import { lifecycleOf, type LifecycleRegistry } from './lifecycle.js';
+import type { StepJobData } from './step-job.js';
+import type { EngineContext } from './workflow-context.js';
+
+/** The longest wait between two looks at a queued row's outcome. */
+const MAX_POLL_MS = 60_000;
+
+/** A step this much ahead of its due time on the service clock is parked until then (the Date header has 1 s steps). */
+const DUE_TOLERANCE_MS = 2000;
+
+/**
+ * The processor of the step queue, for every lifecycle: a step handed out before it is due on the service clock waits
+ * until then; the step index learns when a worker starts a step and when it ends; the step itself is the lifecycle's
+ * (lifecycle.ts). A step whose row is queued looks again after `pollMs` as delayed work, not as a timer, a little
+ * longer each time.
+ */
+export function createStepRunner(context: EngineContext, registry: LifecycleRegistry, api: SmartsheetApi) {
+  const { clock } = context;
+
+  return async function processStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
+    const { workflowId, row, step } = job.data;
+    await clock.refresh?.();
+    // Due on the service clock, not this machine's: a step BullMQ hands out early (this clock ahead of the service's,
+    // or the service's clock moved back) waits until it is due there.
+    const early = job.data.dueAt - clock.now();
+    if (early > DUE_TOLERANCE_MS) {
+      await context.steps.waiting(workflowId, { row, step, dueAt: job.data.dueAt });
+      await job.moveToDelayed(Date.now() + early, token);
+      throw new DelayedError();
+    }
+    if ((job.data.polls ?? 0) === 0) await context.steps.started(workflowId, row, step);
+    const ended = await runStep(job, token, signal);
+    await context.steps.done(workflowId, row, step);
+    return ended;
+  };
+
+  async function runStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
+    const { workflowId, row } = job.data;
+    const found = await context.records.get(workflowId);
+    if (found === undefined) return 'missing';
+    const lifecycle = lifecycleOf(registry, found);
+    const workflow = await lifecycle.records.get(workflowId);
+    const person = await lifecycle.persons.get(workflowId, row);
+    if (workflow === undefined || person === undefined) return 'missing';
+    // A row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
+    const waitForRow = async (): Promise<never> => {
+      const polls = job.data.polls ?? 0;
+      await job.updateData({ ...job.data, polls: polls + 1 });
+      await job.moveToDelayed(Date.now() + Math.min(context.pollMs * 1.5 ** polls, MAX_POLL_MS), token);
+      throw new DelayedError();
+    };
+    return lifecycle.runStep({ data: job.data, workflow, person, api, ...(signal === undefined ? {} : { signal }), waitForRow });
+  }
+}

@@ -1,0 +1,225 @@
+import { Queue, Worker } from 'bullmq';
+import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { BatchSystem } from '../queue/batch-system.js';
+import { closeBullmq } from '../queue/redis/close-bullmq.js';
+import type { RedisHandle } from '../queue/redis/open-redis.js';
+import { lifecycleOf, workflowBaseSchema, type Lifecycle, type LifecycleRegistry, type WorkflowBase } from './lifecycle.js';
+import { pendingSteps, runStepsNow, type RunNowRequest, type RunNowResult, type StepView } from './pending-steps.js';
+import { createRecordStore } from './record-store.js';
+import { createStepIndex } from './step-index.js';
+import { createStepRunner } from './step-runner.js';
+import { stepJobId, stepQueueNameOf, type StepJobData } from './step-job.js';
+import type { EngineContext } from './workflow-context.js';
+
+/** Workflows looked at (newest first) for steps to come, besides the set of open ones. */
+const RECENT_WORKFLOWS = 200;
+
+export interface WorkflowEngineOptions {
+  /** The batch machinery of the same Redis, prefix and target: steps run their rows through it. */
+  batches: BatchSystem;
+  redis: RedisHandle;
+  prefix: string;
+  target: string;
+  sim: boolean;
+  logger: Logger;
+  /** config offboarding.stepPollMs: the first wait before a step looks again for its row's outcome. */
+  pollMs: number;
+  /** config offboarding.dueSweepMs: how often a step worker promotes the steps due on the service clock. */
+  dueSweepMs: number;
+  /**
+   * The service's clock (service-clock.ts): due times are taken on it. Default the system clock; tests pass the
+   * reference server's, so due times move with it.
+   */
+  clock?: Clock;
+}
+
+/** Builds a lifecycle over the engine's context (its stores share the engine's Redis and batches). */
+export type LifecycleFactory = (context: EngineContext) => Lifecycle;
+
+export interface StepWorkerOptions {
+  api: SmartsheetApi;
+  concurrency?: number;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  /**
+   * How often the worker promotes the steps due on the service clock that BullMQ still holds as delayed (their delay
+   * was reckoned when they were queued, and the service's clock may since have moved: a rehearsal that moves the
+   * reference server's clock, a machine clock corrected). Default the engine's dueSweepMs.
+   */
+  sweepMs?: number;
+}
+
+export interface StepWorkerHandle {
+  worker: Worker<StepJobData>;
+  close(graceMs: number): Promise<void>;
+}
+
+/** The timed-step engine over one Redis and target, with the lifecycles it runs. */
+export interface WorkflowEngine {
+  context: EngineContext;
+  lifecycles: LifecycleRegistry;
+  /** The lifecycle of a workflow, or undefined when there is no such workflow. */
+  lifecycleOfWorkflow(workflowId: string): Promise<{ workflow: WorkflowBase; lifecycle: Lifecycle } | undefined>;
+  /** Workflows of the target (any lifecycle) that may have a step to come. */
+  activeWorkflows(): Promise<WorkflowBase[]>;
+  /** Runs now the delayed steps due by `atMs` on the service clock (the worker's sweep; tests that move the clock). */
+  promoteDue(atMs: number): Promise<number>;
+  /** The steps to come of one workflow, or of every open one of every lifecycle, in due order (`seatflow steps`). */
+  steps(options?: { workflowId?: string; dueOnly?: boolean; lifecycle?: string }): Promise<StepView[]>;
+  /** Runs steps of a workflow now (`seatflow steps run`); undefined when there is no such workflow. */
+  runNow(workflowId: string, request: RunNowRequest): Promise<RunNowResult[] | undefined>;
+  /** True when nothing of this workflow is due by now (one count of its step index). */
+  nothingDue(workflowId: string): Promise<boolean>;
+  /** One step worker for every lifecycle: the step queue of the target is one queue. */
+  startStepWorker(options: StepWorkerOptions): StepWorkerHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * The engine every lifecycle runs on: a person's steps are delayed BullMQ jobs on the target's step queue, due on the
+ * service clock, indexed by due time per workflow (step-index.ts); a worker sweep promotes those due on the service
+ * clock; the steps themselves are the lifecycles' (lifecycle.ts), and their changes rows of step batches run by the
+ * existing job types.
+ */
+export function createWorkflowEngine(options: WorkflowEngineOptions, factories: readonly LifecycleFactory[]): WorkflowEngine {
+  const clock = options.clock ?? systemClock;
+  const redis = options.redis.client;
+  const keys = options.batches.keys;
+  let stepQueue: Queue<StepJobData> | undefined;
+  const queue = (): Queue<StepJobData> => {
+    if (stepQueue === undefined) {
+      stepQueue = new Queue<StepJobData>(stepQueueNameOf(options.target), { connection: options.redis.bullmqConnection(), prefix: options.prefix });
+      stepQueue.on('error', (error) => options.logger.debug({ err: error }, 'step queue connection error'));
+    }
+    return stepQueue;
+  };
+  const context: EngineContext = {
+    redis,
+    keys,
+    target: options.target,
+    records: createRecordStore(redis, keys, workflowBaseSchema),
+    batches: options.batches.store,
+    get rowsQueue() {
+      return options.batches.queue;
+    },
+    get stepQueue() {
+      return queue();
+    },
+    steps: createStepIndex(redis, keys),
+    clock,
+    sim: options.sim,
+    logger: options.logger,
+    pollMs: options.pollMs,
+  };
+  const lifecycles = new Map<string, Lifecycle>();
+  for (const factory of factories) {
+    const lifecycle = factory(context);
+    lifecycles.set(lifecycle.name, lifecycle);
+  }
+  const workers: StepWorkerHandle[] = [];
+
+  const activeWorkflows = async (): Promise<WorkflowBase[]> => {
+    const ids = new Set([...(await redis.smembers(keys.workflowsOpen)), ...(await redis.zrevrange(keys.workflows, 0, RECENT_WORKFLOWS - 1))]);
+    const records = await Promise.all([...ids].map((id) => context.records.get(id)));
+    // A finished workflow can still have a step to come: the reactivation an undo queued for its last leaver. Other
+    // targets' workflows have their steps on other queues.
+    return records.filter((record): record is WorkflowBase => record !== undefined && record.target === options.target && (record.state === 'open' || record.tracksOpen === true) && lifecycles.has(record.lifecycle ?? 'offboarding'));
+  };
+
+  const engine: WorkflowEngine = {
+    context,
+    lifecycles,
+    async lifecycleOfWorkflow(workflowId) {
+      const workflow = await context.records.get(workflowId);
+      return workflow === undefined ? undefined : { workflow, lifecycle: lifecycleOf(lifecycles, workflow) };
+    },
+    activeWorkflows,
+    async promoteDue(atMs) {
+      let promoted = 0;
+      for (const workflow of await activeWorkflows()) {
+        // Only steps no worker has started: each is looked at about once after it falls due, whatever the backlog.
+        for (const step of await context.steps.dueWaiting(workflow.id, atMs, 1000)) {
+          const job = await queue().getJob(stepJobId(workflow.id, step.row, step.step));
+          const state = job === undefined ? undefined : await job.getState();
+          if (job !== undefined && state === 'delayed' && (job.data.polls ?? 0) === 0) {
+            await job.promote().catch(() => undefined);
+            promoted += 1;
+          }
+          // Promoted, handed out by BullMQ already, or without a job (`seatflow steps` shows it as such): done here.
+          await context.steps.started(workflow.id, step.row, step.step);
+        }
+      }
+      return promoted;
+    },
+    async steps(stepOptions = {}) {
+      await clock.refresh?.();
+      const workflows = stepOptions.workflowId === undefined ? await activeWorkflows() : [await context.records.get(stepOptions.workflowId)];
+      const views: StepView[] = [];
+      for (const workflow of workflows) {
+        if (workflow === undefined || !lifecycles.has(workflow.lifecycle ?? 'offboarding')) continue;
+        if (stepOptions.lifecycle !== undefined && (workflow.lifecycle ?? 'offboarding') !== stepOptions.lifecycle) continue;
+        views.push(...(await pendingSteps(context, lifecycleOf(lifecycles, workflow), workflow, stepOptions)));
+      }
+      return views.sort((a, b) => a.dueAt.localeCompare(b.dueAt));
+    },
+    async runNow(workflowId, request) {
+      const found = await engine.lifecycleOfWorkflow(workflowId);
+      if (found === undefined) return undefined;
+      await clock.refresh?.();
+      return runStepsNow(context, found.lifecycle, found.workflow, request);
+    },
+    async nothingDue(workflowId) {
+      await clock.refresh?.();
+      return (await context.steps.dueCount(workflowId, clock.now())) === 0;
+    },
+    startStepWorker(workerOptions) {
+      const processor = createStepRunner(context, lifecycles, workerOptions.api);
+      const worker = new Worker<StepJobData>(stepQueueNameOf(options.target), processor, {
+        connection: options.redis.bullmqConnection(),
+        prefix: options.prefix,
+        concurrency: workerOptions.concurrency ?? 4,
+        lockDuration: workerOptions.lockDurationMs ?? 15_000,
+        stalledInterval: workerOptions.stalledIntervalMs ?? 5_000,
+        maxStalledCount: 10,
+      });
+      worker.on('error', (error) => options.logger.warn({ err: error }, 'step worker connection error'));
+      // BullMQ's delays run on this machine's clock, reckoned when a step was queued; due times are the service's.
+      const sweep = setInterval(() => {
+        void (async () => {
+          await clock.refresh?.();
+          await engine.promoteDue(clock.now());
+        })().catch((error: unknown) => options.logger.debug({ err: error }, 'could not promote the steps due on the service clock'));
+      }, workerOptions.sweepMs ?? options.dueSweepMs);
+      sweep.unref();
+      worker.on('failed', (job, error) => {
+        if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        // BullMQ gave up on this step: the person ends failed, so status says so instead of showing it overdue forever.
+        void gaveUp(job.data, error.message).catch((recordError: unknown) => options.logger.error({ err: recordError }, 'could not record a failed step'));
+      });
+      const handle: StepWorkerHandle = {
+        worker,
+        close: (graceMs: number) => {
+          clearInterval(sweep);
+          return closeBullmq(worker, { graceMs });
+        },
+      };
+      workers.push(handle);
+      return handle;
+    },
+    async close() {
+      await Promise.all(workers.splice(0).map((worker) => worker.close(2000)));
+      if (stepQueue !== undefined) await closeBullmq(stepQueue);
+    },
+  };
+
+  async function gaveUp(data: StepJobData, message: string): Promise<void> {
+    const found = await engine.lifecycleOfWorkflow(data.workflowId);
+    if (found === undefined) return;
+    await context.steps.done(data.workflowId, data.row, data.step);
+    await found.lifecycle.gaveUp(data, `the ${data.step} step gave up: ${message}`);
+  }
+
+  return engine;
+}
