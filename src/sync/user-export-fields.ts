@@ -38,23 +38,8 @@ export function isSeatField(field: UserExportField): field is SeatField {
  * The columns written without `--fields`: everything the listings carry, within one call per 100 users. Left out:
  * alternateEmails (one call per user), firstName/lastName (name has them), unrecognized (the raw value is in its column).
  */
-export const DEFAULT_USER_EXPORT_FIELDS: readonly UserExportField[] = [
-  'id',
-  'email',
-  'name',
-  'status',
-  'admin',
-  'groupAdmin',
-  'resourceViewer',
-  'licensedSheetCreator',
-  'planId',
-  'seatType',
-  'isInternal',
-  'provisionalExpirationDate',
-  'seatTypeLastChangedAt',
-  'lastLogin',
-  'groupsOwned',
-];
+const LEFT_OUT_BY_DEFAULT: readonly UserExportField[] = ['firstName', 'lastName', 'alternateEmails', 'unrecognized'];
+export const DEFAULT_USER_EXPORT_FIELDS: readonly UserExportField[] = USER_EXPORT_FIELDS.filter((field) => !LEFT_OUT_BY_DEFAULT.includes(field));
 
 /** `--fields a,b,c` → the fields in that order, each once; an unknown name is refused with the closest known one. */
 export function parseUserExportFields(text: string | undefined): UserExportField[] {

@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildControlApp } from '../../src/control/build-control-app.js';
-import { DAY, TEST_OFFBOARDING, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
-import { controlDeps } from '../unit/control/control-test-deps.js';
+import { DAY, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
+import { offboardingDashboard, textOf } from '../helpers/offboarding-dashboard.js';
 import { csrfOf, getPage, postForm, signIn } from '../unit/control/dashboard-sign-in.js';
 
 const { open } = useOffboardingHarnesses();
 
-const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-
 describe('dashboard: holds and undo against Redis, workers and the reference server', () => {
   it('lists the leavers in their hold, undoes one through the confirmation page and the reactivation reaches the service', async () => {
     const { h, o } = await open();
-    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
-    const app = buildControlApp(
-      controlDeps({
-        target: { label: 'SIMULATION', id: h.server.url, configured: true, sim: true },
-        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
-        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
-      }),
-    );
+    const app = offboardingDashboard({ h, o });
     try {
       const [a, b, c] = await h.deactivatableEmails(3);
       const later = new Date(o.clock.now() + 3 * DAY).toISOString();

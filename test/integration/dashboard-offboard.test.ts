@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildControlApp } from '../../src/control/build-control-app.js';
-import { TEST_OFFBOARDING, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
-import { controlDeps } from '../unit/control/control-test-deps.js';
+import { useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
+import { offboardingDashboard, textOf } from '../helpers/offboarding-dashboard.js';
 import { csrfOf, getPage, postFile, postForm, signIn } from '../unit/control/dashboard-sign-in.js';
 
 const { open } = useOffboardingHarnesses();
 
-const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-
 describe('dashboard: start an offboarding from the page', () => {
   it('plans an uploaded leavers file leaver by leaver, starts it on confirmation, names it after the file, and finds it again', async () => {
     const { h, o } = await open();
-    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
-    const app = buildControlApp(
-      controlDeps({
-        target: { label: 'SIMULATION', id: h.server.url, configured: true, sim: true },
-        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
-        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
-        maxPlanRows: 5,
-      }),
-    );
+    const app = offboardingDashboard({ h, o }, { maxPlanRows: 5 });
     try {
       const [a, b] = await h.deactivatableEmails(2);
       const file = `email,transferTo\n${a},\n${b},\nnobody.here@acme.example,\n`;
@@ -82,14 +71,7 @@ describe('dashboard: start an offboarding from the page', () => {
 
   it('refuses a leave date in a column it does not know, and plans on that date once the form says which column it is', async () => {
     const { h, o } = await open();
-    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
-    const app = buildControlApp(
-      controlDeps({
-        target: { label: 'SIMULATION', id: h.server.url, configured: true, sim: true },
-        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
-        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
-      }),
-    );
+    const app = offboardingDashboard({ h, o });
     try {
       const [a] = await h.deactivatableEmails(1);
       const file = `Email,Leaving Date,Badge Photo Taken\n${a},2099-03-31,2020-01-01\n`;

@@ -63,27 +63,36 @@ export function scheduleResultOf(view: ScheduleView): (typeof SCHEDULE_RESULTS)[
  * or stopped firing). Fleet-wide: every process of the target reports the same values.
  */
 export function registerWorkflowGauges(registry: Registry, sourcesOf: () => WorkflowSources, read: (what: string, work: () => Promise<void>) => Promise<void>): void {
-  // One read of the offboardings serves the five gauges of a scrape (prom-client collects them at once).
-  let figuresRead: Promise<OffboardingFigures | undefined> | undefined;
-  const figures = (): Promise<OffboardingFigures | undefined> => {
-    figuresRead ??= readFigures(sourcesOf()).finally(() => {
-      figuresRead = undefined;
-    });
-    return figuresRead;
+  /**
+   * Gauges that share one read of shared state per scrape (prom-client collects a scrape's gauges at once): `load`
+   * runs once for all of them; undefined (nothing to read here) leaves them as they are. `reset` drops series of what
+   * is gone (a removed schedule).
+   */
+  const sharedReadGauges = <T>(load: () => Promise<T | undefined>, options: { reset: boolean }) => {
+    let reading: Promise<T | undefined> | undefined;
+    const once = (): Promise<T | undefined> => {
+      reading ??= load().finally(() => {
+        reading = undefined;
+      });
+      return reading;
+    };
+    return (name: string, help: string, set: (gauge: Gauge, value: T) => void, labelNames: string[] = []) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [registry],
+        async collect() {
+          await read(name, async () => {
+            const value = await once();
+            if (value === undefined) return;
+            if (options.reset) this.reset();
+            set(this, value);
+          });
+        },
+      });
   };
-  const offboardingGauge = (name: string, help: string, set: (gauge: Gauge, figures: OffboardingFigures) => void, labelNames: string[] = []) =>
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        await read(name, async () => {
-          const found = await figures();
-          if (found !== undefined) set(this, found);
-        });
-      },
-    });
+  const offboardingGauge = sharedReadGauges(() => readFigures(sourcesOf()), { reset: false });
   offboardingGauge('seatflow_offboardings_open', 'Offboardings of this target with a leaver still to come (fleet-wide: every process reports the same value; aggregate with max)', (g, f) => g.set(f.open));
   offboardingGauge(
     'seatflow_offboarding_leavers',
@@ -105,31 +114,7 @@ export function registerWorkflowGauges(registry: Registry, sourcesOf: () => Work
     (g, f) => g.set(f.holdsEndingIn24h),
   );
 
-  let schedulesRead: Promise<ScheduleView[] | undefined> | undefined;
-  const schedules = (): Promise<ScheduleView[] | undefined> => {
-    const book = sourcesOf().schedules;
-    if (book === undefined) return Promise.resolve(undefined);
-    schedulesRead ??= book.list().finally(() => {
-      schedulesRead = undefined;
-    });
-    return schedulesRead;
-  };
-  const scheduleGauge = (name: string, help: string, set: (gauge: Gauge, views: ScheduleView[]) => void, labelNames: string[]) =>
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        await read(name, async () => {
-          const views = await schedules();
-          if (views === undefined) return;
-          // A removed schedule's series end with it.
-          this.reset();
-          set(this, views);
-        });
-      },
-    });
+  const scheduleGauge = sharedReadGauges(async () => sourcesOf().schedules?.list(), { reset: true });
   scheduleGauge(
     'seatflow_schedule_last_run_timestamp_seconds',
     'When the last run of a reconciliation schedule ended (Unix time); absent until it first ran',
