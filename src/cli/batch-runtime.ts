@@ -102,7 +102,12 @@ export function createBudgetedApi(
   batch: BatchRuntime,
   options: { retryReads?: boolean; maxRetryElapsedMs?: number; metrics?: SeatflowMetrics } = {},
 ): { api: SmartsheetApi; budget: RequestBudget } {
-  const budget = batch.system.budget({ accessToken: runtime.config.api.accessToken ?? 'no-token', rate: runtime.config.rateLimit });
+  const budget = batch.system.budget({
+    accessToken: runtime.config.api.accessToken ?? 'no-token',
+    // Each embedded simulation is a service of its own behind the same demo token.
+    ...(runtime.sim === undefined ? {} : { service: runtime.sim.url }),
+    rate: runtime.config.rateLimit,
+  });
   const { metrics } = options;
   metrics?.watch({ budget });
   const retry = readRetryPolicy(runtime.config);

@@ -52,7 +52,7 @@ export interface BatchSystem {
   submit(plan: BatchPlan, options?: Pick<SubmitOptions, 'options' | 'identity'>): Promise<SubmitResult>;
   /** Rows of the batch parked as delayed jobs due more than `boundMs` from now (Redis time): see `rowsParkedBeyond`. */
   rowsParkedBeyond(batch: BatchRecord, boundMs: number): Promise<ParkedRow[]>;
-  budget(options: Pick<RequestBudgetOptions, 'accessToken' | 'rate'>): RequestBudget;
+  budget(options: Pick<RequestBudgetOptions, 'accessToken' | 'service' | 'rate'>): RequestBudget;
   startWorkers(options: StartWorkersOptions): WorkerPool;
   /** Closes the queues this system opened (not the Redis handle, which the caller owns). */
   close(): Promise<void>;

@@ -29,6 +29,13 @@ export interface RequestBudgetOptions {
   redis: RedisClient;
   keys: QueueKeys;
   accessToken: string;
+  /**
+   * The service instance, when one token string stands for several: every embedded simulation answers the same demo
+   * token, each with a full bucket of its own, so its budget is its own too (a spent simulation's budget, kept in the
+   * home's Redis, made the next `--sim` command wait for a bucket that was never spent). A real token belongs to one
+   * service: without this, the budget is the token's, shared by every process that holds it.
+   */
+  service?: string;
   rate: BudgetRate;
   clock?: Clock;
   logger?: Logger;
@@ -92,7 +99,7 @@ const RATE_FLOOR_SHARE = 0.1;
 
 export function createRequestBudget(options: RequestBudgetOptions): RequestBudget {
   const clock = options.clock ?? systemClock;
-  const key = tokenKey(options.accessToken);
+  const key = tokenKey(options.service === undefined ? options.accessToken : `${options.service}\n${options.accessToken}`);
   const keys = [options.keys.budget(key), options.keys.pause(key), options.keys.calls(key)];
   const { requests, perSeconds, headroom } = options.rate;
   const burst = options.rate.burst ?? 'auto';

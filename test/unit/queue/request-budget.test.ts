@@ -96,6 +96,19 @@ describe('createRequestBudget', () => {
     expect(clock.waits).toEqual([]);
   });
 
+  it('keeps separate buckets for one token at separate simulations, and one bucket for the token at one service', async () => {
+    const clock = recordingClock();
+    const keys = createQueueKeys(testRedis.server.prefix());
+    const at = (service?: string) => createRequestBudget({ redis: testRedis.client, keys, accessToken: 'demo-admin', ...(service === undefined ? {} : { service }), rate: { ...rate, burst: 1 }, clock });
+    // A spent simulation's budget does not hold up the next one (both answer the same demo token).
+    await at('http://127.0.0.1:40001/2.0').beforeRequest({ operation: 'x' });
+    await at('http://127.0.0.1:40002/2.0').beforeRequest({ operation: 'x' });
+    expect(clock.waits).toEqual([]);
+    // The same simulation is one bucket, as the real service's token is.
+    await at('http://127.0.0.1:40001/2.0').beforeRequest({ operation: 'x' });
+    expect(clock.waits).toHaveLength(1);
+  });
+
   it('after a 429 in a burst: lowers the capacity, records the bucket empty, and the whole fleet waits', async () => {
     const clock = recordingClock();
     const [a, b] = fleet({ ...rate, burst: 40 }, 2, clock) as [RequestBudget, RequestBudget];
