@@ -3,12 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { expect } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { createBatchStore, type BatchRecord } from '../../src/queue/batch-store.js';
 import { createQueueKeys, rowsQueueName, scheduleQueueNameOf, tokenKey } from '../../src/queue/queue-keys.js';
 import { openRedis, type RedisHandle } from '../../src/queue/redis/open-redis.js';
 import type { RowOutcome } from '../../src/queue/row-outcome.js';
+import { rowJobId } from '../../src/queue/row-job.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/server/index.js';
 import type { Mutation } from '../../src/server/sim/mutation-log.js';
 import { stepQueueNameOf } from '../../src/workflow/step-job.js';
@@ -121,7 +123,21 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
     killed.kill('SIGKILL');
     const doneAtKill = await progress();
 
-    const watched = await watch;
+    // When the batch never ends, say where each unfinished row's job stands (the failure is then readable from a CI log).
+    const watched = await watch.catch(async (error: unknown) => {
+      const queue = new Queue(rowsQueueName(server!.url), { connection: redis!.bullmqConnection(), prefix });
+      const unfinished: string[] = [];
+      try {
+        for (let row = 1; row <= ROWS; row += 1) {
+          if (await store.hasOutcome(batchId, row)) continue;
+          const job = await queue.getJob(rowJobId(batchId, row));
+          unfinished.push(`row ${row}: ${job === undefined ? 'no job' : `job ${await job.getState()}, ${job.attemptsMade} attempts, delay ${job.delay} ms, processed ${job.processedOn ?? '-'}, failed "${job.failedReason ?? ''}"`}`);
+        }
+      } finally {
+        await queue.close();
+      }
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\nrows without an outcome on the master now:\n${unfinished.join('\n')}`);
+    });
     expect(watched.code, watched.stderr).toBe(0);
     // Nobody may repair the state from here: what is read below is what the fleet left.
     await Promise.all(workers.map(async (worker) => {
