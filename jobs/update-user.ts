@@ -1,5 +1,5 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import { z } from 'zod';
+import { userUpdateSchema } from '../src/contract/index.js';
 import { callOptions, succeeded } from './job-support.js';
 import { userProfileFields } from './writable-fields.js';
 import { resolveUserId } from './resolve-target.js';
@@ -9,15 +9,11 @@ type UpdateAction = ActionOf<'update'>;
 
 const FLAGS = ['admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const;
 const NAMES = ['firstName', 'lastName'] as const;
-/** The values the row's fields had before it ran (a flag the service did not report counts as false). */
-const profileBeforeSchema = z.object({
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  admin: z.boolean().optional(),
-  licensedSheetCreator: z.boolean().optional(),
-  groupAdmin: z.boolean().optional(),
-  resourceViewer: z.boolean().optional(),
-});
+/**
+ * The values the row's fields had before it ran (a flag the service did not report counts as false): the fields an
+ * update may set, as the wire defines them.
+ */
+const profileBeforeSchema = userUpdateSchema;
 
 /**
  * update: set names and flags. Confirm: get the user and compare every field the row sets; all equal → done.
