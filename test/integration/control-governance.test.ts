@@ -6,7 +6,7 @@ import { createOperatorDirectory } from '../../src/governance/operators/operator
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { createGovernanceHarness, GUARDRAILS, membersOf, type GovernanceHarness } from '../helpers/governance-harness.js';
 import { controlDeps, TOKEN } from '../unit/control/control-test-deps.js';
-import { createCookieJar, csrfOf, getPage, postForm, type CookieJar } from '../unit/control/dashboard-sign-in.js';
+import { csrfOf, getPage, postForm, signIn, type CookieJar } from '../unit/control/dashboard-sign-in.js';
 
 const ALICE = 'alice-token-0123456789abcdef0123456789';
 const BOB = 'bob-token-0123456789abcdef0123456789abcd';
@@ -67,20 +67,7 @@ async function submitAs(token: string, emails: string[], query = '?reason=HR-9')
   return app.inject({ method: 'POST', url: `/v1/batches${query}`, headers: { ...as(token), 'content-type': 'text/csv' }, payload: manifestOf(emails) });
 }
 
-async function signInAs(token: string): Promise<CookieJar> {
-  const jar = createCookieJar();
-  const form = await app.inject({ method: 'GET', url: '/login' });
-  jar.take(form);
-  const response = await app.inject({
-    method: 'POST',
-    url: '/login',
-    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ _csrf: csrfOf(form.body), token, next: '/approvals' }).toString(),
-  });
-  expect(response.statusCode).toBe(303);
-  jar.take(response);
-  return jar;
-}
+const signInAs = (token: string): Promise<CookieJar> => signIn(app, token, '/approvals');
 
 describe('governance over the control API and the dashboard', { timeout: 60_000 }, () => {
   it('roles: a viewer reads but cannot submit; an operator submits, the change waits; only another approver approves it', async () => {

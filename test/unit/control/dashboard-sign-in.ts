@@ -21,8 +21,8 @@ export function createCookieJar(): CookieJar {
 /** The CSRF token of the (first) form of a page. */
 export const csrfOf = (body: string): string => /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
 
-/** Signs in through the form, as a person does; the jar then holds the session and CSRF cookies. */
-export async function signIn(app: FastifyInstance): Promise<CookieJar> {
+/** Signs in through the form, as a person does (with `token`, default the control token, landing on `next`); the jar then holds the session and CSRF cookies. */
+export async function signIn(app: FastifyInstance, token: string = TOKEN, next = '/batches'): Promise<CookieJar> {
   const jar = createCookieJar();
   const form = await app.inject({ method: 'GET', url: '/login' });
   jar.take(form);
@@ -30,7 +30,7 @@ export async function signIn(app: FastifyInstance): Promise<CookieJar> {
     method: 'POST',
     url: '/login',
     headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ _csrf: csrfOf(form.body), token: TOKEN, next: '/batches' }).toString(),
+    payload: new URLSearchParams({ _csrf: csrfOf(form.body), token, next }).toString(),
   });
   expect(response.statusCode).toBe(303);
   jar.take(response);
