@@ -7,7 +7,7 @@ import { TEST_OFFBOARDING, type OffboardingHarness } from './offboarding-harness
 
 /**
  * The dashboard and control API over a batch harness and its offboarding workflow (the reference server as the
- * target, guardrails that hold nothing back), as the dashboard's offboarding tests open it.
+ * target, guardrails that hold nothing back), as the offboarding tests of the dashboard and the control API open it.
  */
 export function offboardingDashboard({ h, o }: { h: BatchHarness; o: OffboardingHarness }, overrides: Partial<ControlDeps> = {}): FastifyInstance {
   const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };

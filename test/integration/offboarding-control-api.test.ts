@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildControlApp } from '../../src/control/build-control-app.js';
-import { DAY, TEST_OFFBOARDING, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
-import { auth, controlDeps } from '../unit/control/control-test-deps.js';
+import { offboardingDashboard } from '../helpers/offboarding-dashboard.js';
+import { DAY, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
+import { auth } from '../unit/control/control-test-deps.js';
 
 const { open } = useOffboardingHarnesses();
 
 describe('control API: offboarding', () => {
   it('submits a leavers file, shows its status and holds, undoes one leaver and reports', async () => {
     const { h, o } = await open();
-    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
-    const app = buildControlApp(
-      controlDeps({
-        target: { label: 'test target', id: h.server.url, configured: true, sim: true },
-        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
-        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
-      }),
-    );
+    const app = offboardingDashboard({ h, o });
     const [a, b] = await h.deactivatableEmails(2);
     const tooLong = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=8d', headers: { ...auth, 'content-type': 'text/csv' }, payload: `email\n${a}\n` });
     expect(tooLong.statusCode).toBe(400);
@@ -59,14 +52,7 @@ describe('control API: offboarding', () => {
 
   it('takes the column options as query parameters: refused without them (422 naming the column), planned on the date with them', async () => {
     const { h, o } = await open();
-    const guardrails = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
-    const app = buildControlApp(
-      controlDeps({
-        target: { label: 'test target', id: h.server.url, configured: true, sim: true },
-        batches: { system: h.system, api: h.api, redis: h.redisHandle.client },
-        offboarding: { system: o.system, config: { guardrails, offboarding: TEST_OFFBOARDING } },
-      }),
-    );
+    const app = offboardingDashboard({ h, o });
     const [a] = await h.deactivatableEmails(1);
     const payload = `email,Leaving Date,Notes\n${a},2030-03-01,-\n`;
     const refused = await app.inject({ method: 'POST', url: '/v1/offboardings?tz=Europe/Berlin&dryRun=true', headers: { ...auth, 'content-type': 'text/csv' }, payload });
