@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { CompactJsonMap } from '../manifest/compact-json-map.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { KeptEmployee } from './employee.js';
@@ -36,9 +37,12 @@ const keptSchema = z.object({
 export interface AcceptedExports {
   key: string;
   meta(): Promise<AcceptedExport | undefined>;
-  /** Employee id → what was kept of them. */
-  employees(): Promise<Map<string, KeptEmployee>>;
-  /** Replaces the accepted export: the employees are written aside, then take the old ones' place at once. */
+  /** Employee id → what was kept of them: read from Redis a chunk at a time into a compact map (off the heap). */
+  employees(): Promise<ReadonlyMap<string, KeptEmployee>>;
+  /**
+   * Replaces the accepted export: the employees are written aside a chunk at a time as they are iterated, then take the
+   * old ones' place at once.
+   */
   accept(meta: AcceptedExport, employees: Iterable<[string, KeptEmployee]>): Promise<void>;
 }
 
@@ -56,7 +60,7 @@ export function createAcceptedExports(redis: RedisClient, keys: QueueKeys, targe
       return raw.sha256 === undefined ? undefined : acceptedExportSchema.parse(raw);
     },
     async employees() {
-      const kept = new Map<string, KeptEmployee>();
+      const kept = new CompactJsonMap<KeptEmployee>();
       let cursor = '0';
       do {
         const [next, flat] = await redis.hscan(keys.syncAccepted(key), cursor, 'COUNT', 2000);

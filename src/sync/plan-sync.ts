@@ -3,6 +3,7 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Config } from '../core/config.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { Action } from '../manifest/action.js';
+import { CompactJsonMap } from '../manifest/compact-json-map.js';
 import type { LoadedManifest } from '../manifest/load-manifest.js';
 import { countCalls } from '../plan/count-calls.js';
 import { checkGuardrails } from '../plan/guardrails.js';
@@ -38,8 +39,9 @@ export interface PlanSyncOptions {
 }
 
 /**
- * The plan of a sync: the live organization (streamed: what is held is one small record per user), the last accepted
- * export, and the workflows still open, compared with the export (sync-candidates.ts); then the joiners' adds and
+ * The plan of a sync: the live organization (streamed: what is held is one small record per user, packed off the heap),
+ * the last accepted export (the same), and the workflows still open, compared with the export (sync-candidates.ts,
+ * the employees streamed from their compact store); then the joiners' adds and
  * reactivations and the movers' seat rows go through the pre-flight every batch has, and the leavers through the
  * offboarding's own plan (pre-flight, transfer target, group ownership). Changes nothing.
  */
@@ -57,7 +59,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     throw new UsageError(`the organization has ${plansRead.length} plans (${plansRead.join(', ')}): the policy must say which one's seats a sync gives`, 'Add "planId" to the lifecycle policy.');
   }
   const planId = policy.policy.planId ?? plansRead[0];
-  const live = new Map<string, LiveMember>();
+  const live = new CompactJsonMap<LiveMember>();
   for await (const user of organization.users()) {
     const seat = user.seats.find((each) => each.planId === planId);
     const email = user.email.toLowerCase();
@@ -76,7 +78,8 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     protectedAccounts: options.config.guardrails.protectedAccounts,
     callerId: organization.caller.id,
     nowMs: options.now,
-    nextRow: hrExport.employees.reduce((max, employee) => Math.max(max, employee.row), 0) + 1,
+    // Rows are numbered in the export's order: the last employee's is the highest.
+    nextRow: (hrExport.employees.at(-1)?.row ?? 0) + 1,
   });
 
   const { joiners, movers } = await preflightChanges(api, candidates.joiners, candidates.movers, planId, options);

@@ -1,8 +1,10 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileRefusal } from '../core/file-refusal.js';
 import { emailSchema } from '../manifest/action.js';
+import { CompactStringSet } from '../manifest/compact-string-set.js';
 import type { HeaderReading } from '../manifest/columns/column-vocabulary.js';
 import { HR_EXPORT_COLUMNS, type HrExportField } from '../manifest/columns/input-vocabularies.js';
 import { openCsvTable } from '../manifest/csv-table.js';
@@ -10,6 +12,7 @@ import { readInputTable } from '../manifest/input-table.js';
 import { ManifestFileError } from '../manifest/manifest-file-error.js';
 import { detectManifestFormat, type ManifestFormat } from '../manifest/manifest-format.js';
 import type { RowProblem } from '../manifest/manifest-row.js';
+import { RowStore, type RowList } from '../manifest/row-store.js';
 import { ManifestRefusedError } from '../plan/manifest-refused-error.js';
 import type { DateSource, Employee, EmploymentStatus } from './employee.js';
 import { parseExportDate, zoneOf } from './export-dates.js';
@@ -19,7 +22,8 @@ export interface HrExport {
   path: string;
   sha256: string;
   format: ManifestFormat;
-  employees: Employee[];
+  /** In the export's order; kept compact (a RowStore: 100,000 employees are a few MB), read by iterating. */
+  employees: RowList<Employee>;
   /** Columns no field uses, ignored (for a note). */
   ignored: string[];
   /** When the HR system wrote the export, by what the policy says (`exportTime`). */
@@ -47,7 +51,7 @@ type Problems = RowProblem[];
  * (src/manifest/columns, kind "HR export"): column names mapped in the policy's `columns`, a near miss refused, a
  * column nobody reads that holds dates or e-mails refused unless the policy's `ignoreColumns` names it. Every problem
  * of every row is collected and the export is refused whole when there is any: a sync never acts on half a file. A
- * CSV is read record by record: what stays in memory is the employees.
+ * CSV is read record by record: what stays in memory is the file's bytes and the employees, kept compact.
  */
 export async function readHrExport(options: ReadHrExportOptions): Promise<HrExport> {
   const file = path.resolve(options.path);
@@ -58,18 +62,13 @@ export async function readHrExport(options: ReadHrExportOptions): Promise<HrExpo
   } catch (error) {
     throw fileRefusal('HR export', options.path, error);
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch {
-    throw new ManifestRefusedError([{ row: 0, line: 0, message: 'the HR export is not UTF-8 text' }], 0, 'Export it as UTF-8.');
-  }
+  if (!isUtf8(bytes)) throw new ManifestRefusedError([{ row: 0, line: 0, message: 'the HR export is not UTF-8 text' }], 0, 'Export it as UTF-8.');
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const format = detectManifestFormat(file, text.slice(0, 4096));
+  const format = detectManifestFormat(file, decodedOf(bytes.subarray(0, 4096), true));
   const reader = createRowReader(options);
   try {
     if (format === 'csv') {
-      const { lines } = await openCsvTable(once(text), { emptyHint: HINT });
+      const { lines } = await openCsvTable(textOf(bytes), { emptyHint: HINT });
       let reading: HeaderReading<HrExportField> | undefined;
       let headers: string[] = [];
       for await (const { cells, line } of lines) {
@@ -82,7 +81,7 @@ export async function readHrExport(options: ReadHrExportOptions): Promise<HrExpo
         reader.row(reading, headers, cells, line);
       }
     } else {
-      const table = await readInputTable(text, format, { noun: 'employees', hint: HINT });
+      const table = await readInputTable(decodedOf(bytes), format, { noun: 'employees', hint: HINT });
       HR_EXPORT_COLUMNS.checkChoices([...new Set(table.records.flatMap((record) => record.headers))], 1, choicesOf(options.policy));
       const readings = new Map<string, HeaderReading<HrExportField>>();
       for (const record of table.records) {
@@ -104,17 +103,29 @@ function choicesOf(policy: LifecyclePolicy) {
   return { columns: policy.columns, ignore: policy.ignoreColumns };
 }
 
-async function* once(text: string): AsyncGenerator<string> {
-  yield text;
+/** The export's text without its BOM; `head`: the start of a longer text (a character cut at the end is left out). */
+function decodedOf(bytes: Buffer, head = false): string {
+  return new TextDecoder('utf-8').decode(bytes, { stream: head }).replace(/^\uFEFF/, '');
+}
+
+const SLICE_BYTES = 1024 * 1024;
+
+/** The text a slice at a time: a CSV export is parsed without its whole text on the heap (100,000 rows are ~10 MB). */
+async function* textOf(bytes: Buffer): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  for (let at = 0; at === 0 || at < bytes.length; at += SLICE_BYTES) {
+    const text = decoder.decode(bytes.subarray(at, at + SLICE_BYTES), { stream: at + SLICE_BYTES < bytes.length });
+    yield at === 0 ? text.replace(/^\uFEFF/, '') : text;
+  }
 }
 
 /** Reads rows one at a time into employees, collecting problems; refuses at the end if there is any. */
 function createRowReader(options: ReadHrExportOptions) {
   const { policy } = options;
-  const employees: Employee[] = [];
+  const employees = new RowStore<Employee>();
   const problems: Problems = [];
-  const byId = new Map<string, number>();
-  const byEmail = new Map<string, number>();
+  const byId = createRowsByKey();
+  const byEmail = createRowsByKey();
   const statusOf = new Map<string, EmploymentStatus>([
     ...policy.statuses.active.map((value): [string, EmploymentStatus] => [value.trim().toLowerCase(), 'active']),
     ...policy.statuses.leaver.map((value): [string, EmploymentStatus] => [value.trim().toLowerCase(), 'leaver']),
@@ -198,7 +209,7 @@ function createRowReader(options: ReadHrExportOptions) {
       byEmail.set(email.data, row);
       const text = (field: 'department' | 'title' | 'firstName' | 'lastName') => cell(field)?.value;
       const [department, title, firstName, lastName] = [text('department'), text('title'), text('firstName'), text('lastName')];
-      employees.push({
+      employees.append({
         row,
         line,
         employeeId,
@@ -240,6 +251,30 @@ function createRowReader(options: ReadHrExportOptions) {
         exportedAt: fromColumn && generated !== undefined ? generated.at : Math.round(file.modifiedAt),
         exportedAtFrom: fromColumn ? 'column' : 'file-modified',
       };
+    },
+  };
+}
+
+/**
+ * Which row holds each employee id (or e-mail), to name a duplicate's first row: a Map of 100,000 strings held them on
+ * the heap; the keys packed off it and the rows as small integers cost a few bytes each.
+ */
+function createRowsByKey() {
+  const keys = new CompactStringSet();
+  const rows: number[] = [];
+  return {
+    get: (key: string): number | undefined => {
+      const at = keys.indexOf(key);
+      return at === -1 ? undefined : rows[at];
+    },
+    /** The row of `key` from now on (a third row of an id names the second, as a Map's set did). */
+    set: (key: string, row: number): void => {
+      const at = keys.indexOf(key);
+      if (at !== -1) rows[at] = row;
+      else {
+        keys.add(key);
+        rows.push(row);
+      }
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { UserStatus } from '../contract/index.js';
+import { CompactJsonMap } from '../manifest/compact-json-map.js';
+import { CompactStringSet } from '../manifest/compact-string-set.js';
 import type { PolicySeat } from '../reconcile/policy.js';
 import type { LeaveDateSource } from '../workflow/read-leavers.js';
 import { leavingOwnerOf } from '../workflow/workflow-store.js';
@@ -6,7 +8,7 @@ import { keptOf, type Employee, type KeptEmployee } from './employee.js';
 import type { LifecyclePolicy } from './lifecycle-policy.js';
 import { attributeChanges, seatFor, type SeatChoice } from './seat-rules.js';
 
-/** A user of the live organization, as much as a sync needs (100,000 of them are held while the plan is made). */
+/** A user of the live organization, as much as a sync needs (100,000 of them are looked up while the plan is made). */
 export interface LiveMember {
   id: number;
   email: string;
@@ -85,14 +87,16 @@ export interface Candidates {
   listed: Listed[];
   /** Employees of the accepted export that this export lacks. */
   gone: number;
-  /** What is kept of this export when it is accepted. */
-  kept: Map<string, KeptEmployee>;
+  /** What is kept of this export when it is accepted, by employee id (compact: one per employee). */
+  kept: CompactJsonMap<KeptEmployee>;
 }
 
 export interface CandidateInput {
-  employees: readonly Employee[];
-  /** The last accepted export by employee id; undefined: this is the first sync of this target and policy. */
+  /** The export's employees, in its order: iterated once (a compact store or an array). */
+  employees: Iterable<Employee>;
+  /** The last accepted export by employee id (a CompactJsonMap when read from Redis); undefined: the first sync of this target and policy. */
   previous: ReadonlyMap<string, KeptEmployee> | undefined;
+  /** The live organization by lower-case e-mail (a CompactJsonMap when read from the service). */
   live: ReadonlyMap<string, LiveMember>;
   /** Users leaving in an open offboarding: userId → `offboarding <id> row <n>`. */
   leaving: ReadonlyMap<number, string>;
@@ -118,11 +122,12 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T',
  * and the organization needs it (not a member yet, still active, another seat). What was done stays done: an undo or a
  * reactivation by hand is not redone by the next night's export unless HR changes something again. The first sync
  * (nothing accepted yet) takes everything as new, except rehires and moves, which are changes between two exports.
- * Pure: the plan (plan-sync.ts) reads what it needs first.
+ * Pure: the plan (plan-sync.ts) reads what it needs first. What it holds per person is compact (sets and maps off the
+ * heap); only the people acted on or listed are objects.
  */
 export function syncCandidates(input: CandidateInput): Candidates {
   const { policy, previous, live } = input;
-  const out: Candidates = { joiners: [], movers: [], leavers: [], undos: [], transfers: [], notInExport: [], protected: [], listed: [], gone: 0, kept: new Map() };
+  const out: Candidates = { joiners: [], movers: [], leavers: [], undos: [], transfers: [], notInExport: [], protected: [], listed: [], gone: 0, kept: new CompactJsonMap() };
   const guarded = new Set(input.protectedAccounts.map((entry) => entry.trim().toLowerCase()));
   const protection = (email: string, user: LiveMember | undefined): string | undefined => {
     if (user?.id === input.callerId) return 'the account running seatflow';
@@ -135,7 +140,7 @@ export function syncCandidates(input: CandidateInput): Candidates {
     return undefined;
   };
   let nextRow = input.nextRow;
-  const inExport = new Set<string>();
+  const inExport = new CompactStringSet();
 
   for (const employee of input.employees) {
     inExport.add(employee.email);
@@ -225,7 +230,7 @@ export function syncCandidates(input: CandidateInput): Candidates {
   }
 
   // Gone from the export since the last accepted one: a leaver now, to their last known manager.
-  const knownEmails = new Set<string>();
+  const knownEmails = new CompactStringSet();
   for (const [employeeId, kept] of previous ?? []) {
     knownEmails.add(kept.e);
     if (out.kept.has(employeeId)) continue;

@@ -62,8 +62,8 @@ export interface SyncPlan {
   missing: MissingCheck;
   guardrails: GuardrailCheck;
   apiCalls: number;
-  /** What is kept of this export once accepted. */
-  kept: Map<string, KeptEmployee>;
+  /** What is kept of this export once accepted, by employee id (compact: a CompactJsonMap). */
+  kept: ReadonlyMap<string, KeptEmployee>;
 }
 
 /** Changes a plan would make (joiners, movers and leavers not refused, undos, transfer updates). */

@@ -17,7 +17,11 @@ const write = (lines: readonly string[], ext = 'csv') => {
   return file;
 };
 const policyOf = (extra: object = {}) => lifecyclePolicySchema.parse({ timeZone: 'Europe/Berlin', seats: {}, ...extra });
-const read = (file: string, extra: object = {}) => readHrExport({ path: file, policy: policyOf(extra), lastDayEndsAt: '24:00' });
+// The employees as an array (the export keeps them compact, read by iterating).
+const read = async (file: string, extra: object = {}) => {
+  const hrExport = await readHrExport({ path: file, policy: policyOf(extra), lastDayEndsAt: '24:00' });
+  return { ...hrExport, employees: [...hrExport.employees] };
+};
 const refusal = async (promise: Promise<unknown>) => {
   const error = await promise.then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeInstanceOf(ManifestRefusedError);
