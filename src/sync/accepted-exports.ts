@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { CompactJsonMap } from '../manifest/compact-json-map.js';
+import { CompactStringSet } from '../manifest/compact-string-set.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { KeptEmployee } from './employee.js';
@@ -37,14 +37,18 @@ const keptSchema = z.object({
 export interface AcceptedExports {
   key: string;
   meta(): Promise<AcceptedExport | undefined>;
-  /** Employee id → what was kept of them: read from Redis a chunk at a time into a compact map (off the heap). */
-  employees(): Promise<ReadonlyMap<string, KeptEmployee>>;
+  /** What was kept of these employees (by id), those the accepted export has: one call, for a chunk of the export. */
+  employeesById(ids: readonly string[]): Promise<Map<string, KeptEmployee>>;
+  /** Every employee of the accepted export, each once, in no particular order: read from Redis a chunk at a time. */
+  employees(): AsyncGenerator<[string, KeptEmployee], void, undefined>;
   /**
    * Replaces the accepted export: the employees are written aside a chunk at a time as they are iterated, then take the
    * old ones' place at once.
    */
   accept(meta: AcceptedExport, employees: Iterable<[string, KeptEmployee]>): Promise<void>;
 }
+
+const parseKept = (json: string): KeptEmployee => keptSchema.parse(JSON.parse(json));
 
 /** The key of a target and a policy (the policy's `name`, else its path): another target or policy starts afresh. */
 export function syncKeyOf(target: string, policyKey: string): string {
@@ -59,15 +63,28 @@ export function createAcceptedExports(redis: RedisClient, keys: QueueKeys, targe
       const raw = await redis.hgetall(keys.syncAcceptedMeta(key));
       return raw.sha256 === undefined ? undefined : acceptedExportSchema.parse(raw);
     },
-    async employees() {
-      const kept = new CompactJsonMap<KeptEmployee>();
+    async employeesById(ids) {
+      const kept = new Map<string, KeptEmployee>();
+      if (ids.length === 0) return kept;
+      const values = await redis.hmget(keys.syncAccepted(key), ...ids);
+      ids.forEach((id, i) => {
+        const value = values[i];
+        if (value !== null && value !== undefined) kept.set(id, parseKept(value));
+      });
+      return kept;
+    },
+    async *employees() {
+      // HSCAN may answer a field twice (when the hash is resized during the scan): each is given once.
+      const seen = new CompactStringSet();
       let cursor = '0';
       do {
         const [next, flat] = await redis.hscan(keys.syncAccepted(key), cursor, 'COUNT', 2000);
-        for (let i = 0; i + 1 < flat.length; i += 2) kept.set(flat[i] ?? '', keptSchema.parse(JSON.parse(flat[i + 1] ?? '{}')));
+        for (let i = 0; i + 1 < flat.length; i += 2) {
+          const id = flat[i] ?? '';
+          if (seen.add(id)) yield [id, parseKept(flat[i + 1] ?? '{}')];
+        }
         cursor = next;
       } while (cursor !== '0');
-      return kept;
     },
     async accept(meta, employees) {
       const staging = keys.syncAcceptedStaging(key);

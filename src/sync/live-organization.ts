@@ -4,6 +4,7 @@ import { LIST_USERS_MAX_PAGE_SIZE, type User, type UserProfile } from '../contra
 import { countCalls, isNotFound } from '../plan/count-calls.js';
 import { plansOfUser } from '../plan/plans-of-user.js';
 import { resolveUsers } from '../plan/resolve-users.js';
+import { chunksOf } from './chunks-of.js';
 import { LOOKUP_BATCH_SIZE, planLiveRead, type LiveReadLimits, type LiveReadNeeds, type LiveReadPlan } from './live-read-plan.js';
 import { seatOf, UNKNOWN, userOf, type LiveSeat, type LiveUser, type OwnedGroup } from './live-user.js';
 
@@ -141,17 +142,4 @@ async function profilesOf(api: SmartsheetApi, users: readonly User[], concurrenc
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, users.length)) }, worker));
   return profiles;
-}
-
-/** The items of `source` in arrays of at most `size`. */
-async function* chunksOf<T>(source: AsyncIterable<T>, size: number): AsyncGenerator<T[], void, undefined> {
-  let chunk: T[] = [];
-  for await (const item of source) {
-    chunk.push(item);
-    if (chunk.length === size) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield chunk;
 }

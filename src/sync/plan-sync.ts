@@ -3,7 +3,6 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Config } from '../core/config.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { Action } from '../manifest/action.js';
-import { CompactJsonMap } from '../manifest/compact-json-map.js';
 import type { LoadedManifest } from '../manifest/load-manifest.js';
 import { countCalls } from '../plan/count-calls.js';
 import { checkGuardrails } from '../plan/guardrails.js';
@@ -21,7 +20,9 @@ import { openLiveOrganization } from './live-organization.js';
 import type { LoadedLifecyclePolicy } from './load-lifecycle-policy.js';
 import { MOVERS } from './mover-lifecycle.js';
 import type { HrExport } from './read-hr-export.js';
-import { syncCandidates, type JoinerCandidate, type LiveMember, type MoverCandidate } from './sync-candidates.js';
+import { chunksOf } from './chunks-of.js';
+import { LiveIndex } from './live-index.js';
+import { createCandidatePass, type JoinerCandidate, type MoverCandidate } from './sync-candidates.js';
 import type { PlannedJoiner, PlannedMover, SyncPlan } from './sync-plan.js';
 
 export interface PlanSyncOptions {
@@ -51,7 +52,6 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   const runHash = createHash('sha256').update(`${options.target}\n${policy.key}\n${hrExport.sha256}`).digest('hex');
   const runId = `${policy.key.startsWith('file:') ? 'sync' : policy.key}@${hrExport.sha256.slice(0, 12)}`;
   const previous = await accepted.meta();
-  const prior = previous === undefined ? undefined : await accepted.employees();
 
   const organization = await openLiveOrganization(api, { needs: { seats: true, lastLogin: false, alternateEmails: false, groupsOwned: false }, ...(policy.policy.planId === undefined ? {} : { planIds: [policy.policy.planId] }) });
   const plansRead = [organization.plan.primary.planId, ...organization.plan.secondary.map((plan) => plan.planId)].filter((id): id is number => id !== undefined);
@@ -59,17 +59,15 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     throw new UsageError(`the organization has ${plansRead.length} plans (${plansRead.join(', ')}): the policy must say which one's seats a sync gives`, 'Add "planId" to the lifecycle policy.');
   }
   const planId = policy.policy.planId ?? plansRead[0];
-  const live = new CompactJsonMap<LiveMember>();
+  const live = new LiveIndex();
   for await (const user of organization.users()) {
     const seat = user.seats.find((each) => each.planId === planId);
-    const email = user.email.toLowerCase();
-    live.set(email, { id: user.id, email, status: user.status, admin: user.admin, seat: seat === undefined ? undefined : policySeatOf({ seatType: seat.seatType, status: user.status, isInternal: seat.isInternal }) });
+    live.set({ id: user.id, email: user.email.toLowerCase(), status: user.status, admin: user.admin, seat: seat === undefined ? undefined : policySeatOf({ seatType: seat.seatType, status: user.status, isInternal: seat.isInternal }) });
   }
 
   const pending = await pendingPeople(options.offboarding);
-  const candidates = syncCandidates({
-    employees: hrExport.employees,
-    previous: prior,
+  const pass = createCandidatePass({
+    firstSync: previous === undefined,
     live,
     leaving: await options.offboarding.store.leavingAll(),
     pendingJoin: pending.join,
@@ -81,6 +79,19 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     // Rows are numbered in the export's order: the last employee's is the highest.
     nextRow: (hrExport.employees.at(-1)?.row ?? 0) + 1,
   });
+  // The accepted export stays in Redis: read for a chunk of the export's employees at a time, then walked once.
+  for await (const chunk of chunksOf(hrExport.employees, COMPARE_CHUNK)) {
+    const kept = previous === undefined ? undefined : await accepted.employeesById(chunk.map((employee) => employee.employeeId));
+    for (const employee of chunk) pass.employee(employee, kept?.get(employee.employeeId));
+  }
+  let priorSize = 0;
+  if (previous !== undefined) {
+    for await (const [employeeId, kept] of accepted.employees()) {
+      priorSize += 1;
+      pass.previous(employeeId, kept);
+    }
+  }
+  const candidates = pass.finish();
 
   const { joiners, movers } = await preflightChanges(api, candidates.joiners, candidates.movers, planId, options);
   const leaverCauses: SyncPlan['leaverCauses'] = {};
@@ -103,7 +114,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   }
 
   const absentLeavers = candidates.leavers.filter((leaver) => leaver.absent).length;
-  const base = prior !== undefined && prior.size > 0 ? prior.size : live.size;
+  const base = priorSize > 0 ? priorSize : live.size;
   const share = base === 0 ? 0 : Math.max(candidates.gone, absentLeavers) / base;
   const threshold = policy.policy.safety.maxMissingShare;
   const removals: PlannedRow[] = (leavers?.leavers ?? []).filter((leaver) => leaver.verdict !== 'refused').map((leaver) => ({ ...leaver.deactivateRow, actionName: 'remove', verdict: 'change' }));
@@ -133,6 +144,9 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     kept: candidates.kept,
   };
 }
+
+/** Employees compared at a time: one read of the accepted export (HMGET) per chunk. */
+const COMPARE_CHUNK = 1000;
 
 /** People whose join or move step is still to come, in the open joiners and movers workflows of the target. */
 async function pendingPeople(offboarding: OffboardingSystem): Promise<{ join: Set<string>; move: Set<number> }> {

@@ -279,9 +279,14 @@ function createRowsByKey() {
   };
 }
 
+/** Zones found valid: a DateTimeFormat made per row to check one is slow and holds memory off the heap until collected. */
+const validZones = new Set<string>();
+
 function validZone(zone: string): boolean {
+  if (validZones.has(zone)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    validZones.add(zone);
     return true;
   } catch {
     return false;

@@ -4,6 +4,7 @@ import { CompactStringSet } from '../manifest/compact-string-set.js';
 import type { PolicySeat } from '../reconcile/policy.js';
 import type { LeaveDateSource } from '../workflow/read-leavers.js';
 import { leavingOwnerOf } from '../workflow/workflow-store.js';
+import type { LiveLookup } from './live-index.js';
 import { keptOf, type Employee, type KeptEmployee } from './employee.js';
 import type { LifecyclePolicy } from './lifecycle-policy.js';
 import { attributeChanges, seatFor, type SeatChoice } from './seat-rules.js';
@@ -91,13 +92,12 @@ export interface Candidates {
   kept: CompactJsonMap<KeptEmployee>;
 }
 
-export interface CandidateInput {
-  /** The export's employees, in its order: iterated once (a compact store or an array). */
-  employees: Iterable<Employee>;
-  /** The last accepted export by employee id (a CompactJsonMap when read from Redis); undefined: the first sync of this target and policy. */
-  previous: ReadonlyMap<string, KeptEmployee> | undefined;
-  /** The live organization by lower-case e-mail (a CompactJsonMap when read from the service). */
-  live: ReadonlyMap<string, LiveMember>;
+/** What a sync compares each employee with: the same for the whole export. */
+export interface CandidateContext {
+  /** Nothing accepted yet for this target and policy: everything in the export is new. */
+  firstSync: boolean;
+  /** The live organization by lower-case e-mail (a LiveIndex when read from the service). */
+  live: LiveLookup;
   /** Users leaving in an open offboarding: userId → `offboarding <id> row <n>`. */
   leaving: ReadonlyMap<number, string>;
   /** E-mails of joiners whose join step is still to come, and user ids of movers whose move is. */
@@ -112,6 +112,27 @@ export interface CandidateInput {
   nextRow: number;
 }
 
+export interface CandidateInput extends Omit<CandidateContext, 'firstSync'> {
+  /** The export's employees, in its order. */
+  employees: Iterable<Employee>;
+  /** The last accepted export by employee id; undefined: this is the first sync of this target and policy. */
+  previous: ReadonlyMap<string, KeptEmployee> | undefined;
+}
+
+/**
+ * The comparison a person at a time, so that neither the export nor the accepted export is held: every employee of
+ * the export in its order (with what the accepted export kept of them), then every employee of the accepted export
+ * (in any order), then `finish`. What it holds per person is compact (off the heap); only the people acted on or
+ * listed are objects.
+ */
+export interface CandidatePass {
+  employee(employee: Employee, kept: KeptEmployee | undefined): void;
+  /** After the last employee: one of the accepted export (each once). */
+  previous(employeeId: string, kept: KeptEmployee): void;
+  /** The users of the organization in no export, and the candidates. */
+  finish(): Candidates;
+}
+
 const keptLeaving = (kept: KeptEmployee | undefined) => kept !== undefined && (kept.s === 'l' || kept.end !== undefined);
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
@@ -122,11 +143,18 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T',
  * and the organization needs it (not a member yet, still active, another seat). What was done stays done: an undo or a
  * reactivation by hand is not redone by the next night's export unless HR changes something again. The first sync
  * (nothing accepted yet) takes everything as new, except rehires and moves, which are changes between two exports.
- * Pure: the plan (plan-sync.ts) reads what it needs first. What it holds per person is compact (sets and maps off the
- * heap); only the people acted on or listed are objects.
+ * Pure: the plan (plan-sync.ts) reads what it needs first, and runs the same comparison a chunk at a time
+ * (createCandidatePass).
  */
 export function syncCandidates(input: CandidateInput): Candidates {
-  const { policy, previous, live } = input;
+  const pass = createCandidatePass({ ...input, firstSync: input.previous === undefined });
+  for (const employee of input.employees) pass.employee(employee, input.previous?.get(employee.employeeId));
+  for (const [employeeId, kept] of input.previous ?? []) pass.previous(employeeId, kept);
+  return pass.finish();
+}
+
+export function createCandidatePass(input: CandidateContext): CandidatePass {
+  const { policy, firstSync, live } = input;
   const out: Candidates = { joiners: [], movers: [], leavers: [], undos: [], transfers: [], notInExport: [], protected: [], listed: [], gone: 0, kept: new CompactJsonMap() };
   const guarded = new Set(input.protectedAccounts.map((entry) => entry.trim().toLowerCase()));
   const protection = (email: string, user: LiveMember | undefined): string | undefined => {
@@ -141,10 +169,11 @@ export function syncCandidates(input: CandidateInput): Candidates {
   };
   let nextRow = input.nextRow;
   const inExport = new CompactStringSet();
+  // Of the accepted export: its employees' e-mails (a user who was in an export is not "in no export").
+  const knownEmails = new CompactStringSet();
 
-  for (const employee of input.employees) {
+  const employee = (employee: Employee, kept: KeptEmployee | undefined): void => {
     inExport.add(employee.email);
-    const kept = previous?.get(employee.employeeId);
     const user = live.get(employee.email);
     const owner = user === undefined ? undefined : input.leaving.get(user.id);
     const leavingIn = owner === undefined ? undefined : leavingOwnerOf(owner);
@@ -156,24 +185,24 @@ export function syncCandidates(input: CandidateInput): Candidates {
 
     // Employed again (no end date, no leaver status) while still leaving in an open offboarding: a withdrawn
     // termination, or a rehire within the hold.
-    if (!leaving && leavingIn !== undefined && user !== undefined && (keptLeaving(kept) || kept === undefined) && previous !== undefined) {
+    if (!leaving && leavingIn !== undefined && user !== undefined && (keptLeaving(kept) || kept === undefined) && !firstSync) {
       if (guard !== undefined) out.protected.push({ email: employee.email, employeeId: employee.employeeId, note: `${guard}: offboarding ${leavingIn.workflowId} not undone` });
       else out.undos.push({ employee, user, ...leavingIn, cause: keptLeaving(kept) ? 'employed again (the last accepted export had them leaving)' : 'back in the export' });
     } else if (employed && (user === undefined || user.status === 'DEACTIVATED')) {
-      const newJoin = previous === undefined || kept === undefined || keptLeaving(kept) || kept.start !== employee.startAt;
+      const newJoin = firstSync || kept === undefined || keptLeaving(kept) || kept.start !== employee.startAt;
       // A rehire is employed with no end date: a deactivated member with an end date still to come is a leaver.
-      const rehire = user !== undefined && !leaving && previous !== undefined && (kept === undefined || keptLeaving(kept));
+      const rehire = user !== undefined && !leaving && !firstSync && (kept === undefined || keptLeaving(kept));
       if (input.pendingJoin.has(employee.email)) {
         keepLeave = false;
         if (newJoin && kept !== undefined && kept.start !== employee.startAt) listed(`start date changed to ${employee.start?.written ?? 'none'}: the join already queued keeps its date (undo it, and the next sync plans the new one)`);
       } else if (user === undefined && newJoin) {
         keepLeave = false;
         if (guard !== undefined) out.protected.push({ email: employee.email, employeeId: employee.employeeId, note: `${guard}: not added` });
-        else out.joiners.push({ employee, how: 'add', seat: seatFor(employee, policy.seats), cause: joinCause(kept, previous, employee), dueAt: Math.max(employee.startAt ?? input.nowMs, input.nowMs) });
+        else out.joiners.push({ employee, how: 'add', seat: seatFor(employee, policy.seats), cause: joinCause(kept, firstSync, employee), dueAt: Math.max(employee.startAt ?? input.nowMs, input.nowMs) });
       } else if (user !== undefined && rehire) {
         if (guard !== undefined) out.protected.push({ email: employee.email, employeeId: employee.employeeId, note: `${guard}: not reactivated` });
         else out.joiners.push({ employee, how: 'reactivate', userId: user.id, seat: seatFor(employee, policy.seats), cause: kept === undefined ? 'back in the export, deactivated in the organization (a rehire)' : 'employed again (the last accepted export had them leaving): a rehire', dueAt: Math.max(employee.startAt ?? input.nowMs, input.nowMs) });
-      } else if (user !== undefined && previous === undefined) {
+      } else if (user !== undefined && firstSync) {
         listed('deactivated in the organization, employed in the export: not reactivated by a first sync (nothing says they left and came back); reactivate by hand if they should be in');
       } else if (user === undefined) {
         listed('in the export, not in the organization, and nothing changed since the last accepted export (removed by someone, or a join that failed: see its workflow): not added again');
@@ -192,7 +221,7 @@ export function syncCandidates(input: CandidateInput): Candidates {
     }
 
     if (leaving) {
-      const newLeave = previous === undefined || kept === undefined || !keptLeaving(kept) || kept.end !== employee.endAt;
+      const newLeave = firstSync || kept === undefined || !keptLeaving(kept) || kept.end !== employee.endAt;
       if (user === undefined) {
         // Kept as not leaving while they may still join (a fixed-term joiner): once a member, the end date is new.
         if (employed) keepLeave = false;
@@ -227,44 +256,46 @@ export function syncCandidates(input: CandidateInput): Candidates {
       if (keptNow.s === 'l') delete keptNow.s;
     }
     out.kept.set(employee.employeeId, keptNow);
-  }
+  };
 
   // Gone from the export since the last accepted one: a leaver now, to their last known manager.
-  const knownEmails = new CompactStringSet();
-  for (const [employeeId, kept] of previous ?? []) {
+  const previous = (employeeId: string, kept: KeptEmployee): void => {
     knownEmails.add(kept.e);
-    if (out.kept.has(employeeId)) continue;
+    if (out.kept.has(employeeId)) return;
     out.gone += 1;
-    if (inExport.has(kept.e)) continue;
+    if (inExport.has(kept.e)) return;
     const user = live.get(kept.e);
-    if (user === undefined || input.leaving.has(user.id)) continue;
+    if (user === undefined || input.leaving.has(user.id)) return;
     const guard = protection(kept.e, user);
     if (guard !== undefined) {
       out.protected.push({ email: kept.e, employeeId, note: `${guard}: gone from the export, not offboarded` });
-      continue;
+      return;
     }
     out.leavers.push({ row: nextRow++, line: 0, email: kept.e, employeeId, ...(kept.m === undefined ? {} : { transferTo: kept.m }), cause: 'gone from the export', absent: true });
-  }
+  };
 
   // In the organization, and in no export: listed, and offboarded only when the policy says so.
-  for (const user of live.values()) {
-    if (inExport.has(user.email) || knownEmails.has(user.email)) continue;
-    const guard = protection(user.email, user);
-    const status = user.status ?? 'status hidden';
-    if (guard !== undefined) {
-      out.notInExport.push({ email: user.email, note: `${status}; ${guard}: never touched` });
-    } else if (policy.notInExport === 'offboard' && user.status !== undefined && !input.leaving.has(user.id)) {
-      out.notInExport.push({ email: user.email, note: `${status}; offboarded (the policy's notInExport)` });
-      out.leavers.push({ row: nextRow++, line: 0, email: user.email, cause: 'not in the export (the policy\'s notInExport: "offboard")', absent: true });
-    } else {
-      out.notInExport.push({ email: user.email, note: `${status}; listed only (the policy's notInExport: "${policy.notInExport}")` });
+  const finish = (): Candidates => {
+    for (const user of live.values()) {
+      if (inExport.has(user.email) || knownEmails.has(user.email)) continue;
+      const guard = protection(user.email, user);
+      const status = user.status ?? 'status hidden';
+      if (guard !== undefined) {
+        out.notInExport.push({ email: user.email, note: `${status}; ${guard}: never touched` });
+      } else if (policy.notInExport === 'offboard' && user.status !== undefined && !input.leaving.has(user.id)) {
+        out.notInExport.push({ email: user.email, note: `${status}; offboarded (the policy's notInExport)` });
+        out.leavers.push({ row: nextRow++, line: 0, email: user.email, cause: 'not in the export (the policy\'s notInExport: "offboard")', absent: true });
+      } else {
+        out.notInExport.push({ email: user.email, note: `${status}; listed only (the policy's notInExport: "${policy.notInExport}")` });
+      }
     }
-  }
-  return out;
+    return out;
+  };
+  return { employee, previous, finish };
 }
 
-function joinCause(kept: KeptEmployee | undefined, previous: ReadonlyMap<string, KeptEmployee> | undefined, employee: Employee): string {
-  if (previous === undefined) return 'in the export, not in the organization (first sync)';
+function joinCause(kept: KeptEmployee | undefined, firstSync: boolean, employee: Employee): string {
+  if (firstSync) return 'in the export, not in the organization (first sync)';
   if (kept === undefined) return 'new in the export';
   if (keptLeaving(kept)) return 'employed again (the last accepted export had them leaving)';
   return `start date changed to ${employee.start?.written ?? 'none'}`;
