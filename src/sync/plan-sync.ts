@@ -20,9 +20,9 @@ import { openLiveOrganization } from './live-organization.js';
 import type { LoadedLifecyclePolicy } from './load-lifecycle-policy.js';
 import { MOVERS } from './mover-lifecycle.js';
 import type { HrExport } from './read-hr-export.js';
-import { chunksOf } from './chunks-of.js';
+import { compareExport } from './compare-export.js';
 import { LiveIndex } from './live-index.js';
-import { createCandidatePass, type JoinerCandidate, type MoverCandidate } from './sync-candidates.js';
+import type { JoinerCandidate, MoverCandidate } from './sync-candidates.js';
 import type { PlannedJoiner, PlannedMover, SyncPlan } from './sync-plan.js';
 
 export interface PlanSyncOptions {
@@ -66,32 +66,23 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   }
 
   const pending = await pendingPeople(options.offboarding);
-  const pass = createCandidatePass({
-    firstSync: previous === undefined,
-    live,
-    leaving: await options.offboarding.store.leavingAll(),
-    pendingJoin: pending.join,
-    pendingMove: pending.move,
-    policy: policy.policy,
-    protectedAccounts: options.config.guardrails.protectedAccounts,
-    callerId: organization.caller.id,
-    nowMs: options.now,
-    // Rows are numbered in the export's order: the last employee's is the highest.
-    nextRow: (hrExport.employees.at(-1)?.row ?? 0) + 1,
-  });
-  // The accepted export stays in Redis: read for a chunk of the export's employees at a time, then walked once.
-  for await (const chunk of chunksOf(hrExport.employees, COMPARE_CHUNK)) {
-    const kept = previous === undefined ? undefined : await accepted.employeesById(chunk.map((employee) => employee.employeeId));
-    for (const employee of chunk) pass.employee(employee, kept?.get(employee.employeeId));
-  }
-  let priorSize = 0;
-  if (previous !== undefined) {
-    for await (const [employeeId, kept] of accepted.employees()) {
-      priorSize += 1;
-      pass.previous(employeeId, kept);
-    }
-  }
-  const candidates = pass.finish();
+  const { candidates, previousSize } = await compareExport(
+    {
+      live,
+      leaving: await options.offboarding.store.leavingAll(),
+      pendingJoin: pending.join,
+      pendingMove: pending.move,
+      policy: policy.policy,
+      protectedAccounts: options.config.guardrails.protectedAccounts,
+      callerId: organization.caller.id,
+      nowMs: options.now,
+      // Rows are numbered in the export's order: the last employee's is the highest.
+      nextRow: (hrExport.employees.at(-1)?.row ?? 0) + 1,
+    },
+    hrExport.employees,
+    // The accepted export stays in Redis: read for a chunk of the export's employees at a time, then walked once.
+    previous === undefined ? undefined : accepted,
+  );
 
   const { joiners, movers } = await preflightChanges(api, candidates.joiners, candidates.movers, planId, options);
   const leaverCauses: SyncPlan['leaverCauses'] = {};
@@ -114,7 +105,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   }
 
   const absentLeavers = candidates.leavers.filter((leaver) => leaver.absent).length;
-  const base = priorSize > 0 ? priorSize : live.size;
+  const base = previousSize > 0 ? previousSize : live.size;
   const share = base === 0 ? 0 : Math.max(candidates.gone, absentLeavers) / base;
   const threshold = policy.policy.safety.maxMissingShare;
   const removals: PlannedRow[] = (leavers?.leavers ?? []).filter((leaver) => leaver.verdict !== 'refused').map((leaver) => ({ ...leaver.deactivateRow, actionName: 'remove', verdict: 'change' }));
@@ -144,9 +135,6 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     kept: candidates.kept,
   };
 }
-
-/** Employees compared at a time: one read of the accepted export (HMGET) per chunk. */
-const COMPARE_CHUNK = 1000;
 
 /** People whose join or move step is still to come, in the open joiners and movers workflows of the target. */
 async function pendingPeople(offboarding: OffboardingSystem): Promise<{ join: Set<string>; move: Set<number> }> {
