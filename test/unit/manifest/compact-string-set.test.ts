@@ -24,6 +24,14 @@ describe('CompactStringSet', () => {
     expect([...set]).toEqual(values);
   });
 
+  it('gives each string its position in the order added, and the string at a position', () => {
+    const set = new CompactStringSet();
+    for (let i = 0; i < 5000; i += 1) set.add(`E${i}`);
+    set.add('E7');
+    expect([set.indexOf('E0'), set.indexOf('E4999'), set.indexOf('E7'), set.indexOf('E5000')]).toEqual([0, 4999, 7, -1]);
+    expect([set.at(0), set.at(4999)]).toEqual(['E0', 'E4999']);
+  });
+
   it('is empty again after clear', () => {
     const set = new CompactStringSet();
     set.add('a@acme.example');

@@ -89,6 +89,21 @@ describe('readHrExport', () => {
     expect([json.exportedAtFrom, new Date(json.exportedAt).toISOString(), json.employees[0]?.employeeId]).toEqual(['column', '2026-11-22T02:00:00.000Z', '1']);
   });
 
+  it('reads a CSV export larger than the slices it is decoded in, characters cut by a slice boundary whole; refuses one not UTF-8', async () => {
+    // Decoded in 1 MiB slices: 20,000 rows of ~75 bytes cross the first boundary, the header padded so that a "ü" (two
+    // bytes) is cut by it.
+    const location = (i: number) => `Zürich ${'ü'.repeat(20 + (i % 3))}`;
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${i},u${i}@acme.example,${location(i)}`);
+    const textOf = (pad: number) => ['Employee ID,Work Email,Location' + ' '.repeat(pad), ...rows].join('\n');
+    const pad = [...Array(64).keys()].find((n) => (Buffer.from(textOf(n))[1024 * 1024]! & 0xc0) === 0x80)!;
+    const big = await read(write([textOf(pad)]));
+    expect(big.employees).toHaveLength(20_000);
+    expect(big.employees.filter((e, i) => e.location !== location(i) || e.email !== `u${i}@acme.example`)).toEqual([]);
+    const file = path.join(dir, 'latin1.csv');
+    writeFileSync(file, Buffer.concat([Buffer.from('Employee ID,Work Email,Location\n1,a@acme.example,Z'), Buffer.from([0xfc]), Buffer.from('rich\n')]));
+    expect(await refusal(read(file))).toMatch(/the HR export is not UTF-8 text \| Export it as UTF-8/);
+  });
+
   it('refuses an export without an employee id or an e-mail column, saying how to map one', async () => {
     expect(await refusal(read(write(['Name,Work Email', 'Ann,a@acme.example'])))).toMatch(/no employeeId column in the header.*"columns", e\.g\. \{"employeeId": "Work Email"\}/s);
   });
