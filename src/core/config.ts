@@ -108,6 +108,8 @@ export const configSchema = z.strictObject({
     lockDurationMs: z.number().int().min(1000),
     /** How often workers look for rows whose worker died. */
     stalledIntervalMs: z.number().int().min(500),
+    /** How often workers look for rows lost in a Redis failover (neither a job nor an outcome) and queue them again. */
+    lostRowCheckMs: z.number().int().min(500),
   }),
   guardrails: z.strictObject({
     /** Destructive rows above this count need --yes or a confirmation. */

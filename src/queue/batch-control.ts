@@ -3,6 +3,7 @@ import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from './batch-store.js';
 import type { QueueKeys } from './queue-keys.js';
 import type { RedisClient } from './redis/lua-script.js';
+import { isLost } from './lost-rows.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
 import type { RowOutcome } from './row-outcome.js';
 import { rowIdentity } from './submit-batch.js';
@@ -74,14 +75,17 @@ export function createBatchControl(options: BatchControlOptions) {
     },
 
     /**
-     * Makes a failed, unknown or cancelled row runnable again: forgets its outcome, gives it a fresh retry budget and
-     * removes its old job (a job id BullMQ still holds would make a new add a no-op). The in-flight marker stays: a
-     * row whose last attempt may have applied confirms before acting. False when the row had no such outcome.
+     * Makes a failed, unknown or cancelled row runnable again: forgets its outcome, gives it a fresh retry budget (its
+     * answered and crashed attempts both start from zero again) and removes its old job (a job id BullMQ still holds
+     * would make a new add a no-op). The in-flight marker stays: a row whose last attempt may have applied confirms
+     * before acting. False when the row had no such outcome.
      */
     async forgetRow(batchId: string, row: number, queueName: string): Promise<boolean> {
       if (!(await forgetRetryable(batchId, row))) return false;
       await options.queueFor(queueName).remove(rowJobId(batchId, row));
-      await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).exec();
+      // The crashed attempts go too: a row that ended `unknown` after killing its workers would otherwise end so again
+      // at once, never tried (retry is what its message tells the person to run once the cause is found).
+      await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).hdel(options.keys.crashed(batchId), String(row)).exec();
       return true;
     },
 
@@ -118,6 +122,11 @@ export function createBatchControl(options: BatchControlOptions) {
             await reopen();
             await job.promote();
             resumed += 1;
+          } else if (job === undefined && (await isLost(queue, store, batchId, row))) {
+            // Lost in a Redis failover (lost-rows.ts): queued again, to confirm before acting.
+            await reopen();
+            await queue.add(batch.queueName, { batchId, row, recovered: true }, rowJobOptions(batchId, row));
+            requeued += 1;
           }
         }
       }

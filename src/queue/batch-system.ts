@@ -6,6 +6,7 @@ import { createBatchControl, type BatchControl } from './batch-control.js';
 import { createBatchStore, type BatchRecord, type BatchStore, type BatchStoreHooks } from './batch-store.js';
 import type { JobRegistry } from './job-type.js';
 import { createQueueKeys, type QueueKeys } from './queue-keys.js';
+import { startLostRowSweep } from './lost-rows.js';
 import { rowsParkedBeyond, type ParkedRow } from './parked-rows.js';
 import { closeBullmq } from './redis/close-bullmq.js';
 import type { RedisHandle } from './redis/open-redis.js';
@@ -39,6 +40,8 @@ export interface StartWorkersOptions {
   requestSettleMs: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** How often the workers look for rows lost in a Redis failover (lost-rows.ts). Default 30 s. */
+  lostRowCheckMs?: number;
   /** Read each row's state before its change, for `seatflow revert` (config governance.recordStateBefore). Default true. */
   recordStateBefore?: boolean;
 }
@@ -102,7 +105,9 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         replicaAcks: options.redis.replicaAcks,
         ...(workerOptions.recordStateBefore === undefined ? {} : { recordStateBefore: workerOptions.recordStateBefore }),
       });
+      const stopSweep = startLostRowSweep({ queue: ownQueue(), store, logger: options.logger, intervalMs: workerOptions.lostRowCheckMs ?? 30_000 });
       return createWorkerPool({
+        beforeClose: stopSweep,
         connection: options.redis.bullmqConnection(),
         prefix: options.prefix,
         queueName: ownQueue().name,

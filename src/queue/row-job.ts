@@ -6,6 +6,8 @@ export interface RowJobData {
   row: number;
   /** Set when the row's retry budget ran out while its change may have applied: the next runs only confirm. */
   confirmLater?: ConfirmLater;
+  /** Queued again after its job was lost with no outcome recorded (lost-rows.ts): an earlier attempt may have applied. */
+  recovered?: true;
 }
 
 /** A confirm-only attempt, later and with its own small budget, for a row whose state is unknown. */

@@ -132,8 +132,9 @@ export function createRowProcessor(options: RowProcessorOptions) {
       warnedUnreplicated = true;
     }
     const { attempts, firstStartMs } = start;
-    // A job BullMQ moved back after its worker stopped renewing the lock may have been mid-call.
-    const uncertain = start.uncertain || job.stalledCounter > 0;
+    // A job BullMQ moved back after its worker stopped renewing the lock may have been mid-call; a row queued again
+    // after its job was lost may have applied before (its record went with the lost job).
+    const uncertain = start.uncertain || job.stalledCounter > 0 || job.data.recovered === true;
     const startedAt = new Date(firstStartMs).toISOString();
     const context: JobContext = {
       api: options.api,

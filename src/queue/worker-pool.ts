@@ -22,6 +22,8 @@ export interface WorkerPoolOptions {
   lockDurationMs?: number;
   /** Default 5 s. */
   stalledIntervalMs?: number;
+  /** Stops whatever else the pool runs beside its worker (the look for lost rows), before the worker closes. */
+  beforeClose?: () => Promise<void>;
 }
 
 export interface WorkerPool {
@@ -78,6 +80,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   });
   return {
     worker,
-    close: (graceMs) => closeBullmq(worker, { graceMs, onForced: () => options.logger.warn({ graceMs }, 'active rows did not finish in time; they go back to the queue') }),
+    close: async (graceMs) => {
+      await options.beforeClose?.();
+      await closeBullmq(worker, { graceMs, onForced: () => options.logger.warn({ graceMs }, 'active rows did not finish in time; they go back to the queue') });
+    },
   };
 }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileRefusal } from '../core/file-refusal.js';
 import { emailSchema } from '../manifest/action.js';
+import { emailRefusal } from '../manifest/email-refusal.js';
 import type { ColumnChoices } from '../manifest/columns/column-vocabulary.js';
 import { LEAVERS_COLUMNS, type LeaversField } from '../manifest/columns/input-vocabularies.js';
 import { looksLikeEmails } from '../manifest/columns/value-shapes.js';
@@ -129,7 +130,7 @@ function readRows(table: InputTable, options: ReadLeaversOptions): { leavers: Le
     const rowProblem = (field: string, message: string) => problems.push({ row, line: record.line, field, message });
     const written = { email: cell('email')?.value, date: dateField === undefined ? undefined : cell(dateField), transferTo: cell('transferTo')?.value };
     const email = emailSchema.safeParse(written.email ?? '');
-    if (!email.success) rowProblem('email', written.email === undefined ? 'no e-mail' : `"${written.email}" is not a valid e-mail address`);
+    if (!email.success) rowProblem('email', written.email === undefined ? 'no e-mail' : emailRefusal(written.email));
     let leaveAt: number | undefined;
     let leaveDate: LeaveDateSource | undefined;
     if (written.date !== undefined && dateField !== undefined) {
@@ -143,7 +144,7 @@ function readRows(table: InputTable, options: ReadLeaversOptions): { leavers: Le
     let transferTo: string | undefined;
     if (written.transferTo !== undefined) {
       const target = emailSchema.safeParse(written.transferTo);
-      if (!target.success) rowProblem('transferTo', `"${written.transferTo}" is not a valid e-mail address`);
+      if (!target.success) rowProblem('transferTo', emailRefusal(written.transferTo));
       else transferTo = target.data;
     }
     if (!email.success) return;

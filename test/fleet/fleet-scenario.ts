@@ -82,7 +82,7 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
     writeFileSync(
       config,
       JSON.stringify({
-        worker: { concurrency: 4, lockDurationMs: 4000, stalledIntervalMs: 1000, shutdownGraceMs: 2000 },
+        worker: { concurrency: 4, lockDurationMs: 4000, stalledIntervalMs: 1000, shutdownGraceMs: 2000, lostRowCheckMs: 2000 },
         retry: { maxAttempts: 20, maxElapsedMs: 120_000, baseDelayMs: 100, maxDelayMs: 1000 },
         rateLimit: { requests: LIMIT.requests, perSeconds: LIMIT.perSeconds, burst: LIMIT.bucket, headroom: 0.1 },
       }),

@@ -97,5 +97,14 @@ describe('attempts ended by a worker crash', () => {
     expect(outcome).toMatchObject({ outcome: 'unknown', attempts: 0, crashedAttempts: MAX_CRASHES_PER_ROW });
     expect(outcome?.message).toMatch(new RegExp(`${MAX_CRASHES_PER_ROW} attempts of this row ended without an answer .*seatflow retry ${batchId}`));
     expect(runs()).toBe(0);
+
+    // Once the cause is found, `seatflow retry` (as the message says) takes the row up afresh: it confirms first (one
+    // of the crashed attempts may have applied), then runs, instead of ending unknown again at once.
+    expect(await h.system.control.retry(batchId)).toMatchObject({ requeued: 1 });
+    await h.waitForState(batchId, ['finished']);
+    const [retried] = await h.outcomes(batchId);
+    expect(retried).toMatchObject({ outcome: 'succeeded' });
+    expect(retried?.crashedAttempts).toBeUndefined();
+    expect(runs()).toBe(2);
   });
 });

@@ -57,6 +57,12 @@ describe('readLeavers', () => {
     await expect(read('x.jsonl', '{"email":"a@acme.example"}\nnot json\n')).rejects.toThrow(/line 2 is not JSON/);
   });
 
+  it('names the odd character of a look-alike address, the leaver’s and the transfer target’s, shown escaped', async () => {
+    const text = await refusal(read('x.csv', 'email,transferTo\nj\u0430ne@acme.example,boss@acme.example\nal@acme.example,bo\u200bss@acme.example\n'));
+    expect(text).toMatch(/row 1.*is not a valid e-mail address: it contains .*CYRILLIC SMALL LETTER A/i);
+    expect(text).toMatch(/row 2.*is not a valid e-mail address: it contains .*ZERO WIDTH SPACE/i);
+  });
+
   it('names the column holding e-mails when no column is called like an e-mail, and takes it with --email-column', async () => {
     const text = 'Name,Contact\nJo,jo@acme.example\n';
     expect(await refusal(read('x.csv', text))).toMatch(/no e-mail column[\s\S]*--email-column "Contact"/);

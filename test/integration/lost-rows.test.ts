@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/core/logger.js';
+import { createJobRegistry } from '../../jobs/registry.js';
+import { mayHaveLostRows, requeueLostRows } from '../../src/queue/lost-rows.js';
+import { rowJobId } from '../../src/queue/row-job.js';
+import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import { FAST_RETRY, type BatchHarness } from '../helpers/batch-harness.js';
+
+const batches = useBatchHarnesses();
+
+/**
+ * What a Redis failover can leave behind: row 2's change was made on the service, but its outcome was written to the
+ * old master (dropped when it was demoted) while its job was completed and removed on the new one. The batch's other
+ * rows are still queued.
+ */
+async function batchWithALostRow(h: BatchHarness) {
+  const emails = await h.deactivatableEmails(3);
+  const { batch } = await h.system.submit(await h.plan(h.writeManifest('leavers.csv', ['email,action', ...emails.map((e) => `${e},deactivate`)])));
+  const lostUser = [...h.server.context.state.users.values()].find((user) => user.email === emails[1]);
+  if (lostUser === undefined) throw new Error(`no user ${emails[1]}`);
+  await h.api.users.deactivate(lostUser.id);
+  await h.system.queue.remove(rowJobId(batch.id, 2));
+  return { batch, lostUserId: lostUser.id };
+}
+
+function deactivationsOf(mutations: Awaited<ReturnType<BatchHarness['mutations']>>, userId: number): number {
+  return mutations.filter((m) => m.operation === 'deactivateUser' && m.userId === userId).length;
+}
+
+describe('a row lost in a Redis failover (neither a job nor an outcome)', () => {
+  it('is found by the workers’ periodic look and queued again; it confirms the change on the service and is not made twice', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { batch, lostUserId } = await batchWithALostRow(h);
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, batch.id)).toBe(true);
+
+    h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 2, policy: FAST_RETRY, requestSettleMs: 0, lostRowCheckMs: 500 });
+    const done = await h.waitForState(batch.id, ['finished']);
+    expect(done.counts).toMatchObject({ succeeded: 3 });
+    const outcomes = await h.outcomes(batch.id);
+    expect(outcomes.find((o) => o.row === 2)).toMatchObject({ outcome: 'succeeded', confirmed: true, userId: lostUserId });
+    expect(deactivationsOf(await h.mutations(), lostUserId)).toBe(1);
+  });
+
+  it('is queued again by `retry` when no worker looked yet, and not while its job is still queued', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { batch, lostUserId } = await batchWithALostRow(h);
+    // Only the lost row: rows 1 and 3 still have their jobs.
+    expect(await requeueLostRows(h.system.queue, h.system.store, (await h.system.store.get(batch.id))!, createSilentLogger())).toEqual([2]);
+    expect(await h.system.queue.getJob(rowJobId(batch.id, 2))).toMatchObject({ data: { batchId: batch.id, row: 2, recovered: true } });
+    // Lost again (the same failover twice): retry finds it too, and leaves the rows that have a job alone.
+    await h.system.queue.remove(rowJobId(batch.id, 2));
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0 });
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, batch.id)).toBe(false);
+
+    h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 2, policy: FAST_RETRY, requestSettleMs: 0 });
+    await h.waitForState(batch.id, ['finished']);
+    expect((await h.outcomes(batch.id)).find((o) => o.row === 2)).toMatchObject({ outcome: 'succeeded', confirmed: true });
+    expect(deactivationsOf(await h.mutations(), lostUserId)).toBe(1);
+  });
+});
