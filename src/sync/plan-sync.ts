@@ -81,7 +81,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     },
     hrExport.employees,
     // The accepted export stays in Redis: read for a chunk of the export's employees at a time, then walked once.
-    previous === undefined ? undefined : accepted,
+    previous === undefined ? undefined : { exports: accepted, meta: previous },
   );
 
   const { joiners, movers } = await preflightChanges(api, candidates.joiners, candidates.movers, planId, options);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/core/seatflow-error.js';
 import { RowStore } from '../../../src/manifest/row-store.js';
 import { createQueueKeys } from '../../../src/queue/queue-keys.js';
 import { createAcceptedExports } from '../../../src/sync/accepted-exports.js';
@@ -150,14 +151,14 @@ describe('compareExport', () => {
         nowMs: now,
         nextRow: exported.length + 1,
       };
-      const first = (await accepted.meta()) === undefined;
-      const previous = first ? undefined : await acceptedAsMap(redis.client, keys.syncAccepted(accepted.key));
+      const meta = await accepted.meta();
+      const previous = meta === undefined ? undefined : await acceptedAsMap(redis.client, keys.syncAccepted(accepted.key));
 
       const whole = syncCandidates({ ...context, employees: exported, previous });
       const bounded = await compareExport(
         { ...context, live: liveIndexOf(live) },
         RowStore.of(exported, { chunkChars: 2048 }),
-        first ? undefined : accepted,
+        meta === undefined ? undefined : { exports: accepted, meta },
         7,
       );
       expect(comparable(bounded.candidates)).toEqual(comparable(whole));
@@ -181,5 +182,29 @@ describe('compareExport', () => {
     // The sequence exercised every kind of outcome, not only quiet nights.
     expect([...seen].filter(([, n]) => n === 0)).toEqual([]);
     expect(seen.size).toBe(11);
+  });
+
+  it('refuses a plan during which another sync of the target and policy accepted an export: it compared with parts of two', async () => {
+    const accepted = createAcceptedExports(redis.client, createQueueKeys(redis.server.prefix()), 'https://api.example', 'policy');
+    const metaOf = (night: number) => ({ sha256: `night-${night}`, exportedAt: night, exportedAtFrom: 'column', acceptedAt: `2026-11-0${night}T02:00:00.000Z`, employees: 1, file: `hr-${night}.csv`, runId: `run-${night}` }) as const;
+    await accepted.accept(metaOf(1), [['E1', { e: 'ann@acme.example', d: 'Sales' }]]);
+    const meta = (await accepted.meta())!;
+    let calls = 0;
+    const racing = {
+      ...accepted,
+      async employeesById(ids: readonly string[]) {
+        calls += 1;
+        if (calls === 2) await accepted.accept(metaOf(2), [['E1', { e: 'ann@acme.example', d: 'Engineering' }]]);
+        return accepted.employeesById(ids);
+      },
+    };
+    const policy = lifecyclePolicySchema.parse({ timeZone: 'UTC', seats: {} });
+    const context = { live: new Map(), leaving: new Map(), pendingJoin: new Set<string>(), pendingMove: new Set<number>(), policy, protectedAccounts: [], callerId: 1, nowMs: 0, nextRow: 4 };
+    const exported = employeesOf([1, 2, 3].map((n) => ({ id: `E${n}`, email: `p${n}@acme.example`, department: 'Sales', title: 'Engineer', inExport: true })));
+    const error = await compareExport(context, exported, { exports: racing, meta }, 2).then(() => undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toMatch(/another sync of this target and policy accepted an export \(hr-2\.csv, accepted 2026-11-02T02:00:00\.000Z\) while this one compared with the one accepted 2026-11-01T02:00:00\.000Z: nothing was planned/);
+    // Without an accept meanwhile, the same comparison plans.
+    await expect(compareExport(context, exported, { exports: accepted, meta: (await accepted.meta())! }, 2)).resolves.toMatchObject({ previousSize: 1 });
   });
 });
