@@ -19,13 +19,6 @@ export class CompactJsonMap<T> implements ReadonlyMap<string, T> {
   /** Key position → position of its value in `json` (the last one set). */
   private valueAt = new Int32Array(1024);
 
-  /** A map of these entries (later entries of a key win, as with a Map). */
-  static of<T>(entries: Iterable<readonly [string, T]>): CompactJsonMap<T> {
-    const map = new CompactJsonMap<T>();
-    for (const [key, value] of entries) map.set(key, value);
-    return map;
-  }
-
   get size(): number {
     return this.keySet.size;
   }

@@ -20,7 +20,7 @@ describe('CompactJsonMap', () => {
   });
 
   it('gives a copy, as JSON keeps it: a change is made by setting the value again', () => {
-    const map = CompactJsonMap.of<{ e: string; s?: string }>([['1', { e: 'a@acme.example', s: undefined }]]);
+    const map = new CompactJsonMap<{ e: string; s?: string }>().set('1', { e: 'a@acme.example', s: undefined });
     const read = map.get('1')!;
     expect(read).toStrictEqual({ e: 'a@acme.example' });
     read.e = 'changed@acme.example';
