@@ -17,7 +17,7 @@ export function checkTimeZone(zone: string): string {
 /**
  * One formatter per zone, made once: a DateTimeFormat costs tens of microseconds to make and holds ICU memory outside
  * the heap until it is collected, and an HR export of 100,000 rows reads two dates each (made per date, they took
- * seconds and let RSS climb by 250 MB).
+ * seconds and 100–150 MB of RSS).
  */
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 
