@@ -1,7 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { fileRefusal, missingFileError } from './file-refusal.js';
@@ -10,6 +9,7 @@ import { regionOfBaseUrl, SERVICE_REGIONS, type ServiceRegion } from '../contrac
 import { TIME_OF_DAY } from './time-of-day.js';
 import { governanceSchema } from './governance-config.js';
 import { platformStateHome } from './state-home.js';
+import { PACKAGE_ROOT } from './package-root.js';
 
 /**
  * The one configuration schema. Values come from `config/default.json` < the file named by `SEATFLOW_CONFIG`
@@ -214,18 +214,7 @@ export interface LoadConfigOptions {
   homedir?: string;
 }
 
-/** The folder holding seatflow's package.json, whether running from src/ (tsx) or dist/. */
-export const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
-
-function findPackageRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(path.join(dir, 'package.json')) || !existsSync(path.join(dir, 'config'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return from;
-    dir = parent;
-  }
-  return dir;
-}
+export { PACKAGE_ROOT };
 
 /**
  * The configuration files `loadConfig` reads with these options, in layering order (config/default.json, then the
