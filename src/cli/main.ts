@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { packageVersion } from '../core/package-root.js';
+import { SEATFLOW_VERSION } from '../core/version.js';
 import { RedisUnavailableError } from '../queue/redis/redis-unavailable-error.js';
 import { reportFatal } from './report-fatal.js';
 import { COMMANDS } from './commands/index.js';
@@ -9,7 +9,7 @@ import { registerLazyCommands } from './lazy-command.js';
 export function buildProgram(): Command {
   const program = new Command('seatflow')
     .description('Bulk user-lifecycle automation for the Smartsheet REST API')
-    .version(packageVersion())
+    .version(SEATFLOW_VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerLazyCommands(program, COMMANDS);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,10 +13,4 @@ function findPackageRoot(from: string): string {
     dir = parent;
   }
   return dir;
-}
-
-/** seatflow's version, as its package.json says (one place: `npm version` changes it there). */
-export function packageVersion(): string {
-  const { version } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: unknown };
-  return typeof version === 'string' ? version : 'unknown';
 }
