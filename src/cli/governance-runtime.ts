@@ -32,8 +32,11 @@ import { createBudgetedApi, type BatchRuntime } from './batch-runtime.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { openOffboarding } from './offboarding-runtime.js';
 
-/** The kinds of change this command line can re-plan when it approves one: all of them, on its target. */
-export function changeKindsOf(runtime: CliRuntime, batch: BatchRuntime): ChangeKinds {
+/**
+ * The kinds of change this command line can re-plan when it approves one: all of them, on its target. `onSyncApplied`
+ * is told what an approved sync queued.
+ */
+export function changeKindsOf(runtime: CliRuntime, batch: BatchRuntime, hooks: { onSyncApplied?: (applied: AppliedSync) => void } = {}): ChangeKinds {
   const { config } = runtime;
   const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
   const service = { region: serviceRegionOf(config), externalSources: config.externalSources };
@@ -41,7 +44,7 @@ export function changeKindsOf(runtime: CliRuntime, batch: BatchRuntime): ChangeK
     createBatchKind({ api, guardrails: config.guardrails, service, ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }) }, batch.system),
     createOffboardingKind({ api, config, offboarding: openOffboarding(runtime, batch) }),
     createReconciliationKind({ api, guardrails: config.guardrails, system: batch.system }),
-    createSyncKind({ api, offboarding: openOffboarding(runtime, batch), config, target: batch.target, now: () => runtime.serviceClock.now(), refreshClock: () => runtime.serviceClock.refresh() }),
+    createSyncKind({ api, offboarding: openOffboarding(runtime, batch), config, target: batch.target, now: () => runtime.serviceClock.now(), refreshClock: () => runtime.serviceClock.refresh(), ...(hooks.onSyncApplied === undefined ? {} : { onApplied: hooks.onSyncApplied }) }),
     createRevertKind(
       { store: batch.system.store, registry: createJobRegistry(), api, guardrails: config.guardrails, reactivationWindowDays: config.offboarding.reactivationWindowDays, service },
       batch.system,

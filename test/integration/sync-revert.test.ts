@@ -65,7 +65,7 @@ describe('seatflow revert of the step batches a sync ran', { timeout: 120_000 },
     // The seat the joiner step then gave: a Provisional Member seat is not one a downgrade gives back; refused, with why.
     const revertJoinSeat = await revertOf(`${joiners}-seat`);
     expect(revertJoinSeat.plan.summary).toMatchObject({ total: 1, change: 0, refused: 1 });
-    expect(revertJoinSeat.plan.rows[0]?.reason).toMatch(/nina\.new@acme\.example.*cannot be undone: the user held PROVISIONAL_MEMBER in plan \d+ before, which a downgrade cannot give/);
+    expect(revertJoinSeat.plan.rows.at(0)?.reason).toMatch(/nina\.new@acme\.example.*cannot be undone: the user held PROVISIONAL_MEMBER in plan \d+ before, which a downgrade cannot give/);
 
     // The mover's seat step: an upgrade back to the seat held before the move.
     const seatBatch = `${movers}-seat`;

@@ -93,6 +93,11 @@ export function queuedSync(plan: Pick<SyncPlan, 'runHash'>, applied: AppliedSync
 export interface SyncPlanning extends Omit<PrepareSyncOptions, 'exportPath' | 'exportContent' | 'policyPath'> {
   /** Reads the service's clock again before planning (the reference server's can be moved). */
   refreshClock?: () => Promise<void>;
+  /**
+   * Told what applying an approved sync queued (its workflows), so the process that approved it can run them to the
+   * end as `sync --apply` does (`approve --wait`).
+   */
+  onApplied?: (applied: AppliedSync) => void;
 }
 
 /**
@@ -111,7 +116,14 @@ export function createSyncKind(planning: SyncPlanning): ChangeKindHandler {
       const { plan } = prepared;
       const held = await heldReasons(plan, { acceptMissing: input.acceptMissing, confirmGuardrails: () => Promise.resolve(true) });
       if (held.length > 0) throw new UsageError(`the sync ${plan.runId} would change nothing now: ${held.join('; ')}`);
-      return { plan: fingerprintOfSync(plan), queue: async () => queuedSync(plan, await prepared.apply()) };
+      return {
+        plan: fingerprintOfSync(plan),
+        queue: async () => {
+          const applied = await prepared.apply();
+          planning.onApplied?.(applied);
+          return queuedSync(plan, applied);
+        },
+      };
     },
   };
 }
