@@ -19,7 +19,7 @@ import type { OffboardingSystem } from '../workflow/offboarding-system.js';
 import type { OffboardingPlan } from '../workflow/plan-offboarding.js';
 import { workflowIdOf, type SubmittedOffboarding } from '../workflow/submit-offboarding.js';
 import { createReconciliationKind } from '../governance/kinds/reconciliation-kind.js';
-import { createSyncKind, fingerprintOfSync, queuedSync, syncRequestIdOf, type SyncInput } from '../governance/kinds/sync-kind.js';
+import { createSyncKind, syncThroughGate, type SyncInput } from '../governance/kinds/sync-kind.js';
 import type { AppliedSync } from '../sync/apply-sync.js';
 import type { SyncApproval } from '../sync/run-sync.js';
 import { createRevertKind } from '../governance/kinds/revert-kind.js';
@@ -105,26 +105,8 @@ export function syncApproval(batch: BatchRuntime, actor: Actor, reason: string |
     if (createHash('sha256').update(content).digest('hex') !== plan.export.sha256) {
       throw new UsageError(`${run.exportPath} changed while it was planned: nothing was queued`, 'Run the sync again.');
     }
-    const result = await throughGate<AppliedSync>(
-      batch,
-      {
-        kind: 'sync',
-        id: syncRequestIdOf(plan),
-        subject: `${plan.export.path} (sync run ${plan.runId})`,
-        target: batch.target,
-        sim: batch.target.startsWith('sim:'),
-        plan: fingerprintOfSync(plan),
-        guardrails: plan.guardrails.reasons,
-        input: { exportPath, contentBase64: content.toString('base64'), modifiedAt, policyPath: path.resolve(run.policyPath), acceptMissing: run.acceptMissing } satisfies SyncInput,
-        requestedBy: actor,
-        reason,
-      },
-      async () => {
-        const applied = await apply();
-        return { value: applied, queued: queuedSync(plan, applied) };
-      },
-    );
-    return result.status === 'awaiting-approval' ? { awaitingApproval: result.request.id, created: result.created } : { applied: result.value };
+    const input: SyncInput = { exportPath, contentBase64: content.toString('base64'), modifiedAt, policyPath: path.resolve(run.policyPath), acceptMissing: run.acceptMissing };
+    return syncThroughGate(batch.governance.gate, plan, { target: batch.target, sim: batch.target.startsWith('sim:'), input, requestedBy: actor, reason }, apply);
   };
 }
 

@@ -4,7 +4,9 @@ import { UsageError } from '../../core/seatflow-error.js';
 import type { AppliedSync } from '../../sync/apply-sync.js';
 import { heldReasons, prepareSync, type PrepareSyncOptions } from '../../sync/run-sync.js';
 import { changesOf, type SyncPlan } from '../../sync/sync-plan.js';
+import type { ApprovalGate, ChangeRequest } from '../approvals/approval-gate.js';
 import type { ChangeKindHandler, QueuedChange } from '../approvals/change-kind.js';
+import type { Actor } from '../operators/actor.js';
 import type { PlanFingerprint, PlanLine } from '../approvals/plan-fingerprint.js';
 import { fingerprintOfOffboarding } from './offboarding-kind.js';
 
@@ -88,6 +90,39 @@ export function fingerprintOfSync(plan: SyncPlan): PlanFingerprint {
 export function queuedSync(plan: Pick<SyncPlan, 'runHash'>, applied: AppliedSync): QueuedChange {
   const made = [applied.joiners, applied.movers, applied.offboarding].some((workflow) => workflow?.created === true);
   return { id: syncRequestIdOf(plan), created: made || applied.undos.length > 0 || applied.transfers.length > 0 };
+}
+
+/** Who asks for a sync, on which target, with what kept for its approval. */
+export interface SyncRequester {
+  target: string;
+  sim: boolean;
+  input: SyncInput;
+  requestedBy: Actor;
+  reason?: string | undefined;
+}
+
+/** A sync run as the approvals gate takes it: one definition for the CLI, schedules, the control API and the dashboard. */
+export function syncChangeRequest(plan: SyncPlan, requester: SyncRequester): ChangeRequest {
+  return {
+    kind: 'sync',
+    id: syncRequestIdOf(plan),
+    subject: `${plan.export.path} (sync run ${plan.runId})`,
+    target: requester.target,
+    sim: requester.sim,
+    plan: fingerprintOfSync(plan),
+    guardrails: plan.guardrails.reasons,
+    input: requester.input,
+    requestedBy: requester.requestedBy,
+    reason: requester.reason,
+  };
+}
+
+/** A sync through the gate: applied now (what it queued), or waiting for approval as its request. */
+export async function syncThroughGate(gate: Pick<ApprovalGate, 'submit'>, plan: SyncPlan, requester: SyncRequester, apply: () => Promise<AppliedSync>): Promise<{ applied: AppliedSync } | { awaitingApproval: string; created: boolean }> {
+  let applied: AppliedSync | undefined;
+  const result = await gate.submit(syncChangeRequest(plan, requester), async () => queuedSync(plan, (applied = await apply())));
+  if (result.status === 'awaiting-approval') return { awaitingApproval: result.request.id, created: result.created };
+  return { applied: applied ?? (await apply()) };
 }
 
 export interface SyncPlanning extends Omit<PrepareSyncOptions, 'exportPath' | 'exportContent' | 'policyPath'> {
