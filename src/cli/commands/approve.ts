@@ -74,7 +74,12 @@ async function approve(id: string | undefined, flags: ApproveFlags): Promise<num
       }
       if (appliedSync === undefined) throw new Error(`the approval of sync ${id} queued no workflows`);
       // Run here as `sync --apply` runs what it queued: the steps due now, to the end, then how each workflow stands.
-      return appliedSyncToEnd(runtime, batch, appliedSync, { wait: true, json: false, queuedNote: 'The export is accepted: the next sync compares with it.' });
+      const notifications = sendNotificationsHere(runtime, batch);
+      try {
+        return await appliedSyncToEnd(runtime, batch, appliedSync, { wait: true, json: false, queuedNote: 'The export is accepted: the next sync compares with it.' });
+      } finally {
+        await notifications.finish();
+      }
     }
     if (flags.wait !== true || record.kind === 'offboarding') {
       out.write(`Process it with: seatflow worker   Watch it with: seatflow status ${queued.id}\n`);
