@@ -57,12 +57,12 @@ local pauseUntil = tonumber(redis.call('GET', KEYS[2]) or '0')
 `;
 
 /**
- * ARGV[8]: cost. Returns {0, pauseLeftMs, epoch, interval} while the fleet is paused (nothing reserved), or
- * {1, waitMs, epoch, interval} once a place was reserved: 0 means go now (counted as sent); more means wait that long,
- * then CONFIRM with the epoch (a 429 in between cancels every reservation made before it).
+ * ARGV[8]: cost. Returns {0, pauseLeftMs, epoch, interval, 0} while the fleet is paused (nothing reserved), or
+ * {1, waitMs, epoch, interval, slot} once a place was reserved: 0 means go now (counted as sent); more means wait that
+ * long, then CONFIRM with the epoch and the slot (the Redis time the call fits at).
  */
 export const RESERVE = `${READ_STATE}
-if pauseUntil > now then return {0, math.ceil(pauseUntil - now), epoch, tostring(interval)} end
+if pauseUntil > now then return {0, math.ceil(pauseUntil - now), epoch, tostring(interval), '0'} end
 local cost = tonumber(ARGV[8])
 local wait = math.max(0, (level + cost - usable) * interval)
 level = level + cost
@@ -71,15 +71,23 @@ if wait <= 0 then
   redis.call('HINCRBY', KEYS[3], 'calls', 1)
 end
 save()
-return {1, math.ceil(wait), epoch, tostring(interval)}`;
+return {1, math.ceil(wait), epoch, tostring(interval), string.format('%.3f', now + wait)}`;
 
-/** ARGV[1]: the epoch of the reservation, ARGV[2]: cost. 1 = go (counted as sent), 0 = reserve again. */
+/**
+ * ARGV[1]: the epoch of the reservation, ARGV[2]: cost, ARGV[3]: its slot, ARGV[4]: how late it may still go (ms).
+ * 1 = go (counted as sent), 0 = reserve again: while paused, after a 429 (which cancels every reservation made before
+ * it), or when the slot is long past. The model leaked the reserved place at its slot as if the call had gone then; a
+ * call that goes seconds later (its confirmation waited out a Redis failover, or its process stalled) would go on top
+ * of the room the model has since handed to others, and a fleet of such calls overflows the service's bucket. So a
+ * late call is charged anew, at the time it really goes.
+ */
 export const CONFIRM = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local pauseUntil = tonumber(redis.call('GET', KEYS[2]) or '0')
 local epoch = tonumber(redis.call('HGET', KEYS[1], 'epoch') or '0')
 if pauseUntil > now or epoch ~= tonumber(ARGV[1]) then return 0 end
+if now > tonumber(ARGV[3]) + tonumber(ARGV[4]) then return 0 end
 redis.call('HINCRBYFLOAT', KEYS[1], 'sent', ARGV[2])
 redis.call('HINCRBY', KEYS[3], 'calls', 1)
 return 1`;

@@ -97,6 +97,15 @@ const CAPACITY_FLOOR = 3;
 /** ...and the rate never below a tenth of what it was told. */
 const RATE_FLOOR_SHARE = 0.1;
 
+/**
+ * How long after its slot a reserved call may still go on that reservation: two calls' time, and never less than half a
+ * second, so that a timer firing late on a busy machine does not make every waiting call reserve again (each
+ * re-reservation charges the bucket anew and would slow the fleet for nothing).
+ */
+export function lateToleranceMs(intervalMs: number): number {
+  return Math.max(2 * intervalMs, 500);
+}
+
 export function createRequestBudget(options: RequestBudgetOptions): RequestBudget {
   const clock = options.clock ?? systemClock;
   const key = tokenKey(options.service === undefined ? options.accessToken : `${options.service}\n${options.accessToken}`);
@@ -118,10 +127,10 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
       const cost = Math.max(1, info.cost ?? 1);
       for (;;) {
         info.signal?.throwIfAborted();
-        const [reserved, wait, epoch, interval] = (await run(RESERVE, cost)) as [number, number, number, string];
+        const [reserved, wait, epoch, interval, slot] = (await run(RESERVE, cost)) as [number, number, number, string, string];
         intervalMs = Number(interval);
         if (wait > 0) await clock.sleep(wait, info.signal);
-        if (reserved === 1 && (wait <= 0 || (await scriptOf(CONFIRM).run(options.redis, keys, [epoch, cost])) === 1)) return;
+        if (reserved === 1 && (wait <= 0 || (await scriptOf(CONFIRM).run(options.redis, keys, [epoch, cost, slot, lateToleranceMs(intervalMs)])) === 1)) return;
       }
     },
     async onResponse(info) {

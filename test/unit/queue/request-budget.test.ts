@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../../src/core/clock.js';
 import { createQueueKeys } from '../../../src/queue/queue-keys.js';
-import { createRequestBudget, type BudgetRate, type RequestBudget } from '../../../src/queue/request-budget.js';
+import { createRequestBudget, lateToleranceMs, type BudgetRate, type RequestBudget } from '../../../src/queue/request-budget.js';
+import { createRateLimiter } from '../../../src/server/sim/rate-limit.js';
 import { useTestRedisClient } from '../../helpers/test-redis-client.js';
 
 const testRedis = useTestRedisClient();
@@ -215,6 +216,31 @@ describe('createRequestBudget', () => {
     const after = resolvedAt.slice(before);
     expect(after.length).toBeGreaterThan(0);
     for (const at of after) expect(at - recordedAt).toBeGreaterThanOrEqual(300);
+  });
+
+  it('charges a call anew when it goes long after its reserved slot, so that late calls and new ones together stay within the service’s bucket', async () => {
+    // The service: 10 calls a second, a bucket of 4. The fleet models it with 20% headroom (8 a second, 3.2 usable).
+    const service = createRateLimiter({ requests: 10, perSeconds: 1, bucket: 4 }, () => Date.now());
+    let refused = 0;
+    const send = () => void (service.take('tok', 1).allowed || (refused += 1));
+    const budgetRate: BudgetRate = { requests: 10, perSeconds: 1, headroom: 0.2, burst: 4 };
+    // Worker A's waits all end at one moment 1.5 s on, as when its confirmations were queued through a Redis failover.
+    const releaseAt = Date.now() + 1500;
+    const stalled: Clock = { now: () => Date.now(), sleep: async (ms) => new Promise((resolve) => setTimeout(resolve, Date.now() < releaseAt ? releaseAt - Date.now() : ms)) };
+    const keys = createQueueKeys(testRedis.server.prefix());
+    const a = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'tok', rate: budgetRate, clock: stalled });
+    const b = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'tok', rate: budgetRate, clock: systemClock });
+    // A spends the bucket (3 go) and reserves 3 places behind it, 100–350 ms on; the places pass while A is held up.
+    const late = Array.from({ length: 6 }, () => a.beforeRequest({ operation: 'x' }).then(send));
+    // B sends 3 calls at the moment A's stalled calls come back: the model has leaked to empty by then.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, releaseAt - Date.now())));
+    const fresh = Array.from({ length: 3 }, () => b.beforeRequest({ operation: 'x' }).then(send));
+    await Promise.all([...late, ...fresh]);
+    expect(refused).toBe(0);
+    // Every call went once: a late one reserved again, it was not lost or sent twice.
+    expect((await a.counters()).calls).toBe(9);
+    expect(lateToleranceMs(125)).toBe(500);
+    expect(lateToleranceMs(400)).toBe(800);
   });
 
   it('never writes the token itself to Redis', async () => {
