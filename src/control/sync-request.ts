@@ -128,7 +128,8 @@ function overGuardrails(check: GuardrailCheck): ControlError {
  */
 async function keepUpload(dir: string, bytes: Buffer, name: string): Promise<string> {
   const folder = path.join(dir, 'uploads', createHash('sha256').update(bytes).digest('hex').slice(0, 16));
-  const file = path.join(folder, path.basename(name) || 'hr-export.csv');
+  const base = path.basename(name);
+  const file = path.join(folder, base === '' || base === '.' || base === '..' ? 'hr-export.csv' : base);
   await mkdir(folder, { recursive: true });
   await writeFile(file, bytes, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
