@@ -183,6 +183,12 @@ export const configSchema = z.strictObject({
     planTimeoutMs: z.number().int().min(1000).default(20_000),
     /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above: use the CLI). */
     maxPlanRows: z.number().int().min(1).default(50_000),
+    /**
+     * The folder of lifecycle policies a sync started over HTTP may use, named by file name (docs/sync.md): nothing
+     * outside it is read. Unset: syncs are started with the CLI only. A policy decides protections and the
+     * accidental-deletion threshold, so it is chosen by whoever runs the server, never uploaded.
+     */
+    syncPolicyDir: z.string().min(1).optional(),
   }),
   /** Operators and roles, approvals, notifications (docs/governance.md); governance-config.ts holds the schema. */
   governance: governanceSchema.default(governanceSchema.parse({})),
