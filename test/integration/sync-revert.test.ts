@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createJobRegistry } from '../../jobs/registry.js';
 import { planRevert, revertBatchOptions } from '../../src/governance/revert/plan-revert.js';
 import { DEMO } from '../../src/server/demo/demo-organization.js';
-import type { BatchHarness } from '../helpers/batch-harness.js';
 import { DAY } from '../helpers/offboarding-harness.js';
-import { SYNC_GUARDRAILS, useSyncHarnesses } from '../helpers/sync-harness.js';
+import { changes, seatOf, userOf, SYNC_GUARDRAILS, useSyncHarnesses } from '../helpers/sync-harness.js';
 
 const POLICY = {
   timeZone: 'UTC',
@@ -88,17 +87,3 @@ describe('seatflow revert of the step batches a sync ran', { timeout: 120_000 },
   });
 });
 
-function userOf(h: BatchHarness, email: string, evenRemoved = false) {
-  return [...h.server.context.state.users.values()].find((user) => user.email === email && (evenRemoved || user.inOrg));
-}
-
-function seatOf(h: BatchHarness, email: string): string | undefined {
-  const seat = userOf(h, email)?.seats.find((each) => each.planId === DEMO.planId)?.seatType;
-  return seat === 'VIEWER' ? 'CONTRIBUTOR' : seat;
-}
-
-async function changes(h: BatchHarness, email: string): Promise<string[]> {
-  const user = userOf(h, email, true);
-  if (user === undefined) return [];
-  return (await h.mutations()).filter((m) => m.userId === user.id && m.operation !== 'seatChange').map((m) => m.operation);
-}
