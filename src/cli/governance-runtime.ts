@@ -19,7 +19,7 @@ import type { OffboardingSystem } from '../workflow/offboarding-system.js';
 import type { OffboardingPlan } from '../workflow/plan-offboarding.js';
 import { workflowIdOf, type SubmittedOffboarding } from '../workflow/submit-offboarding.js';
 import { createReconciliationKind } from '../governance/kinds/reconciliation-kind.js';
-import { createSyncKind, fingerprintOfSync, queuedSync, syncRequestIdOf, type SyncInput } from '../governance/kinds/sync-kind.js';
+import { createSyncKind, syncThroughGate, type SyncInput } from '../governance/kinds/sync-kind.js';
 import type { AppliedSync } from '../sync/apply-sync.js';
 import type { SyncApproval } from '../sync/run-sync.js';
 import { createRevertKind } from '../governance/kinds/revert-kind.js';
@@ -32,8 +32,11 @@ import { createBudgetedApi, type BatchRuntime } from './batch-runtime.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { openOffboarding } from './offboarding-runtime.js';
 
-/** The kinds of change this command line can re-plan when it approves one: all of them, on its target. */
-export function changeKindsOf(runtime: CliRuntime, batch: BatchRuntime): ChangeKinds {
+/**
+ * The kinds of change this command line can re-plan when it approves one: all of them, on its target. `onSyncApplied`
+ * is told what an approved sync queued.
+ */
+export function changeKindsOf(runtime: CliRuntime, batch: BatchRuntime, hooks: { onSyncApplied?: (applied: AppliedSync) => void } = {}): ChangeKinds {
   const { config } = runtime;
   const { api } = createBudgetedApi(runtime, batch, { retryReads: true });
   const service = { region: serviceRegionOf(config), externalSources: config.externalSources };
@@ -41,7 +44,7 @@ export function changeKindsOf(runtime: CliRuntime, batch: BatchRuntime): ChangeK
     createBatchKind({ api, guardrails: config.guardrails, service, ...(config.api.viewerSunset === undefined ? {} : { viewerSunset: config.api.viewerSunset }) }, batch.system),
     createOffboardingKind({ api, config, offboarding: openOffboarding(runtime, batch) }),
     createReconciliationKind({ api, guardrails: config.guardrails, system: batch.system }),
-    createSyncKind({ api, offboarding: openOffboarding(runtime, batch), config, target: batch.target, now: () => runtime.serviceClock.now(), refreshClock: () => runtime.serviceClock.refresh() }),
+    createSyncKind({ api, offboarding: openOffboarding(runtime, batch), config, target: batch.target, now: () => runtime.serviceClock.now(), refreshClock: () => runtime.serviceClock.refresh(), ...(hooks.onSyncApplied === undefined ? {} : { onApplied: hooks.onSyncApplied }) }),
     createRevertKind(
       { store: batch.system.store, registry: createJobRegistry(), api, guardrails: config.guardrails, reactivationWindowDays: config.offboarding.reactivationWindowDays, service },
       batch.system,
@@ -102,26 +105,8 @@ export function syncApproval(batch: BatchRuntime, actor: Actor, reason: string |
     if (createHash('sha256').update(content).digest('hex') !== plan.export.sha256) {
       throw new UsageError(`${run.exportPath} changed while it was planned: nothing was queued`, 'Run the sync again.');
     }
-    const result = await throughGate<AppliedSync>(
-      batch,
-      {
-        kind: 'sync',
-        id: syncRequestIdOf(plan),
-        subject: `${plan.export.path} (sync run ${plan.runId})`,
-        target: batch.target,
-        sim: batch.target.startsWith('sim:'),
-        plan: fingerprintOfSync(plan),
-        guardrails: plan.guardrails.reasons,
-        input: { exportPath, contentBase64: content.toString('base64'), modifiedAt, policyPath: path.resolve(run.policyPath), acceptMissing: run.acceptMissing } satisfies SyncInput,
-        requestedBy: actor,
-        reason,
-      },
-      async () => {
-        const applied = await apply();
-        return { value: applied, queued: queuedSync(plan, applied) };
-      },
-    );
-    return result.status === 'awaiting-approval' ? { awaitingApproval: result.request.id, created: result.created } : { applied: result.value };
+    const input: SyncInput = { exportPath, contentBase64: content.toString('base64'), modifiedAt, policyPath: path.resolve(run.policyPath), acceptMissing: run.acceptMissing };
+    return syncThroughGate(batch.governance.gate, plan, { target: batch.target, sim: batch.target.startsWith('sim:'), input, requestedBy: actor, reason }, apply);
   };
 }
 

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { SEATFLOW_VERSION } from '../core/version.js';
 import { RedisUnavailableError } from '../queue/redis/redis-unavailable-error.js';
 import { reportFatal } from './report-fatal.js';
 import { COMMANDS } from './commands/index.js';
@@ -8,7 +9,7 @@ import { registerLazyCommands } from './lazy-command.js';
 export function buildProgram(): Command {
   const program = new Command('seatflow')
     .description('Bulk user-lifecycle automation for the Smartsheet REST API')
-    .version('0.1.0')
+    .version(SEATFLOW_VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerLazyCommands(program, COMMANDS);

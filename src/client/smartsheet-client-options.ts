@@ -73,5 +73,3 @@ export interface SmartsheetClientOptions {
 
 export const DEFAULT_BASE_URL = 'https://api.smartsheet.com/2.0';
 export const DEFAULT_TIMEOUTS = { connectMs: 10_000, headersMs: 60_000, bodyMs: 30_000 } as const satisfies Required<ClientTimeouts>;
-/** Matches package.json; the User-Agent names it. */
-export const SEATFLOW_VERSION = '0.1.0';

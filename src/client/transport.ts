@@ -5,13 +5,13 @@ import { z } from 'zod';
 import { ApiError } from './api-error.js';
 import { errorFromNetwork, errorFromResponse, errorFromUnreadableSuccess } from './error-factory.js';
 import { decideRetry, type RetryPolicy } from './retry-policy.js';
+import { SEATFLOW_VERSION } from '../core/version.js';
 import { parseRetryAfter } from './retry-after.js';
 import { parseJsonSafely, UnsafeIntegerError } from './safe-json.js';
 import { buildQuery, type QueryValues } from './query.js';
 import {
   DEFAULT_BASE_URL,
   DEFAULT_TIMEOUTS,
-  SEATFLOW_VERSION,
   type SmartsheetClientOptions,
 } from './smartsheet-client-options.js';
 

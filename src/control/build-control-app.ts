@@ -9,6 +9,7 @@ import { registerManifestBodyParsers } from './manifest-body.js';
 import { registerBatchRoutes } from './routes/batch-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerOffboardingRoutes } from './routes/offboarding-routes.js';
+import { registerSyncRoutes } from './routes/sync-routes.js';
 import { registerMetricsRoutes } from './routes/metrics-routes.js';
 import { registerPlanRoutes } from './routes/plan-routes.js';
 import { registerGovernanceRoutes } from './routes/governance-routes.js';
@@ -52,7 +53,7 @@ export function buildControlApp(given: ControlDeps): FastifyInstance {
     root.setNotFoundHandler((request, reply) => {
       if (request.dashboardSession !== undefined && notFoundPage !== undefined && !request.url.startsWith('/v1/')) return notFoundPage(request, reply);
       const answer = new ControlError(404, CONTROL_ERROR_CODES.notFound, `no endpoint ${request.method} ${request.url.split('?', 1)[0] ?? ''}`, {
-        hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, POST /v1/offboardings, GET /v1/offboardings/:id[/report], POST /v1/offboardings/:id/undo, GET /v1/holds, GET /v1/approvals[/:id], POST /v1/approvals/:id/approve|reject, GET /v1/audit[/verify], GET /v1/notifications/deliveries, GET /healthz, GET /readyz, GET /metrics; the dashboard at /.',
+        hint: 'Endpoints: POST /v1/plans, POST /v1/batches, GET /v1/batches[/:id[/outcomes]], POST /v1/batches/:id/retry|cancel, POST /v1/offboardings, GET /v1/offboardings/:id[/report], POST /v1/offboardings/:id/undo, GET /v1/holds, POST /v1/syncs, GET /v1/approvals[/:id], POST /v1/approvals/:id/approve|reject, GET /v1/audit[/verify], GET /v1/notifications/deliveries, GET /healthz, GET /readyz, GET /metrics; the dashboard at /.',
       });
       return reply.code(404).send(answer.toBody());
     });
@@ -63,6 +64,7 @@ export function buildControlApp(given: ControlDeps): FastifyInstance {
       registerPlanRoutes(v1, deps);
       registerBatchRoutes(v1, deps);
       if (deps.offboarding !== undefined) registerOffboardingRoutes(v1, deps, deps.offboarding);
+      if (deps.sync !== undefined) registerSyncRoutes(v1, deps, deps.sync);
       if (deps.governance !== undefined) registerGovernanceRoutes(v1, deps, deps.governance);
     });
     await root.register(async (dashboard) => {

@@ -40,6 +40,12 @@ export const outcomesQuerySchema = z.object({ format: z.enum(['jsonl', 'csv']).d
  */
 export const batchParamsSchema = z.object({ id: z.string().refine((id) => /^b[0-9a-f]{12}$/.test(id) || stepBatchOf(id) !== undefined) });
 
+/**
+ * Change request ids: the id the change will have — a batch, reconciliation run or revert (`b…`), an offboarding
+ * (`o…`), or a sync run (`s…`, sync-kind's syncRequestIdOf) — and 12 hex digits.
+ */
+export const changeRequestParamsSchema = z.object({ id: z.string().regex(/^[bos][0-9a-f]{12}$/) });
+
 /** Offboarding ids are `o` and 12 hex digits (submit-offboarding's workflowIdOf). */
 export const offboardingParamsSchema = z.object({ id: z.string().regex(/^o[0-9a-f]{12}$/) });
 

@@ -1,7 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { fileRefusal, missingFileError } from './file-refusal.js';
@@ -10,6 +9,7 @@ import { regionOfBaseUrl, SERVICE_REGIONS, type ServiceRegion } from '../contrac
 import { TIME_OF_DAY } from './time-of-day.js';
 import { governanceSchema } from './governance-config.js';
 import { platformStateHome } from './state-home.js';
+import { PACKAGE_ROOT } from './package-root.js';
 
 /**
  * The one configuration schema. Values come from `config/default.json` < the file named by `SEATFLOW_CONFIG`
@@ -183,6 +183,12 @@ export const configSchema = z.strictObject({
     planTimeoutMs: z.number().int().min(1000).default(20_000),
     /** The most rows a manifest or leavers file may have to be planned over HTTP (413 above: use the CLI). */
     maxPlanRows: z.number().int().min(1).default(50_000),
+    /**
+     * The folder of lifecycle policies a sync started over HTTP may use, named by file name (docs/sync.md): nothing
+     * outside it is read. Unset: syncs are started with the CLI only. A policy decides protections and the
+     * accidental-deletion threshold, so it is chosen by whoever runs the server, never uploaded.
+     */
+    syncPolicyDir: z.string().min(1).optional(),
   }),
   /** Operators and roles, approvals, notifications (docs/governance.md); governance-config.ts holds the schema. */
   governance: governanceSchema.default(governanceSchema.parse({})),
@@ -214,18 +220,7 @@ export interface LoadConfigOptions {
   homedir?: string;
 }
 
-/** The folder holding seatflow's package.json, whether running from src/ (tsx) or dist/. */
-export const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
-
-function findPackageRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(path.join(dir, 'package.json')) || !existsSync(path.join(dir, 'config'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return from;
-    dir = parent;
-  }
-  return dir;
-}
+export { PACKAGE_ROOT };
 
 /**
  * The configuration files `loadConfig` reads with these options, in layering order (config/default.json, then the

@@ -70,7 +70,10 @@ redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[2], -1)
 if type(outcome['finishedAt']) == 'string' and redis.call('HINCRBY', KEYS[3], string.sub(outcome['finishedAt'], 1, 19), -1) <= 0 then
   redis.call('HDEL', KEYS[3], string.sub(outcome['finishedAt'], 1, 19))
 end
-if redis.call('HGET', KEYS[2], 'state') == 'finished' then redis.call('HSET', KEYS[2], 'state', 'queued') end
+if redis.call('HGET', KEYS[2], 'state') == 'finished' then
+  redis.call('HSET', KEYS[2], 'state', 'queued')
+  redis.call('HDEL', KEYS[2], 'finishedAt')
+end
 return 1`);
 
 // KEYS: batch. ARGV: to, from..., message. Moves the batch to `to` only from one of the `from` states.
@@ -168,6 +171,8 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     },
     async setState(batchId, state, message) {
       await redis.hset(keys.batch(batchId), { state, message: message ?? '' });
+      // A batch that runs again (retry) has not finished: its old finish time would stop its duration growing.
+      if (state !== 'finished' && state !== 'cancelled') await redis.hdel(keys.batch(batchId), 'finishedAt');
     },
     async transition(batchId, from, to, message) {
       return (await TRANSITION.run(redis, [keys.batch(batchId)], [to, ...from, message ?? ''])) === 1;

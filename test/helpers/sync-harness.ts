@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import type { Config } from '../../src/core/config.js';
+import { DEMO } from '../../src/server/demo/demo-organization.js';
 import type { StartReferenceServerOptions } from '../../src/server/index.js';
 import { HR_LIFECYCLES } from '../../src/sync/hr-lifecycles.js';
 import { runSync, type SyncRun } from '../../src/sync/run-sync.js';
@@ -72,4 +73,22 @@ export function useSyncHarnesses(): { open: (serverOptions?: StartReferenceServe
       return { h, s: current };
     },
   };
+}
+
+/** A user of the reference server by e-mail (one still in the organization, unless `evenRemoved`). */
+export function userOf(h: BatchHarness, email: string, evenRemoved = false) {
+  return [...h.server.context.state.users.values()].find((user) => user.email === email && (evenRemoved || user.inOrg));
+}
+
+/** The seat in the demo plan, VIEWER named CONTRIBUTOR as the service reports it since the sunset. */
+export function seatOf(h: BatchHarness, email: string): string | undefined {
+  const seat = userOf(h, email)?.seats.find((each) => each.planId === DEMO.planId)?.seatType;
+  return seat === 'VIEWER' ? 'CONTRIBUTOR' : seat;
+}
+
+/** The user-changing operations of the mutation log on this user, in order. */
+export async function changes(h: BatchHarness, email: string): Promise<string[]> {
+  const user = userOf(h, email, true);
+  if (user === undefined) return [];
+  return (await h.mutations()).filter((m) => m.userId === user.id && m.operation !== 'seatChange').map((m) => m.operation);
 }

@@ -124,6 +124,10 @@ describe('batch control', () => {
 
     await setFaults(h, '');
     expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 6, resumed: 0 });
+    // Running again: no longer finished, so no finish time (the dashboard's duration grows again until it ends).
+    const reopened = await h.system.store.get(batch.id);
+    expect(reopened?.state).toBe('queued');
+    expect(reopened?.finishedAt).toBeUndefined();
     h.startWorkers();
     const done = await h.waitForState(batch.id, ['finished']);
     expect(done.counts).toMatchObject({ succeeded: 6, failed: 0 });

@@ -190,6 +190,47 @@ describe('seatflow approve, reject, audit and revert', { timeout: 240_000 }, () 
     expect(trail.stdout).toMatch(new RegExp(`"event":"change\\.approved".*"subject":"${id}"`));
   });
 
+  it('approve --wait of a sync that waited re-plans it, refuses a plan that changed since, and once approved runs its due steps here as sync --apply does', async () => {
+    const policy = path.join(dir, 'lifecycle-wait.json');
+    writeFileSync(policy, JSON.stringify({ ...(JSON.parse(readFileSync(path.join(ROOT, 'jobs/examples/lifecycle-policy.json'), 'utf8')) as object), name: 'acme-hr-wait' }));
+    // Three joiners whose start date has come: due now, each a change (more than changesAbove 2).
+    const started = new Date(Date.now() - 3 * 86_400_000);
+    const startDate = `${String(started.getUTCMonth() + 1).padStart(2, '0')}/${String(started.getUTCDate()).padStart(2, '0')}/${started.getUTCFullYear()}`;
+    const joiners = [1, 2, 3].map((n) => `wait.joiner.${n}@acme.example`);
+    const exportFile = path.join(dir, 'hr-wait.csv');
+    writeFileSync(exportFile, `Employee ID,Work Email,Worker Status,Hire Date,Supervisory Organization,Business Title\n${joiners.map((email, i) => `20000${i},${email},Active,${startDate},Marketing,Coordinator`).join('\n')}\n`);
+    const inOrg = (email: string) => [...server.context.state.users.values()].some((user) => user.email === email && user.inOrg);
+
+    const asked = await runSeatflow(['sync', exportFile, '--policy', policy, '--apply', '--yes', '--no-wait', '--by', 'alice'], env);
+    expect(asked.code, asked.stdout + asked.stderr).toBe(4);
+    const id = /sync (s[0-9a-f]{12}) waits for approval/.exec(asked.stdout)?.[1];
+    expect(id, asked.stdout).toBeDefined();
+
+    // Meanwhile one joiner is added by hand: the plan approved would no longer be the plan run, so nothing runs.
+    const manual = path.join(dir, 'add-one.csv');
+    writeFileSync(manual, `email,action\n${joiners[0]},add\n`);
+    expect((await runSeatflow(['run', manual, '--by', 'alice', '--yes'], env)).code).toBe(0);
+    const stale = await runSeatflow(['approve', id!, '--by', 'bob', '--yes', '--wait'], env);
+    expect(stale.code, stale.stdout + stale.stderr).toBe(4);
+    expect(stale.stdout).toContain('The plan went stale since it was approved (live state changed): nothing ran.');
+    expect(stale.stdout).toContain(joiners[0]);
+    expect(inOrg(joiners[1]!) || inOrg(joiners[2]!)).toBe(false);
+
+    // Approved as it stands now, with --wait: queued, and the steps due now run in this process to the end.
+    const approved = await runSeatflow(['approve', id!, '--by', 'bob', '--yes', '--wait'], env);
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+    expect(approved.stdout).toContain(`queued as ${id}`);
+    const workflow = /Joiners (j[0-9a-f]{12}) queued\./.exec(approved.stdout)?.[1];
+    expect(workflow, approved.stdout).toBeDefined();
+    expect(approved.stdout).toContain('The export is accepted: the next sync compares with it.');
+    for (const email of joiners.slice(1)) {
+      expect(inOrg(email), email).toBe(true);
+      expect(seat(email), email).toBe('VIEWER');
+    }
+    const steps = await runSeatflow(['steps'], env);
+    expect(steps.stdout).not.toContain(workflow!);
+  });
+
   it('reject needs a reason and ends the request', async () => {
     const manifest = path.join(dir, 'deactivate.csv');
     writeFileSync(manifest, `${['email,action', ...members(6).slice(3).map((email) => `${email},deactivate`)].join('\n')}\n`);

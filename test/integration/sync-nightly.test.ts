@@ -3,7 +3,7 @@ import { DEMO } from '../../src/server/demo/demo-organization.js';
 import { StaleExportError } from '../../src/sync/run-sync.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 import { DAY } from '../helpers/offboarding-harness.js';
-import { useSyncHarnesses, type SyncHarness } from '../helpers/sync-harness.js';
+import { changes, seatOf, userOf, useSyncHarnesses, type SyncHarness } from '../helpers/sync-harness.js';
 
 const POLICY = {
   timeZone: 'UTC',
@@ -154,23 +154,6 @@ function rehireCandidate(h: BatchHarness): string {
     if (user.status === 'DEACTIVATED' && user.deactivatedAt !== null && now - user.deactivatedAt < 7 * DAY && /\.\d+@acme\.example$/.test(user.email)) return user.email;
   }
   throw new Error('no recently deactivated generated user in the demo organization');
-}
-
-function userOf(h: BatchHarness, email: string, evenRemoved = false) {
-  return [...h.server.context.state.users.values()].find((user) => user.email === email && (evenRemoved || user.inOrg));
-}
-
-/** The seat in the demo plan, VIEWER named CONTRIBUTOR as the service reports it since the sunset. */
-function seatOf(h: BatchHarness, email: string): string | undefined {
-  const seat = userOf(h, email)?.seats.find((each) => each.planId === DEMO.planId)?.seatType;
-  return seat === 'VIEWER' ? 'CONTRIBUTOR' : seat;
-}
-
-/** The user-changing operations of the mutation log on this user, in order. */
-async function changes(h: BatchHarness, email: string): Promise<string[]> {
-  const user = userOf(h, email, true);
-  if (user === undefined) return [];
-  return (await h.mutations()).filter((m) => m.userId === user.id && m.operation !== 'seatChange').map((m) => m.operation);
 }
 
 export type { SyncHarness };

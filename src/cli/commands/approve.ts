@@ -10,6 +10,8 @@ import { withCliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { approvalLine, formatApproval } from '../format-approval.js';
 import { changeKindsOf, sendNotificationsHere } from '../governance-runtime.js';
+import { appliedSyncToEnd } from '../applied-sync-to-end.js';
+import type { AppliedSync } from '../../sync/apply-sync.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
 interface ApproveFlags extends CommonFlags, RequestFlags {
@@ -23,7 +25,8 @@ interface ApproveFlags extends CommonFlags, RequestFlags {
  * `seatflow approve [ID]`: without an id, the change requests waiting; with one, shows its plan, and (after a
  * confirmation, --yes or --plan-hash) approves it: the change is planned again against live state and queued only if
  * that plan is the one approved; a stale plan waits again, with the difference printed (exit 4). Never by the person
- * who asked. Exit 0 queued, 2 refused, 4 waiting again.
+ * who asked. With --wait an approved batch runs here to the end, and an approved sync's steps due now run here as
+ * `sync --apply` runs them. Exit 0 queued (or run), 1 rows or people failed, 2 refused, 4 waiting again.
  */
 export function defineApproveCommand(command: Command): void {
   command
@@ -31,7 +34,7 @@ export function defineApproveCommand(command: Command): void {
     .option('--plan-hash <sha256>', 'the plan you approve, as shown (refused if the plan changed since)')
     .option('--yes', 'approve the plan shown without a prompt')
     .option('--all', 'with no id: list decided requests too')
-    .option('--wait', 'run an approved batch here to the end (default: queue it for seatflow worker)');
+    .option('--wait', 'run an approved batch here to the end, or a sync\'s steps due now, as sync --apply does (default: queue it for seatflow worker)');
   addCommonOptions(addRequestOptions(command)).action(async (id: string | undefined, flags: ApproveFlags) => {
     process.exitCode = await approve(id, flags);
   });
@@ -55,7 +58,9 @@ async function approve(id: string | undefined, flags: ApproveFlags): Promise<num
     }
     out.write(formatApproval(record, await governance.approvals.lines(id)));
     const planHash = flags.planHash ?? (await confirmHash(record.planHash, flags.yes === true));
-    const result = await governance.gate.approve(id, actor, { planHash, reason: flags.reason }, changeKindsOf(runtime, batch));
+    let appliedSync: AppliedSync | undefined;
+    const kinds = changeKindsOf(runtime, batch, { onSyncApplied: (applied) => (appliedSync = applied) });
+    const result = await governance.gate.approve(id, actor, { planHash, reason: flags.reason }, kinds);
     if (result.status === 'replanned') {
       out.write(`\nThe plan went stale since it was approved (live state changed): nothing ran. It waits for approval again as plan ${result.request.planHash}.\nWhat changed:\n${result.difference.map((line) => `  ${line}`).join('\n')}\n`);
       return EXIT_AWAITING_APPROVAL;
@@ -63,8 +68,18 @@ async function approve(id: string | undefined, flags: ApproveFlags): Promise<num
     const { queued } = result;
     out.write(`\nApproved by ${actor.name}: re-planned against live state, the plan is the one approved; queued as ${queued.id}${queued.created ? '' : ' (it existed already)'}.\n`);
     if (record.kind === 'sync') {
-      out.write(`The sync's workflows (and the export accepted) are queued: their steps run on  seatflow worker  (see them: seatflow steps).\n`);
-      return 0;
+      if (flags.wait !== true) {
+        out.write(`The sync's workflows (and the export accepted) are queued: their steps run on  seatflow worker  (see them: seatflow steps), or here with --wait.\n`);
+        return 0;
+      }
+      if (appliedSync === undefined) throw new Error(`the approval of sync ${id} queued no workflows`);
+      // Run here as `sync --apply` runs what it queued: the steps due now, to the end, then how each workflow stands.
+      const notifications = sendNotificationsHere(runtime, batch);
+      try {
+        return await appliedSyncToEnd(runtime, batch, appliedSync, { wait: true, json: false, queuedNote: 'The export is accepted: the next sync compares with it.' });
+      } finally {
+        await notifications.finish();
+      }
     }
     if (flags.wait !== true || record.kind === 'offboarding') {
       out.write(`Process it with: seatflow worker   Watch it with: seatflow status ${queued.id}\n`);

@@ -11,6 +11,7 @@ import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
 import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import { openOffboarding } from '../offboarding-runtime.js';
+import { syncReportDir } from '../sync-runtime.js';
 import { openScheduleBook, startScheduledRuns } from '../reconcile-runtime.js';
 import { createOperatorDirectory } from '../../governance/operators/operator-directory.js';
 import { changeKindsOf } from '../governance-runtime.js';
@@ -85,6 +86,8 @@ export function defineServeCommand(command: Command): void {
       };
       const offboarding = openOffboarding(runtime, batchRuntime);
       deps.offboarding = { system: offboarding, config };
+      // Syncs from an uploaded export, with a policy of control.syncPolicyDir only; reports where seatflow sync writes them.
+      deps.sync = { offboarding, config, policyDir: config.control.syncPolicyDir, dir: syncReportDir(runtime), now: () => runtime.serviceClock.now(), refreshClock: () => runtime.serviceClock.refresh() };
       const { governance } = batchRuntime;
       deps.governance = {
         operators: createOperatorDirectory(config.governance, token),

@@ -1,17 +1,15 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { printed } from '../../core/printable.js';
-import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import { runSync, type SyncRun } from '../../sync/run-sync.js';
 import { formatSyncPlan } from '../../sync/format-sync-plan.js';
 import { syncSummary } from '../../sync/sync-report.js';
-import { formatWorkflowStatus } from '../../workflow/person-status.js';
-import { formatOffboardingStatus } from '../../workflow/offboarding-status.js';
 import { createBudgetedApi, openBatchRuntime, type BatchRuntime } from '../batch-runtime.js';
 import { withCliRuntime, type CliRuntime } from '../cli-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { confirmOnTerminal } from '../manifest-options.js';
-import { openOffboarding, workUntil } from '../offboarding-runtime.js';
+import { openOffboarding } from '../offboarding-runtime.js';
+import { appliedSyncToEnd } from '../applied-sync-to-end.js';
 import { syncReportDir } from '../sync-runtime.js';
 import { cliActorOf } from '../cli-actor.js';
 import { awaitingApprovalText, syncApproval } from '../governance-runtime.js';
@@ -99,51 +97,10 @@ async function sync(exportPath: string, flags: SyncFlags): Promise<number> {
 
 /** Says what was queued, runs what is due now here (unless --no-wait), then how each workflow stands. */
 async function afterApply(runtime: CliRuntime, batch: BatchRuntime, run: Extract<SyncRun, { kind: 'planned' }>, flags: SyncFlags): Promise<number> {
-  const out = process.stdout;
-  const applied = run.applied;
-  if (applied === undefined) throw new Error('an applied sync has no result');
-  for (const undo of applied.undos) out.write(`${undo.email}: offboarding ${undo.workflowId} ${undo.result}: ${undo.message}\n`);
-  for (const transfer of applied.transfers) out.write(`${transfer.email}: offboarding ${transfer.workflowId} transfer target ${transfer.result}: ${transfer.message}\n`);
-  const workflows = [applied.joiners && ['Joiners', applied.joiners], applied.movers && ['Movers', applied.movers], applied.offboarding && ['Offboarding', applied.offboarding]].filter((entry): entry is [string, { workflowId: string; created: boolean }] => entry !== undefined);
-  for (const [label, { workflowId, created }] of workflows) out.write(`${label} ${workflowId} ${created ? 'queued' : 'was queued before (the same run): nothing queued again'}.\n`);
-  out.write(run.disposition.nothingToChange === true ? 'Nothing needed to change. The export is accepted.\n' : 'The export is accepted: the next sync compares with it.\n');
-  const offboarding = openOffboarding(runtime, batch);
-  const hr = hrWorkflowsOf(offboarding);
-  const ids = [...workflows.map(([, entry]) => entry.workflowId), ...applied.undos.map((undo) => undo.workflowId)];
-  const interrupt = new AbortController();
-  const onSignal = (): void => interrupt.abort();
-  process.once('SIGINT', onSignal);
-  try {
-    if (flags.wait !== false && ids.length > 0) {
-      const { api, budget } = createBudgetedApi(runtime, batch);
-      const settled = async () => {
-        for (const id of ids) if (!(await offboarding.settled(id)) || (await offboarding.stoppedBatch(id)) !== undefined) return false;
-        return true;
-      };
-      await workUntil(runtime, batch, offboarding, { api, budget, done: settled, signal: interrupt.signal });
-    }
-  } finally {
-    process.off('SIGINT', onSignal);
-  }
-  let failed = 0;
-  for (const id of ids) {
-    const status = (await hr.status(id)) ?? (await offboarding.status(id));
-    if (status === undefined) continue;
-    if ('persons' in status) {
-      failed += status.persons.filter((person) => person.phase === 'failed').length;
-      if (flags.json !== true) out.write(`\n${formatWorkflowStatus(status)}`);
-    } else {
-      failed += status.leavers.filter((leaver) => leaver.phase === 'failed').length;
-      if (flags.json !== true) out.write(`\n${formatOffboardingStatus(status)}`);
-    }
-  }
-  if (ids.length > 0) {
-    out.write(
-      runtime.sim
-        ? 'SIMULATION: the embedded reference server ends with this process, so the steps still to come will not run.\n'
-        : `Steps to come run on a worker: keep  seatflow worker  running (see them: seatflow steps; undo before a step runs: seatflow undo ID [--user EMAIL]).\n`,
-    );
-  }
-  if (interrupt.signal.aborted) return 130;
-  return failed > 0 ? 1 : 0;
+  if (run.applied === undefined) throw new Error('an applied sync has no result');
+  return appliedSyncToEnd(runtime, batch, run.applied, {
+    wait: flags.wait !== false,
+    json: flags.json === true,
+    queuedNote: run.disposition.nothingToChange === true ? 'Nothing needed to change. The export is accepted.' : 'The export is accepted: the next sync compares with it.',
+  });
 }

@@ -9,6 +9,8 @@ export interface PlanPreview {
   name: string;
   action: ActionName | undefined;
   skipInvalid: boolean;
+  /** Columns the person said mean nothing here (`--ignore-column`). */
+  ignoreColumns: readonly string[];
   needsConfirmation: boolean;
 }
 

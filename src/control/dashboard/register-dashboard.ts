@@ -18,6 +18,7 @@ import { registerHoldsPageRoutes } from './routes/holds-page-routes.js';
 import { registerOffboardPageRoutes } from './routes/offboard-page-routes.js';
 import { registerPlanPageRoutes } from './routes/plan-page-routes.js';
 import { registerSchedulesPageRoutes } from './routes/schedules-page-routes.js';
+import { registerSyncPageRoutes } from './routes/sync-page-routes.js';
 import { registerGovernancePageRoutes } from './routes/governance-page-routes.js';
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
 import { registerUpcomingPageRoutes } from './routes/upcoming-page-routes.js';
@@ -62,6 +63,7 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps,
   registerBatchPageRoutes(app, context);
   registerPlanPageRoutes(app, context);
   registerOffboardPageRoutes(app, context);
+  registerSyncPageRoutes(app, context);
   registerHoldsPageRoutes(app, context);
   registerSchedulesPageRoutes(app, context);
   registerUpcomingPageRoutes(app, context);

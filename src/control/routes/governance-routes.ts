@@ -6,13 +6,12 @@ import { AUDIT_EXPORT_FORMATS, auditExportLines, entriesWithin, parseAuditTime, 
 import { verifyAuditEntries } from '../../governance/audit/verify-audit.js';
 import type { ControlDeps, ControlGovernanceDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
-import { parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
+import { changeRequestParamsSchema, parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
 import { approvalView } from '../submit-manifest.js';
 import { withRedis } from '../with-redis.js';
 import { approveOnTarget } from '../approve-on-target.js';
 
 const listSchema = z.object({ state: repeatedSchema.pipe(z.array(z.enum(APPROVAL_STATES)).optional()), limit: z.coerce.number().int().min(1).max(500).default(50) });
-const idSchema = z.object({ id: z.string().regex(/^[bo][0-9a-f]{12}$/) });
 const approveSchema = z.object({ planHash: z.string().regex(/^[0-9a-f]{64}$/).optional(), reason: reasonSchema });
 const rejectSchema = z.object({ reason: z.string().trim().min(1).max(500) });
 const auditQuerySchema = z.object({ from: z.string().optional(), to: z.string().optional(), format: z.enum(AUDIT_EXPORT_FORMATS).default('jsonl') });
@@ -25,7 +24,7 @@ const deliveriesSchema = z.object({ limit: z.coerce.number().int().min(1).max(10
  */
 export function registerGovernanceRoutes(app: FastifyInstance, deps: ControlDeps, governance: ControlGovernanceDeps): void {
   const idOf = (params: unknown): string => {
-    const parsed = idSchema.safeParse(params);
+    const parsed = changeRequestParamsSchema.safeParse(params);
     if (!parsed.success) throw new ControlError(404, CONTROL_ERROR_CODES.approvalNotFound, `no change request ${String((params as { id?: unknown }).id)}`, { hint: 'List them with GET /v1/approvals.' });
     return parsed.data.id;
   };

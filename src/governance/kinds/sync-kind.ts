@@ -4,7 +4,9 @@ import { UsageError } from '../../core/seatflow-error.js';
 import type { AppliedSync } from '../../sync/apply-sync.js';
 import { heldReasons, prepareSync, type PrepareSyncOptions } from '../../sync/run-sync.js';
 import { changesOf, type SyncPlan } from '../../sync/sync-plan.js';
+import type { ApprovalGate, ChangeRequest } from '../approvals/approval-gate.js';
 import type { ChangeKindHandler, QueuedChange } from '../approvals/change-kind.js';
+import type { Actor } from '../operators/actor.js';
 import type { PlanFingerprint, PlanLine } from '../approvals/plan-fingerprint.js';
 import { fingerprintOfOffboarding } from './offboarding-kind.js';
 
@@ -90,9 +92,47 @@ export function queuedSync(plan: Pick<SyncPlan, 'runHash'>, applied: AppliedSync
   return { id: syncRequestIdOf(plan), created: made || applied.undos.length > 0 || applied.transfers.length > 0 };
 }
 
+/** Who asks for a sync, on which target, with what kept for its approval. */
+export interface SyncRequester {
+  target: string;
+  sim: boolean;
+  input: SyncInput;
+  requestedBy: Actor;
+  reason?: string | undefined;
+}
+
+/** A sync run as the approvals gate takes it: one definition for the CLI, schedules, the control API and the dashboard. */
+export function syncChangeRequest(plan: SyncPlan, requester: SyncRequester): ChangeRequest {
+  return {
+    kind: 'sync',
+    id: syncRequestIdOf(plan),
+    subject: `${plan.export.path} (sync run ${plan.runId})`,
+    target: requester.target,
+    sim: requester.sim,
+    plan: fingerprintOfSync(plan),
+    guardrails: plan.guardrails.reasons,
+    input: requester.input,
+    requestedBy: requester.requestedBy,
+    reason: requester.reason,
+  };
+}
+
+/** A sync through the gate: applied now (what it queued), or waiting for approval as its request. */
+export async function syncThroughGate(gate: Pick<ApprovalGate, 'submit'>, plan: SyncPlan, requester: SyncRequester, apply: () => Promise<AppliedSync>): Promise<{ applied: AppliedSync } | { awaitingApproval: string; created: boolean }> {
+  let applied: AppliedSync | undefined;
+  const result = await gate.submit(syncChangeRequest(plan, requester), async () => queuedSync(plan, (applied = await apply())));
+  if (result.status === 'awaiting-approval') return { awaitingApproval: result.request.id, created: result.created };
+  return { applied: applied ?? (await apply()) };
+}
+
 export interface SyncPlanning extends Omit<PrepareSyncOptions, 'exportPath' | 'exportContent' | 'policyPath'> {
   /** Reads the service's clock again before planning (the reference server's can be moved). */
   refreshClock?: () => Promise<void>;
+  /**
+   * Told what applying an approved sync queued (its workflows), so the process that approved it can run them to the
+   * end as `sync --apply` does (`approve --wait`).
+   */
+  onApplied?: (applied: AppliedSync) => void;
 }
 
 /**
@@ -111,7 +151,14 @@ export function createSyncKind(planning: SyncPlanning): ChangeKindHandler {
       const { plan } = prepared;
       const held = await heldReasons(plan, { acceptMissing: input.acceptMissing, confirmGuardrails: () => Promise.resolve(true) });
       if (held.length > 0) throw new UsageError(`the sync ${plan.runId} would change nothing now: ${held.join('; ')}`);
-      return { plan: fingerprintOfSync(plan), queue: async () => queuedSync(plan, await prepared.apply()) };
+      return {
+        plan: fingerprintOfSync(plan),
+        queue: async () => {
+          const applied = await prepared.apply();
+          planning.onApplied?.(applied);
+          return queuedSync(plan, applied);
+        },
+      };
     },
   };
 }

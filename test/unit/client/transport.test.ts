@@ -8,6 +8,7 @@ import {
   ServiceUnavailableError,
 } from '../../../src/client/api-error.js';
 import type { BeforeRequestInfo, ResponseInfo, SmartsheetClientOptions } from '../../../src/client/smartsheet-client-options.js';
+import { SEATFLOW_VERSION } from '../../../src/core/version.js';
 import { collect } from '../../helpers/collect.js';
 import { startStubHttpServer, type StubAnswer, type StubHttpServer } from '../../helpers/stub-http-server.js';
 
@@ -48,7 +49,7 @@ describe('transport', () => {
     const headers = server.requests[0]!.headers;
     expect(server.requests[0]!.url).toBe('/2.0/users/4583173393803140');
     expect(headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(headers['user-agent']).toMatch(/^seatflow\/\d+\.\d+\.\d+ node\/v\d+/);
+    expect(headers['user-agent']).toBe(`seatflow/${SEATFLOW_VERSION} node/${process.version}`);
     expect(headers['smartsheet-integration-source']).toBe('SCRIPT,Acme  Corp,seatflow');
     expect(headers['smartsheet-change-agent']).toBe('hr-sync');
     expect(headers.accept).toBe('application/json');

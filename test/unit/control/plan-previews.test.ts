@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPlanPreviews, type PlanPreview } from '../../../src/control/dashboard/plan-previews.js';
 
-const preview = (size: number): PlanPreview => ({ bytes: Buffer.alloc(size), format: 'csv', name: 'm.csv', action: undefined, skipInvalid: false, needsConfirmation: false });
+const preview = (size: number): PlanPreview => ({ bytes: Buffer.alloc(size), format: 'csv', name: 'm.csv', action: undefined, skipInvalid: false, ignoreColumns: [], needsConfirmation: false });
 
 describe('createPlanPreviews', () => {
   it('keeps a preview under an unguessable id until it expires', () => {

@@ -186,14 +186,16 @@ describe('createRequestBudget', () => {
     const keys = createQueueKeys(testRedis.server.prefix());
     const first = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'tok', rate: fast });
     for (let i = 0; i < 4; i += 1) await first.beforeRequest({ operation: 'x' });
-    await first.onResponse({ operation: 'x', status: 429 });
-    await first.onResponse({ operation: 'x', status: 429 });
+    // Two 429s within one window (sent together: on a busy machine two awaited calls can be a window apart, and a
+    // 429 a window after the last teaches the capacity again instead of the rate).
+    await Promise.all([first.onResponse({ operation: 'x', status: 429 }), first.onResponse({ operation: 'x', status: 429 })]);
     const lowered = await first.state();
     expect(lowered.capacity).toBeLessThan(40);
     expect(lowered.ratePerSecond).toBeLessThan(160);
-    // A new budget object (a restarted worker) sees the learned state, then the recovery.
+    // A new budget object (a restarted worker) sees the learned state (perhaps a step of recovery on: windows are
+    // short here), then the recovery.
     const restarted = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'tok', rate: fast });
-    expect((await restarted.state()).capacity).toBe(lowered.capacity);
+    expect((await restarted.state()).capacity).toBeLessThan(40);
     await until(async () => (await restarted.state()).capacity > lowered.capacity);
     await until(async () => {
       const state = await restarted.state();

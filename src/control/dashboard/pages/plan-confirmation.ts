@@ -12,6 +12,8 @@ export interface PlanConfirmation {
   submitLabel: string;
   /** The page that starts over with another file. */
   startOver: string;
+  /** Said above the confirmation (what confirming will and will not do). */
+  warning?: SafeHtml;
 }
 
 /**
@@ -26,6 +28,7 @@ ${guardrails.needsConfirmation
   ? html`<p><strong>Confirmation needed:</strong></p><ul>${guardrails.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`
   : html`<p>Within the limits: ${plural(guardrails.destructiveCount, 'destructive change')}.</p>`}
 </section>
+${options.warning === undefined ? '' : html`<div class="error" role="alert">${options.warning}</div>`}
 <form method="post" action="${options.action}" class="submit-form">
   <input type="hidden" name="_csrf" value="${options.csrfToken}">
   <div class="check"><input id="confirm" name="confirm" type="checkbox" value="true" required><label for="confirm">I checked this plan: ${options.confirms}${guardrails.needsConfirmation ? ', over the guardrails' : ''}</label></div>

@@ -9,7 +9,7 @@ import { planConfirmation } from './plan-confirmation.js';
 import { plural } from '../../../core/plural.js';
 
 /** The upload form: a file input that is also the drop zone (dropping a file on it works without script). */
-export function planForm(csrfToken: string, error?: { message: string; problems?: string[] }): SafeHtml {
+export function planForm(csrfToken: string, error?: { message: string; problems?: string[] }, values: { ignoreColumns: string } = { ignoreColumns: '' }): SafeHtml {
   return html`<h1>Plan a manifest</h1>
 <p>Choose or drop a manifest (CSV, JSON or JSON Lines). Seatflow checks every row against the live state of the target and shows what it would do. Nothing changes until you submit the batch on the next page.</p>
 ${error === undefined
@@ -23,6 +23,8 @@ ${error === undefined
   <label for="action">Action for rows that name none</label>
   <select id="action" name="action"><option value="">(each row names its action)</option>${ACTION_NAMES.map((name) => html`<option value="${name}">${name}</option>`)}</select>
   <div class="check"><input id="skipInvalid" name="skipInvalid" type="checkbox" value="true"><label for="skipInvalid">Go on with the valid rows when some rows are invalid</label></div>
+  <label for="ignoreColumns">Columns that mean nothing here (optional, comma-separated: a file whose other columns hold dates or e-mails is refused until they are named here)</label>
+  <input id="ignoreColumns" name="ignoreColumns" type="text" maxlength="2000" value="${values.ignoreColumns}">
   <button type="submit">Preview the plan</button>
 </form>`;
 }

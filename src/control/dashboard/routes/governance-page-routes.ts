@@ -11,13 +11,13 @@ import { csrfTokenOf } from '../../security/register-security.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
 import type { ControlGovernanceDeps } from '../../control-deps.js';
 import { withRedis } from '../../with-redis.js';
+import { changeRequestParamsSchema } from '../../request-schemas.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { approvalPage, approvalsLive, approvalsPage, type ApprovalPageView } from '../pages/approvals-page.js';
 import { auditPage } from '../pages/audit-page.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
 
 const PAGE = 50;
-const idSchema = z.object({ id: z.string().regex(/^[bo][0-9a-f]{12}$/) });
 const approveForm = z.object({ planHash: z.string().regex(/^[0-9a-f]{64}$/), confirm: z.literal('true'), reason: z.string().trim().max(500).optional() });
 const rejectForm = z.object({ reason: z.string().trim().min(1).max(500) });
 const auditQuery = z.object({ before: z.string().regex(/^\d+-\d+$/).optional(), verify: z.literal('1').optional() });
@@ -52,7 +52,7 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
   });
 
   const recordOf = async (request: FastifyRequest): Promise<ApprovalRecord> => {
-    const parsed = idSchema.safeParse(request.params);
+    const parsed = changeRequestParamsSchema.safeParse(request.params);
     const record = parsed.success ? await withRedis(deps, () => governance.gate.get(parsed.data.id)) : undefined;
     if (record === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.approvalNotFound, 'no such change request', { hint: 'See what waits on the approvals page.' });
     return record;
