@@ -10,7 +10,7 @@ import { pendingSteps, runStepsNow, type RunNowRequest, type RunNowResult, type 
 import { createRecordStore } from './record-store.js';
 import { createStepIndex } from './step-index.js';
 import { createStepRunner } from './step-runner.js';
-import { stepJobId, stepQueueNameOf, type StepJobData } from './step-job.js';
+import { stepJobId, stepJobOptions, stepQueueNameOf, type StepJobData } from './step-job.js';
 import type { EngineContext } from './workflow-context.js';
 
 /** Workflows looked at (newest first) for steps to come, besides the set of open ones. */
@@ -147,7 +147,15 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
             await job.promote().catch(() => undefined);
             promoted += 1;
           }
-          // Promoted, handed out by BullMQ already, or without a job (`seatflow steps` shows it as such): done here.
+          if (job === undefined) {
+            // Due and never started, yet no job holds it: lost with a Redis failover (its job removed on one master,
+            // its start never recorded on the other) or removed by an undo. Queued again, it runs as a step run twice
+            // does: it reads the person's phase and does only what that phase still needs (nothing for an undone one).
+            const data: StepJobData = { workflowId: workflow.id, row: step.row, step: step.step, dueAt: step.dueAt };
+            await queue().add(step.step, data, stepJobOptions(data, atMs));
+            promoted += 1;
+          }
+          // Promoted, queued again, or handed out by BullMQ already: done here.
           await context.steps.started(workflow.id, step.row, step.step);
         }
       }
