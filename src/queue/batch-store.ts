@@ -36,13 +36,19 @@ export type NewBatch = Omit<BatchRecord, 'counts' | 'state' | 'finishedAt' | 'me
 
 // KEYS: outcomes, batch, inflight, finished-per-second. ARGV: row, json, outcome, finishedAt (ISO).
 // Keeps the first outcome of a row only; counts it (and in its second, for the pace shown on the dashboard); marks the
-// batch finished when every row has one (returns 2 then). Only a row that
+// batch finished when every row has one (returns 2 then), at the latest outcome's time: rows end concurrently (several
+// workers, cancel's slices), so the row that completes the count is not always the one that ended last. Only a row that
 // ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a change an earlier attempt
 // made unseen, and `retry` can run it again, which must then confirm before acting.
 // The counted fields come from OUTCOMES, so a new outcome cannot be left out of "every row has one".
 const RECORD = luaScript('RecordOutcome', `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[3], 1)
+local last = redis.call('HGET', KEYS[2], 'lastOutcomeAt')
+if not last or ARGV[4] > last then
+  last = ARGV[4]
+  redis.call('HSET', KEYS[2], 'lastOutcomeAt', last)
+end
 redis.call('HINCRBY', KEYS[4], string.sub(ARGV[4], 1, 19), 1)
 if ARGV[3] == 'succeeded' or ARGV[3] == 'unchanged' then redis.call('HDEL', KEYS[3], ARGV[1]) end
 local c = redis.call('HMGET', KEYS[2], ${OUTCOMES.map((o) => `'n:${o}'`).join(', ')}, 'total', 'state')
@@ -50,11 +56,11 @@ local n = ${OUTCOMES.length}
 local sum = 0
 for i = 1, n do sum = sum + tonumber(c[i] or '0') end
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 'submitting' then
-  redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', ARGV[4])
+  redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', last)
   return 2
 end
 -- A cancelled batch stays cancelled; its last row's end is when it stopped (its duration stops growing).
-if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call('HSET', KEYS[2], 'finishedAt', ARGV[4]) end
+if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call('HSET', KEYS[2], 'finishedAt', last) end
 return 1`);
 
 // KEYS: outcomes, batch, finished-per-second. ARGV: row, expected outcome. Forgets an outcome so the row can run again
@@ -103,6 +109,8 @@ export interface BatchStore {
   forgetOutcome(batchId: string, row: number, expected: RowOutcome['outcome']): Promise<boolean>;
   /** Every outcome, in row order, read in slices so that a large batch is not held in memory at once. */
   outcomes(batchId: string): AsyncIterable<RowOutcome>;
+  /** The rows without an outcome yet, in order, read in slices as `outcomes` (nothing parsed). */
+  rowsWithoutOutcome(batchId: string): AsyncIterable<number>;
   /** Marks the batch finished when every row has an outcome (after submission of rows that all ended at once). */
   finishIfComplete(batchId: string, now: Date): Promise<void>;
   /** Keeps a row's state before its change unless one is kept already (the first read is the state before). */
@@ -136,6 +144,16 @@ export function combineStoreHooks(...all: Array<BatchStoreHooks | undefined>): B
 }
 
 export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: BatchStoreHooks = {}): BatchStore {
+  /** Each row of the batch with its outcome's JSON (null: none yet), 500 rows a round trip. */
+  async function* outcomeSlots(batchId: string): AsyncIterable<{ row: number; json: string | null }> {
+    const total = Number((await redis.hget(keys.batch(batchId), 'total')) ?? 0);
+    for (let first = 1; first <= total; first += 500) {
+      const fields: string[] = [];
+      for (let row = first; row < first + 500 && row <= total; row += 1) fields.push(String(row));
+      const values = await redis.hmget(keys.outcomes(batchId), ...fields);
+      for (const [index, json] of values.entries()) yield { row: first + index, json };
+    }
+  }
   const store: BatchStore = {
     async create(batch, createdAtMs) {
       const key = keys.batch(batch.id);
@@ -221,13 +239,10 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       return (await FORGET.run(redis, [keys.outcomes(batchId), keys.batch(batchId), keys.finishedPerSecond(batchId)], [String(row), expected])) === 1;
     },
     async *outcomes(batchId) {
-      const total = Number((await redis.hget(keys.batch(batchId), 'total')) ?? 0);
-      for (let first = 1; first <= total; first += 500) {
-        const fields: string[] = [];
-        for (let row = first; row < first + 500 && row <= total; row += 1) fields.push(String(row));
-        const values = await redis.hmget(keys.outcomes(batchId), ...fields);
-        for (const json of values) if (json !== null) yield rowOutcomeSchema.parse(JSON.parse(json));
-      }
+      for await (const { json } of outcomeSlots(batchId)) if (json !== null) yield rowOutcomeSchema.parse(JSON.parse(json));
+    },
+    async *rowsWithoutOutcome(batchId) {
+      for await (const { row, json } of outcomeSlots(batchId)) if (json === null) yield row;
     },
     async finishIfComplete(batchId, now) {
       const batch = await store.get(batchId);

@@ -38,8 +38,9 @@ export async function mayHaveLostRows(queue: Queue<RowJobData>, store: BatchStor
  */
 export async function requeueLostRows(queue: Queue<RowJobData>, store: BatchStore, batch: BatchRecord, logger: Logger): Promise<number[]> {
   const queued: number[] = [];
-  for (const row of await store.rowNumbers(batch.id)) {
-    if (!(await isLost(queue, store, batch.id, row))) continue;
+  for await (const row of store.rowsWithoutOutcome(batch.id)) {
+    // Only rows the batch holds (row numbers run 1..total; this keeps a gap, should one ever be, from becoming a job).
+    if (!(await isLost(queue, store, batch.id, row)) || (await store.getRow(batch.id, row)) === undefined) continue;
     await queue.add(batch.queueName, { batchId: batch.id, row, recovered: true }, rowJobOptions(batch.id, row));
     queued.push(row);
   }
