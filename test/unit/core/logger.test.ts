@@ -22,4 +22,23 @@ describe('createLogger', () => {
     expect(out.lines()).not.toContain('tok-123456');
     expect(out.lines()).toContain('[REDACTED]');
   });
+
+  it('shows control characters and bidirectional overrides of values as escapes in lines for people, keeping line breaks', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'info', pretty: true, destination: out.stream });
+    logger.warn({ email: 'a\u001b[2Jb@acme.example', detail: { name: 'x\u202Eexe.pdf' }, rows: ['\u009b31m'] }, 'row of \u001b]0;title\u0007 failed\nsecond line');
+    const text = out.lines();
+    expect(text).toContain('a\\u001b[2Jb@acme.example');
+    expect(text).toContain('x\\u202eexe.pdf');
+    expect(text).toContain('\\u009b31m');
+    expect(text).toContain('row of \\u001b]0;title\\u0007 failed\nsecond line');
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
+  it('leaves JSON lines as JSON writes them (programs read them)', () => {
+    const out = capture();
+    createLogger({ level: 'info', pretty: false, destination: out.stream }).info({ email: 'x\u202Ey' }, 'm');
+    expect((JSON.parse(out.lines()) as { email: string }).email).toBe('x\u202Ey');
+  });
 });
