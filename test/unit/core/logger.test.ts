@@ -14,9 +14,9 @@ function capture(): { stream: Writable; lines: () => string } {
 }
 
 describe('createLogger', () => {
-  it('never writes an access token or Authorization header', () => {
+  it.each([false, true])('never writes an access token or Authorization header (pretty: %s)', (pretty) => {
     const out = capture();
-    const logger = createLogger({ level: 'info', pretty: false, destination: out.stream });
+    const logger = createLogger({ level: 'info', pretty, destination: out.stream });
     logger.info({ accessToken: 'tok-123456', headers: { authorization: 'Bearer tok-123456' }, config: { accessToken: 'tok-123456' } }, 'calling');
     expect(out.lines()).toContain('calling');
     expect(out.lines()).not.toContain('tok-123456');
