@@ -20,8 +20,8 @@ const PENDING_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused',
 
 /**
  * Whether the batch may have lost rows: every row without an outcome has a job in the queue, so fewer pending jobs in
- * the whole queue (all batches) than rows without an outcome means some row has none. One cheap read; rows are looked
- * at one by one only then. The jobs are counted first: a row that ends meanwhile only lowers the second count.
+ * the whole queue (all batches) than rows without an outcome means some row has none. One cheap read; the batch's rows
+ * are looked at only then. The jobs are counted first: a row that ends meanwhile only lowers the second count.
  */
 export async function mayHaveLostRows(queue: Queue<RowJobData>, store: BatchStore, batchId: string): Promise<boolean> {
   const counts = await queue.getJobCounts(...PENDING_STATES);
@@ -39,9 +39,11 @@ export async function mayHaveLostRows(queue: Queue<RowJobData>, store: BatchStor
 export async function requeueLostRows(queue: Queue<RowJobData>, store: BatchStore, batch: BatchRecord, logger: Logger): Promise<number[]> {
   const queued: number[] = [];
   for await (const row of store.rowsWithoutOutcome(batch.id)) {
+    if (!(await isLost(queue, store, batch.id, row))) continue;
     // Only rows the batch holds (row numbers run 1..total; this keeps a gap, should one ever be, from becoming a job).
-    if (!(await isLost(queue, store, batch.id, row)) || (await store.getRow(batch.id, row)) === undefined) continue;
-    await queue.add(batch.queueName, { batchId: batch.id, row, recovered: true }, rowJobOptions(batch.id, row));
+    const planned = await store.getRow(batch.id, row);
+    if (planned === undefined) continue;
+    await queue.add(planned.actionName, { batchId: batch.id, row, recovered: true }, rowJobOptions(batch.id, row));
     queued.push(row);
   }
   if (queued.length > 0) {
