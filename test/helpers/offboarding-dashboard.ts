@@ -20,6 +20,3 @@ export function offboardingDashboard({ h, o }: { h: BatchHarness; o: Offboarding
     }),
   );
 }
-
-/** A page's text without its tags, spaces folded: what a person reads. */
-export const textOf = (body: string): string => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');

@@ -6,7 +6,7 @@ import { createOperatorDirectory } from '../../src/governance/operators/operator
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { createGovernanceHarness, GUARDRAILS, membersOf, type GovernanceHarness } from '../helpers/governance-harness.js';
 import { controlDeps, TOKEN } from '../unit/control/control-test-deps.js';
-import { csrfOf, getPage, postForm, signIn, type CookieJar } from '../unit/control/dashboard-sign-in.js';
+import { csrfOf, getPage, postForm, signIn, textOf, type CookieJar } from '../unit/control/dashboard-sign-in.js';
 
 const ALICE = 'alice-token-0123456789abcdef0123456789';
 const BOB = 'bob-token-0123456789abcdef0123456789abcd';
@@ -57,7 +57,6 @@ afterEach(async () => {
 });
 
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
-const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 function manifestOf(emails: string[]): string {
   return `${['email,action,seatType', ...emails.map((email) => `${email},downgrade,CONTRIBUTOR`)].join('\n')}\n`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
-import { offboardingDashboard, textOf } from '../helpers/offboarding-dashboard.js';
-import { csrfOf, getPage, postForm, signIn } from '../unit/control/dashboard-sign-in.js';
+import { offboardingDashboard } from '../helpers/offboarding-dashboard.js';
+import { csrfOf, getPage, postForm, signIn, textOf } from '../unit/control/dashboard-sign-in.js';
 
 const { open } = useOffboardingHarnesses();
 

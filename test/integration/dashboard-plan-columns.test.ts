@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { offboardingDashboard, textOf } from '../helpers/offboarding-dashboard.js';
+import { offboardingDashboard } from '../helpers/offboarding-dashboard.js';
 import { useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
-import { csrfOf, getPage, postFile, postForm, signIn } from '../unit/control/dashboard-sign-in.js';
+import { csrfOf, getPage, postFile, postForm, signIn, textOf } from '../unit/control/dashboard-sign-in.js';
 
 const { open } = useOffboardingHarnesses();
 

@@ -4,10 +4,9 @@ import { createSilentLogger } from '../../src/core/logger.js';
 import { createScheduleBook } from '../../src/reconcile/schedule-book.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import { controlDeps } from '../unit/control/control-test-deps.js';
-import { getPage, signIn } from '../unit/control/dashboard-sign-in.js';
+import { getPage, signIn, textOf } from '../unit/control/dashboard-sign-in.js';
 
 const batches = useBatchHarnesses();
-const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 describe('dashboard: schedules page over a schedule book in Redis', () => {
   it('shows the next run BullMQ computed for the cron and zone, and the last run the worker recorded', async () => {

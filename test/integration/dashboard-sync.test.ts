@@ -2,9 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSyncHarnesses } from '../helpers/sync-harness.js';
 import { ALICE_TOKEN, SYNC_HEADER, syncDashboard } from '../helpers/sync-dashboard.js';
-import { textOf } from '../helpers/offboarding-dashboard.js';
 import { DAY } from '../helpers/offboarding-harness.js';
-import { csrfOf, getPage, postFile, postForm, signIn } from '../unit/control/dashboard-sign-in.js';
+import { csrfOf, getPage, postFile, postForm, signIn, textOf } from '../unit/control/dashboard-sign-in.js';
 
 const actionOf = (body: string) => /action="(\/syncs\/new\/[0-9a-f]+\/submit)"/.exec(body)?.[1];
 

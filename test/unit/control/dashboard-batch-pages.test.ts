@@ -12,7 +12,7 @@ import type { LeaverState } from '../../../src/workflow/leaver-state.js';
 import { offboardingStatus } from '../../../src/workflow/offboarding-status.js';
 import type { WorkflowRecord } from '../../../src/workflow/workflow-store.js';
 import { auth, batchRecord, controlDeps, createFakeBatches } from './control-test-deps.js';
-import { getPage, signIn } from './dashboard-sign-in.js';
+import { getPage, signIn, textOf } from './dashboard-sign-in.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -187,7 +187,7 @@ describe('dashboard: the request budget on the batch page', () => {
     };
     app = buildControlApp(controlDeps({ batches: batchesWith([batchRecord()], 1), budget: { budget, rate: { requests: 300, perSeconds: 60, headroom: 0.02, burst: 'auto' } } }));
     const page = await getPage(app, await signIn(app), '/batches/b0123456789ab');
-    const text = page.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const text = textOf(page.body);
     expect(text).toContain('Budget the fleet learned 176 / min, bucket 40 (lowered by 429s from 294 / min, bucket 300)');
     expect(text).toContain('Available now 12 calls');
     expect(page.body).toContain('<figure class="chart" id="chart-calls">');

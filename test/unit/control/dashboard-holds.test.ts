@@ -8,7 +8,7 @@ import type { LeaverState } from '../../../src/workflow/leaver-state.js';
 import type { UndoRequest } from '../../../src/workflow/undo-offboarding.js';
 import type { WorkflowRecord } from '../../../src/workflow/workflow-store.js';
 import { auth, controlDeps } from './control-test-deps.js';
-import { csrfOf, getPage, postForm, signIn } from './dashboard-sign-in.js';
+import { csrfOf, getPage, postForm, signIn, textOf } from './dashboard-sign-in.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -91,7 +91,7 @@ describe('dashboard: holds page', () => {
     expect(page.body).toContain(`<a id="open-${OURS.id}" href="/offboardings/${OURS.id}">q4-&lt;leavers&gt;.csv</a>`);
     expect(page.body).not.toContain('<leavers>');
     expect(page.body).toContain(`<caption class="visually-hidden">Leavers on hold in offboarding ${OURS.id} (q4-&lt;leavers&gt;.csv)</caption>`);
-    const text = page.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const text = textOf(page.body);
     expect(text).toContain('ana.holding@acme.example row 1 · user 1001 holding remove 2026-11-29 12:00:00 UTC');
     expect(text).toContain('ben.later@acme.example row 2 · user 1002 scheduled deactivate 2026-11-25 12:00:00 UTC');
     expect(page.body).toContain(`href="/offboardings/${OURS.id}/undo?user=ana.holding%40acme.example" aria-label="Undo the offboarding of ana.holding@acme.example…">Undo…</a>`);
@@ -117,7 +117,7 @@ describe('dashboard: holds page', () => {
     const jar = await signIn(app);
     const page = await getPage(app, jar, `/offboardings/${OURS.id}`);
     expect(page.statusCode).toBe(200);
-    const text = page.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const text = textOf(page.body);
     expect(text).toContain('1 holding, 1 scheduled, 1 removed');
     expect(text).toContain('1 ana.holding@acme.example user 1001 holding deactivate succeeded 2026-11-22 12:00:01 UTC remove 2026-11-29 12:00:00 UTC');
     expect(text).toContain('owns 2 groups: &lt;Sales&gt;');

@@ -4,9 +4,8 @@ import { buildControlApp } from '../../../src/control/build-control-app.js';
 import { emptyCounts } from '../../../src/queue/row-outcome.js';
 import type { ScheduleView } from '../../../src/reconcile/schedule-book.js';
 import { controlDeps } from './control-test-deps.js';
-import { csrfOf, getPage, postForm, signIn } from './dashboard-sign-in.js';
+import { csrfOf, getPage, postForm, signIn, textOf } from './dashboard-sign-in.js';
 
-const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -63,7 +62,7 @@ function fakeBook(schedules: ScheduleView[]) {
 /** The table row of one schedule, as text without tags. */
 function rowOf(body: string, name: string): string {
   const row = new RegExp(`<tr>\\s*<th scope="row">${name}</th>[\\s\\S]*?</tr>`).exec(body)?.[0] ?? '';
-  return row.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  return textOf(row);
 }
 
 describe('dashboard: schedules page', () => {

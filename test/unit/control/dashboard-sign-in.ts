@@ -19,6 +19,9 @@ export function createCookieJar(): CookieJar {
 }
 
 /** The CSRF token of the (first) form of a page. */
+/** A page's text without its tags, spaces folded: what a person reads. */
+export const textOf = (body: string): string => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
 export const csrfOf = (body: string): string => /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
 
 /** Signs in through the form, as a person does (with `token`, default the control token, landing on `next`); the jar then holds the session and CSRF cookies. */

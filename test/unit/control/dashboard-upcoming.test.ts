@@ -5,7 +5,7 @@ import { createSeatflowMetrics } from '../../../src/control/metrics/seatflow-met
 import { lifecycleFigures } from '../../../src/control/metrics/lifecycle-gauges.js';
 import type { UpcomingChange } from '../../../src/sync/hr-workflows.js';
 import { controlDeps } from './control-test-deps.js';
-import { getPage, signIn } from './dashboard-sign-in.js';
+import { getPage, signIn, textOf } from './dashboard-sign-in.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -37,7 +37,7 @@ describe('dashboard: joiners, movers and leavers to come', () => {
     expect(page.body).toContain('1 joiner, 1 mover and 2 leavers with a step to come');
     expect(page.body).toContain('<th scope="row">nina.&lt;new&gt;@acme.example</th>');
     expect(page.body).not.toContain('<new>');
-    const text = page.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const text = textOf(page.body);
     expect(text).toMatch(/leo@acme\.example Leaver leaves: deactivated .* due: a worker takes it scheduled o00000000000a/);
     expect(text).toMatch(/jordan@acme\.example Mover moves: seat changed for the new department or title .* in 1 d 6 h scheduled m00000000000c seatflow status m00000000000c/);
     expect(page.body).toContain('<a href="/offboardings/o00000000000a">o00000000000a</a>');
