@@ -3,7 +3,7 @@ import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from './batch-store.js';
 import type { QueueKeys } from './queue-keys.js';
 import type { RedisClient } from './redis/lua-script.js';
-import { isLost } from './lost-rows.js';
+import { requeueIfLost } from './lost-rows.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
 import type { RowOutcome } from './row-outcome.js';
 import { rowIdentity } from './submit-batch.js';
@@ -130,10 +130,8 @@ export function createBatchControl(options: BatchControlOptions) {
             await reopen();
             await job.promote();
             resumed += 1;
-          } else if (job === undefined && (await isLost(queue, store, batchId, row))) {
+          } else if (job === undefined && (await requeueIfLost(queue, store, batchId, row, reopen))) {
             // Lost in a Redis failover (lost-rows.ts): queued again, to confirm before acting.
-            await reopen();
-            await queue.add(batch.queueName, { batchId, row, recovered: true }, rowJobOptions(batchId, row));
             requeued += 1;
           }
         }

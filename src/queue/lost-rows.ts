@@ -38,25 +38,28 @@ export async function mayHaveLostRows(queue: Queue<RowJobData>, store: BatchStor
  */
 export async function requeueLostRows(queue: Queue<RowJobData>, store: BatchStore, batch: BatchRecord, logger: Logger): Promise<number[]> {
   const queued: number[] = [];
-  for await (const row of store.rowsWithoutOutcome(batch.id)) {
-    if (!(await isLost(queue, store, batch.id, row))) continue;
-    // Only rows the batch holds (row numbers run 1..total; this keeps a gap, should one ever be, from becoming a job).
-    const planned = await store.getRow(batch.id, row);
-    if (planned === undefined) continue;
-    await queue.add(planned.actionName, { batchId: batch.id, row, recovered: true }, rowJobOptions(batch.id, row));
-    queued.push(row);
-  }
+  for await (const row of store.rowsWithoutOutcome(batch.id)) if (await requeueIfLost(queue, store, batch.id, row)) queued.push(row);
   if (queued.length > 0) {
     logger.warn({ batch: batch.id, rows: queued }, 'rows had neither a job nor an outcome (lost in a Redis failover): queued again; each confirms on the service before acting');
   }
   return queued;
 }
 
-/** No outcome, no job, and still no outcome once the job was seen missing. */
-export async function isLost(queue: Queue<RowJobData>, store: BatchStore, batchId: string, row: number): Promise<boolean> {
+/**
+ * Queues the row again, marked `recovered`, when it is lost: no outcome, no job, and still no outcome once the job was
+ * seen missing. True when it was. Only rows the batch holds (row numbers run 1..total; a gap, should one ever be,
+ * does not become a job). `beforeQueue` runs once the row is known lost and before its job exists (retry reopens the
+ * batch there, so that a worker taking the job at once does not find it cancelled or finished).
+ */
+export async function requeueIfLost(queue: Queue<RowJobData>, store: BatchStore, batchId: string, row: number, beforeQueue?: () => Promise<void>): Promise<boolean> {
   if (await store.hasOutcome(batchId, row)) return false;
   if ((await queue.getJob(rowJobId(batchId, row))) !== undefined) return false;
-  return !(await store.hasOutcome(batchId, row));
+  if (await store.hasOutcome(batchId, row)) return false;
+  const planned = await store.getRow(batchId, row);
+  if (planned === undefined) return false;
+  await beforeQueue?.();
+  await queue.add(planned.actionName, { batchId, row, recovered: true }, rowJobOptions(batchId, row));
+  return true;
 }
 
 /** How a worker looks for lost rows: every `intervalMs`, in the unfinished batches of its queue. */
