@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import path from 'node:path';
 import { longestRequestMs } from '../client/longest-request-ms.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
@@ -129,10 +130,10 @@ export function createBudgetedApi(
  * The configured way of working rows: how many at once, the retry budget, how soon a dead worker's rows move, and how
  * long a request of the configured client may still land after it got no answer.
  */
-export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; requestSettleMs: number; lockDurationMs: number; stalledIntervalMs: number; lostRowCheckMs: number; recordStateBefore: boolean } {
+export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; requestSettleMs: number; lockDurationMs: number; stalledIntervalMs: number; lostRowCheckMs: number; recordStateBefore: boolean; serviceClock: Clock } {
   const { concurrency, lockDurationMs, stalledIntervalMs, lostRowCheckMs } = runtime.config.worker;
   const { recordStateBefore } = runtime.config.governance;
-  return { concurrency, policy: runtime.config.retry, requestSettleMs: longestRequestMs(runtime.config.api.timeouts), lockDurationMs, stalledIntervalMs, lostRowCheckMs, recordStateBefore };
+  return { concurrency, policy: runtime.config.retry, requestSettleMs: longestRequestMs(runtime.config.api.timeouts), lockDurationMs, stalledIntervalMs, lostRowCheckMs, recordStateBefore, serviceClock: runtime.serviceClock };
 }
 
 /** Where `run` and `report` write a batch's report when no file is named; a simulation's report says so in its name. */

@@ -64,7 +64,7 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
         );
         if (moving === undefined) return (await persons.get(workflow.id, person.row))?.phase ?? 'missing';
       }
-      const outcome = await rowOutcomeOf(engine, workflow.seatBatch, person.row, waitForRow);
+      const outcome = await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt: run.data.dueAt }, waitForRow);
       if (outcome.outcome === 'unknown') return waitForRow();
       const moved = DONE_OUTCOMES.has(outcome.outcome);
       const ended = await persons.update(workflow.id, person.row, (current) =>

@@ -1,6 +1,6 @@
 import type { RowOutcome } from '../queue/row-outcome.js';
 import { OPEN_PHASES, type LeaverState } from './leaver-state.js';
-import { personOutcome, type StepEnd } from './person-ends.js';
+import { NOT_RUN_STATES, personOutcome, type StepEnd } from './person-ends.js';
 import type { WorkflowContext } from './workflow-context.js';
 import { leavingOwner, type WorkflowRecord } from './workflow-store.js';
 
@@ -31,7 +31,9 @@ export async function endSteps(context: WorkflowContext, workflow: WorkflowRecor
   const all = ends.reactivate !== undefined && ends.restore === undefined ? { ...ends, restore: ends.reactivate } : ends;
   for (const [step, end] of Object.entries(all) as [StepBatch, StepEnd][]) {
     const batchId = stepBatchIdOf(workflow, step);
-    if (batchId !== undefined) await context.batches.recordOutcome(leaverOutcome(batchId, leaver, step, end, context.sim, at));
+    if (batchId === undefined) continue;
+    const result = await context.batches.endRow(leaverOutcome(batchId, leaver, step, end, context.sim, at), NOT_RUN_STATES);
+    if (result.kind === 'refused') context.logger.warn({ workflow: workflow.id, batch: batchId, row: leaver.row, state: result.state, end: end.outcome }, 'a step end was not recorded: the row is running or queued, and ends as it runs');
   }
   if (!OPEN_PHASES.has(leaver.phase)) await closeLeaver(context, workflow, leaver);
 }

@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import { systemClock, type Clock } from '../core/clock.js';
+import { surelyPassed, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
@@ -197,7 +197,7 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
       const sweep = setInterval(() => {
         void (async () => {
           await clock.refresh?.();
-          await engine.promoteDue(clock.now());
+          await engine.promoteDue(surelyPassed(clock));
         })().catch((error: unknown) => options.logger.debug({ err: error }, 'could not promote the steps due on the service clock'));
       }, workerOptions.sweepMs ?? options.dueSweepMs);
       sweep.unref();

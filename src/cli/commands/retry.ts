@@ -16,11 +16,15 @@ export function defineRetryCommand(command: Command): void {
     await withBatchRuntime(flags, async (runtime, batchRuntime) => {
       const { system } = batchRuntime;
       const steps = await openOffboarding(runtime, batchRuntime).retry(batchId);
-      const { requeued, resumed } = steps ?? (await system.control.retry(batchId));
+      const result = steps ?? (await system.control.retry(batchId));
+      const { requeued, resumed } = result;
       const rerun = steps?.rerun ?? 0;
+      // Rows of a lifecycle's step are not run alone: their step re-reads and re-checks before the row.
+      const leftToSteps = 'leftToSteps' in result ? result.leftToSteps : 0;
+      if (leftToSteps > 0) process.stdout.write(`Batch ${batchId}: ${plural(leftToSteps, 'failed or cancelled row')} of a workflow's steps left as they are: such a row runs only through its step, which re-reads the person first\n`);
       if (requeued + resumed + rerun === 0) {
         const batch = await system.store.get(batchId);
-        process.stdout.write(`Batch ${batchId}: nothing to retry (no failed, unknown or cancelled rows${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
+        process.stdout.write(`Batch ${batchId}: nothing ${leftToSteps > 0 ? 'else ' : ''}to retry (no failed, unknown or cancelled rows${leftToSteps > 0 ? ' outside steps' : ''}${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
         return;
       }
       if (steps !== undefined) {
