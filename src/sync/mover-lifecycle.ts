@@ -1,6 +1,7 @@
 import { DelayedError } from 'bullmq';
 import { isApiError, ResourceNotFoundError } from '../client/api-error.js';
-import { personStepOf, type Lifecycle, type StepRun } from '../workflow/lifecycle.js';
+import type { Lifecycle, StepRun } from '../workflow/lifecycle.js';
+import { personStepOf } from '../workflow/workflow-shapes.js';
 import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
 import { createPersonStore } from '../workflow/person-store.js';
 import { createRecordStore } from '../workflow/record-store.js';

@@ -1,4 +1,5 @@
-import { personStepOf, type Lifecycle, type PersonBase, type WorkflowBase } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import { personStepOf, type PersonBase, type WorkflowBase } from './workflow-shapes.js';
 import { endPerson, type StepBatchRef } from './person-ends.js';
 import { changed, inFlight, rowsOfPersons, type PersonRow } from './person-rows.js';
 import { stepJobId } from './step-job.js';

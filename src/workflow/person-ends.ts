@@ -1,5 +1,6 @@
 import type { Outcome, RowOutcome } from '../queue/row-outcome.js';
-import type { Lifecycle, PersonBase, WorkflowBase } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
 import type { EngineContext } from './workflow-context.js';
 
 /** How a step ends for a person when its row does not run (refused at plan, undone, skipped after a re-check). */

@@ -1,6 +1,7 @@
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
-import type { Lifecycle, PersonBase, WorkflowBase } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import type { EngineContext } from './workflow-context.js';
 
