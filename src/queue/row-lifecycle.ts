@@ -172,7 +172,7 @@ if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call(
 return {1}`);
 
 // KEYS: states, batch, outcomes, finished-per-second. ARGV: row, expected outcome, state to reopen to (queued |
-// planned), due ('' keeps the row's). Forgets an outcome so the row can run again (retry), in its second too. A batch
+// planned), due ('' keeps the row's; a planned row has none). Forgets an outcome so the row can run again (retry), in its second too. A batch
 // with a row to run is not finished, even if another row's outcome marked it finished since retry set it queued.
 const REOPEN = luaScript('RowStateReopen', `${PRELUDE}
 local json = redis.call('HGET', KEYS[3], ARGV[1])
@@ -186,6 +186,8 @@ if type(outcome['finishedAt']) == 'string' and redis.call('HINCRBY', KEYS[4], st
 end
 local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
 if ARGV[4] ~= '' then due = ARGV[4] end
+-- A planned row waits for its step, which queues it with its own due instant.
+if ARGV[3] == 'planned' then due = nil end
 move(ARGV[1], 'ended', ARGV[3], due)
 if redis.call('HGET', KEYS[2], 'state') == 'finished' then
   redis.call('HSET', KEYS[2], 'state', 'queued')
