@@ -13,6 +13,7 @@ import { startReferenceServer } from '../src/server/start-reference-server.js';
 import { deactivatableEmails } from '../test/helpers/demo-users.js';
 import { startTestRedis } from '../test/helpers/redis-server.js';
 import { installPackage } from './installed-package.js';
+import { seatflowEnv } from './seatflow-env.js';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const root = path.resolve(import.meta.dirname, '..');
@@ -30,7 +31,7 @@ writeFileSync(manifest, `email,action\n${deactivatableEmails(server, 50).map((em
 async function timed(command: string[], env: NodeJS.ProcessEnv = {}): Promise<{ wall: number; cpu: number }> {
   const started = performance.now();
   // GNU time prints the child's user and system CPU seconds on the last line of stderr.
-  const child = spawn('/usr/bin/time', ['-f', '%U %S', process.execPath, ...command], { cwd: dir, env: { ...process.env, SEATFLOW_HOME: path.join(dir, 'home'), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/usr/bin/time', ['-f', '%U %S', process.execPath, ...command], { cwd: dir, env: seatflowEnv(path.join(dir, 'home'), env), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
