@@ -21,7 +21,7 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
 COPY --from=build /app/dist ./dist
-COPY bin/seatflow ./bin/seatflow
+COPY bin/seatflow bin/seatflow-healthcheck ./bin/
 COPY config ./config
 COPY assets ./assets
 COPY jobs/examples ./jobs/examples
@@ -29,5 +29,8 @@ COPY jobs/examples ./jobs/examples
 ENV SEATFLOW_HOME=/var/lib/seatflow
 RUN mkdir -p /var/lib/seatflow && chown node:node /var/lib/seatflow
 USER node
+# Docker's own probe (compose's and Kubernetes' probes replace it): /readyz of `serve` (its --port) or of a worker
+# started with --metrics-port; any other command is healthy while it runs.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["node", "/app/bin/seatflow-healthcheck"]
 ENTRYPOINT ["node", "/app/bin/seatflow"]
 CMD ["--help"]
