@@ -161,5 +161,5 @@ for (const row of table) {
   );
   console.log(`         (${outcome}; learned bucket ${learned.capacity.toFixed(0)}, rate ${(learned.ratePerSecond * WINDOW_S).toFixed(0)}/${WINDOW_S}s; ${deactivations} deactivations on the server; SDK loop ${sdk.failed} rows failed; goal ${row.goal !== undefined ? 'floor / 0.95' : row.truth ? 'floor +5% +1 s start-up' : 'floor +15% +1 s start-up'} = ${goal.toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(2)})`);
 }
-installed?.remove();
+await installed?.remove();
 process.exit(0);

@@ -70,5 +70,5 @@ console.log(`load average after: ${os.loadavg().map((n) => n.toFixed(2)).join(' 
 
 await server.close();
 await redis.stop();
-installed.remove();
+await installed.remove();
 rmSync(dir, { recursive: true, force: true });
