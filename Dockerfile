@@ -9,6 +9,7 @@ RUN --mount=type=cache,target=/root/.npm npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY jobs ./jobs
+COPY scripts/bundle-cli.mjs ./scripts/
 RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime
@@ -20,7 +21,7 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
-COPY --from=build /app/dist ./dist
+COPY --from=build /app/dist/cli ./dist/cli
 COPY bin/seatflow bin/seatflow-healthcheck ./bin/
 COPY config ./config
 COPY assets ./assets

@@ -106,7 +106,7 @@ describe('the Dockerfile, reproduced step by step', { timeout: 120_000 }, () => 
   it('is on a current Node LTS, and ships compiled JavaScript with production dependencies only', async () => {
     for (const stage of readDockerfile()) expect(stage.from).toMatch(/^node:(22|24)-/);
     const app = inStage(runtime.name, '/app');
-    expect(existsSync(path.join(app, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
+    expect(existsSync(path.join(app, 'dist', 'cli', 'main.js')), 'the bundled CLI').toBe(true);
     expect(existsSync(path.join(app, 'src'))).toBe(false);
     for (const devOnly of ['tsx', 'vitest', 'eslint']) expect(existsSync(path.join(app, 'node_modules', devOnly)), devOnly).toBe(false);
     expect(existsSync(path.join(app, 'node_modules', 'bullmq'))).toBe(true);

@@ -45,7 +45,8 @@ function installedPackages(dir: string, prefix = ''): Map<string, string> {
 
 describe('the installed package', { timeout: 120_000 }, () => {
   it('holds compiled JavaScript and production dependencies only: no sources, no TypeScript runner', () => {
-    expect(existsSync(path.join(installed.dir, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
+    expect(existsSync(path.join(installed.dir, 'dist', 'cli', 'main.js')), 'the bundled CLI').toBe(true);
+    expect(existsSync(path.join(installed.dir, 'dist', 'src')), 'the unbundled modules').toBe(false);
     expect(existsSync(path.join(installed.dir, 'src'))).toBe(false);
     expect(existsSync(path.join(installed.dir, 'node_modules', 'tsx'))).toBe(false);
     expect(existsSync(path.join(installed.dir, 'node_modules', 'bullmq'))).toBe(true);
