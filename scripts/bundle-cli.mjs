@@ -2,7 +2,7 @@
 // dependencies in a few files, one chunk per command (each loaded when its command runs), so that a command starts
 // without resolving and reading hundreds of modules one by one (`npm run build` runs it; docs/benchmarks.md has the
 // figures). Left as packages, loaded from node_modules: what finds its own files at run time (pino's transports, the
-// dashboard's assets, fastify's plugins, native addons) and what only `serve` uses.
+// dashboard's assets and bull-board's, native addons) and what only `serve` uses.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -13,8 +13,13 @@ const EXTERNAL = [
   'pino',
   'pino-pretty',
   'thread-stream',
-  'fastify',
-  '@fastify/*',
+  // What only `serve` uses (fastify itself and multipart are bundled: the reference server of --sim uses them).
+  '@fastify/static',
+  '@fastify/cookie',
+  '@fastify/csrf-protection',
+  '@fastify/formbody',
+  '@fastify/helmet',
+  '@fastify/rate-limit',
   '@bull-board/*',
   'htmx.org',
   'prom-client',
