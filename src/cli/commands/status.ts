@@ -46,7 +46,13 @@ export function defineStatusCommand(command: Command): void {
         return;
       }
       if (batch === undefined) {
-        process.stderr.write(printed`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);
+        // Most often the id was made against another Redis: a shell without the REDIS_URL of the services looks in
+        // the private Redis of its home instead. Say where this looked.
+        const where = batchRuntime.redis.kind === 'embedded' ? `the private Redis of ${runtime.config.dataDir} (REDIS_URL is not set)` : batchRuntime.redis.description;
+        process.stderr.write(
+          printed`seatflow: no batch, offboarding or HR workflow ${batchId} in ${where}, queue prefix ${runtime.config.redis.queuePrefix}\n` +
+            '  List what is there with: seatflow status. An id made elsewhere is found with the REDIS_URL and SEATFLOW_QUEUE_PREFIX it was made with.\n',
+        );
         process.exitCode = 2;
         return;
       }
