@@ -73,6 +73,8 @@ export function removeUser(ctx: RouteContext): unknown {
     }
   }
   for (const group of state.groups.values()) group.memberIds = group.memberIds.filter((id) => id !== user.id);
+  // Told while the seats are still there, so the event names the plans (and whether the user was internal to each).
+  ctx.server.events.user('removed', user, user.seats.map((s) => s.planId));
   user.inOrg = false;
   user.admin = false;
   user.groupAdmin = false;
