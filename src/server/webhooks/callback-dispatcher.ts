@@ -3,7 +3,7 @@ import type { CallbackEvent, Callback } from '../../contract/index.js';
 import type { MutationLog } from '../sim/mutation-log.js';
 import type { SimClock } from '../sim/sim-clock.js';
 import type { WebhookRecord } from '../state/records.js';
-import { sendCallback, type DeliveryOutcome } from './send-callback.js';
+import { sendCallback } from './send-callback.js';
 import { verifyCallback } from './verify-callback.js';
 
 /** How the reference server delivers callbacks (docs/reference-server.md#callbacks). */
@@ -124,8 +124,9 @@ export function createCallbackDispatcher(deps: CallbackDispatcherDeps): Callback
         scopeObjectId: webhook.scopeObjectId,
         events,
       };
+      webhook.stats = { ...webhook.stats, lastCallbackAttempt: now, lastCallbackAttemptRetryCount: queue.attempt };
       const outcome = await sendCallback(webhook, JSON.stringify(callback), deps.settings.timeoutMs);
-      record(webhook, queue, outcome, now);
+      if (outcome.kind === 'delivered') webhook.stats = { ...webhook.stats, lastSuccessfulCallback: now };
       if (outcome.kind !== 'retry') {
         queue.pending.splice(0, events.length);
         queue.attempt = 0;
@@ -144,14 +145,6 @@ export function createCallbackDispatcher(deps: CallbackDispatcherDeps): Callback
       if (queues.get(id) === queue && queue.pending.length > 0 && queue.timer === undefined) schedule(id, queue, deps.settings.debounceMs);
       settle();
     }
-  }
-
-  function record(webhook: WebhookRecord, queue: WebhookQueue, outcome: DeliveryOutcome, at: number): void {
-    const stats = webhook.stats ?? {};
-    stats.lastCallbackAttempt = at;
-    stats.lastCallbackAttemptRetryCount = queue.attempt;
-    if (outcome.kind === 'delivered') stats.lastSuccessfulCallback = at;
-    webhook.stats = stats;
   }
 
   return {

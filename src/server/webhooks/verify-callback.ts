@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { CALLBACK_CHALLENGE_HEADER, CALLBACK_CHALLENGE_RESPONSE_HEADER, CALLBACK_SIGNATURE_HEADER } from '../../contract/index.js';
 import type { WebhookRecord } from '../state/records.js';
 
 export interface VerificationOutcome {
@@ -41,8 +42,8 @@ export async function verifyCallback(webhook: WebhookRecord, timeoutMs: number):
       headers: {
         ...(webhook.customHeaders ?? {}),
         'content-type': 'application/json',
-        'smartsheet-hook-challenge': challenge,
-        'smartsheet-hmac-sha256': signCallbackBody(webhook.sharedSecret, body),
+        [CALLBACK_CHALLENGE_HEADER]: challenge,
+        [CALLBACK_SIGNATURE_HEADER]: signCallbackBody(webhook.sharedSecret, body),
       },
       body,
       redirect: 'manual',
@@ -50,7 +51,7 @@ export async function verifyCallback(webhook: WebhookRecord, timeoutMs: number):
     });
     const text = await response.text();
     if (response.status !== 200) return { ok: false, detail: `The callback answered HTTP ${response.status}.` };
-    if (response.headers.get('smartsheet-hook-response') === challenge) return { ok: true, detail: '' };
+    if (response.headers.get(CALLBACK_CHALLENGE_RESPONSE_HEADER) === challenge) return { ok: true, detail: '' };
     try {
       const parsed = JSON.parse(text) as { smartsheetHookResponse?: unknown };
       if (parsed.smartsheetHookResponse === challenge) return { ok: true, detail: '' };
