@@ -119,6 +119,10 @@ export interface ControlDeps {
   callbacks?: CallbackIntake;
   /** The Provisional Members tracked from the service's events, for the dashboard's page of them. Absent: no page. */
   provisional?: Pick<ProvisionalTracker, 'list'>;
+  /** A review ending within this many days is shown as soon (config events.provisionalSoonDays). Default 7. */
+  provisionalSoonDays?: number;
+  /** The service's time (ms), for times that mean something to the service. Default this machine's clock. */
+  serviceNow?: () => number;
 }
 
 /**

@@ -125,6 +125,9 @@ export function defineServeCommand(command: Command): void {
       pools.push(events);
       deps.callbacks = events.intake;
       deps.provisional = events.provisional;
+      deps.provisionalSoonDays = config.events.provisionalSoonDays;
+      deps.serviceNow = () => runtime.serviceClock.now();
+      metrics.watch({ provisional: { list: () => events.provisional.list(), soonMs: config.events.provisionalSoonDays * 86_400_000, now: () => runtime.serviceClock.now() } });
       const server = await startControlServer({ deps, host: config.control.host, port: config.control.port });
       logger.info({ url: server.url, target: runtime.targetLabel, redis: batchRuntime.redis.description, workers }, 'control API listening; SIGINT or SIGTERM stops it');
       if (runtime.sim) logger.warn('SIMULATION: the API acts on the embedded reference server with demo data, not the real service');
