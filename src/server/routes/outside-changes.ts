@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SEAT_TYPES } from '../../contract/index.js';
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
+import { leaveOrganization } from '../rules/leave-organization.js';
 import { noteProvisionalSeat } from '../rules/provisional-expiry.js';
 import { assignMemberSeats, describeMoves, setSeat, takeMemberSeats } from '../rules/seat-lifecycle.js';
 import { runAs, type ChangeSource } from '../sim/change-source.js';
@@ -83,13 +84,7 @@ function apply(server: ServerContext, user: UserRecord, body: z.infer<typeof bod
     return { changed: true, mutation };
   }
   if (body.change === 'remove') {
-    events.user('removed', user, plans);
-    user.inOrg = false;
-    user.admin = false;
-    user.groupAdmin = false;
-    user.resourceViewer = false;
-    user.licensedSheetCreator = false;
-    user.seats = [];
+    leaveOrganization(server.state, user, events);
     return { changed: true, mutation: mutations.record({ operation: 'removeUser', resourceType: 'user', resourceId: user.id, userId: user.id, summary: `removed ${user.email} ${via}` }) };
   }
   const seat = seatOf(user, body.planId);

@@ -1,6 +1,6 @@
 import { CALLBACK_SIGNATURE_HEADER } from '../../contract/index.js';
 import type { WebhookRecord } from '../state/records.js';
-import { isLoopbackHost, signCallbackBody } from './verify-callback.js';
+import { loopbackUrlOf, signCallbackBody } from './verify-callback.js';
 
 /** How one delivery attempt ended, and whether the service tries again. */
 export type DeliveryOutcome =
@@ -21,15 +21,9 @@ export function retriesStatus(status: number): boolean {
  * that fails without a network call, as verification does, so the reference server never reaches out.
  */
 export async function sendCallback(webhook: WebhookRecord, body: string, timeoutMs: number): Promise<DeliveryOutcome> {
-  let url: URL;
-  try {
-    url = new URL(webhook.callbackUrl);
-  } catch {
-    return { kind: 'retry', detail: 'The callback URL is not a valid URL.' };
-  }
-  if (!isLoopbackHost(url.hostname)) {
-    return { kind: 'retry', detail: 'The reference server only calls loopback callback URLs.' };
-  }
+  const target = loopbackUrlOf(webhook.callbackUrl);
+  if ('refused' in target) return { kind: 'retry', detail: target.refused };
+  const { url } = target;
   try {
     const response = await fetch(url, {
       method: 'POST',

@@ -13,6 +13,20 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || /^::ffff:127\./.test(host);
 }
 
+/**
+ * The URL the reference server may call for a webhook, or why it may not: only loopback addresses are ever called, so
+ * the reference server never reaches out to the internet.
+ */
+export function loopbackUrlOf(callbackUrl: string): { url: URL } | { refused: string } {
+  let url: URL;
+  try {
+    url = new URL(callbackUrl);
+  } catch {
+    return { refused: 'The callback URL is not a valid URL.' };
+  }
+  return isLoopbackHost(url.hostname) ? { url } : { refused: 'The reference server only calls loopback callback URLs.' };
+}
+
 /** HMAC-SHA256 of the raw body with the shared secret, hex (docs/service.md#webhooks). */
 export function signCallbackBody(sharedSecret: string, body: string): string {
   return createHmac('sha256', sharedSecret).update(body).digest('hex');
@@ -25,15 +39,9 @@ export function signCallbackBody(sharedSecret: string, body: string): string {
  * so the reference server never reaches out to the internet.
  */
 export async function verifyCallback(webhook: WebhookRecord, timeoutMs: number): Promise<VerificationOutcome> {
-  let url: URL;
-  try {
-    url = new URL(webhook.callbackUrl);
-  } catch {
-    return { ok: false, detail: 'The callback URL is not a valid URL.' };
-  }
-  if (!isLoopbackHost(url.hostname)) {
-    return { ok: false, detail: 'The reference server only calls loopback callback URLs; verification failed.' };
-  }
+  const target = loopbackUrlOf(webhook.callbackUrl);
+  if ('refused' in target) return { ok: false, detail: `${target.refused} Verification failed.` };
+  const { url } = target;
   const challenge = randomUUID();
   const body = JSON.stringify({ challenge, webhookId: webhook.id });
   try {
