@@ -2,7 +2,11 @@ import path from 'node:path';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Actor } from '../governance/operators/actor.js';
 import type { DriftReconciliation, ReconcileDrift } from '../events/act-on-drift.js';
-import { checkDrift, type PolicyInForce } from '../events/drift-check.js';
+import { checkReconciliationDrift, type PolicyInForce } from '../events/drift-check.js';
+import { checkLifecycleDrift, createHrRecords } from '../events/lifecycle-drift.js';
+import { policiesInForce } from '../events/policies-in-force.js';
+import type { OutsideChange } from '../events/outside-change.js';
+import { createQueueKeys } from '../queue/queue-keys.js';
 import { createEventKeys, type EventKeys } from '../events/event-keys.js';
 import { createCallbackInbox, startEventWorker } from '../events/event-queue.js';
 import { handleCallback } from '../events/handle-callback.js';
@@ -130,6 +134,7 @@ export function startEventHandling(runtime: CliRuntime, batch: BatchRuntime, opt
 
 function driftOf(runtime: CliRuntime, batch: BatchRuntime, api: SmartsheetApi, schedules: Pick<ScheduleBook, 'list'> | undefined) {
   const { config } = runtime;
+  const records = createHrRecords(batch.redis.client, createQueueKeys(config.redis.queuePrefix), batch.target);
   const reconcile: ReconcileDrift = async (drift, runAt) => {
     const run = await runReconciliation({
       policyPath: drift.policy.path,
@@ -150,14 +155,12 @@ function driftOf(runtime: CliRuntime, batch: BatchRuntime, api: SmartsheetApi, s
     return reconciliationOf(run.disposition);
   };
   return {
-    policies: async (): Promise<PolicyInForce[]> => {
-      const configured = config.events.policies.map((file) => ({ path: path.resolve(file), from: 'config events.policies' }));
-      const scheduled = (await schedules?.list().catch(() => [])) ?? [];
-      const fromSchedules = scheduled.filter((item) => item.kind !== 'sync').map((item) => ({ path: path.resolve(item.policyPath), from: `schedule ${item.name}` }));
-      // One check per policy file, whichever way it is in force.
-      return [...configured, ...fromSchedules].filter((policy, index, all) => all.findIndex((other) => other.path === policy.path) === index);
+    // Schedules that cannot be listed (Redis busy) leave only the configured policies for this event.
+    policies: () => policiesInForce(config.events.policies, schedules === undefined ? undefined : { list: () => schedules.list().catch(() => []) }),
+    check: (change: OutsideChange, policy: PolicyInForce) => {
+      const options = { api, guardrails: config.guardrails, now: new Date(runtime.serviceClock.now()) };
+      return policy.kind === 'lifecycle' ? checkLifecycleDrift(change, policy, { ...options, records }) : checkReconciliationDrift(change, policy, options);
     },
-    check: (change: Parameters<typeof checkDrift>[0], policy: PolicyInForce) => checkDrift(change, policy, { api, guardrails: config.guardrails, now: new Date(runtime.serviceClock.now()) }),
     reconcile,
   };
 }

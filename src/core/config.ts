@@ -38,7 +38,7 @@ const eventsSchema = z.strictObject({
   callbackUrl: z.url().optional(),
   /** How far a callback's timestamp may be from the service's time before it is refused (default 300 s). */
   toleranceSeconds: z.number().int().min(5).default(300),
-  /** Reconciliation policies held against changes made elsewhere (drift), besides those the target's schedules run. */
+  /** Licence or lifecycle policies held against changes made elsewhere (drift), besides those the target's schedules run. */
   policies: z.array(z.string().min(1)).default([]),
   /** How long after one of seatflow's calls an event it caused may arrive and still be told seatflow's (default 15). */
   ownCallWindowMinutes: z.number().min(1).default(15),

@@ -37,21 +37,35 @@ export async function actOnDrift(drift: Drift, change: OutsideChange, options: A
   await options.notifier.notify({
     id: options.id,
     type: 'drift.detected',
-    title: `Drift: ${drift.email} holds ${drift.seatNow ?? 'no known seat'} after a change outside seatflow; ${policyName} gives ${drift.seatWanted}`,
+    title: `Drift: ${drift.email} is ${drift.now} after a change outside seatflow; ${policyName} says ${drift.wanted}`,
     text: [
       `What happened: ${describeOutsideChange(change)}.`,
-      `Policy ${drift.policy.path} (${drift.policy.from}), rule "${drift.rule}": ${drift.seatWanted}.`,
+      `${drift.policy.kind === 'lifecycle' ? 'Lifecycle' : 'Licence'} policy ${drift.policy.path} (${drift.policy.from}), rule "${drift.rule}": ${drift.wanted}.`,
       `What seatflow did: ${doneWords(drift, reconciled, options.reconcile !== undefined)}`,
     ].join('\n'),
     path: reconciled !== undefined && 'queued' in reconciled ? `/batches/${reconciled.queued}` : reconciled !== undefined && 'awaitingApproval' in reconciled ? `/approvals/${reconciled.awaitingApproval}` : '/audit',
     target: options.target,
     sim: options.sim,
-    data: { email: drift.email, userId: drift.userId, planId: drift.planId, seatNow: drift.seatNow ?? null, seatWanted: drift.seatWanted, rule: drift.rule, policy: drift.policy.path, onDrift: drift.onDrift, change, ...(reconciled === undefined ? {} : { reconciled }) },
+    data: {
+      email: drift.email,
+      userId: drift.userId,
+      planId: drift.planId,
+      now: drift.now,
+      wanted: drift.wanted,
+      ...(drift.seatWanted === undefined ? {} : { seatNow: drift.seatNow ?? null, seatWanted: drift.seatWanted }),
+      rule: drift.rule,
+      policy: drift.policy.path,
+      policyKind: drift.policy.kind,
+      onDrift: drift.onDrift,
+      change,
+      ...(reconciled === undefined ? {} : { reconciled }),
+    },
   });
   return reconciled;
 }
 
 function doneWords(drift: Drift, reconciled: DriftReconciliation | undefined, canReconcile: boolean): string {
+  if (drift.policy.kind === 'lifecycle') return 'nothing: the next sync acts on what the HR export says (seatflow sync).';
   if (drift.onDrift === 'notify') return 'nothing (the policy says onDrift: notify); run the policy to reconcile.';
   if (!canReconcile) return 'nothing: this process cannot reconcile (no access token); run the policy to reconcile.';
   if (reconciled === undefined) return 'nothing.';

@@ -99,7 +99,7 @@ async function handleOutside(event: CallbackEvent & { id: number }, origin: Extr
     }).then(() => undefined),
   );
   let drifts = 0;
-  if (deps.drift !== undefined && change.event !== 'user.removed') {
+  if (deps.drift !== undefined) {
     const drift = deps.drift;
     for (const policy of await drift.policies()) {
       const policyKey = createHash('sha256').update(policy.path).digest('hex').slice(0, 12);

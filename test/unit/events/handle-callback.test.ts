@@ -15,7 +15,7 @@ const redis = useTestRedisClient();
 const SEATFLOW = 100;
 const ELENA = 200;
 const SUBSCRIPTION: Subscription = { webhookId: 42, planId: 7, callbackUrl: 'x', ownUserId: SEATFLOW, ownEmail: 'admin@acme.example', secret: 's', createdAt: '' };
-const POLICY: PolicyInForce = { path: '/policies/seats.json', from: 'config events.policies' };
+const POLICY: PolicyInForce = { path: '/policies/seats.json', kind: 'reconciliation', from: 'config events.policies' };
 
 const callback = (events: CallbackEvent[]): Callback => ({ nonce: `n-${Math.random()}`, timestamp: '2026-11-23T10:00:00.000Z', webhookId: 42, scope: 'plan', scopeObjectId: 7, events });
 const upgradeOfJordan: CallbackEvent = { objectType: 'user', eventType: 'seatType.updated', id: 5, userId: ELENA, timestamp: '2026-11-23T09:59:58.000Z', email: 'jordan.lee@acme.example', seatType: 'MEMBER', provisionalExpirationDate: null };
@@ -49,7 +49,7 @@ function setup(over: { drift?: Drift; ledgerExplains?: boolean; reconcile?: bool
   return { deps, audit, notified, people, reconciled, provisional };
 }
 
-const DRIFT: Drift = { policy: POLICY, policySha256: 'f', email: 'jordan.lee@acme.example', userId: 5, planId: 7, seatNow: 'MEMBER', seatWanted: 'CONTRIBUTOR', rule: 'no login for 90 days', onDrift: 'reconcile' };
+const DRIFT: Drift = { policy: POLICY, policySha256: 'f', email: 'jordan.lee@acme.example', userId: 5, planId: 7, now: 'MEMBER', wanted: 'CONTRIBUTOR', seatNow: 'MEMBER', seatWanted: 'CONTRIBUTOR', rule: 'no login for 90 days', onDrift: 'reconcile' };
 
 describe('handling a callback (docs/events.md)', () => {
   it('records a change made outside seatflow in the audit trail with who, when and what, and tells the lifecycles', async () => {
