@@ -14,7 +14,7 @@ import { createOwnChangeLedger } from '../events/own-change-ledger.js';
 import { lifecycleRecheckPending, type PersonChangedElsewhere } from '../events/person-changed-elsewhere.js';
 import { createProvisionalTracker, type ProvisionalTracker } from '../events/provisional-tracker.js';
 import { createSubscriptionStore, type SubscriptionStore } from '../events/subscription-store.js';
-import { createCallbackIntake, type CallbackIntake } from '../events/take-callback.js';
+import { CALLBACK_PATH, createCallbackIntake, type CallbackIntake } from '../events/take-callback.js';
 import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import { runReconciliation } from '../reconcile/run-reconciliation.js';
 import type { BatchRuntime } from './batch-runtime.js';
@@ -37,11 +37,16 @@ export function provisionalTrackerOf(runtime: CliRuntime, batch: BatchRuntime): 
   return createProvisionalTracker(batch.redis.client, eventKeysOf(runtime, batch));
 }
 
-/** The URL the service calls: config events.callbackUrl, else this server's own address. */
-export function callbackUrlOf(runtime: CliRuntime, serverUrl: string | undefined): string | undefined {
-  const configured = runtime.config.events.callbackUrl;
-  if (configured !== undefined) return configured;
-  return serverUrl === undefined ? undefined : `${serverUrl}/hooks/smartsheet`;
+/**
+ * The URL the service calls: config events.callbackUrl, else `seatflow serve`'s own address by config control.host and
+ * control.port (none when serve picks a free port: then only --url can say it).
+ */
+export function callbackUrlOf(runtime: CliRuntime): string | undefined {
+  const { events, control } = runtime.config;
+  if (events.callbackUrl !== undefined) return events.callbackUrl;
+  if (control.port === 0) return undefined;
+  const host = control.host === '0.0.0.0' ? '127.0.0.1' : control.host.includes(':') ? `[${control.host}]` : control.host;
+  return `http://${host}:${control.port}${CALLBACK_PATH}`;
 }
 
 export interface EventHandling {

@@ -6,6 +6,9 @@ import type { EventKeys } from './event-keys.js';
 import type { CallbackInbox } from './event-queue.js';
 import { secretsOf, type Subscription, type SubscriptionStore } from './subscription-store.js';
 
+/** Where `seatflow serve` takes the service's callbacks (docs/events.md#the-callback-endpoint). */
+export const CALLBACK_PATH = '/hooks/smartsheet';
+
 /** What the endpoint answers: a challenge echoed, a callback taken, or a refusal that changed nothing. */
 export type IntakeAnswer =
   | { kind: 'challenge'; challenge: string }

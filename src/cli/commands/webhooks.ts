@@ -39,7 +39,7 @@ export function defineWebhooksCommand(webhooks: Command): void {
       const batch = await openBatchRuntime(runtime);
       const actor = cliActorOf(runtime, flags.by);
       requireRole(actor, 'operator', 'subscribe to the service\'s events');
-      const callbackUrl = flags.url ?? callbackUrlOf(runtime, undefined);
+      const callbackUrl = flags.url ?? callbackUrlOf(runtime);
       if (callbackUrl === undefined) {
         throw new UsageError('say where the service reaches `seatflow serve`', 'Give --url https://seatflow.example.com/hooks/smartsheet, or set events.callbackUrl in the config file.');
       }

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { CALLBACK_CHALLENGE_RESPONSE_HEADER } from '../../contract/index.js';
-import type { CallbackIntake } from '../../events/take-callback.js';
+import { CALLBACK_PATH, type CallbackIntake } from '../../events/take-callback.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 
-/** Where `seatflow serve` takes the service's callbacks (docs/events.md#the-callback-endpoint). */
-export const CALLBACK_PATH = '/hooks/smartsheet';
 
 /** A callback body is a batch of skinny events: small. */
 const CALLBACK_BODY_LIMIT = 1024 * 1024;
