@@ -32,13 +32,25 @@ export interface CallbackInbox {
  */
 export function createCallbackInbox(options: EventQueueOptions): CallbackInbox {
   let queue: Queue<CallbackJobData> | undefined;
+  let ordered: Promise<unknown> | undefined;
   const open = (): Queue<CallbackJobData> => {
-    queue ??= new Queue<CallbackJobData>(eventsQueueNameOf(options.target), { connection: options.connection, prefix: options.prefix });
-    queue.on('error', (error) => options.logger.debug({ err: error }, 'event queue connection error'));
+    if (queue === undefined) {
+      queue = new Queue<CallbackJobData>(eventsQueueNameOf(options.target), { connection: options.connection, prefix: options.prefix });
+      queue.on('error', (error) => options.logger.debug({ err: error }, 'event queue connection error'));
+    }
     return queue;
   };
   return {
     async add(callback) {
+      // One callback handled at a time across every serve of the target, so a user's events never overtake each other.
+      ordered ??= open()
+        .setGlobalConcurrency(1)
+        .catch((error: unknown) => {
+          // Asked again with the next callback: a Redis that did not answer now may answer then.
+          ordered = undefined;
+          throw error;
+        });
+      await ordered;
       await open().add('callback', { callback, receivedAt: new Date().toISOString() }, {
         // One job per delivery: the same callback taken twice (it cannot be: its nonce is kept) is one job anyway.
         jobId: `c${createHash('sha256').update(`${callback.webhookId}\n${callback.nonce}`).digest('hex').slice(0, 24)}`,
@@ -61,8 +73,8 @@ export interface EventWorker {
 
 /**
  * Handles the target's callbacks one at a time, in the order they were taken (a user's events must not overtake each
- * other); a handling that fails (the service or Redis not answering) is tried again with backoff. Started by
- * `seatflow serve`, which takes the callbacks.
+ * other: the queue's global concurrency is 1, whatever number of serve processes run); a handling that fails (the
+ * service or Redis not answering) is tried again with backoff. Started by `seatflow serve`, which takes the callbacks.
  */
 export function startEventWorker(options: EventQueueOptions & { handle(callback: Callback): Promise<unknown> }): EventWorker {
   const worker = new Worker<CallbackJobData>(
