@@ -1,6 +1,5 @@
-import { CALLBACK_SIGNATURE_HEADER } from '../../contract/index.js';
 import type { WebhookRecord } from '../state/records.js';
-import { loopbackUrlOf, signCallbackBody } from './verify-callback.js';
+import { loopbackUrlOf, postToCallback } from './verify-callback.js';
 
 /** How one delivery attempt ended, and whether the service tries again. */
 export type DeliveryOutcome =
@@ -25,17 +24,7 @@ export async function sendCallback(webhook: WebhookRecord, body: string, timeout
   if ('refused' in target) return { kind: 'retry', detail: target.refused };
   const { url } = target;
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        ...(webhook.customHeaders ?? {}),
-        'content-type': 'application/json',
-        [CALLBACK_SIGNATURE_HEADER]: signCallbackBody(webhook.sharedSecret, body),
-      },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const response = await postToCallback(webhook, url, body, timeoutMs);
     // Read (and drop) the answer so that the connection is freed.
     await response.arrayBuffer().catch(() => undefined);
     if (response.status === 200) return { kind: 'delivered' };

@@ -27,6 +27,20 @@ export function loopbackUrlOf(callbackUrl: string): { url: URL } | { refused: st
   return isLoopbackHost(url.hostname) ? { url } : { refused: 'The reference server only calls loopback callback URLs.' };
 }
 
+/**
+ * POSTs a JSON body to a webhook's (loopback) URL as the service does: the plan webhook's custom headers, signed with
+ * the shared secret the webhook holds at this moment, never following a redirect, within `timeoutMs`.
+ */
+export function postToCallback(webhook: WebhookRecord, url: URL, body: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...(webhook.customHeaders ?? {}), 'content-type': 'application/json', ...headers, [CALLBACK_SIGNATURE_HEADER]: signCallbackBody(webhook.sharedSecret, body) },
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+}
+
 /** HMAC-SHA256 of the raw body with the shared secret, hex (docs/service.md#webhooks). */
 export function signCallbackBody(sharedSecret: string, body: string): string {
   return createHmac('sha256', sharedSecret).update(body).digest('hex');
@@ -45,18 +59,7 @@ export async function verifyCallback(webhook: WebhookRecord, timeoutMs: number):
   const challenge = randomUUID();
   const body = JSON.stringify({ challenge, webhookId: webhook.id });
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        ...(webhook.customHeaders ?? {}),
-        'content-type': 'application/json',
-        [CALLBACK_CHALLENGE_HEADER]: challenge,
-        [CALLBACK_SIGNATURE_HEADER]: signCallbackBody(webhook.sharedSecret, body),
-      },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const response = await postToCallback(webhook, url, body, timeoutMs, { [CALLBACK_CHALLENGE_HEADER]: challenge });
     const text = await response.text();
     if (response.status !== 200) return { ok: false, detail: `The callback answered HTTP ${response.status}.` };
     if (response.headers.get(CALLBACK_CHALLENGE_RESPONSE_HEADER) === challenge) return { ok: true, detail: '' };
