@@ -15,10 +15,13 @@ export function createEventKeys(prefix: string, target: string) {
     nonce: (nonce: string) => `${base}:nonce:${digest(nonce)}`,
     /** Hash stage → 1 of one event: which of its effects are done (an event handled twice acts once). */
     event: (fingerprint: string) => `${base}:event:${fingerprint}`,
-    /** Sorted set: seatflow's own calls that change users, by the time they were sent (the own-change ledger). */
-    ownCalls: `${base}:own-calls`,
-    /** Hash `<call>|<event name>` → 1: which events an own call already explained. */
-    ownCallsUsed: `${base}:own-calls-used`,
+    /**
+     * Sorted set of one user's (`u:<id>`, or `e:<email>` for an add): seatflow's own calls that change that user, by the
+     * time they were sent (the own-change ledger); it expires with the window.
+     */
+    ownCalls: (subject: string) => `${base}:own-calls:${digest(subject).slice(0, 32)}`,
+    /** Hash `<call>|<event name>` → 1 of one user: which events an own call already explained; expires with the window. */
+    ownCallsUsed: (subject: string) => `${base}:own-calls-used:${digest(subject).slice(0, 32)}`,
     /** Hash userId → the Provisional Member's seat (JSON); the sorted set orders them by expiry. */
     provisional: `${base}:provisional`,
     provisionalByExpiry: `${base}:provisional-by-expiry`,

@@ -57,26 +57,31 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
     async note(info) {
       if (OWN_CALL_EVENTS[info.operation] === undefined) return;
       const at = clock();
-      const call: OwnCall = { id: randomUUID(), operation: info.operation, at, ...subjectOf(info) };
+      const subject = subjectOf(info);
+      const key = subject.userId !== undefined ? keys.ownCalls(`u:${subject.userId}`) : subject.email !== undefined ? keys.ownCalls(`e:${subject.email}`) : undefined;
+      if (key === undefined) return;
+      const call: OwnCall = { id: randomUUID(), operation: info.operation, at, ...subject };
       await redis
         .multi()
-        .zadd(keys.ownCalls, at, JSON.stringify(call))
-        .zremrangebyscore(keys.ownCalls, '-inf', at - windowMs)
-        .pexpire(keys.ownCalls, windowMs * 2)
-        .pexpire(keys.ownCallsUsed, windowMs * 2)
+        .zadd(key, at, JSON.stringify(call))
+        .zremrangebyscore(key, '-inf', at - windowMs)
+        .pexpire(key, windowMs * 2)
         .exec();
     },
     async explain(event, now) {
       const name = eventNameOf(event);
-      const members = await redis.zrangebyscore(keys.ownCalls, now - windowMs, '+inf');
       const email = event.email?.toLowerCase();
-      for (const member of members) {
-        const call = JSON.parse(member) as OwnCall;
-        if (!(OWN_CALL_EVENTS[call.operation] ?? []).includes(name)) continue;
-        const same = (call.userId !== undefined && call.userId === event.id) || (call.email !== undefined && call.email === email);
-        if (!same) continue;
-        // Claimed once per event name: a second event of that kind needs a second call to be seatflow's.
-        if ((await redis.hsetnx(keys.ownCallsUsed, `${call.id}|${name}`, '1')) === 1) return call;
+      // Only this user's calls are read: a batch of 10,000 rows costs each event a look at one or two calls.
+      const subjects = [...(event.id === undefined ? [] : [`u:${event.id}`]), ...(email === undefined ? [] : [`e:${email}`])];
+      for (const subject of subjects) {
+        for (const member of await redis.zrangebyscore(keys.ownCalls(subject), now - windowMs, '+inf')) {
+          const call = JSON.parse(member) as OwnCall;
+          if (!(OWN_CALL_EVENTS[call.operation] ?? []).includes(name)) continue;
+          // Claimed once per event name: a second event of that kind needs a second call to be seatflow's.
+          const used = keys.ownCallsUsed(subject);
+          const [[, claimed] = []] = (await redis.multi().hsetnx(used, `${call.id}|${name}`, '1').pexpire(used, windowMs * 2).exec()) ?? [];
+          if (claimed === 1) return call;
+        }
       }
       return undefined;
     },
