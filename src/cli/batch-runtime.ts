@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import path from 'node:path';
 import { longestRequestMs } from '../client/longest-request-ms.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { BeforeRequestInfo } from '../client/smartsheet-client-options.js';
 import type { SeatflowMetrics } from '../control/metrics/seatflow-metrics.js';
 import { createGovernance, type Governance } from '../governance/governance.js';
 import { combineStoreHooks } from '../queue/batch-store.js';
@@ -14,6 +15,8 @@ import type { RetryPolicy } from '../queue/retry-policy.js';
 import { readRetryPolicy, withCliRuntime, type CliRuntime } from './cli-runtime.js';
 import type { CommonFlags } from './common-options.js';
 import { cliActorOf } from './cli-actor.js';
+import { createEventKeys } from '../events/event-keys.js';
+import { createOwnChangeLedger } from '../events/own-change-ledger.js';
 
 /** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
 export interface BatchRuntime {
@@ -112,7 +115,13 @@ export function createBudgetedApi(
   const { metrics } = options;
   metrics?.watch({ budget });
   const retry = readRetryPolicy(runtime.config);
-  const beforeRequest = (info: Parameters<RequestBudget['beforeRequest']>[0]) => budget.beforeRequest(info);
+  // Every user-changing call is written to the own-change ledger just before it leaves, after the budget's wait, so an
+  // event it causes is told seatflow's (docs/events.md#whose-change).
+  const ledger = createOwnChangeLedger(batch.redis.client, createEventKeys(runtime.config.redis.queuePrefix, batch.target), { windowMs: runtime.config.events.ownCallWindowMinutes * 60_000 });
+  const beforeRequest = async (info: BeforeRequestInfo) => {
+    await budget.beforeRequest(info);
+    await ledger.note(info);
+  };
   const watch429 = batch.governance.rateLimitWatch(runtime.config.api.accessToken ?? 'no-token');
   const api = runtime.createApi({
     ...(options.retryReads === true ? { retry: { ...retry, maxElapsedMs: Math.min(retry.maxElapsedMs ?? Infinity, options.maxRetryElapsedMs ?? Infinity) } } : {}),

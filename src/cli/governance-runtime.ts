@@ -80,7 +80,12 @@ export function reconciliationApproval(batch: BatchRuntime, actor: Actor, reason
         plan: fingerprintOfBatchPlan(plan.plan),
         guardrails: plan.guardrails.reasons,
         markedBy: plan.policy.policy.requireApproval ? 'the policy asks for approval of every applied run (requireApproval)' : undefined,
-        input: { policyPath: path.resolve(plan.policy.path), runKey: runId.slice(0, runId.lastIndexOf('@')), runAt: runId.slice(runId.lastIndexOf('@') + 1) },
+        input: {
+          policyPath: path.resolve(plan.policy.path),
+          runKey: runId.slice(0, runId.lastIndexOf('@')),
+          runAt: runId.slice(runId.lastIndexOf('@') + 1),
+          ...(plan.onlyEmails === undefined ? {} : { emails: [...plan.onlyEmails] }),
+        },
         requestedBy: actor,
         reason,
       },

@@ -61,7 +61,7 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
   async function sendOnce<T>(call: ApiRequest, read: (body: unknown) => T): Promise<T> {
     const { operation, method, signal } = call;
     if (signal?.aborted) throw errorFromNetwork({ operation, method, secrets, error: signal.reason, sent: false, abortedByCaller: true });
-    await options.beforeRequest?.({ operation, method, cost: call.cost ?? 1, signal });
+    await options.beforeRequest?.({ operation, method, path: call.path, ...(call.json === undefined ? {} : { json: call.json }), cost: call.cost ?? 1, signal });
 
     const headers: Record<string, string> = { ...fixedHeaders };
     let body: string | Buffer | Readable | undefined;

@@ -7,6 +7,7 @@ export * from './alternate-email.js';
 export * from './discussion.js';
 export * from './column.js';
 export * from './webhook.js';
+export * from './webhook-callback.js';
 export * from './sheet.js';
 export * from './envelopes.js';
 export * from './error-codes.js';

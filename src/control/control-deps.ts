@@ -31,6 +31,8 @@ export interface ControlGovernanceDeps {
   kinds: ChangeKinds;
 }
 import type { DashboardSessionStore } from './auth/dashboard-session-store.js';
+import type { CallbackIntake } from '../events/take-callback.js';
+import type { ProvisionalTracker } from '../events/provisional-tracker.js';
 import type { ParseThread } from './parse-off-thread/parse-thread.js';
 
 /** The service the API acts on. */
@@ -113,6 +115,14 @@ export interface ControlDeps {
   maxPlanRows?: number;
   /** Where large uploads are parsed; buildControlApp starts one (and closes it with the app) when absent. */
   parseThread?: ParseThread;
+  /** The service's callbacks to this server (docs/events.md#the-callback-endpoint); absent: no endpoint. */
+  callbacks?: CallbackIntake;
+  /** The Provisional Members tracked from the service's events, for the dashboard's page of them. Absent: no page. */
+  provisional?: Pick<ProvisionalTracker, 'list'>;
+  /** A review ending within this many days is shown as soon (config events.provisionalSoonDays). Default 7. */
+  provisionalSoonDays?: number;
+  /** The service's time (ms), for times that mean something to the service. Default this machine's clock. */
+  serviceNow?: () => number;
 }
 
 /**

@@ -53,6 +53,8 @@ export const NOTIFICATION_EVENTS = [
   'offboarding.step-overdue',
   'schedule.held',
   'budget.paused',
+  /** A change made outside seatflow left a user with a seat or status a policy forbids (docs/events.md#drift). */
+  'drift.detected',
 ] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENTS)[number];
 

@@ -380,6 +380,13 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await expectAccessible('joiners, movers, leavers');
     await expectPhoneLayout('joiners, movers, leavers');
 
+    // Provisional Members, kept from the service's events: none is tracked without a subscription.
+    await page.getByRole('link', { name: 'Provisional Members' }).click();
+    await page.waitForURL(/\/provisional$/);
+    await page.getByText('No Provisional Member is tracked.').waitFor();
+    await expectAccessible('provisional members');
+    await expectPhoneLayout('provisional members');
+
     // Holds, and undo of the held leaver through the confirmation page: the user is active again on the service.
     await page.getByRole('link', { name: 'Holds' }).click();
     await page.waitForURL(/\/holds$/);

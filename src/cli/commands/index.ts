@@ -26,5 +26,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'audit', summary: 'the tamper-evident audit trail: export it (a date range, JSON Lines or CSV), verify its hash chain', load: async () => (await import('./audit.js')).defineAuditCommand },
   { name: 'revert', summary: 'undo a batch: plan the inverse of each change from the state recorded before it, then run it as a batch', load: async () => (await import('./revert.js')).defineRevertCommand },
   { name: 'export', summary: 'write live state out: export users (status, admin flags, seat per plan, last login), streamed within the paging rules', load: async () => (await import('./export.js')).defineExportCommand },
+  { name: 'webhooks', summary: 'subscribe to the service\'s events (every user change, whoever made it) on `seatflow serve`; status, rotate the shared secret, unsubscribe', load: async () => (await import('./webhooks.js')).defineWebhooksCommand },
+  { name: 'provisional', summary: 'list the Provisional Members and when their review period ends (tracked from the service\'s events); --refresh reads the plan again', load: async () => (await import('./provisional.js')).defineProvisionalCommand },
   { name: 'sync', summary: 'joiners, movers and leavers from an HR export, on their dates: plan against the live organization and the last accepted export; --apply queues them', load: async () => (await import('./sync.js')).defineSyncCommand },
 ];

@@ -15,6 +15,7 @@ import { syncReportDir } from '../sync-runtime.js';
 import { openScheduleBook, startScheduledRuns } from '../reconcile-runtime.js';
 import { createOperatorDirectory } from '../../governance/operators/operator-directory.js';
 import { changeKindsOf } from '../governance-runtime.js';
+import { startEventHandling } from '../events-runtime.js';
 
 interface ServeFlags extends CommonFlags {
   port?: number;
@@ -119,6 +120,14 @@ export function defineServeCommand(command: Command): void {
       } else if (flags.workers > 0) {
         logger.warn('no access token (SMARTSHEET_ACCESS_TOKEN): --workers ignored, no rows will be executed by this process');
       }
+      // The service's events (docs/events.md): the callback endpoint, and what it takes handled beside it.
+      const events = startEventHandling(runtime, batchRuntime, { api: configured ? createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api : undefined, schedules: deps.schedules });
+      pools.push(events);
+      deps.callbacks = events.intake;
+      deps.provisional = events.provisional;
+      deps.provisionalSoonDays = config.events.provisionalSoonDays;
+      deps.serviceNow = () => runtime.serviceClock.now();
+      metrics.watch({ provisional: { list: () => events.provisional.list(), soonMs: config.events.provisionalSoonDays * 86_400_000, now: () => runtime.serviceClock.now() } });
       const server = await startControlServer({ deps, host: config.control.host, port: config.control.port });
       logger.info({ url: server.url, target: runtime.targetLabel, redis: batchRuntime.redis.description, workers }, 'control API listening; SIGINT or SIGTERM stops it');
       if (runtime.sim) logger.warn('SIMULATION: the API acts on the embedded reference server with demo data, not the real service');

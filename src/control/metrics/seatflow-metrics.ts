@@ -7,6 +7,7 @@ import type { RowOutcome } from '../../queue/row-outcome.js';
 import { SEATFLOW_VERSION } from '../../core/version.js';
 import { registerLifecycleGauges } from './lifecycle-gauges.js';
 import { registerWorkflowGauges, type WorkflowSources } from './workflow-gauges.js';
+import { registerProvisionalGauges, type ProvisionalSource } from './provisional-gauges.js';
 
 /**
  * BullMQ job states reported as queue depth: levels that go up and down. Not `completed` (row jobs are removed when
@@ -22,6 +23,8 @@ export interface MetricsSources extends WorkflowSources {
   store?: Pick<BatchStore, 'get'>;
   /** The service this process acts on, as people name it (the API base URL, or SIMULATION …): seatflow_info's label. */
   targetLabel?: string;
+  /** The Provisional Members tracked from the service's events (serve). */
+  provisional?: ProvisionalSource;
 }
 
 export interface SeatflowMetrics {
@@ -154,6 +157,7 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
 
   registerWorkflowGauges(registry, () => sources, readGauge);
   registerLifecycleGauges(registry, () => sources.upcoming, readGauge);
+  registerProvisionalGauges(registry, () => sources.provisional, readGauge);
 
   return {
     registry,

@@ -27,6 +27,12 @@ export const AUDIT_EVENTS = [
   'config.loaded',
   'schedule.added',
   'schedule.removed',
+  /** A change of a user that seatflow did not make, as the service's events told it (docs/events.md#whose-change). */
+  'change.outside',
+  /** The plan webhook of `seatflow webhooks subscribe`, a rotation of its secret, its removal. */
+  'events.subscribed',
+  'events.rotated',
+  'events.unsubscribed',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

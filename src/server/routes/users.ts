@@ -70,8 +70,9 @@ function profile(ctx: RouteContext, user: UserRecord, isMe: boolean): unknown {
   return userProfileView(user, {
     dates: ctx.dates,
     callerIsAdmin,
-    // GET /users/{id} carries lastLogin for an admin caller without any include (docs/service.md#get-user).
-    includeLastLogin: callerIsAdmin && !isMe,
+    // GET /users/{id} and GET /users/me carry lastLogin for a System Admin caller without any include
+    // (docs/service.md#get-user).
+    includeLastLogin: callerIsAdmin,
     displayContributorSeatType: reportsContributor(ctx),
     org: state.org,
     isMe,
@@ -145,6 +146,9 @@ function addUserRoute(ctx: RouteContext): unknown {
     userId: user.id,
     summary: `added ${user.email} (${user.status}, ${user.seats[0]?.seatType})`,
   });
+  // Adding allocates a seat (docs/service.md#add-user): the plan hears of the user and of the seat.
+  ctx.server.events.user('added', user, user.seats.map((s) => s.planId));
+  ctx.server.events.seatChanged(user, user.seats.map((s) => s.planId));
   return success(userView(user, { dates: ctx.dates, callerIsAdmin: true, displayContributorSeatType: reportsContributor(ctx) }));
 }
 
