@@ -1,4 +1,3 @@
-import type { Clock } from '../core/clock.js';
 import path from 'node:path';
 import { longestRequestMs } from '../client/longest-request-ms.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
@@ -17,6 +16,7 @@ import type { CommonFlags } from './common-options.js';
 import { cliActorOf } from './cli-actor.js';
 import { createEventKeys } from '../events/event-keys.js';
 import { createOwnChangeLedger } from '../events/own-change-ledger.js';
+import type { Clock } from '../core/clock.js';
 
 /** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
 export interface BatchRuntime {

@@ -4,6 +4,7 @@ import { surelyPassed, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
+import { logBullmqError } from '../queue/redis/connection-lost.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
 import { lifecycleOf, type Lifecycle, type LifecycleRegistry } from './lifecycle.js';
 import { workflowBaseSchema, type WorkflowBase } from './workflow-shapes.js';
@@ -193,7 +194,7 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
         stalledInterval: workerOptions.stalledIntervalMs ?? 5_000,
         maxStalledCount: 10,
       });
-      worker.on('error', (error) => options.logger.warn({ err: error }, 'step worker connection error'));
+      worker.on('error', logBullmqError(options.logger, 'step worker'));
       // BullMQ's delays run on this machine's clock, reckoned when a step was queued; due times are the service's.
       const sweep = setInterval(() => {
         void (async () => {
