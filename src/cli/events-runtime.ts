@@ -11,7 +11,7 @@ import { createEventKeys, type EventKeys } from '../events/event-keys.js';
 import { createCallbackInbox, startEventWorker } from '../events/event-queue.js';
 import { handleCallback } from '../events/handle-callback.js';
 import { createOwnChangeLedger } from '../events/own-change-ledger.js';
-import { lifecycleRecheckPending, type PersonChangedElsewhere } from '../events/person-changed-elsewhere.js';
+import type { PersonChangedElsewhere } from '../events/person-changed-elsewhere.js';
 import { createProvisionalTracker, type ProvisionalTracker } from '../events/provisional-tracker.js';
 import { createSubscriptionStore, type SubscriptionStore } from '../events/subscription-store.js';
 import { CALLBACK_PATH, createCallbackIntake, type CallbackIntake } from '../events/take-callback.js';
@@ -60,8 +60,8 @@ export interface EventHandlingOptions {
   api: SmartsheetApi | undefined;
   /** The target's schedules: the policies they run are held against changes made elsewhere. */
   schedules?: Pick<ScheduleBook, 'list'>;
-  /** How the lifecycles re-check a person changed elsewhere; default: at their next step (until the engine registers). */
-  personChangedElsewhere?: PersonChangedElsewhere;
+  /** How the lifecycles re-check a person changed elsewhere (the workflow engine's `changedElsewhere`). */
+  personChangedElsewhere: PersonChangedElsewhere;
 }
 
 /**
@@ -119,7 +119,7 @@ export function startEventHandling(runtime: CliRuntime, batch: BatchRuntime, opt
           return email;
         },
         ...(api === undefined ? {} : { drift: driftOf(runtime, batch, api, options.schedules) }),
-        personChangedElsewhere: options.personChangedElsewhere ?? lifecycleRecheckPending(logger),
+        personChangedElsewhere: options.personChangedElsewhere,
         now: Date.now,
         logger,
       });

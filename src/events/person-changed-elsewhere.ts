@@ -1,4 +1,3 @@
-import type { Logger } from '../core/logger.js';
 import type { OutsideChange } from './outside-change.js';
 
 /**
@@ -7,7 +6,8 @@ import type { OutsideChange } from './outside-change.js';
  * user, after the change is in the audit trail, and awaits it; a throw makes the callback's job retry (the audit entry
  * and the drift check are not repeated, this call is).
  *
- * Contract for the implementation the workflow engine registers:
+ * Contract for the implementation the workflow engine registers (`WorkflowEngine.changedElsewhere`, wired in `seatflow
+ * serve`):
  * - `target` is the queue target (API base URL, or `sim:<url>`), `userId` the changed user on that target;
  * - find every open workflow of the target with a person of that user id (an offboarding's leaver, a joiner, a mover)
  *   whose next step is still to come;
@@ -18,13 +18,3 @@ import type { OutsideChange } from './outside-change.js';
  * - resolve quickly (a few reads): it runs inside the callback's job; anything long belongs on the step queue.
  */
 export type PersonChangedElsewhere = (target: string, userId: number, change: OutsideChange) => Promise<void>;
-
-/**
- * What runs until the engine registers its own (issue 26 makes a row's lifecycle explicit first): it says, at debug
- * level, which person a lifecycle would re-check. Lifecycles still see the change at their next step's own check.
- */
-export function lifecycleRecheckPending(logger: Logger): PersonChangedElsewhere {
-  return async (target, userId, change) => {
-    logger.debug({ target, userId, event: change.event }, 'a person changed elsewhere: the lifecycles re-check them at their next step');
-  };
-}

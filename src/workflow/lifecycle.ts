@@ -2,7 +2,7 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { PersonStore } from './person-store.js';
 import type { RecordStore } from './record-store.js';
 import type { StepJobData } from './step-job.js';
-import { DEFAULT_LIFECYCLE, type PersonBase, type WorkflowBase } from './workflow-shapes.js';
+import { DEFAULT_LIFECYCLE, type ChangeElsewhere, type PersonBase, type WorkflowBase } from './workflow-shapes.js';
 
 /**
  * A lifecycle is what the timed-step engine runs for each person of a workflow: effective-dated steps over the
@@ -45,6 +45,12 @@ export interface Lifecycle<R extends WorkflowBase = WorkflowBase, P extends Pers
   gaveUp(data: StepJobData, reason: string): Promise<void>;
   /** `seatflow steps run`: what else changes on the person when a step is brought forward to now. */
   broughtForward?(person: P, step: string, nowMs: number): P;
+  /**
+   * A person's user changed outside seatflow (an event): re-check them at once. It may end the person (say a leaver
+   * reactivated by an admin during the hold is not removed) but never act on the service early; absent, the change is
+   * kept as a note for the next step's own check (changed-elsewhere.ts).
+   */
+  changedElsewhere?(workflow: R, person: P, change: ChangeElsewhere): Promise<'noted' | 'ended' | 'unchanged'>;
   /** Whether anything of a workflow submitted before open people were tracked is due by now (read every person). */
   dueWithoutIndex?(workflow: R, nowMs: number): Promise<boolean>;
 }

@@ -7,7 +7,8 @@ import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import { logBullmqError } from '../queue/redis/connection-lost.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
 import { lifecycleOf, type Lifecycle, type LifecycleRegistry } from './lifecycle.js';
-import { workflowBaseSchema, type WorkflowBase } from './workflow-shapes.js';
+import { workflowBaseSchema, type ChangeElsewhere, type WorkflowBase } from './workflow-shapes.js';
+import { recheckChangedElsewhere, type ChangedElsewhereResult } from './changed-elsewhere.js';
 import { pendingSteps, runStepsNow, type RunNowRequest, type RunNowResult, type StepView } from './pending-steps.js';
 import { createRecordStore } from './record-store.js';
 import { createStepIndex } from './step-index.js';
@@ -66,6 +67,8 @@ export interface WorkflowEngine {
   lifecycleOfWorkflow(workflowId: string): Promise<{ workflow: WorkflowBase; lifecycle: Lifecycle } | undefined>;
   /** Workflows of the target (any lifecycle) that may have a step to come. */
   activeWorkflows(): Promise<WorkflowBase[]>;
+  /** A user changed outside seatflow (an event): its open people are re-checked at once (changed-elsewhere.ts). */
+  changedElsewhere(userId: number, change: ChangeElsewhere): Promise<ChangedElsewhereResult[]>;
   /** Runs now the delayed steps due by `atMs` on the service clock (the worker's sweep; tests that move the clock). */
   promoteDue(atMs: number): Promise<number>;
   /** The steps to come of one workflow, or of every open one of every lifecycle, in due order (`seatflow steps`). */
@@ -138,6 +141,7 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
       return workflow === undefined ? undefined : { workflow, lifecycle: lifecycleOf(lifecycles, workflow) };
     },
     activeWorkflows,
+    changedElsewhere: async (userId, change) => recheckChangedElsewhere(await activeWorkflows(), lifecycles, userId, change),
     async promoteDue(atMs) {
       let promoted = 0;
       for (const workflow of await activeWorkflows()) {

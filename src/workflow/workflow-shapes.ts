@@ -57,3 +57,20 @@ export const workflowBaseShape = {
 /** `lifecycle` is absent on offboardings (their records predate it), present on every other lifecycle's. */
 export const workflowBaseSchema = z.object({ ...workflowBaseShape, lifecycle: z.string().optional() });
 export type WorkflowBase = z.infer<typeof workflowBaseSchema>;
+
+/** A change of a person's user made outside seatflow (an admin, an identity provider, the service), as told by an event. */
+export interface ChangeElsewhere {
+  /** `user.reactivated`, `user.removed`, `user.seatType.updated`, … */
+  event: string;
+  /** When the service says it happened (ISO). */
+  at: string;
+  /** Who made it, when the service says. */
+  by?: string;
+  /** For a seat change: the seat held now. */
+  seatType?: string;
+}
+
+/** "user.reactivated outside seatflow by admin@… at …": the change as the person's note and reasons say it. */
+export function describeChangeElsewhere(change: ChangeElsewhere): string {
+  return `${change.event}${change.seatType === undefined ? '' : ` (${change.seatType})`} outside seatflow${change.by === undefined ? '' : ` by ${change.by}`} at ${change.at}`;
+}

@@ -121,7 +121,15 @@ export function defineServeCommand(command: Command): void {
         logger.warn('no access token (SMARTSHEET_ACCESS_TOKEN): --workers ignored, no rows will be executed by this process');
       }
       // The service's events (docs/events.md): the callback endpoint, and what it takes handled beside it.
-      const events = startEventHandling(runtime, batchRuntime, { api: configured ? createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api : undefined, schedules: deps.schedules });
+      const events = startEventHandling(runtime, batchRuntime, {
+        api: configured ? createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api : undefined,
+        schedules: deps.schedules,
+        // An open offboarding, joiner or mover whose user changed elsewhere is re-checked at once (the engine decides).
+        personChangedElsewhere: async (_target, userId, change) => {
+          const results = await offboarding.engine.changedElsewhere(userId, { event: change.event, at: change.at, ...(change.actorEmail === undefined ? {} : { by: change.actorEmail }), ...(change.seatType === undefined ? {} : { seatType: change.seatType }) });
+          if (results.length > 0) logger.info({ userId, event: change.event, results }, 'people changed elsewhere re-checked');
+        },
+      });
       pools.push(events);
       deps.callbacks = events.intake;
       deps.provisional = events.provisional;
