@@ -57,7 +57,7 @@ export function createBatchControl(options: BatchControlOptions) {
       const cancelRow = async (row: number): Promise<'cancelled' | 'running' | 'ended'> => {
         const planned = await store.getRow(batchId, row);
         const ended = await store.endRow(
-          { ...rowIdentity(batchId, row, planned, 'unknown', batch.sim), outcome: 'cancelled', message: `cancelled by ${by} before it ran`, attempts: 0, finishedAt: new Date().toISOString() },
+          { ...rowIdentity(batchId, row, planned, 'unknown', batch.sim), outcome: 'cancelled', message: 'cancelled before it ran', attempts: 0, finishedAt: new Date().toISOString() },
           CANCELLABLE,
         );
         if (ended.kind === 'refused') return 'running';
