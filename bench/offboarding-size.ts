@@ -21,7 +21,8 @@ import { startTestRedis } from '../test/helpers/redis-server.js';
 
 const DAY = 86_400_000;
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
-const OFFBOARDING = { reactivationWindowDays: 30, defaultHoldDays: 7, minHoldHours: 24, stepPollMs: 250, dueSweepMs: 1000, lastDayEndsAt: '24:00' };
+// stepPollMs as configured by default: a row's end wakes its step; the step's own look again is only the fallback.
+const OFFBOARDING = { reactivationWindowDays: 30, defaultHoldDays: 7, minHoldHours: 24, stepPollMs: 5000, dueSweepMs: 1000, lastDayEndsAt: '24:00' };
 const GUARDRAILS = { destructiveMaxCount: 1e9, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e9 };
 
 async function until(check: () => Promise<boolean>): Promise<void> {
@@ -59,7 +60,7 @@ async function measure(leavers: number): Promise<Record<string, number>> {
       await work();
       times[name] = (performance.now() - started) / 1000;
     };
-    const rows = batches.startWorkers({ api, budget, registry: createJobRegistry(), concurrency: 32, policy: { maxAttempts: 8, maxElapsedMs: 600_000, baseDelayMs: 100, maxDelayMs: 1000 }, requestSettleMs: 10_000 });
+    const rows = batches.startWorkers({ api, budget, registry: createJobRegistry(), concurrency: 32, policy: { maxAttempts: 8, maxElapsedMs: 600_000, baseDelayMs: 100, maxDelayMs: 1000 }, requestSettleMs: 10_000, serviceClock: clock });
     const steps = offboarding.startStepWorker({ api, concurrency: 32, sweepMs: 1000 });
     let workflowId = '';
     try {

@@ -11,6 +11,7 @@ import { reactivationSeatOf } from './reactivation-seat.js';
 import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import { rowOutcomeOf } from './step-rows.js';
+import { createTransferTargets } from './transfer-targets.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
@@ -28,6 +29,8 @@ const DONE: ReadonlySet<RowOutcome['outcome']> = new Set(['succeeded', 'unchange
  */
 export function createOffboardingSteps(options: WorkflowContext) {
   const { store, batches, clock } = options;
+  // One read of a transfer target serves the removals of its offboarding that run close together.
+  const targets = createTransferTargets();
 
   return async function runStep(run: StepRun<WorkflowRecord, LeaverState>): Promise<string> {
     const { data, workflow, person: leaver, api, signal } = run;
@@ -66,7 +69,7 @@ export function createOffboardingSteps(options: WorkflowContext) {
       const userId = leaver.userId;
       if (userId === undefined) throw new Error(`leaver row ${leaver.row} has no user id`);
       const now = new Date(clock.now());
-      const before = await captureStateBefore(api, userId, now, signal);
+      const before = await captureStateBefore(api, { ...leaver, userId }, { at: now, ...(signal === undefined ? {} : { signal }) });
       leaver = (await store.update(workflow.id, leaver.row, (current) =>
         current.phase !== 'scheduled'
           ? undefined
@@ -128,7 +131,8 @@ export function createOffboardingSteps(options: WorkflowContext) {
       return 'undone';
     }
     if ((await batches.getRow(restoreBatch, leaver.row)) === undefined) {
-      await batches.saveRows(restoreBatch, [restoreRow(leaver, seat.restore)]);
+      // Reactivated by this row: the service assigned a Member seat, which is the seat before the restore (no read).
+      await batches.saveRows(restoreBatch, [restoreRow(leaver, seat.restore, outcome.outcome === 'succeeded' ? 'MEMBER' : undefined)]);
       await store.update(workflow.id, leaver.row, (current) => ({ ...current, steps: [...current.steps, stepOf('restore', 'queued', at, seat.cost)] }));
     }
     // The step is done when the seat is back: until then it stays in the index, so `settled` (undo, offboard) waits.
@@ -154,8 +158,10 @@ export function createOffboardingSteps(options: WorkflowContext) {
     if (leaver.phase === 'holding') {
       const check = await recheckBeforeRemoval(leaver, {
         api,
+        workflowId: workflow.id,
         fallback: workflow.transferTo,
         leavingIn: (userId) => store.leavingIn(userId),
+        targets,
         ...(signal === undefined ? {} : { signal }),
       });
       const at = new Date(clock.now());
@@ -177,6 +183,7 @@ export function createOffboardingSteps(options: WorkflowContext) {
               ...current,
               phase: 'removing',
               ...(check.transferTo === undefined ? {} : { transferUsed: check.transferTo }),
+              ...(check.groups === undefined ? {} : { groupsAtRemoval: [...check.groups] }),
               steps: [...current.steps, stepOf('recheck', 'passed', at, check.note ?? (check.transferTo === undefined ? 'still deactivated; no transfer target' : `still deactivated; transfer to ${check.transferTo.email}`))],
             },
       )) ?? (await store.getLeaver(workflow.id, leaver.row));
@@ -185,6 +192,8 @@ export function createOffboardingSteps(options: WorkflowContext) {
       const outcome = await rowOutcomeOf(options, { batchId: workflow.removeBatch, row: leaver.row, dueAt }, wait);
       if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.removeBatch, wait);
       const phase = DONE.has(outcome.outcome) ? 'removed' : 'failed';
+      // The service refused it (say its target changed since it was read): the next removal reads the targets again.
+      if (phase === 'failed') targets.forget(workflow.id);
       const ended = await store.update(workflow.id, leaver.row, (current) =>
         current.phase !== 'removing'
           ? undefined
@@ -203,15 +212,18 @@ function skipped(message: string) {
 
 const notUndone = skipped('not undone');
 
-/** The downgrade row that gives a reactivated leaver back the seat held before, in the plan it was held in. */
-function restoreRow(leaver: LeaverState, restore: { planId: number; seatType: 'GUEST' | 'CONTRIBUTOR' }): PlannedRow {
+/**
+ * The downgrade row that gives a reactivated leaver back the seat held before, in the plan it was held in; `seatNow`:
+ * the seat the user holds before the downgrade, when known (the revert of the row gives it back).
+ */
+function restoreRow(leaver: LeaverState, restore: { planId: number; seatType: 'GUEST' | 'CONTRIBUTOR' }, seatNow: string | undefined): PlannedRow {
   return {
     row: leaver.row,
     line: leaver.line,
     action: { action: 'downgrade', user: { email: leaver.email }, planId: restore.planId, seatType: restore.seatType },
     actionName: 'downgrade',
     verdict: 'change',
-    target: { ...(leaver.userId === undefined ? {} : { userId: leaver.userId }), email: leaver.email, planId: restore.planId },
+    target: { ...(leaver.userId === undefined ? {} : { userId: leaver.userId }), email: leaver.email, planId: restore.planId, ...(seatNow === undefined ? {} : { seatBefore: { seatType: seatNow } }) },
   };
 }
 
