@@ -3,7 +3,7 @@ import { checkMakePrimary, checkNewAlternates } from '../rules/alternate-email-r
 import { paginate, readPaging } from '../http/paging.js';
 import { pathId } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
-import { domainMatches } from '../rules/email-domains.js';
+import { domainMatches } from '../../contract/index.js';
 import type { AlternateEmailRecord, UserRecord } from '../state/records.js';
 import { setPrimaryEmail, userPlanDomains } from '../state/server-state.js';
 import { alternateEmailView } from '../state/user-views.js';

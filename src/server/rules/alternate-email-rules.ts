@@ -1,8 +1,8 @@
-import { ALTERNATE_EMAIL_LIMIT, ERROR_CODES } from '../../contract/index.js';
+import { ALTERNATE_EMAIL_LIMIT, domainMatches, ERROR_CODES } from '../../contract/index.js';
 import { ApiError } from '../http/api-error.js';
 import type { AlternateEmailRecord, UserRecord } from '../state/records.js';
 import { findUserByEmail, normalizeEmail, userPlanDomains, type ServerState } from '../state/server-state.js';
-import { domainMatches, EMAIL_ADDRESS } from './email-domains.js';
+import { EMAIL_ADDRESS } from './email-domains.js';
 
 /** Who holds an address now, and as what. */
 export interface AddressHolder {
