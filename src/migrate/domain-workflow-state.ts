@@ -40,6 +40,8 @@ export const domainPersonSchema = z.object({
   newEmail: z.string(),
   /** The new address's id once it is an alternate of the user. */
   alternateEmailId: z.number().optional(),
+  /** Whether check steps were scheduled for the user (the plan expected a wait for the owner's confirmation). */
+  checked: z.boolean(),
   /** The code of the service's refusal that ended the user (1157, 1159, 1330, 1186…). */
   errorCode: z.number().optional(),
   undo: z.object({ by: z.string(), at: z.string(), from: z.string() }).optional(),
