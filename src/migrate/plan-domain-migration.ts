@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { domainMatches, ERROR_CODES } from '../contract/index.js';
-import { canonicalJson } from '../governance/audit/audit-entry.js';
 import type { Action } from '../manifest/action.js';
 import { externalSourceOf, type ExternalSource } from '../plan/external-sources.js';
 import { checkGuardrails, type GuardrailCheck, type GuardrailLimits } from '../plan/guardrails.js';
@@ -65,7 +64,8 @@ export async function planDomainMigration(options: PlanDomainMigrationOptions): 
   const rows = moves.flatMap((move) => rowsOf(move, request, options.externalSources ?? []));
   rows.forEach((row, i) => (row.row = i + 1));
   const title = `migrate domain ${request.from} → ${request.to}${request.usersFile === undefined ? '' : ` (${request.usersFile})`}`;
-  const sha256 = createHash('sha256').update(canonicalJson({ request, moves: moves.map(decisionOf) })).digest('hex');
+  // Key order is fixed (the request's schema, decisionOf): the same request over the same live state hashes alike.
+  const sha256 = createHash('sha256').update(JSON.stringify({ request, moves: moves.map(decisionOf) })).digest('hex');
   const plan: BatchPlan = {
     rows,
     summary: countsOf(rows).summary(),
