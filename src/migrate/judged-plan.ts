@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Action } from '../manifest/action.js';
+import { UsageError } from '../core/seatflow-error.js';
+import { actionSchema, type Action } from '../manifest/action.js';
 import { classifyResourceRow } from '../plan/classify-resource-row.js';
 import { checkGuardrails, type GuardrailCheck, type GuardrailLimits } from '../plan/guardrails.js';
 import { countsOf } from '../plan/plan-rows.js';
@@ -24,7 +25,12 @@ export interface JudgedPlan {
  * source's hash covers the rows, so the same migration over the same live state is the same batch.
  */
 export function judgedPlan(title: string, wanted: readonly WantedRow[], facts: PreflightFacts, options: { apiCalls: number; guardrails: GuardrailLimits; notes?: string[] }): JudgedPlan {
-  const rows: PlannedRow[] = wanted.map(({ action, note }, i) => {
+  const problems: string[] = [];
+  const rows: PlannedRow[] = wanted.map(({ action: built, note }, i) => {
+    // Built from a standard or a request, a row still goes through the manifest's schema, as any row does.
+    const parsed = actionSchema.safeParse(built);
+    if (!parsed.success) problems.push(`  ${built.action} ${'sheetId' in built ? `on sheet ${built.sheetId}` : `of webhook ${built.webhookId}`}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+    const action = (parsed.success ? parsed.data : built) as WantedRow['action'];
     const judged = classifyResourceRow(action, facts);
     const reason = [note, judged.reason].filter((part) => part !== undefined && part !== '').join('; ');
     return {
@@ -39,6 +45,7 @@ export function judgedPlan(title: string, wanted: readonly WantedRow[], facts: P
       target: judged.target,
     };
   });
+  if (problems.length > 0) throw new UsageError(`${title}: the rows it would run are not valid:\n${problems.slice(0, 20).join('\n')}`, 'Check the values of the standard or the request (no control characters; options only for dropdown columns).');
   const sha256 = createHash('sha256').update(JSON.stringify(rows.map((row) => [row.action, row.verdict]))).digest('hex');
   const plan: BatchPlan = {
     rows,

@@ -25,7 +25,21 @@ export interface PlanColumnMigrationOptions {
  * rules: the primary column's type never changes, a Gantt/calendar column keeps its type while dependencies are on, and
  * a type change converts every cell of the column (the plan says which).
  */
-export async function planColumnMigration(options: PlanColumnMigrationOptions): Promise<JudgedPlan> {
+/** A column whose cells a type change converts: which, and from what to what. */
+export interface CellConversion {
+  sheetId: number;
+  columnId: number;
+  title: string;
+  from: string;
+  to: string;
+}
+
+export interface ColumnMigrationPlan extends JudgedPlan {
+  /** The columns the plan converts (their update-column rows are changes): every cell of each. */
+  conversions: CellConversion[];
+}
+
+export async function planColumnMigration(options: PlanColumnMigrationOptions): Promise<ColumnMigrationPlan> {
   const { api, calls } = countCalls(options.api);
   const columns = new Map<number, Column[] | 'not-found'>();
   const wanted: WantedRow[] = [];
@@ -44,7 +58,16 @@ export async function planColumnMigration(options: PlanColumnMigrationOptions): 
     wanted.push(...sheetRows(sheetId, live, options.spec));
   }
   const title = `migrate columns ${options.specFile} on ${options.sheetsFile}`;
-  return judgedPlan(title, wanted, resourceFacts({ columns }), { apiCalls: calls(), guardrails: options.guardrails });
+  const judged = judgedPlan(title, wanted, resourceFacts({ columns }), { apiCalls: calls(), guardrails: options.guardrails });
+  const conversions: CellConversion[] = [];
+  for (const row of judged.plan.rows) {
+    if (row.verdict !== 'change' || row.action?.action !== 'update-column' || row.action.type === undefined) continue;
+    const { sheetId, columnId, type } = row.action;
+    const live = columns.get(sheetId);
+    const column = live === 'not-found' ? undefined : live?.find((each) => each.id === columnId);
+    if (column !== undefined && column.type !== type) conversions.push({ sheetId, columnId: column.id, title: column.title, from: column.type, to: type });
+  }
+  return { ...judged, conversions };
 }
 
 /** What one sheet needs to match the standard. */

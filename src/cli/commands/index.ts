@@ -26,5 +26,6 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'audit', summary: 'the tamper-evident audit trail: export it (a date range, JSON Lines or CSV), verify its hash chain', load: async () => (await import('./audit.js')).defineAuditCommand },
   { name: 'revert', summary: 'undo a batch: plan the inverse of each change from the state recorded before it, then run it as a batch', load: async () => (await import('./revert.js')).defineRevertCommand },
   { name: 'export', summary: 'write live state out: export users (status, admin flags, seat per plan, last login), streamed within the paging rules', load: async () => (await import('./export.js')).defineExportCommand },
+  { name: 'migrate', summary: 'ops migrations from live state: migrate domain (a mail domain change), columns (sheets to a standard), webhooks (re-point, rotate secrets, disable unused); --apply runs them', load: async () => (await import('./migrate.js')).defineMigrateCommand },
   { name: 'sync', summary: 'joiners, movers and leavers from an HR export, on their dates: plan against the live organization and the last accepted export; --apply queues them', load: async () => (await import('./sync.js')).defineSyncCommand },
 ];
