@@ -161,7 +161,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
       return finish(workflow, person, 'confirming', { phase: 'failed', step: run.data.step, outcome: 'failed', reason, rest: { outcome: 'skipped', message: reason } });
     }
     if (alternate.confirmed !== false) return confirmedOrWaiting(run, person, 'confirming', true);
-    if (run.data.dueAt < workflow.confirmBy) return person;
+    if (run.data.step !== workflow.lastCheck) return person;
     const reason = `its owner did not confirm ${person.newEmail} by ${new Date(workflow.confirmBy).toISOString()}: the service refuses to make it primary until they do (1158)`;
     return finish(workflow, person, 'confirming', { phase: 'unconfirmed', step: run.data.step, outcome: 'skipped', reason, errorCode: 1158, rest: { outcome: 'skipped', message: reason } });
   }

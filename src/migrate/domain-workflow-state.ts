@@ -16,6 +16,8 @@ export const domainRecordSchema = z.object({
   oldAddress: z.enum(OLD_ADDRESS_CHOICES),
   /** The last check (epoch ms, service clock): an address its owner has not confirmed by then is given up. */
   confirmBy: z.coerce.number(),
+  /** The check step due at confirmBy: when it runs (at its time, or brought forward by `steps run`) the wait ends. */
+  lastCheck: z.string(),
   /** The operator said the new domain is validated: an unconfirmed address then ends the user at once, saying so. */
   expectConfirmed: flag,
   /** Step batches (the ordinary batch store), one outcome per user in each. */

@@ -49,6 +49,7 @@ export async function submitDomainMigration(engine: EngineContext, plan: DomainM
     to: request.to,
     oldAddress: request.oldAddress,
     confirmBy: checks[checks.length - 1] ?? startMs,
+    lastCheck: CHECK_STEPS[Math.max(0, checks.length - 1)] ?? CHECK_STEPS[0],
     expectConfirmed: request.validatedDomains !== undefined && domainMatches(`x@${request.to}`, request.validatedDomains),
     addBatch: `${id}-add`,
     primaryBatch: `${id}-primary`,
