@@ -22,6 +22,7 @@ import { registerSyncPageRoutes } from './routes/sync-page-routes.js';
 import { registerGovernancePageRoutes } from './routes/governance-page-routes.js';
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
 import { registerUpcomingPageRoutes } from './routes/upcoming-page-routes.js';
+import { registerMigrationPageRoutes } from './routes/migration-page-routes.js';
 
 /** The dashboard's stylesheet and script, at the package root so that src/ and dist/ serve the same files. */
 const ASSETS_DIR = path.join(PACKAGE_ROOT, 'assets', 'dashboard');
@@ -67,6 +68,7 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps,
   registerHoldsPageRoutes(app, context);
   registerSchedulesPageRoutes(app, context);
   registerUpcomingPageRoutes(app, context);
+  registerMigrationPageRoutes(app, context);
   registerGovernancePageRoutes(app, context);
   await registerQueueBoard(app, deps);
   return {
