@@ -83,7 +83,7 @@ export function sheetRows(sheetId: number, live: readonly Column[], spec: Column
     }
     matched.add(found.id);
     const update = updateOf(sheetId, found, column);
-    if (update !== undefined) rows.push({ action: update, ...(found.title.toLowerCase() === column.title.toLowerCase() ? {} : { note: `"${found.title}" is a former title of "${column.title}"` }) });
+    if (update !== undefined) rows.push({ action: update, note: found.title.toLowerCase() === column.title.toLowerCase() ? `"${found.title}"` : `"${found.title}" is a former title of "${column.title}"` });
   }
   const keep = new Set(spec.keep.map((name) => name.toLowerCase()));
   const deletes = spec.deleteOthers ? live.filter((column) => !matched.has(column.id) && column.primary !== true && !keep.has(column.title.toLowerCase())) : [];
