@@ -34,20 +34,23 @@ export interface MigrateFlags extends CommonFlags, RequestFlags {
  */
 export async function runMigrateCommand(flags: MigrateFlags, inputOf: () => Promise<MigrationInput>): Promise<number> {
   const out = process.stdout;
+  // A request it cannot read is refused before anything starts (no Redis, no reference server).
+  const input = await inputOf();
   return withCliRuntime(flags, {}, async (runtime) => {
-    const input = await inputOf();
     const batch = await openBatchRuntime(runtime);
     const offboarding = openOffboarding(runtime, batch);
     const planning = migrationPlanningOf(runtime, batch, offboarding);
     const planned = await planning.plan(input);
     if (flags.json === true) out.write(`${JSON.stringify(migrationJson(planned, runtime.targetLabel), null, 2)}\n`);
     else out.write(`Target: ${runtime.targetLabel}\n${formatMigration(planned, { width: process.stdout.isTTY === true ? process.stdout.columns : undefined })}`);
+    // With --json, stdout is the plan's JSON document alone: what is said besides goes to stderr.
+    const say = flags.json === true ? process.stderr : out;
     if (flags.apply !== true) {
-      out.write('Dry run: nothing was changed. Add --apply to queue this migration.\n');
+      say.write('Dry run: nothing was changed. Add --apply to queue this migration.\n');
       return 0;
     }
     if (planned.plan.summary.change === 0) {
-      out.write('Nothing to change: nothing was queued.\n');
+      say.write('Nothing to change: nothing was queued.\n');
       return 0;
     }
     await confirmOnTerminal(planned.guardrails, flags, flags.json === true);
