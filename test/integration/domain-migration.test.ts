@@ -8,6 +8,7 @@ import { MIGRATION_LIFECYCLES } from '../../src/migrate/migration-lifecycles.js'
 import { planDomainMigration } from '../../src/migrate/plan-domain-migration.js';
 import { submitDomainMigration } from '../../src/migrate/submit-domain-migration.js';
 import { DEMO } from '../../src/server/demo/demo-organization.js';
+import { hrWorkflowsOf } from '../../src/sync/hr-workflows.js';
 import type { UserRecord } from '../../src/server/state/records.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
@@ -93,6 +94,9 @@ describe('seatflow migrate domain, against the reference server', { timeout: 240
     expect(await phaseOf(preAdded)).toMatchObject({ phase: 'migrated' });
     expect(await phaseOf(lateClash)).toMatchObject({ phase: 'refused', reason: expect.stringMatching(/alternate address of another user/) });
     expect(await phaseOf(at(0))).toMatchObject({ phase: 'confirming' });
+    // Its checks are steps to come of the engine, listed by `seatflow steps`, but nobody joins, moves or leaves.
+    expect((await o.system.engine.steps({ workflowId: submitted.workflowId })).some((step) => step.step === 'check-1')).toBe(true);
+    expect(await hrWorkflowsOf(o.system).upcoming()).toEqual([]);
 
     // The owners click their links (all but the silent ones), the first check finds them confirmed.
     for (const move of planned.moves) {
