@@ -1,5 +1,6 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { emailDomain, LIST_USERS_MAX_PAGE_SIZE, type AlternateEmail, type User } from '../contract/index.js';
+import { forEachLimited } from '../core/for-each-limited.js';
 import { countCalls, isNotFound } from '../plan/count-calls.js';
 import { resolveUsers } from '../plan/resolve-users.js';
 import { newAddressOf, type DomainMigrationRequest } from './domain-migration-request.js';
@@ -69,19 +70,13 @@ export async function readDomainUsers(source: SmartsheetApi, request: DomainMigr
 
 async function readAlternatesOf(api: SmartsheetApi, userIds: readonly number[]): Promise<Map<number, AlternateEmail[]>> {
   const alternates = new Map<number, AlternateEmail[]>();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < userIds.length) {
-      const userId = userIds[next]!;
-      next += 1;
-      try {
-        alternates.set(userId, (await api.alternateEmails.listPage(userId, { includeAll: true })).data);
-      } catch (error) {
-        // Gone since the listing: the plan says so for that user.
-        if (!isNotFound(error)) throw error;
-      }
+  await forEachLimited(userIds, CONCURRENCY, async (userId) => {
+    try {
+      alternates.set(userId, (await api.alternateEmails.listPage(userId, { includeAll: true })).data);
+    } catch (error) {
+      // Gone since the listing: the plan says so for that user.
+      if (!isNotFound(error)) throw error;
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(CONCURRENCY, userIds.length)) }, worker));
+  });
   return alternates;
 }
