@@ -5,6 +5,7 @@ import type { BatchSystem } from '../queue/batch-system.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
 import type { ControlSyncDeps } from './sync-request.js';
+import type { ControlMigrationDeps } from './migration-deps.js';
 import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { HrWorkflows } from '../sync/hr-workflows.js';
 import type { RequestBudget } from '../queue/request-budget.js';
@@ -89,6 +90,8 @@ export interface ControlDeps {
   schedules?: Pick<ScheduleBook, 'list' | 'runNow'>;
   /** Syncs from an uploaded HR export (POST /v1/syncs, the dashboard's sync form); absent: neither. */
   sync?: ControlSyncDeps;
+  /** Migrations planned and queued from the dashboard (docs/migrations.md); absent: no page. */
+  migrations?: ControlMigrationDeps;
   /** The joiners, movers and leavers to come (every lifecycle's steps), for the dashboard's page of them. Absent: no page. */
   upcoming?: Pick<HrWorkflows, 'upcoming'>;
   /** How long a Redis command may take before the request answers 503. Default 5000. */

@@ -1,6 +1,7 @@
 import type { User } from '../contract/index.js';
 import { PROFILE_FIELD_NAMES, userRefLabel, type Action, type ActionOf } from '../manifest/action.js';
 import { findUser, type PreflightFacts } from './preflight-facts.js';
+import { judgeNewAlternate } from './judge-new-alternate.js';
 import { judgeRemoval } from './removal-preflight.js';
 import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
 import { isIspEmail } from '../contract/isp-domains.js';
@@ -201,14 +202,7 @@ function alternate(action: ActionOf<'add-alternate-email' | 'delete-alternate-em
   const address = action.alternateEmail;
   const existing = (facts.alternates.get(user.id) ?? []).find((alt) => alt.email.toLowerCase() === address);
   const withId = existing === undefined ? target : { ...target, alternateEmailId: existing.id };
-  if (action.action === 'add-alternate-email') {
-    if (existing !== undefined) return { verdict: 'no-op', reason: `${address} is already an alternate address`, target: withId };
-    const owner = facts.usersByEmail.get(address);
-    if (owner !== undefined) {
-      return { verdict: 'conflict', rule: RULES.alreadyExists, reason: `${address} is the primary address of ${owner.id === user.id ? 'this user' : `user ${owner.id}`}`, target };
-    }
-    return { verdict: 'change', target };
-  }
+  if (action.action === 'add-alternate-email') return judgeNewAlternate(user, address, facts, target);
   if (action.action === 'delete-alternate-email') {
     // Refused, not no-op: a typo in the address would otherwise read as done.
     if (existing === undefined) return { verdict: 'refused', rule: RULES.alternateNotFound, reason: `${address} is not an alternate e-mail of this user`, target };

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -446,6 +446,21 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
       await book?.close();
       await handle?.close();
     }
+  });
+
+  it('plans a column migration from the migrations page: the forms and the plan are accessible, on the desktop and at 390 px', async () => {
+    await page.getByRole('link', { name: 'Migrations' }).click();
+    await page.waitForURL(/\/migrations$/);
+    await expectAccessible('migrations');
+    await expectPhoneLayout('migrations');
+    await page.getByLabel('Sheet ids, one a line').fill(readFileSync(path.join(ROOT, 'jobs/examples/column-migration-sheets.txt'), 'utf8'));
+    await page.getByLabel('The standard (JSON, as jobs/examples/column-standard.json)').fill(readFileSync(path.join(ROOT, 'jobs/examples/column-standard.json'), 'utf8'));
+    await page.getByRole('button', { name: 'Preview the column migration' }).click();
+    await page.getByRole('button', { name: 'Queue the migration' }).waitFor();
+    await page.getByRole('cell', { name: '"Notes" is a former title of "Comments"; sets title, width' }).waitFor();
+    await expectAccessible('column migration plan');
+    await expectPhoneLayout('column migration plan');
+    await shot('11-migration-plan');
   });
 
   it('refuses a form another site posts with 403 and the reason, shows the 404 page, serves the queue board behind the sign-in and /metrics', async () => {

@@ -9,6 +9,8 @@ import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-
 import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { migrationPlanningOf } from '../migration-planning.js';
+import { domainMigrationsOf } from '../../migrate/domain-migrations.js';
 import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { syncReportDir } from '../sync-runtime.js';
@@ -111,6 +113,7 @@ export function defineServeCommand(command: Command): void {
       deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
       const hr = hrWorkflowsOf(offboarding);
       deps.upcoming = hr;
+      deps.migrations = { ...migrationPlanningOf(runtime, batchRuntime, offboarding), status: (id) => domainMigrationsOf(offboarding.engine).status(id) };
       metrics.watch({ workflows: offboarding.store, schedules: deps.schedules, upcoming: hr.upcoming });
       if (workers > 0) {
         for (let i = 0; i < workers; i += 1) {

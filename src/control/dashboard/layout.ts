@@ -5,7 +5,7 @@ export interface NavItem {
   label: string;
   section: string;
   /** Shown only when the server has this part (the ControlDeps field of the same name). */
-  needs?: 'offboarding' | 'sync' | 'schedules' | 'upcoming' | 'governance' | 'provisional';
+  needs?: 'offboarding' | 'sync' | 'schedules' | 'upcoming' | 'governance' | 'provisional' | 'migrations';
 }
 
 /**
@@ -19,6 +19,7 @@ export const NAV_ITEMS: ReadonlyArray<NavItem> = [
   { href: '/holds', label: 'Holds', section: 'holds', needs: 'offboarding' },
   { href: '/syncs/new', label: 'Sync from HR', section: 'sync', needs: 'sync' },
   { href: '/upcoming', label: 'Joiners, movers, leavers', section: 'upcoming', needs: 'upcoming' },
+  { href: '/migrations', label: 'Migrations', section: 'migrations', needs: 'migrations' },
   { href: '/schedules', label: 'Schedules', section: 'schedules', needs: 'schedules' },
   { href: '/provisional', label: 'Provisional Members', section: 'provisional', needs: 'provisional' },
   { href: '/approvals', label: 'Approvals', section: 'approvals', needs: 'governance' },
