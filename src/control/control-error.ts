@@ -68,6 +68,10 @@ export function batchNotFound(batchId: string): ControlError {
   return new ControlError(404, CONTROL_ERROR_CODES.batchNotFound, `no batch ${batchId}`, { hint: 'List batches with GET /v1/batches.' });
 }
 
+export function offboardingNotFound(id: string): ControlError {
+  return new ControlError(404, CONTROL_ERROR_CODES.notFound, `no offboarding ${id}`, { hint: 'Offboarding ids start with "o" (POST /v1/offboardings answers it).' });
+}
+
 export function redisUnavailable(why: string): ControlError {
   return new ControlError(503, CONTROL_ERROR_CODES.redisUnavailable, `Redis is not reachable: ${why}`, {
     hint: 'Check that Redis (REDIS_URL, or the private redis-server of `seatflow serve`) is running; nothing was queued or changed. Try again once GET /readyz answers 200.',

@@ -2,12 +2,10 @@ import type { User } from '../contract/index.js';
 import { PROFILE_FIELD_NAMES, userRefLabel, type Action, type ActionOf } from '../manifest/action.js';
 import { findUser, type PreflightFacts } from './preflight-facts.js';
 import { judgeRemoval } from './removal-preflight.js';
-import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
+import { RULES, type Classification, type ResolvedTarget } from './planned-row.js';
 import { isIspEmail } from '../contract/isp-domains.js';
 import { ERROR_CODES, sameSeatType } from '../contract/index.js';
 import { refuseBeforeRules, seatCostOfAdd, seatUnknownRefusal, type ServiceFacts } from './service-constraints.js';
-
-export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule' | 'errorCode'> & { target: ResolvedTarget };
 
 type UserAction = Extract<Action, { user: unknown }>;
 

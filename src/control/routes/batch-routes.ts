@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../core/seatflow-error.js';
-import { batchView } from '../batch-view.js';
+import { batchView } from '../requests/batch-view.js';
 import type { ControlDeps } from '../control-deps.js';
 import { batchNotFound, CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { reportLines } from '../../queue/report-writer.js';
-import { submitManifest } from '../submit-manifest.js';
+import { submitManifest } from '../requests/submit-manifest.js';
 import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, submitQuerySchema } from '../request-schemas.js';
-import { retryBatch } from '../retry-batch.js';
+import { retryBatch } from '../requests/retry-batch.js';
 import { withRedis } from '../with-redis.js';
 
 /** Who a cancel through this API is recorded as (the batch's message says `cancelled by …`). */

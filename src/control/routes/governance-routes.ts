@@ -7,9 +7,9 @@ import { verifyAuditEntries } from '../../governance/audit/verify-audit.js';
 import type { ControlDeps, ControlGovernanceDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { changeRequestParamsSchema, parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
-import { approvalView } from '../submit-manifest.js';
+import { approvalView } from '../requests/approval-view.js';
 import { withRedis } from '../with-redis.js';
-import { approveOnTarget } from '../approve-on-target.js';
+import { approveOnTarget } from '../requests/approve-on-target.js';
 
 const listSchema = z.object({ state: repeatedSchema.pipe(z.array(z.enum(APPROVAL_STATES)).optional()), limit: z.coerce.number().int().min(1).max(500).default(50) });
 const approveSchema = z.object({ planHash: z.string().regex(/^[0-9a-f]{64}$/).optional(), reason: reasonSchema });

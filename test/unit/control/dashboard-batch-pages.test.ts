@@ -5,7 +5,7 @@ import { batchActivity } from '../../../src/control/dashboard/batch-activity.js'
 import { rowsOverTime } from '../../../src/control/dashboard/batch-charts.js';
 import { lineChart } from '../../../src/control/dashboard/svg-chart.js';
 import type { ControlBatchDeps } from '../../../src/control/control-deps.js';
-import type { ControlOffboardingDeps } from '../../../src/control/routes/offboarding-routes.js';
+import type { ControlOffboardingDeps } from '../../../src/control/control-deps.js';
 import type { BatchRecord } from '../../../src/queue/batch-store.js';
 import { emptyCounts } from '../../../src/queue/row-outcome.js';
 import type { LeaverState } from '../../../src/workflow/leaver-state.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
-import type { ControlOffboardingDeps } from '../../../src/control/routes/offboarding-routes.js';
+import type { ControlOffboardingDeps } from '../../../src/control/control-deps.js';
 import type { HoldView } from '../../../src/workflow/offboarding-system.js';
 import { offboardingStatus, type LeaverView } from '../../../src/workflow/offboarding-status.js';
 import type { LeaverState } from '../../../src/workflow/leaver-state.js';

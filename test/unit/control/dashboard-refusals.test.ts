@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
-import type { ControlOffboardingDeps } from '../../../src/control/routes/offboarding-routes.js';
+import type { ControlOffboardingDeps } from '../../../src/control/control-deps.js';
 import { batchRecord, controlDeps, createCapturingLogger, createFakeBatches, TOKEN } from './control-test-deps.js';
 import { csrfOf, getPage, postForm, signIn } from './dashboard-sign-in.js';
 

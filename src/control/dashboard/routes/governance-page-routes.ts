@@ -6,7 +6,7 @@ import { AUDIT_EXPORT_FORMATS, auditExportLines, entriesWithin, parseAuditTime, 
 import { verifyAuditEntries } from '../../../governance/audit/verify-audit.js';
 import type { ApprovalRecord } from '../../../governance/approvals/approval-record.js';
 import { hasRole, samePerson, type Actor } from '../../../governance/operators/actor.js';
-import { approveOnTarget } from '../../approve-on-target.js';
+import { approveOnTarget } from '../../requests/approve-on-target.js';
 import { csrfTokenOf } from '../../security/register-security.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
 import type { ControlGovernanceDeps } from '../../control-deps.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { listSyncPolicies } from '../../sync-policy-file.js';
-import { runSyncRequest, syncPlanHash } from '../../sync-request.js';
+import { listSyncPolicies } from '../../requests/sync-policy-file.js';
+import { runSyncRequest, syncPlanHash } from '../../requests/sync-request.js';
 import { csrfTokenOf } from '../../security/register-security.js';
 import { toControlError } from '../../to-control-error.js';
 import type { DashboardContext } from '../dashboard-context.js';

@@ -1,9 +1,9 @@
-import type { PlannedManifest } from '../plan/plan-manifest.js';
-import type { ControlDeps } from './control-deps.js';
-import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
+import type { PlannedManifest } from '../../plan/plan-manifest.js';
+import type { ControlDeps } from '../control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { planRequest, type PlanRequestOptions } from './plan-request.js';
-import { withTimeout } from './with-redis.js';
-import { parseThreadOf } from './control-deps.js';
+import { withTimeout } from '../with-redis.js';
+import { parseThreadOf } from '../control-deps.js';
 
 export const DEFAULT_PLAN_TIMEOUT_MS = 20_000;
 /** The most rows the control API plans in one request (config control.maxPlanRows). */

@@ -1,9 +1,9 @@
-import type { Actor } from '../governance/operators/actor.js';
-import type { ControlDeps, ControlGovernanceDeps } from './control-deps.js';
-import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
-import { approvalView, type ApprovalView } from './submit-manifest.js';
-import { requireTarget } from './routes/plan-routes.js';
-import { withRedis } from './with-redis.js';
+import type { Actor } from '../../governance/operators/actor.js';
+import type { ControlDeps, ControlGovernanceDeps } from '../control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
+import { approvalView, type ApprovalView } from './approval-view.js';
+import { requireTarget } from './require-target.js';
+import { withRedis } from '../with-redis.js';
 
 export type ApproveAnswer =
   | { status: 'queued'; id: string; created: boolean; approval: ApprovalView }

@@ -1,5 +1,5 @@
-import type { StepBatchRetry } from '../workflow/retry-step-batch.js';
-import type { ControlDeps } from './control-deps.js';
+import type { StepBatchRetry } from '../../workflow/retry-step-batch.js';
+import type { ControlDeps } from '../control-deps.js';
 
 /**
  * Retry of a batch over HTTP, as `seatflow retry`: a step batch of an offboarding runs its failed steps again (the

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import type { Config } from '../core/config.js';
-import type { ActionName } from '../manifest/action.js';
-import type { ManifestFormat } from '../manifest/manifest-format.js';
-import { planManifest, type PlannedManifest } from '../plan/plan-manifest.js';
-import type { ServiceFacts } from '../plan/service-constraints.js';
-import type { ParseThread } from './parse-off-thread/parse-thread.js';
+import type { SmartsheetApi } from '../../client/smartsheet-api.js';
+import type { Config } from '../../core/config.js';
+import type { ActionName } from '../../manifest/action.js';
+import type { ManifestFormat } from '../../manifest/manifest-format.js';
+import { planManifest, type PlannedManifest } from '../../plan/plan-manifest.js';
+import type { ServiceFacts } from '../../plan/service-constraints.js';
+import type { ParseThread } from '../parse-off-thread/parse-thread.js';
 
 export interface PlanRequestOptions {
   bytes: Buffer;

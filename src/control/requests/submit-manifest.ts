@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { ApprovalRecord } from '../governance/approvals/approval-record.js';
-import { fingerprintOfBatchPlan } from '../governance/approvals/plan-fingerprint.js';
-import { batchInputOf } from '../governance/kinds/batch-kind.js';
-import type { Actor } from '../governance/operators/actor.js';
-import type { ActionName } from '../manifest/action.js';
-import type { ManifestFormat } from '../manifest/manifest-format.js';
-import { batchIdOf, type SubmitResult } from '../queue/submit-batch.js';
+import { fingerprintOfBatchPlan } from '../../governance/approvals/plan-fingerprint.js';
+import { batchInputOf } from '../../governance/kinds/batch-kind.js';
+import type { Actor } from '../../governance/operators/actor.js';
+import type { ActionName } from '../../manifest/action.js';
+import type { ManifestFormat } from '../../manifest/manifest-format.js';
+import { batchIdOf, type SubmitResult } from '../../queue/submit-batch.js';
 import { batchView, type BatchView } from './batch-view.js';
-import type { ControlDeps } from './control-deps.js';
-import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
+import type { ControlDeps } from '../control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { planWithinDeadline } from './plan-within-deadline.js';
 import { requestManifestSettings } from './plan-request.js';
-import { requireTarget } from './routes/plan-routes.js';
-import { withRedis } from './with-redis.js';
+import { approvalView, type ApprovalView } from './approval-view.js';
+import { requireTarget } from './require-target.js';
+import { withRedis } from '../with-redis.js';
 
 export interface SubmitManifestOptions {
   bytes: Buffer;
@@ -33,14 +33,6 @@ export interface SubmitManifestOptions {
 export type SubmitManifestResult =
   | { batchId: string; created: boolean; existing: boolean; jobsAdded: number; batch: BatchView }
   | { batchId: string; awaitingApproval: true; created: boolean; approval: ApprovalView };
-
-export type ApprovalView = ApprovalRecord & { links: { self: string; approve: string; reject: string } };
-
-/** A change request as the API shows it, with where to look at it. */
-export function approvalView(record: ApprovalRecord): ApprovalView {
-  const self = `/v1/approvals/${record.id}`;
-  return { ...record, links: { self, approve: `${self}/approve`, reject: `${self}/reject` } };
-}
 
 /**
  * `seatflow submit` for the API and the dashboard: the same manifest bytes and options give the same batch id as the

@@ -1,15 +1,14 @@
 import path from 'node:path';
-import { holdOf } from '../workflow/hold-duration.js';
-import type { OffboardingOptions, OffboardingPlan } from '../workflow/plan-offboarding.js';
-import type { LeaversColumnChoices } from '../workflow/read-leavers.js';
-import { workflowIdOf } from '../workflow/submit-offboarding.js';
-import type { WorkflowRecord } from '../workflow/workflow-store.js';
-import { checkTimeZone } from '../workflow/zoned-time.js';
-import { parseThreadOf, type ControlDeps } from './control-deps.js';
+import { holdOf } from '../../workflow/hold-duration.js';
+import type { OffboardingOptions, OffboardingPlan } from '../../workflow/plan-offboarding.js';
+import type { LeaversColumnChoices } from '../../workflow/read-leavers.js';
+import { workflowIdOf } from '../../workflow/submit-offboarding.js';
+import type { WorkflowRecord } from '../../workflow/workflow-store.js';
+import { checkTimeZone } from '../../workflow/zoned-time.js';
+import { parseThreadOf, type ControlDeps, type ControlOffboardingDeps } from '../control-deps.js';
 import { DEFAULT_MAX_PLAN_ROWS } from './plan-within-deadline.js';
-import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
-import { requireTarget } from './routes/plan-routes.js';
-import { withRedis } from './with-redis.js';
+import { requireTarget } from './require-target.js';
+import { withRedis } from '../with-redis.js';
 
 /** What a person or a script chose for an offboarding: `seatflow offboard`'s flags. */
 export interface OffboardingRequest {

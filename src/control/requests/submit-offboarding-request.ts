@@ -1,11 +1,10 @@
-import { fingerprintOfOffboarding, offboardingInputOf } from '../governance/kinds/offboarding-kind.js';
-import type { Actor } from '../governance/operators/actor.js';
-import type { OffboardingPlan } from '../workflow/plan-offboarding.js';
-import { workflowIdOf, type SubmittedOffboarding } from '../workflow/submit-offboarding.js';
-import type { ControlDeps } from './control-deps.js';
-import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
-import { approvalView, type ApprovalView } from './submit-manifest.js';
-import { withRedis } from './with-redis.js';
+import { fingerprintOfOffboarding, offboardingInputOf } from '../../governance/kinds/offboarding-kind.js';
+import type { Actor } from '../../governance/operators/actor.js';
+import type { OffboardingPlan } from '../../workflow/plan-offboarding.js';
+import { workflowIdOf, type SubmittedOffboarding } from '../../workflow/submit-offboarding.js';
+import type { ControlDeps, ControlOffboardingDeps } from '../control-deps.js';
+import { approvalView, type ApprovalView } from './approval-view.js';
+import { withRedis } from '../with-redis.js';
 
 export interface OffboardingSubmission {
   plan: OffboardingPlan;

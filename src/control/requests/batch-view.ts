@@ -1,5 +1,5 @@
-import type { BatchRecord } from '../queue/batch-store.js';
-import { rowsWithOutcome } from '../queue/row-outcome.js';
+import type { BatchRecord } from '../../queue/batch-store.js';
+import { rowsWithOutcome } from '../../queue/row-outcome.js';
 
 /** A batch as the API shows it: the stored record, its outcome counts, and how far it got. */
 export interface BatchView extends BatchRecord {

@@ -1,33 +1,17 @@
 import { createHash } from 'node:crypto';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../core/config.js';
-import { planHashOf } from '../governance/approvals/plan-fingerprint.js';
-import { fingerprintOfSync, syncThroughGate } from '../governance/kinds/sync-kind.js';
-import type { Actor } from '../governance/operators/actor.js';
-import type { GuardrailCheck } from '../plan/guardrails.js';
-import { runSync, type SyncApproval, type SyncRun } from '../sync/run-sync.js';
-import type { SyncPlan } from '../sync/sync-plan.js';
-import type { OffboardingSystem } from '../workflow/offboarding-system.js';
-import type { ControlDeps } from './control-deps.js';
-import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
-import { requireTarget } from './routes/plan-routes.js';
+import { planHashOf } from '../../governance/approvals/plan-fingerprint.js';
+import { fingerprintOfSync, syncThroughGate } from '../../governance/kinds/sync-kind.js';
+import type { Actor } from '../../governance/operators/actor.js';
+import type { GuardrailCheck } from '../../plan/guardrails.js';
+import { runSync, type SyncApproval, type SyncRun } from '../../sync/run-sync.js';
+import type { SyncPlan } from '../../sync/sync-plan.js';
+import type { ControlDeps, ControlSyncDeps } from '../control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
+import { requireTarget } from './require-target.js';
 import { noPolicyFolder, syncPolicyFile } from './sync-policy-file.js';
-import { withRedis } from './with-redis.js';
-
-/** What a sync over HTTP uses: the target's workflows (with the joiners and movers lifecycles) and where its files go. */
-export interface ControlSyncDeps {
-  offboarding: OffboardingSystem;
-  config: Pick<Config, 'guardrails' | 'offboarding'>;
-  /** control.syncPolicyDir: the only folder a policy is read from. Absent: no sync over HTTP (409, saying so). */
-  policyDir?: string | undefined;
-  /** `<dataDir>/sync`, as `seatflow sync` uses it: plan reports here, uploaded exports kept under `uploads/`. */
-  dir: string;
-  /** Now on the service clock. */
-  now: () => number;
-  /** Reads the service's clock again before planning. */
-  refreshClock?: () => Promise<void>;
-}
+import { withRedis } from '../with-redis.js';
 
 /** `seatflow sync`'s arguments and flags as a request gives them. */
 export interface SyncRequest {

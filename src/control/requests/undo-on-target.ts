@@ -1,8 +1,7 @@
-import type { UndoRequest, UndoResult } from '../workflow/undo-offboarding.js';
-import type { ControlDeps } from './control-deps.js';
-import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
-import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
-import { withRedis } from './with-redis.js';
+import type { UndoRequest, UndoResult } from '../../workflow/undo-offboarding.js';
+import type { ControlDeps, ControlOffboardingDeps } from '../control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError, offboardingNotFound } from '../control-error.js';
+import { withRedis } from '../with-redis.js';
 
 /**
  * Undo of an offboarding for the control API and the dashboard (one function, so both act alike). Like `seatflow
@@ -22,8 +21,4 @@ export async function undoOnTarget(deps: ControlDeps, offboarding: ControlOffboa
   const results = await withRedis(deps, () => system.undo(workflowId, request), { timeout: false });
   if (results === undefined) throw offboardingNotFound(workflowId);
   return results;
-}
-
-export function offboardingNotFound(id: string): ControlError {
-  return new ControlError(404, CONTROL_ERROR_CODES.notFound, `no offboarding ${id}`, { hint: 'Offboarding ids start with "o" (POST /v1/offboardings answers it).' });
 }

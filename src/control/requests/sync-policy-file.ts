@@ -1,6 +1,6 @@
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
+import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 
 /** A policy's name as a request gives it: a file name of the folder, never a path. */
 const POLICY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}\.json$/;
