@@ -18,6 +18,8 @@ export const CONTROL_ERROR_CODES = {
   confirmationRequired: 'CONFIRMATION_REQUIRED',
   batchNotFound: 'BATCH_NOT_FOUND',
   conflict: 'CONFLICT',
+  /** An approved plan went stale when it was planned again: nothing ran, it waits for approval of the new plan. */
+  planStale: 'PLAN_STALE',
   notFound: 'NOT_FOUND',
   redisUnavailable: 'REDIS_UNAVAILABLE',
   targetNotConfigured: 'TARGET_NOT_CONFIGURED',

@@ -7,6 +7,7 @@ import { describeScheduleLimits } from '../../../reconcile/schedule-limits.js';
 type ScheduleGuardrails = Pick<Config['guardrails'], 'destructiveMaxCount' | 'destructiveMaxShare'>;
 import { relativeTime, scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import type { Notice } from '../notice.js';
 import { plural } from '../../../core/plural.js';
 
 function batchSummary(batch: NonNullable<ScheduleView['lastBatch']>): SafeHtml {
@@ -95,14 +96,8 @@ export function runConfirmPage(view: ScheduleView, csrfToken: string): SafeHtml 
 }
 
 /** What happened when a run was asked for: queued, and whether a worker is there to take it. */
-export function runQueuedPage(name: string, queued: { jobId: string; workers: number }): SafeHtml {
-  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/schedules">Schedules</a> › ${name}</nav>
-<section class="narrow">
-<h1>Run ${name} now</h1>
-<div role="status"><p>The run of <strong>${name}</strong> is queued (<span class="mono">${queued.jobId}</span>).</p></div>
-${queued.workers === 0
-  ? html`<p class="note">No schedule worker is connected now: the run waits in the queue until one starts (<code>seatflow worker</code>, or <code>seatflow serve --workers 1</code>).</p>`
-  : html`<p>${queued.workers} schedule worker${queued.workers === 1 ? ' is' : 's are'} connected; the Schedules page shows the run as its last run once it ends.</p>`}
-<p class="actions"><a class="button" href="/schedules">Back to the schedules</a></p>
-</section>`;
+export function runQueuedNotice(name: string, queued: { jobId: string; workers: number }): Notice {
+  return queued.workers === 0
+    ? { kind: 'note', text: `The run of ${name} is queued (${queued.jobId}), but no schedule worker is connected now: it waits in the queue until one starts (seatflow worker, or seatflow serve --workers 1).` }
+    : { kind: 'ok', text: `The run of ${name} is queued (${queued.jobId}); ${plural(queued.workers, 'schedule worker')} connected. Its last run below shows what it did once it ends.` };
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { reportLines } from '../../../queue/report-writer.js';
 import { OUTCOMES, type RowOutcome } from '../../../queue/row-outcome.js';
+import { plural } from '../../../core/plural.js';
+import { cancelBatch } from '../../requests/cancel-batch.js';
 import { retryBatch } from '../../requests/retry-batch.js';
 import { withRedis } from '../../with-redis.js';
 import { csrfTokenOf } from '../../security/register-security.js';
@@ -18,12 +20,10 @@ const rowsQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0).catch(0),
   announced: z.string().max(40).optional().catch(undefined),
 });
-/** Who a cancel from these pages is recorded as (the batch's message says `cancelled by …`). */
-export const DASHBOARD_CANCELLED_BY = 'the dashboard';
 
 /** The batches list, one batch with its rows and live part, its reports, and retry/cancel behind a confirmation. */
 export function registerBatchPageRoutes(app: FastifyInstance, context: DashboardContext): void {
-  const { deps, session, csrf, render, fragment, batchOf, sampler } = context;
+  const { deps, session, csrf, render, fragment, batchOf, sampler, redirectWithNotice } = context;
   const { system } = deps.batches;
 
   const batchesView = (): Promise<BatchesView> =>
@@ -86,8 +86,17 @@ export function registerBatchPageRoutes(app: FastifyInstance, context: Dashboard
     });
     app.post(`/batches/:id/${what}`, csrf, async (request, reply) => {
       const batch = await batchOf(request);
-      await withRedis(deps, async () => void (what === 'retry' ? await retryBatch(deps, batch.id) : await system.control.cancel(batch.id, DASHBOARD_CANCELLED_BY)), { timeout: false });
-      return reply.redirect(`/batches/${batch.id}`, 303);
+      const asked = { by: request.actor!.name, via: 'dashboard' };
+      if (what === 'cancel') {
+        const { cancelled, running } = await cancelBatch(deps, batch.id, asked);
+        const text = `Cancelled by ${asked.by}: ${plural(cancelled, 'row')} will not run${running > 0 ? `; ${plural(running, 'row')} already running will finish` : ''}.`;
+        return redirectWithNotice(request, reply, `/batches/${batch.id}`, { kind: 'ok', text });
+      }
+      const { requeued, resumed, rerun } = await retryBatch(deps, batch.id, asked);
+      const text =
+        requeued + resumed + (rerun ?? 0) === 0 ? 'Nothing to retry: no failed, unknown or cancelled rows. The batch was left as it is.'
+        : `Retried: ${plural(requeued, 'row')} queued again${resumed > 0 ? `, ${plural(resumed, 'waiting row')} resumed` : ''}${rerun === undefined || rerun === 0 ? '' : `, ${plural(rerun, 'leaver')} whose step failed run it again`}. This page follows them.`;
+      return redirectWithNotice(request, reply, `/batches/${batch.id}`, { kind: requeued + resumed + (rerun ?? 0) === 0 ? 'note' : 'ok', text });
     });
   }
 }

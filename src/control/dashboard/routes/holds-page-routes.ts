@@ -14,8 +14,7 @@ import type { DashboardContext } from '../dashboard-context.js';
 import { holdsLive, holdsPage, type HoldGroup, type HoldsView } from '../pages/holds-page.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
 import { offboardingLive, offboardingPage, type OffboardingView } from '../pages/offboarding-page.js';
-import { DASHBOARD_UNDO_BY, undoConfirmPage, undoResultPage } from '../pages/undo-pages.js';
-import { auditUndo } from '../../../governance/audit/audit-undo.js';
+import { undoConfirmPage, undoNotice } from '../pages/undo-pages.js';
 
 const announcedSchema = z.object({ announced: z.string().max(40).optional().catch(undefined) });
 
@@ -110,6 +109,7 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
       leavers: asked === undefined ? onHold : [asked],
       ...(blocked === undefined ? {} : { blocked }),
       workers: status.workers,
+      operator: request.actor!.name,
       csrfToken: csrfTokenOf(reply),
     });
     return render(reply, body, { title: 'Undo offboarding', section: 'holds' });
@@ -118,12 +118,8 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
   app.post('/offboardings/:id/undo', csrf, async (request, reply) => {
     const id = idOf(request);
     const { user } = parseUser(request.body);
-    const results = await undoOnTarget(deps, offboarding, id, { by: DASHBOARD_UNDO_BY, ...(user === undefined ? {} : { users: [user] }) });
-    // The offboarding records the dashboard; the audit trail the signed-in operator.
-    if (deps.governance !== undefined) await withRedis(deps, () => auditUndo(deps.governance!.audit, { workflowId: id, by: request.actor?.name ?? DASHBOARD_UNDO_BY, results }));
-    const workflow = await withRedis(deps, () => system.store.get(id));
-    if (workflow === undefined) throw offboardingNotFound(id);
-    return render(reply, undoResultPage(workflow, results), { title: 'Undo offboarding', section: 'holds' });
+    const results = await undoOnTarget(deps, offboarding, id, { by: request.actor!.name, via: 'dashboard', ...(user === undefined ? {} : { users: [user] }) });
+    return context.redirectWithNotice(request, reply, `/offboardings/${id}`, undoNotice(results));
   });
 }
 

@@ -4,7 +4,8 @@ import { csrfTokenOf } from '../../security/register-security.js';
 import { withRedis } from '../../with-redis.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
-import { runConfirmPage, runQueuedPage, schedulesLive, schedulesPage } from '../pages/schedules-page.js';
+import { runConfirmPage, runQueuedNotice, schedulesLive, schedulesPage } from '../pages/schedules-page.js';
+import { runScheduleNow } from '../../requests/run-schedule.js';
 
 /**
  * The reconciliation schedules of the target with their next and last runs, and "run now" behind a confirmation
@@ -35,8 +36,7 @@ export function registerSchedulesPageRoutes(app: FastifyInstance, context: Dashb
   });
   app.post('/schedules/:name/run', csrf, async (request, reply) => {
     const view = await scheduleOf(request);
-    const queued = await withRedis(deps, () => book.runNow(view.name));
-    if (queued === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no schedule ${view.name}`, { hint: 'It was removed meanwhile.' });
-    return render(reply, runQueuedPage(view.name, queued), { title: `Run ${view.name} now`, section: 'schedules' });
+    const queued = await runScheduleNow(deps, view.name, { by: request.actor!.name, via: 'dashboard' });
+    return context.redirectWithNotice(request, reply, '/schedules', runQueuedNotice(view.name, queued));
   });
 }
