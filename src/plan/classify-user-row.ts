@@ -124,7 +124,14 @@ function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget):
       target,
     };
   }
-  return { verdict: 'change', reason: `sets ${changing.join(', ')}`, target };
+  return { verdict: 'change', reason: `sets ${changing.map((field) => `${field} ${shownValue(user[field])} → ${shownValue(action[field])}`).join(', ')}`, target };
+}
+
+/** A profile value in a plan's words: quoted text (cut at 60 characters), a flag or a number as it is, or (none). */
+function shownValue(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '(none)';
+  if (typeof value !== 'string') return String(value);
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 59)}…` : value);
 }
 
 function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, user: User, facts: PreflightFacts, target: ResolvedTarget, pastViewerSunset: boolean): Classification {

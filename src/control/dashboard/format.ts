@@ -2,6 +2,7 @@ import type { BatchRecord } from '../../queue/batch-store.js';
 import { OUTCOMES, rowsWithOutcome } from '../../queue/row-outcome.js';
 import type { BatchActivity } from './batch-activity.js';
 import { html, type SafeHtml } from './html.js';
+import { stateBadge } from './badges.js';
 
 export function durationOf(batch: BatchRecord, now = Date.now()): string {
   const end = batch.finishedAt === undefined || batch.finishedAt === '' ? now : Date.parse(batch.finishedAt);
@@ -38,7 +39,7 @@ export function timeOf(iso: string | undefined, zone?: string): SafeHtml {
 
 /** The badge of what a batch is doing (see batch-activity.ts), coloured by that. */
 export function activityBadge(activity: BatchActivity): SafeHtml {
-  return html`<span class="badge state-${activity.label}">${activity.label}</span>`;
+  return stateBadge(activity.label);
 }
 
 export function percentDone(batch: BatchRecord): number {

@@ -24,3 +24,9 @@ ${notice.items === undefined || notice.items.length === 0 ? '' : html`<ul>${noti
 ${notice.links === undefined || notice.links.length === 0 ? '' : html`<p class="actions">${notice.links.map((link) => html`<a class="button secondary" href="${link.href}">${link.label}</a>`)}</p>`}
 </section>`;
 }
+
+/** A form's refusal at the top of the form: what went wrong and each bad row, focused like a result. */
+export function formErrorBlock(error: { message: string; problems?: string[] | undefined } | undefined): SafeHtml | '' {
+  if (error === undefined) return '';
+  return html`<div id="${NOTICE_ID}" class="error" role="alert" tabindex="-1" autofocus><p>${error.message}</p>${error.problems === undefined ? '' : html`<ul>${error.problems.slice(0, 50).map((problem) => html`<li>${problem}</li>`)}</ul>`}</div>`;
+}

@@ -2,9 +2,10 @@ import type { ApprovalRecord } from '../../../governance/approvals/approval-reco
 import type { PlanLine } from '../../../governance/approvals/plan-fingerprint.js';
 import { timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
 
 export function approvalBadge(record: Pick<ApprovalRecord, 'state'>): SafeHtml {
-  return html`<span class="badge approval-${record.state}">${record.state === 'awaiting-approval' ? 'awaiting approval' : record.state}</span>`;
+  return stateBadge(record.state);
 }
 
 function requestsTable(records: readonly ApprovalRecord[], caption: string): SafeHtml {
@@ -49,8 +50,6 @@ export interface ApprovalPageView {
   cannotApprove?: string;
   cannotReject?: string;
   csrfToken: string;
-  /** What the last action did, shown on top. */
-  notice?: { text: string; kind: 'ok' | 'note' };
 }
 
 /** One change request: who asked and why, the plan (every row) and its hash, what changed when stale, and the forms. */
@@ -59,7 +58,6 @@ export function approvalPage(view: ApprovalPageView): SafeHtml {
   const waiting = record.state === 'awaiting-approval';
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/approvals">Approvals</a> › ${record.id}</nav>
 <h1>${record.subject} ${record.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h1>
-${view.notice === undefined ? '' : html`<p class="${view.notice.kind === 'ok' ? 'ok-note' : 'note'}" role="status">${view.notice.text}</p>`}
 <dl class="facts approval-facts">
   <div><dt>State</dt><dd>${approvalBadge(record)}</dd></div>
   <div><dt>Kind</dt><dd>${record.kind}</dd></div>

@@ -7,6 +7,7 @@ import { batchCharts } from '../batch-charts.js';
 import type { BudgetView } from '../budget-sampler.js';
 import { activityBadge, durationOf, outcomeCounts, percentDone, progressBar, relativeTime, scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
 
 export interface RowsView {
   filter: Outcome | undefined;
@@ -60,7 +61,7 @@ ${view.rows.length === 0
 <tbody>${view.rows.map(
         (row) => html`<tr>
 <td>${row.row}<div class="muted small">line ${row.line}</div></td><td>${row.action}</td><td>${row.email ?? row.subject ?? (row.userId === undefined ? '—' : `user ${row.userId}`)}</td>
-<td><span class="badge outcome-${row.outcome}">${row.outcome}</span></td><td>${row.category ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}</td>
+<td>${stateBadge(row.outcome)}</td><td>${row.category ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}</td>
 <td>${row.status ?? ''}</td><td>${row.errorCode ?? ''}</td><td class="message">${row.message ?? ''}</td><td>${row.attempts}</td></tr>`,
       )}</tbody></table>`,
     )}

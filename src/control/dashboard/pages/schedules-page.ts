@@ -7,12 +7,13 @@ import { describeScheduleLimits } from '../../../reconcile/schedule-limits.js';
 type ScheduleGuardrails = Pick<Config['guardrails'], 'destructiveMaxCount' | 'destructiveMaxShare'>;
 import { relativeTime, scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
 import type { Notice } from '../notice.js';
 import { plural } from '../../../core/plural.js';
 
 function batchSummary(batch: NonNullable<ScheduleView['lastBatch']>): SafeHtml {
   const counts = OUTCOMES.filter((outcome) => batch.counts[outcome] > 0).map((outcome) => html`<li class="outcome-${outcome}"><span class="n">${batch.counts[outcome]}</span> ${outcome}</li>`);
-  return html` <span class="badge state-${batch.state}">${batch.state}</span> <span class="muted small">${plural(batch.total, 'row')}</span>${counts.length === 0 ? '' : html`<ul class="counts">${counts}</ul>`}`;
+  return html` ${stateBadge(batch.state)} <span class="muted small">${plural(batch.total, 'row')}</span>${counts.length === 0 ? '' : html`<ul class="counts">${counts}</ul>`}`;
 }
 
 /** What the last run did, as `seatflow schedule list` says it: its batch, why it changed nothing, or its error. */
@@ -53,7 +54,7 @@ ${schedules.map(
   (view) => html`<tr>
   <th scope="row">${view.name}</th>
   <td><code>${view.cron ?? '?'}</code><div class="muted small">${view.tz ?? 'UTC'}</div></td>
-  <td>${view.apply ? html`<span class="badge mode-apply">applies</span><div class="muted small">${describeScheduleLimits(view.limits, guardrails)}</div>` : html`<span class="badge mode-dry-run">dry run</span>`}</td>
+  <td>${view.apply ? html`${stateBadge('applies')}<div class="muted small">${describeScheduleLimits(view.limits, guardrails)}</div>` : html`${stateBadge('dry-run')}`}</td>
   <td class="path mono">${view.policyPath}</td>
   <td>${view.next === undefined ? html`<span class="muted">none</span>` : html`${timeOf(view.next)}<div class="muted small">${relativeTime(view.next, now)}</div>`}</td>
   <td>${lastRunCell(view, now)}</td>

@@ -4,6 +4,8 @@ import { describeLeaver } from '../../../workflow/format-offboarding-plan.js';
 import { formatHold } from '../../../workflow/hold-duration.js';
 import { scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
+import { formErrorBlock } from '../notice.js';
 import { planConfirmation } from './plan-confirmation.js';
 
 export interface SyncFormOptions {
@@ -17,9 +19,7 @@ export interface SyncFormOptions {
 /** Choose the HR export and one of the server's lifecycle policies; nothing changes until the plan is confirmed. */
 export function syncForm(options: SyncFormOptions): SafeHtml {
   const { policies } = options;
-  const error = options.error === undefined
-    ? ''
-    : html`<div class="error" role="alert"><p>${options.error.message}</p>${options.error.problems === undefined ? '' : html`<ul>${options.error.problems.slice(0, 50).map((problem) => html`<li>${problem}</li>`)}</ul>`}</div>`;
+  const error = formErrorBlock(options.error);
   if (policies === undefined || policies.length === 0) {
     return html`<h1>Sync from HR</h1>${error}
 <p>${policies === undefined ? 'This server has no folder of lifecycle policies (control.syncPolicyDir), so a sync cannot be started here.' : 'The policy folder of this server (control.syncPolicyDir) holds no lifecycle policy (a .json file).'} A policy decides the seats, the protections and the broken-export threshold, so it is chosen by whoever runs the server, never uploaded. Until then: <code>seatflow sync HR_EXPORT --policy FILE</code>.</p>`;
@@ -44,8 +44,8 @@ const when = (dueAt: number, plannedAt: number) => (dueAt <= plannedAt ? 'now' :
 
 function verdictCell(item: { verdict: string; reason?: string | undefined; rule?: string | undefined }, what: string): SafeHtml {
   return item.verdict === 'change'
-    ? html`<span class="badge">change</span><div class="small">${what}</div>`
-    : html`<span class="badge">${item.verdict}</span><div class="small">${item.reason ?? ''}</div>${item.rule === undefined ? '' : html`<div class="muted small">${item.rule}</div>`}`;
+    ? html`${stateBadge('change')}<div class="small">${what}</div>`
+    : html`${stateBadge(item.verdict)}<div class="small">${item.reason ?? ''}</div>${item.rule === undefined ? '' : html`<div class="muted small">${item.rule}</div>`}`;
 }
 
 function table(title: string, id: string, headers: readonly string[], rows: readonly SafeHtml[], total: number): SafeHtml {
@@ -124,21 +124,4 @@ ${planConfirmation({
     ? { warning: html`<p>This export is taken as broken: confirming changes nothing and does not accept it. If the missing employees really left, start over and tick "really left".</p>` }
     : {}),
 })}`;
-}
-
-/** The export was accepted before for this target and policy: nothing to plan. */
-export function syncSameExportPage(options: { name: string; acceptedAt: string; runId: string }): SafeHtml {
-  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/syncs/new">Sync from HR</a> › ${options.name}</nav>
-<h1>Nothing to do</h1>
-<p>This export (${options.name}) was accepted ${timeOf(options.acceptedAt)} (run ${options.runId}): the same export again changes nothing.</p>
-<p><a href="/upcoming">Joiners, movers and leavers to come</a></p>`;
-}
-
-/** What confirming queued: the run's workflows (their steps run on a worker), and that the export is accepted. */
-export function syncQueuedPage(options: { name: string; runId: string; workflows: Array<{ label: string; workflowId: string; created: boolean }>; nothingToChange: boolean }): SafeHtml {
-  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/syncs/new">Sync from HR</a> › ${options.name}</nav>
-<h1>Sync queued</h1>
-<p>${options.nothingToChange ? 'Nothing needed to change.' : 'The plan is queued.'} The export is accepted (run ${options.runId}): the next sync compares with it.</p>
-${options.workflows.length === 0 ? '' : html`<ul>${options.workflows.map((workflow) => html`<li>${workflow.label} <span class="mono">${workflow.workflowId}</span>${workflow.created ? '' : ' (queued before by the same run)'}</li>`)}</ul>
-<p>Their steps run on a worker (<code>seatflow worker</code>, or <code>seatflow serve --workers N</code>) on each date: <a href="/upcoming">joiners, movers and leavers to come</a>.</p>`}`;
 }

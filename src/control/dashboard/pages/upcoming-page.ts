@@ -1,6 +1,7 @@
 import type { UpcomingChange } from '../../../sync/hr-workflows.js';
 import { relativeTime, scrollBox, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
 import { phaseBadge } from './holds-page.js';
 
 export interface UpcomingView {
@@ -39,7 +40,7 @@ ${scrollBox(
 ${changes.map(
   (change) => html`<tr>
   <th scope="row">${change.email}</th>
-  <td><span class="badge kind-${change.kind}">${KIND_WORDS[change.kind]}</span></td>
+  <td>${stateBadge(change.kind, KIND_WORDS[change.kind])}</td>
   <td>${STEP_WORDS[change.step] ?? change.step}</td>
   <td>${timeOf(change.dueAt)}<div class="muted small">${relativeTime(change.dueAt, now)}</div>${change.due && change.job !== 'running' && change.job !== 'row-queued' ? html`<div class="overdue">due: a worker takes it</div>` : ''}</td>
   <td>${phaseBadge(change.phase)}</td>

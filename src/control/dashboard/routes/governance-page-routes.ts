@@ -13,6 +13,7 @@ import type { ControlGovernanceDeps } from '../../control-deps.js';
 import { withRedis } from '../../with-redis.js';
 import { changeRequestParamsSchema } from '../../request-schemas.js';
 import type { DashboardContext } from '../dashboard-context.js';
+import type { Notice } from '../notice.js';
 import { approvalPage, approvalsLive, approvalsPage, type ApprovalPageView } from '../pages/approvals-page.js';
 import { auditPage } from '../pages/audit-page.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
@@ -28,7 +29,7 @@ const exportQuery = z.object({ from: z.string().optional(), to: z.string().optio
  * first, the chain checked on request, exports): through the same gate and log as the CLI and /v1.
  */
 export function registerGovernancePageRoutes(app: FastifyInstance, context: DashboardContext): void {
-  const { deps, session, csrf, render, fragment } = context;
+  const { deps, session, csrf, render, fragment, redirectWithNotice } = context;
   const governance = deps.governance;
   if (governance === undefined) {
     for (const [path, title] of [['/approvals', 'Approvals'], ['/audit', 'Audit trail']] as const) {
@@ -57,7 +58,7 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
     if (record === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.approvalNotFound, 'no such change request', { hint: 'See what waits on the approvals page.' });
     return record;
   };
-  const viewOf = async (request: FastifyRequest, record: ApprovalRecord, csrfToken: string, notice?: ApprovalPageView['notice']): Promise<ApprovalPageView> => {
+  const viewOf = async (request: FastifyRequest, record: ApprovalRecord, csrfToken: string): Promise<ApprovalPageView> => {
     const actor = request.actor!;
     const cannotApprove = whyNotApprove(actor, record, deps.target.id);
     const mine = samePerson(actor.name, record.requestedBy.name);
@@ -68,7 +69,6 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
       ...(cannotApprove === undefined ? {} : { cannotApprove }),
       ...(cannotReject === undefined ? {} : { cannotReject }),
       csrfToken,
-      ...(notice === undefined ? {} : { notice }),
     };
   };
 
@@ -80,24 +80,25 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
   // Approving needs only the approver role to reach the gate, which refuses the requester with the reason.
   app.post('/approvals/:id/approve', { ...csrf, config: { ...csrf.config, role: 'approver' } }, async (request, reply) => {
     const record = await recordOf(request);
+    const back = `/approvals/${record.id}`;
     const form = approveForm.safeParse(request.body ?? {});
-    if (!form.success) throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, 'tick the confirmation box to approve this plan', { hint: 'Load the approval page again.' });
+    if (!form.success) return redirectWithNotice(request, reply, back, { kind: 'error', text: 'Nothing was approved: tick the confirmation box to approve this plan.' });
     const reason = form.data.reason === '' ? undefined : form.data.reason;
     const answer = await approveOnTarget(deps, governance, record.id, request.actor!, { planHash: form.data.planHash, reason });
-    const notice: ApprovalPageView['notice'] =
+    const notice: Notice =
       answer.status === 'queued'
-        ? { kind: 'ok', text: `Approved: planned again against live state, the plan is the one approved; queued as ${answer.id}.` }
-        : { kind: 'note', text: 'The plan went stale before it ran (live state changed): nothing ran, and it waits for approval again. The difference is below.' };
-    const fresh = (await withRedis(deps, () => governance.gate.get(record.id))) ?? record;
-    return render(reply, approvalPage(await viewOf(request, fresh, csrfTokenOf(reply), notice)), { title: `Approval ${record.id}`, section: 'approvals' });
+        ? { kind: 'ok', text: `Approved by ${request.actor!.name}: planned again against live state, the plan is the one approved; queued as ${answer.id}.`, links: [{ href: `/${answer.id.startsWith('o') ? 'offboardings' : 'batches'}/${answer.id}`, label: 'Follow it' }] }
+        : { kind: 'error', text: `Not approved: the plan went stale before it ran (live state changed). Nothing ran; it waits for approval of the new plan (${answer.approval.planHash.slice(0, 16)}…). What differs is below.` };
+    return redirectWithNotice(request, reply, back, notice);
   });
 
   app.post('/approvals/:id/reject', csrf, async (request, reply) => {
     const record = await recordOf(request);
+    const back = `/approvals/${record.id}`;
     const form = rejectForm.safeParse(request.body ?? {});
-    if (!form.success) throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, 'a rejection needs a reason', { hint: 'Load the approval page again and say why.' });
-    const rejected = await withRedis(deps, () => governance.gate.reject(record.id, request.actor!, form.data.reason));
-    return render(reply, approvalPage(await viewOf(request, rejected, csrfTokenOf(reply), { kind: 'ok', text: 'Rejected. Nothing was changed.' })), { title: `Approval ${record.id}`, section: 'approvals' });
+    if (!form.success) return redirectWithNotice(request, reply, back, { kind: 'error', text: 'Nothing was rejected: a rejection needs a reason.' });
+    await withRedis(deps, () => governance.gate.reject(record.id, request.actor!, form.data.reason));
+    return redirectWithNotice(request, reply, back, { kind: 'ok', text: `Rejected by ${request.actor!.name}. Nothing was changed.` });
   });
 
   app.get('/audit', session, async (request, reply) => {
