@@ -31,7 +31,7 @@ import type { ParseThread } from './parse-off-thread/parse-thread.js';
 export interface ControlGovernanceDeps {
   operators: OperatorDirectory;
   gate: ApprovalGate;
-  approvals: Pick<ApprovalStore, 'list' | 'lines'>;
+  approvals: Pick<ApprovalStore, 'list' | 'lines' | 'input'>;
   audit: AuditLog;
   deliveries: DeliveryLog;
   /** How this server re-plans each kind of change it may approve. */

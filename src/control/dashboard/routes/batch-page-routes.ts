@@ -5,6 +5,7 @@ import { reportLines } from '../../../queue/report-writer.js';
 import { OUTCOMES, type RowOutcome } from '../../../queue/row-outcome.js';
 import { plural } from '../../../core/plural.js';
 import { cancelBatch } from '../../requests/cancel-batch.js';
+import { changeStoryOf, type ChangeStory } from '../../requests/change-story.js';
 import { retryBatch } from '../../requests/retry-batch.js';
 import { withRedis } from '../../with-redis.js';
 import { csrfTokenOf } from '../../security/register-security.js';
@@ -52,16 +53,27 @@ export function registerBatchPageRoutes(app: FastifyInstance, context: Dashboard
     return { filter, rows, more: false, offset };
   };
 
-  /** The batch page's view: the record, what it is doing, the budget, the pace and one page of rows. */
+  // Who asked for a batch does not change once it is queued: read once per batch (the live part asks every 2 s).
+  const stories = new Map<string, ChangeStory | undefined>();
+  const storyOf = async (batch: BatchRecord): Promise<ChangeStory | undefined> => {
+    if (stories.has(batch.id)) return stories.get(batch.id);
+    const story = await changeStoryOf(deps, batch.id, batch.createdAt);
+    if (stories.size >= 500) stories.delete(stories.keys().next().value as string);
+    stories.set(batch.id, story);
+    return story;
+  };
+
+  /** The batch page's view: the record, who asked for it, what it is doing, the budget, the pace and one page of rows. */
   const viewOf = async (batch: BatchRecord, query: unknown): Promise<BatchView> => {
     const now = Date.now();
-    const [activity, budget, rows, perSecond] = await Promise.all([
+    const [activity, budget, rows, perSecond, story] = await Promise.all([
       withRedis(deps, () => createActivityReader(deps, now)(batch)),
       sampler === undefined ? undefined : withRedis(deps, () => sampler.view()),
       withRedis(deps, () => rowsOf(batch.id, query)),
       withRedis(deps, () => system.store.finishedPerSecond(batch.id)),
+      storyOf(batch),
     ]);
-    return { batch, activity, budget, rows, perSecond, announced: rowsQuerySchema.parse(query ?? {}).announced, now };
+    return { batch, activity, budget, rows, perSecond, announced: rowsQuerySchema.parse(query ?? {}).announced, now, story };
   };
   app.get('/batches/:id', session, async (request, reply) => {
     const batch = await batchOf(request);

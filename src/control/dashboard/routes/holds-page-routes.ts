@@ -14,6 +14,8 @@ import type { DashboardContext } from '../dashboard-context.js';
 import { holdsLive, holdsPage, type HoldGroup, type HoldsView } from '../pages/holds-page.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
 import { offboardingLive, offboardingPage, type OffboardingView } from '../pages/offboarding-page.js';
+import { changeStoryOf, type ChangeStory } from '../../requests/change-story.js';
+import { fileNameOf } from '../story-facts.js';
 import { undoConfirmPage, undoNotice } from '../pages/undo-pages.js';
 
 const announcedSchema = z.object({ announced: z.string().max(40).optional().catch(undefined) });
@@ -65,18 +67,22 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
     if (status === undefined) throw offboardingNotFound(id);
     return status;
   };
-  const viewOf = (status: OffboardingStatus, query?: unknown): OffboardingView => ({
-    status,
-    onThisTarget: status.workflow.target === deps.target.id,
-    now: Date.now(),
-    announced: announcedSchema.parse(query ?? {}).announced,
-  });
+  // Who asked for an offboarding does not change once it is queued: read once per offboarding (the live part asks every 5 s).
+  const stories = new Map<string, ChangeStory | undefined>();
+  const viewOf = async (status: OffboardingStatus, query?: unknown): Promise<OffboardingView> => {
+    const { workflow } = status;
+    if (!stories.has(workflow.id)) {
+      if (stories.size >= 500) stories.delete(stories.keys().next().value as string);
+      stories.set(workflow.id, await changeStoryOf(deps, workflow.id, workflow.createdAt));
+    }
+    return { status, onThisTarget: workflow.target === deps.target.id, now: Date.now(), announced: announcedSchema.parse(query ?? {}).announced, story: stories.get(workflow.id) };
+  };
 
   app.get('/offboardings/:id', session, async (request, reply) => {
     const status = await statusOf(request);
-    return render(reply, offboardingPage(viewOf(status)), { title: status.workflow.source, section: 'holds' });
+    return render(reply, offboardingPage(await viewOf(status)), { title: fileNameOf(status.workflow.source), section: 'holds' });
   });
-  app.get('/offboardings/:id/live', session, async (request, reply) => fragment(reply, offboardingLive(viewOf(await statusOf(request), request.query))));
+  app.get('/offboardings/:id/live', session, async (request, reply) => fragment(reply, offboardingLive(await viewOf(await statusOf(request), request.query))));
 
   // The per-leaver report, as GET /v1/offboardings/:id/report gives it, behind the dashboard's sign-in.
   for (const format of ['csv', 'jsonl'] as const) {
