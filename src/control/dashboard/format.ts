@@ -53,14 +53,6 @@ export function progressBar(batch: BatchRecord, label = 'Rows done'): SafeHtml {
   return html`<div class="progress"><progress max="${batch.total}" value="${done}" aria-label="${label}">${percent}%</progress><span>${done} / ${batch.total} rows (${percent}%)</span></div>`;
 }
 
-/**
- * A table that may be wider than a phone's screen scrolls inside its own box (the page does not), and the box can be
- * reached and scrolled from the keyboard.
- */
-export function scrollBox(label: string, table: SafeHtml): SafeHtml {
-  return html`<div class="table-scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
-}
-
 export function outcomeCounts(batch: BatchRecord): SafeHtml {
   return html`<ul class="counts">${OUTCOMES.map(
     (outcome) => html`<li class="outcome-${outcome}"><span class="n">${batch.counts[outcome]}</span> ${outcome}</li>`,

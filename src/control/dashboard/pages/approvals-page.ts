@@ -2,6 +2,7 @@ import type { ApprovalRecord } from '../../../governance/approvals/approval-reco
 import type { PlanLine } from '../../../governance/approvals/plan-fingerprint.js';
 import { formatHold } from '../../../workflow/hold-duration.js';
 import { simBadge, stateBadge } from '../badges.js';
+import { cardTable } from '../card-table.js';
 import { timeOf } from '../format.js';
 import { approvalPlan, type OffboardingSettings } from './approval-plan.js';
 import { html, type SafeHtml } from '../html.js';
@@ -11,18 +12,19 @@ export function approvalBadge(record: Pick<ApprovalRecord, 'state'>): SafeHtml {
 }
 
 function requestsTable(records: readonly ApprovalRecord[], caption: string): SafeHtml {
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${caption}"><table class="approvals">
-<caption class="visually-hidden">${caption}</caption>
-<thead><tr><th scope="col">Change</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Requested</th><th scope="col">Changes</th><th scope="col">Why it needs approval</th></tr></thead>
-<tbody>${records.map(
-    (record) => html`<tr>
-<th scope="row"><a href="/approvals/${record.id}">${record.subject}</a><div class="muted mono">${record.id}</div></th>
-<td>${record.kind}${record.sim ? html` <span class="badge sim">SIMULATION</span>` : ''}</td>
-<td>${approvalBadge(record)}${record.staleDifference !== undefined && record.state === 'awaiting-approval' ? html`<div class="muted small">re-planned: the approved plan went stale</div>` : ''}</td>
-<td>${timeOf(record.requestedAt)}<div class="muted small">by ${record.requestedBy.name}${record.reason === undefined ? '' : ` · ${record.reason}`}</div></td>
-<td>${record.changes}<div class="muted small">${record.destructive} destructive</div></td>
-<td>${record.why.join('; ')}</td></tr>`,
-  )}</tbody></table></div>`;
+  return cardTable({
+    caption,
+    className: 'approvals',
+    items: records,
+    columns: [
+      { label: 'Change', names: true, cell: (record) => html`<a href="/approvals/${record.id}">${record.subject}</a><div class="muted mono">${record.id}</div>` },
+      { label: 'Kind', cell: (record) => html`${record.kind} ${simBadge(record.sim)}` },
+      { label: 'State', cell: (record) => html`${approvalBadge(record)}${record.staleDifference !== undefined && record.state === 'awaiting-approval' ? html`<div class="muted small">re-planned: the approved plan went stale</div>` : ''}` },
+      { label: 'Requested', cell: (record) => html`${timeOf(record.requestedAt)}<div class="muted small">by ${record.requestedBy.name}${record.reason === undefined ? '' : ` · ${record.reason}`}</div>` },
+      { label: 'Changes', cell: (record) => html`${record.changes}<div class="muted small">${record.destructive} destructive</div>` },
+      { label: 'Why it needs approval', className: 'message', cell: (record) => record.why.join('; ') },
+    ],
+  });
 }
 
 /** Changes waiting for a second person, then the latest decided ones; refreshed every 15 s. */

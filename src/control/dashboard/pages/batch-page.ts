@@ -38,7 +38,7 @@ export interface BatchView {
 function budgetFacts(budget: BudgetView): SafeHtml {
   const { learned, configured } = budget;
   const calls =
-    budget.windowMs < 1000 ? html`— (measuring)` : html`${budget.callsInWindow} in the last ${Math.round(budget.windowMs / 1000)} s`;
+    budget.windowMs < 1000 ? html`— (measuring)` : html`${budget.callsInWindow} in the last ${Math.round(budget.windowMs / 1000)} s <span class="muted small">(counted, ${budget.rateLimitedInWindow} answered 429)</span>`;
   const lowered = learned.perMinute < configured.perMinute || learned.bucket < configured.bucket;
   return html`<div><dt>API calls (fleet, this token)</dt><dd>${calls}</dd></div>
     <div><dt>Budget the fleet learned</dt><dd>${Math.floor(learned.usablePerMinute)} / min, bucket ${Math.floor(learned.bucket)}${lowered ? html` <span class="muted small">(lowered by 429s from ${Math.floor(configured.perMinute * (1 - configured.headroom))} / min, bucket ${configured.bucket})</span>` : html` <span class="muted small">(as configured)</span>`}</dd></div>

@@ -5,7 +5,9 @@ import { describeScheduleLimits } from '../../../reconcile/schedule-limits.js';
 
 /** The guardrails that hold a scheduled run without limits of its own. */
 type ScheduleGuardrails = Pick<Config['guardrails'], 'destructiveMaxCount' | 'destructiveMaxShare'>;
-import { relativeTime, scrollBox, timeOf } from '../format.js';
+import { cardTable } from '../card-table.js';
+import { relativeTime, timeOf } from '../format.js';
+import { fileNameOf } from '../story-facts.js';
 import { html, type SafeHtml } from '../html.js';
 import { stateBadge } from '../badges.js';
 import type { Notice } from '../notice.js';
@@ -31,7 +33,14 @@ function lastRunCell(view: ScheduleView, now: number): SafeHtml {
     : last.batchId !== undefined
       ? html`<p>batch <a href="/batches/${last.batchId}">${last.batchId}</a>${last.batchExisted === true ? ' (made by an earlier firing)' : ''}${view.lastBatch === undefined ? '' : batchSummary(view.lastBatch)}</p>`
     : html`<p>${last.plan.change ?? 0} change${last.plan.change === 1 ? '' : 's'} planned${last.applied ? '' : ', plan only (dry run): nothing was changed'}</p>`;
-  return html`${timeOf(last.finishedAt)}<div class="muted small">${relativeTime(last.finishedAt, now)} · tick ${timeOf(last.tick)}</div>${what}${planned === '' ? '' : html`<div class="muted small">plan: ${planned}</div>`}`;
+  return html`${timeOf(last.finishedAt, view.tz)}<div class="muted small">${relativeTime(last.finishedAt, now)} · tick ${timeOf(last.tick, view.tz)}</div>${what}${planned === '' ? '' : html`<div class="muted small">plan: ${planned}</div>`}`;
+}
+
+/** The last run's plan report, to download (the server keeps it under its data folder; its path says nothing here). */
+function reportLinks(view: ScheduleView): SafeHtml | string {
+  if (view.lastRun === undefined || view.lastRun.report === '') return '—';
+  const base = `/schedules/${encodeURIComponent(view.name)}/report`;
+  return html`<a id="report-${view.name}-csv" href="${base}.csv" download>CSV</a> · <a id="report-${view.name}-json" href="${base}.json" download>JSON</a>`;
 }
 
 /**
@@ -44,27 +53,21 @@ export function schedulesLive(schedules: readonly ScheduleView[], now: number, g
     return html`<div id="schedules-live"${poll}><p class="empty">No reconciliation schedules for this target.</p></div>`;
   }
   return html`<div id="schedules-live"${poll}>
-${scrollBox(
-  'Reconciliation schedules',
-  html`<table class="schedules">
-<caption class="visually-hidden">Reconciliation schedules of this target, by name</caption>
-<thead><tr><th scope="col">Schedule</th><th scope="col">When</th><th scope="col">Mode</th><th scope="col">Policy</th><th scope="col">Next run</th><th scope="col">Last run</th><th scope="col">Report</th><th scope="col">Action</th></tr></thead>
-<tbody>
-${schedules.map(
-  (view) => html`<tr>
-  <th scope="row">${view.name}</th>
-  <td><code>${view.cron ?? '?'}</code><div class="muted small">${view.tz ?? 'UTC'}</div></td>
-  <td>${view.apply ? html`${stateBadge('applies')}<div class="muted small">${describeScheduleLimits(view.limits, guardrails)}</div>` : html`${stateBadge('dry-run')}`}</td>
-  <td class="path mono">${view.policyPath}</td>
-  <td>${view.next === undefined ? html`<span class="muted">none</span>` : html`${timeOf(view.next)}<div class="muted small">${relativeTime(view.next, now)}</div>`}</td>
-  <td>${lastRunCell(view, now)}</td>
-  <td class="path mono">${view.lastRun === undefined || view.lastRun.report === '' ? '—' : view.lastRun.report}</td>
-  <td><a class="button" id="run-${view.name}" href="/schedules/${encodeURIComponent(view.name)}/run" aria-label="Run now: ${view.name}…">Run now…</a></td>
-</tr>`,
-)}
-</tbody>
-</table>`,
-)}
+${cardTable({
+  caption: 'Reconciliation schedules of this target, by name',
+  className: 'schedules',
+  items: schedules,
+  columns: [
+    { label: 'Schedule', names: true, cell: (view) => view.name },
+    { label: 'When', cell: (view) => html`<code>${view.cron ?? '?'}</code><div class="muted small">${view.tz ?? 'UTC'}</div>` },
+    { label: 'Mode', cell: (view) => (view.apply ? html`${stateBadge('applies')}<div class="muted small">${describeScheduleLimits(view.limits, guardrails)}</div>` : stateBadge('dry-run')) },
+    { label: 'Policy', cell: (view) => html`<span class="mono" title="${view.policyPath}">${fileNameOf(view.policyPath)}</span>` },
+    { label: 'Next run', cell: (view) => (view.next === undefined ? html`<span class="muted">none</span>` : html`${timeOf(view.next, view.tz)}<div class="muted small">${relativeTime(view.next, now)}</div>`) },
+    { label: 'Last run', className: 'message', cell: (view) => lastRunCell(view, now) },
+    { label: 'Report', cell: (view) => reportLinks(view) },
+    { label: 'Action', action: true, cell: (view) => html`<a class="button" id="run-${view.name}" href="/schedules/${encodeURIComponent(view.name)}/run" aria-label="Run now: ${view.name}…">Run now…</a>` },
+  ],
+})}
 </div>`;
 }
 
@@ -77,8 +80,8 @@ ${schedulesLive(schedules, now, guardrails)}`;
 
 function describeRun(view: ScheduleView): SafeHtml {
   return view.apply
-    ? html`It reads the policy <span class="mono">${view.policyPath}</span> now, writes its plan report and <strong>submits the changes as a batch</strong> (guardrails crossed hold the run: nobody can confirm it).`
-    : html`It reads the policy <span class="mono">${view.policyPath}</span> now and writes its plan report; it is a dry run: <strong>nothing is changed</strong>.`;
+    ? html`It reads the policy <span class="mono">${fileNameOf(view.policyPath)}</span> now, writes its plan report and <strong>submits the changes as a batch</strong> (guardrails crossed hold the run: nobody can confirm it).`
+    : html`It reads the policy <span class="mono">${fileNameOf(view.policyPath)}</span> now and writes its plan report; it is a dry run: <strong>nothing is changed</strong>.`;
 }
 
 /** Running a schedule asks first, on a page of its own, so that a stray click changes nothing. */

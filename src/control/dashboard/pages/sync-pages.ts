@@ -2,7 +2,8 @@ import { plural } from '../../../core/plural.js';
 import type { SyncPlan } from '../../../sync/sync-plan.js';
 import { describeLeaver } from '../../../workflow/format-offboarding-plan.js';
 import { formatHold } from '../../../workflow/hold-duration.js';
-import { scrollBox, timeOf } from '../format.js';
+import { cardTable } from '../card-table.js';
+import { timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { stateBadge } from '../badges.js';
 import { formErrorBlock } from '../notice.js';
@@ -48,11 +49,11 @@ function verdictCell(item: { verdict: string; reason?: string | undefined; rule?
     : html`${stateBadge(item.verdict)}<div class="small">${item.reason ?? ''}</div>${item.rule === undefined ? '' : html`<div class="muted small">${item.rule}</div>`}`;
 }
 
-function table(title: string, id: string, headers: readonly string[], rows: readonly SafeHtml[], total: number): SafeHtml {
+function table(title: string, id: string, headers: readonly string[], rows: ReadonlyArray<readonly (SafeHtml | string)[]>, total: number): SafeHtml {
   if (total === 0) return html``;
   return html`<section aria-labelledby="${id}">
 <h2 id="${id}">${title} (${total})</h2>
-${scrollBox(title, html`<table><caption class="visually-hidden">${title}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`)}
+${cardTable({ caption: title, className: 'sync-plan', items: rows, columns: headers.map((label, index) => ({ label, names: index === 0, className: index === headers.length - 1 ? 'message' : undefined, cell: (row: readonly (SafeHtml | string)[]) => row[index] ?? '' })) })}
 ${total > rows.length ? html`<p class="muted">The first ${rows.length} of ${total} are shown; the plan report has every one.</p>` : ''}
 </section>`;
 }
@@ -93,25 +94,25 @@ ${table(
   'Joiners: on the start date added (or a rehire reactivated), then given the seat',
   'joiners-title',
   ['Joiner', 'When', 'Seat and rule', 'Verdict', 'Why'],
-  plan.joiners.slice(0, shown).map((joiner) => html`<tr><th scope="row">${joiner.employee.email}</th><td>${joiner.how} ${when(joiner.dueAt, plan.plannedAt)}</td><td>${joiner.seat.seat}<div class="muted small">${joiner.seat.rule}</div></td><td>${verdictCell(joiner, joiner.cost)}</td><td>${joiner.cause}</td></tr>`),
+  plan.joiners.slice(0, shown).map((joiner) => [html`${joiner.employee.email}`, html`${joiner.how} ${when(joiner.dueAt, plan.plannedAt)}`, html`${joiner.seat.seat}<div class="muted small">${joiner.seat.rule}</div>`, html`${verdictCell(joiner, joiner.cost)}`, html`${joiner.cause}`]),
   plan.joiners.length,
 )}
 ${table(
   'Movers: on the effective date given the seat of their new department, title or location',
   'movers-title',
   ['Mover', 'When', 'Seat and rule', 'Verdict', 'Why'],
-  plan.movers.slice(0, shown).map((mover) => html`<tr><th scope="row">${mover.employee.email}</th><td>${mover.action} ${when(mover.dueAt, plan.plannedAt)}</td><td>${mover.user.seat ?? '?'} → ${mover.seat.seat}<div class="muted small">${mover.seat.rule}</div></td><td>${verdictCell(mover, `${mover.action} to ${mover.seat.seat}`)}</td><td>${mover.cause}</td></tr>`),
+  plan.movers.slice(0, shown).map((mover) => [html`${mover.employee.email}`, html`${mover.action} ${when(mover.dueAt, plan.plannedAt)}`, html`${mover.user.seat ?? '?'} → ${mover.seat.seat}<div class="muted small">${mover.seat.rule}</div>`, html`${verdictCell(mover, `${mover.action} to ${mover.seat.seat}`)}`, html`${mover.cause}`]),
   plan.movers.length,
 )}
 ${table(
   `Leavers: deactivated on the date, removed after a ${formatHold(holdMs)} hold with a transfer to their manager`,
   'leavers-title',
   ['Leaver', 'Plan', 'Why'],
-  leavers.slice(0, shown).map((leaver) => html`<tr><th scope="row">${leaver.email}</th><td>${describeLeaver(leaver, holdMs)}${leaver.notes.length === 0 ? '' : html`<ul class="notes">${leaver.notes.map((note) => html`<li>${note}</li>`)}</ul>`}</td><td>${plan.leaverCauses[leaver.row]?.cause ?? ''}</td></tr>`),
+  leavers.slice(0, shown).map((leaver) => [html`${leaver.email}`, html`${describeLeaver(leaver, holdMs)}${leaver.notes.length === 0 ? '' : html`<ul class="notes">${leaver.notes.map((note) => html`<li>${note}</li>`)}</ul>`}`, html`${plan.leaverCauses[leaver.row]?.cause ?? ''}`]),
   leavers.length,
 )}
-${table('Offboardings undone: employed again while their offboarding is open', 'undos-title', ['Person', 'Offboarding', 'Why'], plan.undos.slice(0, shown).map((undo) => html`<tr><th scope="row">${undo.employee.email}</th><td>${undo.workflowId}</td><td>${undo.cause}</td></tr>`), plan.undos.length)}
-${table('Transfer targets: an open offboarding now transfers to the new manager', 'transfers-title', ['Person', 'Offboarding', 'Transfer'], plan.transfers.slice(0, shown).map((transfer) => html`<tr><th scope="row">${transfer.employee.email}</th><td>${transfer.workflowId}</td><td>${transfer.from ?? '(none)'} → ${transfer.to}</td></tr>`), plan.transfers.length)}
+${table('Offboardings undone: employed again while their offboarding is open', 'undos-title', ['Person', 'Offboarding', 'Why'], plan.undos.slice(0, shown).map((undo) => [html`${undo.employee.email}`, html`${undo.workflowId}`, html`${undo.cause}`]), plan.undos.length)}
+${table('Transfer targets: an open offboarding now transfers to the new manager', 'transfers-title', ['Person', 'Offboarding', 'Transfer'], plan.transfers.slice(0, shown).map((transfer) => [html`${transfer.employee.email}`, html`${transfer.workflowId}`, html`${transfer.from ?? '(none)'} → ${transfer.to}`]), plan.transfers.length)}
 ${missingCheck(plan, options.acceptMissing)}
 ${planConfirmation({
   guardrails: plan.guardrails,

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
 import { csrfTokenOf } from '../../security/register-security.js';
@@ -30,6 +32,22 @@ export function registerSchedulesPageRoutes(app: FastifyInstance, context: Dashb
   };
   app.get('/schedules', session, async (_request, reply) => render(reply, schedulesPage(await list(), Date.now(), deps.guardrails), { title: 'Schedules', section: 'schedules' }));
   app.get('/schedules/live', session, async (_request, reply) => fragment(reply, schedulesLive(await list(), Date.now(), deps.guardrails)));
+  // The last run's plan report, as a download: the file its run recorded (JSON) or the CSV written beside it.
+  for (const format of ['csv', 'json'] as const) {
+    app.get(`/schedules/:name/report.${format}`, session, async (request, reply) => {
+      const view = await scheduleOf(request);
+      const recorded = view.lastRun?.report;
+      if (recorded === undefined || recorded === '') throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `schedule ${view.name} has no plan report yet`, { hint: 'It is written at its first run.' });
+      const file = format === 'json' ? recorded : recorded.replace(/\.json$/, '.csv');
+      const bytes = await readFile(file).catch(() => {
+        throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `the plan report of ${view.name}'s last run is gone from the server's data folder`, { hint: 'Run the schedule again for a new one.' });
+      });
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${path.basename(file).replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+        .send(bytes);
+    });
+  }
   app.get('/schedules/:name/run', session, async (request, reply) => {
     const view = await scheduleOf(request);
     return render(reply, runConfirmPage(view, csrfTokenOf(reply)), { title: `Run ${view.name} now`, section: 'schedules' });
