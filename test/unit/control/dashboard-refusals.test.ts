@@ -91,10 +91,10 @@ describe('dashboard sessions', () => {
     expect(again.statusCode).toBe(303);
     const stale = await postForm(app, jar, '/batches/b0123456789ab/cancel', { _csrf: first });
     expect(stale.statusCode).toBe(403);
-    expect(batches.calls).not.toContain('cancel b0123456789ab by the dashboard');
+    expect(batches.calls).not.toContain('cancel b0123456789ab by control-token (dashboard)');
     const fresh = csrfOf((await getPage(app, jar, '/batches/b0123456789ab/cancel')).body);
     expect((await postForm(app, jar, '/batches/b0123456789ab/cancel', { _csrf: fresh })).statusCode).toBe(303);
-    expect(batches.calls).toContain('cancel b0123456789ab by the dashboard');
+    expect(batches.calls).toContain('cancel b0123456789ab by control-token (dashboard)');
   });
 });
 

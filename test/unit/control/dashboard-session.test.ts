@@ -107,11 +107,11 @@ describe('dashboard forms', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded', cookie: header(cookiesOf(confirm, jar)) };
     const without = await app.inject({ method: 'POST', url: '/batches/b0123456789ab/cancel', headers: form, payload: '' });
     expect(without.statusCode).toBe(403);
-    expect(batches.calls).not.toContain('cancel b0123456789ab by the dashboard');
+    expect(batches.calls).not.toContain('cancel b0123456789ab by control-token (dashboard)');
     const done = await app.inject({ method: 'POST', url: '/batches/b0123456789ab/cancel', headers: form, payload: `_csrf=${encodeURIComponent(csrfOf(confirm.body))}` });
     expect(done.statusCode).toBe(303);
-    expect(done.headers.location).toBe('/batches/b0123456789ab');
-    expect(batches.calls).toContain('cancel b0123456789ab by the dashboard');
+    expect(done.headers.location).toMatch(/^\/batches\/b0123456789ab\?done=[0-9a-f]{32}$/);
+    expect(batches.calls).toContain('cancel b0123456789ab by control-token (dashboard)');
   });
 
   it('escapes what manifests and the service wrote when it shows them', async () => {
