@@ -115,9 +115,11 @@ export function registerSyncPageRoutes(app: FastifyInstance, context: DashboardC
       applied?.movers && `Movers ${applied.movers.workflowId}${applied.movers.created ? '' : ' (queued before by the same run)'}`,
       applied?.offboarding && `Offboarding ${applied.offboarding.workflowId}${applied.offboarding.created ? '' : ' (queued before by the same run)'}`,
     ].filter((entry) => entry !== undefined);
-    return redirectWithNotice(request, reply, '/upcoming', {
+    // The people to come are on their page, when this server has it; else the form, for the next export.
+    const next = deps.upcoming === undefined ? '/syncs/new' : '/upcoming';
+    return redirectWithNotice(request, reply, next, {
       kind: 'ok',
-      text: `Sync of ${preview.name} started by ${request.actor!.name}: ${disposition.nothingToChange === true ? 'nothing needed to change' : 'the plan is queued'}, and the export is accepted (run ${disposition.runId}): the next sync compares with it.${workflows.length === 0 ? '' : ' Their steps run on a worker on each date, as listed below.'}`,
+      text: `Sync of ${preview.name} started by ${request.actor!.name}: ${disposition.nothingToChange === true ? 'nothing needed to change' : 'the plan is queued'}, and the export is accepted (run ${disposition.runId}): the next sync compares with it.${workflows.length === 0 ? '' : ' Their steps run on a worker (seatflow worker, or seatflow serve --workers N) on each date.'}`,
       items: workflows.map((text) => ({ text })),
     });
   });
