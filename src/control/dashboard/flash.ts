@@ -28,7 +28,7 @@ export function createFlash<T>(sizeOf: (value: T) => number = () => 1024): Flash
     read(request) {
       const id = doneSchema.parse(request.query ?? {}).done;
       const entry = id === undefined ? undefined : store.get(id);
-      return entry !== undefined && entry.session === request.dashboardSession ? entry.value : undefined;
+      return entry !== undefined && entry.session === (request.dashboardSession ?? '') ? entry.value : undefined;
     },
   };
 }

@@ -66,8 +66,12 @@ describe('dashboard sign-in', () => {
     const post = (fields: Record<string, string>) =>
       app!.inject({ method: 'POST', url: '/login', headers: { cookie: header(jar), 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
     const wrong = await post({ _csrf: csrfOf(form.body), token: 'x'.repeat(40) });
-    expect(wrong.statusCode).toBe(401);
+    // Refused, back to the form (post, redirect, get), which says so with 401; no session.
+    expect(wrong.statusCode).toBe(303);
     expect(wrong.cookies.find((cookie) => cookie.name === 'seatflow_session')).toBeUndefined();
+    const again = await app.inject({ method: 'GET', url: String(wrong.headers.location), headers: { cookie: header(jar) } });
+    expect(again.statusCode).toBe(401);
+    expect(again.body).toContain('not the control token of this server');
     expect((await post({ token: TOKEN })).statusCode).toBe(403);
     const forged = await app.inject({ method: 'GET', url: '/batches', headers: { cookie: `seatflow_session=s1.99999999999999` } });
     expect(forged.statusCode).toBe(303);
