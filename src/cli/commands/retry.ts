@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
+import { cliActorOf } from '../cli-actor.js';
+import { auditRetry } from '../../governance/audit/audit-batch-control.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { plural } from '../../core/plural.js';
 
@@ -11,13 +13,15 @@ import { plural } from '../../core/plural.js';
  */
 export function defineRetryCommand(command: Command): void {
   command
-    .argument('<batch>', 'batch id');
-  addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
+    .argument('<batch>', 'batch id')
+    .option('--reason <text>', 'the ticket or reason, kept in the audit trail');
+  addCommonOptions(command).action(async (batchId: string, flags: CommonFlags & { reason?: string }) => {
     await withBatchRuntime(flags, async (runtime, batchRuntime) => {
       const { system } = batchRuntime;
       const steps = await openOffboarding(runtime, batchRuntime).retry(batchId);
       const { requeued, resumed } = steps ?? (await system.control.retry(batchId));
       const rerun = steps?.rerun ?? 0;
+      if (requeued + resumed + rerun > 0) await auditRetry(batchRuntime.governance.audit, batchId, { by: cliActorOf(runtime).name, via: 'cli', reason: flags.reason }, { requeued, resumed, rerun });
       if (requeued + resumed + rerun === 0) {
         const batch = await system.store.get(batchId);
         process.stdout.write(`Batch ${batchId}: nothing to retry (no failed, unknown or cancelled rows${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
