@@ -15,10 +15,10 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 
 function expectLaidOut(where: string, found: LayoutProblems): void {
   expect(found.pageWidth, `${where}: the page scrolls sideways`).toBeLessThanOrEqual(found.viewportWidth);
-  expect(found.overflowing, `${where}: wider than their container`).toEqual([]);
-  expect(found.actionsOffScreen, `${where}: row actions off screen`).toEqual([]);
-  expect(found.smallTargets, `${where}: targets too small`).toEqual([]);
-  expect(found.brokenBadges, `${where}: badges broken over two lines`).toEqual([]);
+  expect(found.overflowing.join('\n'), `${where}: wider than their container`).toBe('');
+  expect(found.actionsOffScreen.join('\n'), `${where}: row actions off screen`).toBe('');
+  expect(found.smallTargets.join('\n'), `${where}: targets too small`).toBe('');
+  expect(found.brokenBadges.join('\n'), `${where}: badges broken over two lines`).toBe('');
 }
 
 /**

@@ -156,7 +156,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     // Named after the uploaded file.
     await page.getByRole('heading', { name: 'offboarding.csv' }).waitFor();
     // Running, not "queued", once its rows started.
-    await page.locator('#batch-live .badge[data-state=running]').waitFor();
+    await page.locator('#batch-live .state .badge[data-state=running]').waitFor();
 
     // Half-way, as the live part shows it (docs/dashboard-batch.png is the screen-sized picture).
     await waitFor('the batch to be half done', async () => {
@@ -169,7 +169,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await checkPage('batch-running');
 
     // Live updates: the page itself, never reloaded, reaches the finished state, and says so in the live region.
-    await page.locator('#batch-live .badge[data-state=finished]').waitFor({ timeout: 60_000 });
+    await page.locator('#batch-live .state .badge[data-state=finished]').waitFor({ timeout: 60_000 });
     await page.locator('#batch-live').getByText(`${manifest.rows} / ${manifest.rows} rows`).waitFor();
     await waitFor('the end to be announced', async () => ((await page.locator('#announcer').textContent())?.startsWith('Batch finished: 31 of 31 rows done (100%)') === true ? true : undefined));
     expect(page.url()).toBe(batchUrl);
@@ -181,7 +181,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     // The pace of the batch and the calls against the limit, drawn by the server as SVG.
     expect((await page.locator('#chart-rows polyline').getAttribute('points'))!.split(' ').length).toBeGreaterThanOrEqual(2);
     expect((await page.locator('#chart-calls polyline').getAttribute('points'))!.split(' ').length).toBeGreaterThanOrEqual(2);
-    await expect(page.locator('#chart-calls').getByText('at most 304 in 60 s').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#chart-calls .chart-limit text').getByText('at most 304 in 60 s').isVisible()).resolves.toBe(true);
     await page.reload();
     await page.locator('table.rows tbody tr').nth(manifest.rows - 1).waitFor();
     expect(await page.locator('table.rows tbody tr').count()).toBe(manifest.rows);
@@ -213,7 +213,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await page.getByRole('button', { name: 'Yes, retry' }).click();
     // Post, redirect, get: the batch page with the result first, and keyboard focus on it.
     await page.waitForURL(new RegExp(`/batches/${batchId}\\?done=[0-9a-f]{32}$`));
-    await page.getByRole('status').filter({ hasText: /Retried: 1 row queued again/ }).waitFor();
+    await page.getByRole('status').filter({ hasText: /Retried: \d+ rows? queued again/ }).waitFor();
     expect(await idOfFocused()).toBe('result');
     // The row runs again and gets a new outcome (the service refuses it again: it is still managed elsewhere).
     const outcome = await waitFor('the retried row to end', async () => {
@@ -223,7 +223,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
       return row !== undefined && row.finishedAt > clickedAt ? row : undefined;
     }, 45_000);
     expect(outcome.outcome).toBe('failed');
-    await page.locator('#batch-live .badge[data-state=finished]').waitFor({ timeout: 45_000 });
+    await page.locator('#batch-live .state .badge[data-state=finished]').waitFor({ timeout: 45_000 });
   });
 
   it('cancels a running batch from its page, which follows the running rows to the final count without a reload', async () => {
@@ -247,7 +247,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     });
     await page.goto(`${serve.url}/batches/${batchId}`);
     await page.getByRole('heading', { name: 'cancel-me.csv' }).waitFor();
-    await page.locator('#batch-live .badge[data-state=running]').waitFor();
+    await page.locator('#batch-live .state .badge[data-state=running]').waitFor();
     // Keyboard focus stays on the link that has it while the live part refreshes around it (every 2 s).
     await page.focus('#filter-failed');
     const seen = liveAnswers.length;
@@ -255,14 +255,13 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     expect(await idOfFocused()).toBe('filter-failed');
     await page.getByRole('link', { name: 'Cancel batch…' }).click();
     await page.getByRole('heading', { name: 'Cancel batch' }).waitFor();
-    await checkPage('confirm-cancel');
     await page.getByRole('button', { name: 'Yes, cancel the batch' }).click();
     await page.waitForURL(new RegExp(`/batches/${batchId}\\?done=[0-9a-f]{32}$`));
     await page.getByRole('status').filter({ hasText: /Cancelled by control-token: \d+ rows? will not run/ }).waitFor();
     expect(await idOfFocused()).toBe('result');
     const landedAt = page.url();
     // Cancelled while rows were running: the page keeps following them, and ends at every row with an outcome.
-    await page.locator('#batch-live .badge[data-state=cancelled]').waitFor({ timeout: 60_000 }).catch(async (error: Error) => {
+    await page.locator('#batch-live .state .badge[data-state=cancelled]').waitFor({ timeout: 60_000 }).catch(async (error: Error) => {
       throw new Error(`${error.message}\nthe page shows: ${await page.locator('#batch-live').innerText()}`);
     });
     await page.locator('#batch-live').getByText(`${CANCEL_ROWS} / ${CANCEL_ROWS} rows`).waitFor();
@@ -274,6 +273,9 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     expect(batch.counts.cancelled).toBeGreaterThan(0);
     expect(batch.counts.succeeded! + batch.counts.failed!).toBeGreaterThan(0);
     await checkPage('batch-cancelled');
+    // The confirmation page, checked once the race with the running rows is over.
+    await page.goto(`${serve.url}/batches/${batchId}/cancel`);
+    await checkPage('confirm-cancel');
   });
 
   it('starts an offboarding from a dropped leavers file; its step batches open, wait, and no longer keep the list refreshing', async () => {
@@ -318,12 +320,12 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await page.locator('#step-deactivate').click();
     await page.waitForURL(new RegExp(`/batches/${offboardingId}-deactivate$`));
     await page.getByRole('heading', { name: `leavers.csv (offboarding ${offboardingId}: deactivate step)` }).waitFor();
-    await page.locator('#batch-live .badge[data-state=finished]').waitFor();
+    await page.locator('#batch-live .state .badge[data-state=finished]').waitFor();
     await checkPage('step-batch');
     await page.goto(`${serve.url}/offboardings/${offboardingId}`);
     await page.locator('#step-remove').click();
     await page.waitForURL(new RegExp(`/batches/${offboardingId}-remove$`));
-    await page.locator('#batch-live .badge[data-state=waiting]').waitFor();
+    await page.locator('#batch-live .state .badge[data-state=waiting]').waitFor();
     await page.getByText('Next step due').waitFor();
     await checkPage('step-batch-waiting');
 
