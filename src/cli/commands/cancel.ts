@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
-import { cliActorOf } from '../cli-actor.js';
+import { cliActorNameOf } from '../cli-actor.js';
 import { auditCancel } from '../../governance/audit/audit-batch-control.js';
 import { plural } from '../../core/plural.js';
 
@@ -12,7 +12,7 @@ export function defineCancelCommand(command: Command): void {
     .option('--reason <text>', 'the ticket or reason, kept in the audit trail');
   addCommonOptions(command).action(async (batchId: string, flags: CommonFlags & { reason?: string }) => {
     await withBatchRuntime(flags, async (runtime, { system, governance }) => {
-      const by = cliActorOf(runtime).name;
+      const by = cliActorNameOf(runtime);
       const { cancelled, running } = await system.control.cancel(batchId, `${by} (seatflow cancel)`);
       await auditCancel(governance.audit, batchId, { by, via: 'cli', reason: flags.reason }, { cancelled, running });
       process.stdout.write(`Batch ${batchId}: ${plural(cancelled, 'row')} cancelled${running > 0 ? `, ${plural(running, 'running row')} will finish` : ''}.\n`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
-import { cliActorOf } from '../cli-actor.js';
+import { cliActorNameOf } from '../cli-actor.js';
 import { auditRetry } from '../../governance/audit/audit-batch-control.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { plural } from '../../core/plural.js';
@@ -21,7 +21,7 @@ export function defineRetryCommand(command: Command): void {
       const steps = await openOffboarding(runtime, batchRuntime).retry(batchId);
       const { requeued, resumed } = steps ?? (await system.control.retry(batchId));
       const rerun = steps?.rerun ?? 0;
-      if (requeued + resumed + rerun > 0) await auditRetry(batchRuntime.governance.audit, batchId, { by: cliActorOf(runtime).name, via: 'cli', reason: flags.reason }, { requeued, resumed, rerun });
+      if (requeued + resumed + rerun > 0) await auditRetry(batchRuntime.governance.audit, batchId, { by: cliActorNameOf(runtime), via: 'cli', reason: flags.reason }, { requeued, resumed, rerun });
       if (requeued + resumed + rerun === 0) {
         const batch = await system.store.get(batchId);
         process.stdout.write(`Batch ${batchId}: nothing to retry (no failed, unknown or cancelled rows${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);

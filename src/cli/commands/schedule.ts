@@ -20,7 +20,7 @@ import { loadLifecyclePolicy } from '../../sync/load-lifecycle-policy.js';
 import { printed } from '../../core/printable.js';
 import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
 import { plural } from '../../core/plural.js';
-import { cliActorOf } from '../cli-actor.js';
+import { cliActorNameOf, cliActorOf } from '../cli-actor.js';
 import { requireRole } from '../../governance/operators/actor.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
@@ -113,7 +113,7 @@ export function defineScheduleCommand(schedule: Command): void {
         if (found === undefined) throw new UsageError(`no schedule "${name}"`, 'See them with: seatflow schedule list');
         const tick = new Date();
         // A run out of the schedule's cron is a change someone asked for: in the trail with who.
-        await auditScheduleRun(batch.governance.audit, name, { by: cliActorOf(runtime).name, via: 'cli' }, { jobId: `cli-${tick.toISOString()}` });
+        await auditScheduleRun(batch.governance.audit, name, { by: cliActorNameOf(runtime), via: 'cli' }, { jobId: `cli-${tick.toISOString()}` });
         if (found.kind === 'sync') {
           const last = await scheduledSyncOf(runtime, batch)(found, tick);
           await book.recordRun(name, last);
