@@ -1,6 +1,6 @@
 import type { Column, Webhook } from '../contract/index.js';
 import type { Action, ActionOf } from '../manifest/action.js';
-import type { Classification } from './classify-user-row.js';
+import type { Classification } from './planned-row.js';
 import type { PreflightFacts } from './preflight-facts.js';
 import { RULES } from './planned-row.js';
 

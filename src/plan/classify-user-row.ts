@@ -3,12 +3,10 @@ import { PROFILE_FIELD_NAMES, userRefLabel, type Action, type ActionOf } from '.
 import { findUser, type PreflightFacts } from './preflight-facts.js';
 import { judgeNewAlternate } from './judge-new-alternate.js';
 import { judgeRemoval } from './removal-preflight.js';
-import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
+import { RULES, type Classification, type ResolvedTarget } from './planned-row.js';
 import { isIspEmail } from '../contract/isp-domains.js';
 import { ERROR_CODES, sameSeatType } from '../contract/index.js';
 import { refuseBeforeRules, seatCostOfAdd, seatUnknownRefusal, type ServiceFacts } from './service-constraints.js';
-
-export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule' | 'errorCode'> & { target: ResolvedTarget };
 
 type UserAction = Extract<Action, { user: unknown }>;
 
@@ -127,7 +125,14 @@ function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget):
       target,
     };
   }
-  return { verdict: 'change', reason: `sets ${changing.join(', ')}`, target };
+  return { verdict: 'change', reason: `sets ${changing.map((field) => `${field} ${shownValue(user[field])} → ${shownValue(action[field])}`).join(', ')}`, target };
+}
+
+/** A profile value in a plan's words: quoted text (cut at 60 characters), a flag or a number as it is, or (none). */
+function shownValue(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '(none)';
+  if (typeof value !== 'string') return String(value);
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 59)}…` : value);
 }
 
 function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, user: User, facts: PreflightFacts, target: ResolvedTarget, pastViewerSunset: boolean): Classification {

@@ -100,6 +100,9 @@ export interface PlannedRow {
   rawEmail?: string;
 }
 
+/** What a classifier says of one row: its verdict with why, and the user or resource it acts on. */
+export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule' | 'errorCode'> & { target: ResolvedTarget };
+
 export interface BatchPlanSummary {
   total: number;
   change: number;

@@ -53,7 +53,7 @@ export function defineServeCommand(command: Command): void {
       // Loaded here, not at the top: every other command would pay for fastify, prom-client and the routes at start.
       const { startControlServer } = await import('../../control/start-control-server.js');
       const { createSeatflowMetrics } = await import('../../control/metrics/seatflow-metrics.js');
-      const { DEFAULT_PLAN_TIMEOUT_MS } = await import('../../control/plan-within-deadline.js');
+      const { DEFAULT_PLAN_TIMEOUT_MS } = await import('../../control/requests/plan-within-deadline.js');
       const { createRedisSessionStore } = await import('../../control/auth/dashboard-session-store.js');
       // Always a token: even on loopback, any local process or a web page (through the browser) could reach the API.
       const generated = config.control.token === undefined;

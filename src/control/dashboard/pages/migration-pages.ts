@@ -4,7 +4,9 @@ import { migrationHeadline } from '../../../migrate/format-migration.js';
 import type { PlannedMigration } from '../../../migrate/plan-migration.js';
 import { describeSubject } from '../../../plan/format-plan.js';
 import type { WorkflowStatus } from '../../../workflow/person-status.js';
-import { scrollBox } from '../format.js';
+import { stateBadge } from '../badges.js';
+import { cardTable } from '../card-table.js';
+import { timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { planConfirmation } from './plan-confirmation.js';
 
@@ -58,16 +60,18 @@ ${plan.summary.change === 0
   : planConfirmation({ guardrails: planned.guardrails, action: `/migrations/${options.previewId}/queue`, csrfToken: options.csrfToken, confirms: `run its ${plural(plan.summary.change, 'change')}`, submitLabel: 'Queue the migration', startOver: '/migrations' })}
 <section aria-labelledby="rows-title">
 <h2 id="rows-title">Rows</h2>
-${scrollBox(
-  'Rows of the migration',
-  html`<table class="rows">
-<caption class="visually-hidden">Rows of the migration, with their verdicts</caption>
-<thead><tr><th scope="col">Row</th><th scope="col">Action</th><th scope="col">Subject</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
-<tbody>${firstRows(plan.rows, 1000).map(
-    (row) => html`<tr><td>${row.row}</td><td>${row.actionName}</td><td>${describeSubject(row)}</td><td><span class="badge verdict-${row.verdict}">${row.verdict}</span></td>
-<td>${row.reason ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}</div>`}</td></tr>`,
-  )}</tbody></table>`,
-)}
+${cardTable({
+  caption: 'Rows of the migration, with their verdicts',
+  className: 'rows',
+  items: firstRows(plan.rows, 1000),
+  columns: [
+    { label: 'Row', cell: (row) => row.row },
+    { label: 'Action', cell: (row) => row.actionName },
+    { label: 'Subject', names: true, cell: (row) => describeSubject(row) },
+    { label: 'Verdict', cell: (row) => stateBadge(row.verdict) },
+    { label: 'Why', cell: (row) => html`${row.reason ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}</div>`}` },
+  ],
+})}
 ${plan.rows.length > 1000 ? html`<p class="muted">The first 1000 of ${plan.rows.length} rows are shown.</p>` : ''}
 </section>`;
 }
@@ -79,14 +83,17 @@ export function domainMigrationPage(status: WorkflowStatus): SafeHtml {
 <h1>Domain migration ${workflow.id}</h1>
 <p>${workflow.source} · ${workflow.state}</p>
 <ul class="counts">${Object.entries(status.phases).map(([phase, n]) => html`<li><span class="n">${n}</span> ${phase}</li>`)}</ul>
-${scrollBox(
-  'Users of the migration',
-  html`<table class="rows">
-<caption class="visually-hidden">Users of the migration and where each stands</caption>
-<thead><tr><th scope="col">Row</th><th scope="col">User</th><th scope="col">New address</th><th scope="col">Phase</th><th scope="col">Next</th><th scope="col">Why</th></tr></thead>
-<tbody>${status.persons.slice(0, 2000).map(
-    (person) => html`<tr><td>${person.row}</td><td>${person.email}</td><td>${person.detail.newEmail ?? ''}</td><td>${person.phase}</td>
-<td>${person.next === undefined ? '' : `${person.next.step} ${person.next.dueAt}`}</td><td>${person.reason ?? ''}${person.detail.errorCode === undefined ? '' : html`<div class="muted small">${person.detail.errorCode}</div>`}</td></tr>`,
-  )}</tbody></table>`,
-)}`;
+${cardTable({
+  caption: 'Users of the migration and where each stands',
+  className: 'rows',
+  items: status.persons.slice(0, 2000),
+  columns: [
+    { label: 'Row', cell: (person) => person.row },
+    { label: 'User', names: true, cell: (person) => person.email },
+    { label: 'New address', cell: (person) => person.detail.newEmail ?? '' },
+    { label: 'Phase', cell: (person) => stateBadge(person.phase) },
+    { label: 'Next', cell: (person) => (person.next === undefined ? '' : html`${person.next.step} ${timeOf(person.next.dueAt)}`) },
+    { label: 'Why', cell: (person) => html`${person.reason ?? ''}${person.detail.errorCode === undefined ? '' : html`<div class="muted small">${person.detail.errorCode}</div>`}` },
+  ],
+})}`;
 }
