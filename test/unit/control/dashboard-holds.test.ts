@@ -1,3 +1,4 @@
+import type { PersonRow } from '../../../src/workflow/person-rows.js';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
@@ -130,6 +131,24 @@ describe('dashboard: holds page', () => {
     expect(page.body.match(/>Undo…<\/a>/g)).toHaveLength(2);
     expect((await getPage(app, jar, '/offboardings/o000000000000')).statusCode).toBe(404);
     expect((await getPage(app, jar, '/offboardings/not-an-id')).statusCode).toBe(404);
+  });
+
+  it('shows what happened, not what was intended: an undo whose reactivation failed is red, with the service’s reason', async () => {
+    const undone = leaver(4, 'dee.undone@acme.example', 'undone', { undo: { by: 'alice', at: '2026-11-23T10:00:00.000Z', from: 'holding' } });
+    const failedReactivation: PersonRow = {
+      batchId: OURS.reactivateBatch,
+      action: 'reactivate',
+      state: 'ended',
+      outcome: { batchId: OURS.reactivateBatch, row: 4, line: 5, action: 'reactivate', outcome: 'failed', status: 404, message: 'User not found', attempts: 1, finishedAt: '2026-11-23T10:00:05.000Z' },
+    };
+    const offboarding = fakeOffboarding();
+    (offboarding.system as unknown as { status: (id: string) => Promise<unknown> }).status = async () => offboardingStatus(OURS, [undone], NOW, 1, new Map([[4, [failedReactivation]]]));
+    app = buildControlApp(controlDeps({ offboarding }));
+    const jar = await signIn(app);
+    const page = await getPage(app, jar, `/offboardings/${OURS.id}`);
+    expect(page.body).toContain('<span class="badge tone-bad" data-state="undo-failed">undo failed</span>');
+    expect(textOf(page.body)).toContain('the reactivation failed: User not found');
+    expect(textOf(page.body)).toContain('1 undo-failed');
   });
 
   it('shows the times of an offboarding planned in a zone in that zone, the UTC instant on hover, and a path as its file name', async () => {

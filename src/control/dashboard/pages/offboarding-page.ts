@@ -23,7 +23,7 @@ export interface OffboardingView {
 
 /** What the live region says: where the leavers stand, news whenever a leaver moves to another phase. */
 export function phasesNews(status: OffboardingStatus): { key: string; text: string } {
-  const phases = Object.entries(status.phases).map(([phase, n]) => `${n} ${phase}`).join(', ');
+  const phases = Object.entries(status.statuses).map(([state, n]) => `${n} ${state}`).join(', ');
   return { key: phases.replace(/[^a-z0-9]+/gi, '-').slice(0, 40), text: `Offboarding ${status.workflow.state}: ${phases || 'no leavers'}.` };
 }
 
@@ -36,6 +36,7 @@ function notesCell(leaver: LeaverView, zone: string | undefined): SafeHtml {
   const lines: SafeHtml[] = [];
   if (leaver.reason !== undefined) lines.push(html`<li>${leaver.reason}</li>`);
   if (leaver.undo !== undefined) lines.push(html`<li>undone by ${leaver.undo.by} at ${timeOf(leaver.undo.at, zone)}</li>`);
+  for (const line of leaver.happened) lines.push(html`<li>${line}</li>`);
   for (const note of leaver.notes) lines.push(html`<li>${note}</li>`);
   return lines.length === 0 ? html`` : html`<ul class="notes">${lines}</ul>`;
 }
@@ -67,7 +68,7 @@ ${announcement(news.key, view.announced, news.text)}
   <div><dt>Submitted</dt><dd>${timeOf(workflow.createdAt, zone)}</dd></div>
   ${storyFacts(view.story, zone)}
   <div><dt>Hold</dt><dd>${formatHold(workflow.holdMs)}</dd></div>
-  <div><dt>Leavers</dt><dd>${Object.entries(status.phases).map(([phase, n]) => `${n} ${phase}`).join(', ') || '—'}</dd></div>
+  <div><dt>Leavers</dt><dd>${Object.entries(status.statuses).map(([state, n]) => `${n} ${state}`).join(', ') || '—'}</dd></div>
   <div><dt>Step workers connected</dt><dd>${status.workers}</dd></div>
   ${workflow.transferTo === undefined ? '' : html`<div><dt>Transfer to</dt><dd>${workflow.transferTo}</dd></div>`}
   <div><dt>Times shown in</dt><dd>${zone ?? 'UTC'}</dd></div>
@@ -86,7 +87,8 @@ ${cardTable({
   items: status.leavers,
   columns: [
     { label: 'Leaver', names: true, cell: (leaver) => html`${leaver.email}<div class="muted small">row ${leaver.row}${leaver.userId === undefined ? '' : ` · user ${leaver.userId}`}</div>` },
-    { label: 'Phase', cell: (leaver) => phaseBadge(leaver.phase) },
+    // What happened (the rows' states and outcomes), not only what the phase intends: an undo whose reactivation failed is red.
+    { label: 'Status', cell: (leaver) => phaseBadge(leaver.status) },
     { label: 'Last step', cell: (leaver) => lastCell(leaver.last, zone) },
     { label: 'Next step', cell: (leaver) => dueCell(leaver.next, now, zone) },
     { label: 'Undo until', cell: (leaver) => undoUntilCell(leaver.undoUntil, now, zone) },
