@@ -13,10 +13,10 @@ import type { RequestBudget } from '../queue/request-budget.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
 import { readRetryPolicy, withCliRuntime, type CliRuntime } from './cli-runtime.js';
 import type { CommonFlags } from './common-options.js';
-import { cliActorOf } from './cli-actor.js';
 import { createEventKeys } from '../events/event-keys.js';
 import { createOwnChangeLedger } from '../events/own-change-ledger.js';
 import type { Clock } from '../core/clock.js';
+import { cliActorNameOf } from './cli-actor.js';
 
 /** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
 export interface BatchRuntime {
@@ -58,19 +58,11 @@ export async function openBatchRuntime(runtime: CliRuntime, options: OpenBatchRu
   const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim, logger, hooks });
   metrics?.watch({ queue: system.queue, store: system.store, target, targetLabel: runtime.targetLabel });
   runtime.onClose(() => system.close());
-  await governance.recordConfig(runtime.configFiles, actorNameOf(runtime));
+  await governance.recordConfig(runtime.configFiles, cliActorNameOf(runtime));
   return { redis, system, target, governance };
 }
 
 /** Who started this command, for the configuration entry: an ambiguous identity only matters to what it asks for. */
-function actorNameOf(runtime: CliRuntime): string {
-  try {
-    return cliActorOf(runtime).name;
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** One watch per process over the command connection: every wait on Redis is bounded by it (see watchRedis). */
 function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' | 'wait'): RedisWatchdog {
   const { warnAfterMs, giveUpAfterMs } = runtime.config.redis;

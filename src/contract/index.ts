@@ -12,6 +12,7 @@ export * from './sheet.js';
 export * from './envelopes.js';
 export * from './error-codes.js';
 export * from './isp-domains.js';
+export * from './plan-domains.js';
 export * from './unrecognized-value.js';
 export * from './list-users-paging.js';
 export * from './service-regions.js';

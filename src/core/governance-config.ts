@@ -31,7 +31,7 @@ const operatorSchema = z
 export type OperatorConfig = z.infer<typeof operatorSchema>;
 
 /** The kinds of change a person asks for; each can be made to need approval whatever its size. */
-export const CHANGE_KINDS = ['batch', 'offboarding', 'reconciliation', 'sync', 'revert'] as const;
+export const CHANGE_KINDS = ['batch', 'offboarding', 'reconciliation', 'sync', 'revert', 'migration'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 const approvalsSchema = z.strictObject({

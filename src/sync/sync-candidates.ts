@@ -1,24 +1,13 @@
-import type { UserStatus } from '../contract/index.js';
 import { CompactJsonMap } from '../manifest/compact-json-map.js';
 import { CompactStringSet } from '../manifest/compact-string-set.js';
-import type { PolicySeat } from '../reconcile/policy.js';
 import type { LeaveDateSource } from '../workflow/read-leavers.js';
 import { leavingOwnerOf } from '../workflow/workflow-store.js';
 import type { LiveLookup } from './live-index.js';
+import type { LiveMember } from './live-member.js';
 import { keptOf, type Employee, type KeptEmployee } from './employee.js';
 import type { LifecyclePolicy } from './lifecycle-policy.js';
 import { attributeChanges, seatFor, type SeatChoice } from './seat-rules.js';
 import { protectionOf } from './sync-protection.js';
-
-/** A user of the live organization, as much as a sync needs (100,000 of them are looked up while the plan is made). */
-export interface LiveMember {
-  id: number;
-  email: string;
-  status?: UserStatus | undefined;
-  admin?: boolean | undefined;
-  /** The seat in the policy's plan, as a policy names seats (a deactivated user holds the free seat). */
-  seat?: PolicySeat | undefined;
-}
 
 export interface JoinerCandidate {
   employee: Employee;

@@ -63,7 +63,8 @@ export async function submitWorkflow<R extends WorkflowBase, P extends PersonBas
   await submission.beforeRows?.();
   // Every row of every step batch has a state before any step job exists (row-lifecycle.ts): the rows saved now are
   // their person's first step's, scheduled at its due instant; the others are planned (a later step decides on them).
-  const firstDue = new Map(submission.steps.map((step) => [step.row, step.dueAt]));
+  const firstDue = new Map<number, number>();
+  for (const step of submission.steps) firstDue.set(step.row, Math.min(step.dueAt, firstDue.get(step.row) ?? Infinity));
   const everyone = submission.persons.map((person) => person.row);
   for (const batch of submission.stepBatches) {
     if (batch.rows.length > 0) await context.batches.saveRows(batch.batchId, batch.rows);

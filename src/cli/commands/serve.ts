@@ -9,6 +9,8 @@ import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-
 import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { migrationPlanningOf } from '../migration-planning.js';
+import { domainMigrationsOf } from '../../migrate/domain-migrations.js';
 import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { syncReportDir } from '../sync-runtime.js';
@@ -51,7 +53,7 @@ export function defineServeCommand(command: Command): void {
       // Loaded here, not at the top: every other command would pay for fastify, prom-client and the routes at start.
       const { startControlServer } = await import('../../control/start-control-server.js');
       const { createSeatflowMetrics } = await import('../../control/metrics/seatflow-metrics.js');
-      const { DEFAULT_PLAN_TIMEOUT_MS } = await import('../../control/plan-within-deadline.js');
+      const { DEFAULT_PLAN_TIMEOUT_MS } = await import('../../control/requests/plan-within-deadline.js');
       const { createRedisSessionStore } = await import('../../control/auth/dashboard-session-store.js');
       // Always a token: even on loopback, any local process or a web page (through the browser) could reach the API.
       const generated = config.control.token === undefined;
@@ -111,6 +113,7 @@ export function defineServeCommand(command: Command): void {
       deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
       const hr = hrWorkflowsOf(offboarding);
       deps.upcoming = hr;
+      deps.migrations = { ...migrationPlanningOf(runtime, batchRuntime, offboarding), status: (id) => domainMigrationsOf(offboarding.engine).status(id) };
       metrics.watch({ workflows: offboarding.store, schedules: deps.schedules, upcoming: hr.upcoming });
       if (workers > 0) {
         for (let i = 0; i < workers; i += 1) {

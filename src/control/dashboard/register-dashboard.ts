@@ -23,6 +23,7 @@ import { registerGovernancePageRoutes } from './routes/governance-page-routes.js
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
 import { registerUpcomingPageRoutes } from './routes/upcoming-page-routes.js';
 import { registerProvisionalPageRoutes } from './routes/provisional-page-routes.js';
+import { registerMigrationPageRoutes } from './routes/migration-page-routes.js';
 
 /** The dashboard's stylesheet and script, at the package root so that src/ and dist/ serve the same files. */
 const ASSETS_DIR = path.join(PACKAGE_ROOT, 'assets', 'dashboard');
@@ -69,6 +70,7 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps,
   registerSchedulesPageRoutes(app, context);
   registerUpcomingPageRoutes(app, context);
   registerProvisionalPageRoutes(app, context, (deps.provisionalSoonDays ?? 7) * 86_400_000);
+  registerMigrationPageRoutes(app, context);
   registerGovernancePageRoutes(app, context);
   await registerQueueBoard(app, deps);
   return {

@@ -33,6 +33,12 @@ export const AUDIT_EVENTS = [
   'events.subscribed',
   'events.rotated',
   'events.unsubscribed',
+  /** A schedule run now, out of its cron (`seatflow schedule run`, the dashboard's Run now). */
+  'schedule.run',
+  /** A batch cancelled (`seatflow cancel`, the API, the dashboard): its rows not yet started end cancelled. */
+  'batch.cancelled',
+  /** A batch's failed rows queued again (`seatflow retry`, the API, the dashboard). */
+  'batch.retried',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

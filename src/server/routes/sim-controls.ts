@@ -9,6 +9,7 @@ import { parseRateLimit, type RateLimiter } from '../sim/rate-limit.js';
 import type { RequestLog } from '../sim/request-log.js';
 import { isLoopbackHost } from '../webhooks/verify-callback.js';
 import { applyOutsideChange } from './outside-changes.js';
+import { SIM_DOMAIN_CONTROLS } from './sim-domain-controls.js';
 
 /** What /_sim can change besides the context: swapping the whole state. */
 export interface SimStateControls {
@@ -152,6 +153,7 @@ const HANDLERS: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; path: string; handl
       return plan;
     },
   },
+  ...SIM_DOMAIN_CONTROLS.map((control) => ({ method: control.method, path: control.path, handle: (r: FastifyRequest, d: SimControlDeps) => control.handle(r, d.server) })),
 ];
 
 function remoteIsLoopback(request: FastifyRequest): boolean {

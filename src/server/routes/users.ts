@@ -5,7 +5,8 @@ import { LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE, LIST_USERS_MAX_PAGE_SIZE } from '.
 import { noteProvisionalSeat } from '../rules/provisional-expiry.js';
 import { queryBool, queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
-import { domainMatches, EMAIL_ADDRESS } from '../rules/email-domains.js';
+import { domainMatches } from '../../contract/index.js';
+import { EMAIL_ADDRESS } from '../rules/email-domains.js';
 import type { UserRecord } from '../state/records.js';
 import { addUser, findUserByEmail } from '../state/server-state.js';
 import { userProfileView, userView } from '../state/user-views.js';

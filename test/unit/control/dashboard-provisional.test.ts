@@ -24,7 +24,7 @@ describe('Provisional Members on the dashboard and in /metrics (docs/events.md#p
     const page = await getPage(app, jar, '/provisional');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<a href="/provisional" aria-current="page">Provisional Members</a>');
-    expect(page.body).toContain('<th scope="row">gone.&lt;x&gt;@acme.example</th>');
+    expect(page.body).toContain('<th scope="row" data-label="Person">gone.&lt;x&gt;@acme.example</th>');
     const text = textOf(page.body);
     expect(text).toContain('3 Provisional Members; 1 review ends within 7 days.');
     expect(text).toMatch(/riley\.owens@acme\.example 5420192837465012 .* in 3 d .* soon/);

@@ -1,5 +1,6 @@
 import type { ProvisionalSeat } from '../../../events/provisional-tracker.js';
-import { relativeTime, scrollBox, timeOf } from '../format.js';
+import { cardTable } from '../card-table.js';
+import { relativeTime, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 
 export interface ProvisionalView {
@@ -25,24 +26,18 @@ export function provisionalLive(view: ProvisionalView): SafeHtml {
 ${view.seats.length === 0
   ? html`<p class="empty">No Provisional Member is tracked. <code>seatflow webhooks subscribe</code> reads them once and the service's events keep the list; <code>seatflow provisional --refresh</code> reads them again.</p>`
   : html`<p>${view.seats.length} Provisional Member${view.seats.length === 1 ? '' : 's'}; ${soon} review${soon === 1 ? ' ends' : 's end'} within ${Math.round(view.soonMs / 86_400_000)} days.</p>
-${scrollBox(
-  'Provisional Members',
-  html`<table class="provisional">
-<caption class="visually-hidden">Provisional Members, soonest end of review first</caption>
-<thead><tr><th scope="col">Person</th><th scope="col">Plan</th><th scope="col">Review ends</th><th scope="col">In</th><th scope="col">Known from</th></tr></thead>
-<tbody>
-${view.seats.map(
-  (seat) => html`<tr>
-  <th scope="row">${seat.email}</th>
-  <td class="mono">${seat.planId}</td>
-  <td>${timeOf(seat.expiresAt)}</td>
-  <td>${whenCell(seat, view)}</td>
-  <td>${seat.from === 'event' ? 'an event' : 'a read of the plan'}<div class="muted small">${timeOf(seat.seenAt)}</div></td>
-</tr>`,
-)}
-</tbody>
-</table>`,
-)}`}
+${cardTable({
+  caption: 'Provisional Members, soonest end of review first',
+  className: 'provisional',
+  items: view.seats,
+  columns: [
+    { label: 'Person', names: true, cell: (seat) => seat.email },
+    { label: 'Plan', className: 'mono', cell: (seat) => seat.planId },
+    { label: 'Review ends', cell: (seat) => timeOf(seat.expiresAt) },
+    { label: 'In', cell: (seat) => whenCell(seat, view) },
+    { label: 'Known from', cell: (seat) => html`${seat.from === 'event' ? 'an event' : 'a read of the plan'}<div class="muted small">${timeOf(seat.seenAt)}</div>` },
+  ],
+})}`}
 </div>`;
 }
 
