@@ -27,19 +27,29 @@ const EXTERNAL = [
   'unicode-name',
 ];
 
-await build({
-  // The parse thread of the control API is started from a file beside the chunk that starts it (parse-thread.ts).
-  entryPoints: ['dist/src/cli/main.js', 'dist/src/control/parse-off-thread/parse-thread-entry.js'].map((file) => path.join(root, file)),
-  outdir: path.join(root, 'dist/cli'),
-  entryNames: '[name]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.18',
-  external: EXTERNAL,
-  // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
-  banner: { js: "import { createRequire as seatflowCreateRequire } from 'node:module'; const require = seatflowCreateRequire(import.meta.url);" },
-  legalComments: 'linked',
-  logLevel: 'warning',
-});
+/**
+ * Bundles the CLI from `from` ('dist': what tsc compiled, for the package; 'src': the TypeScript sources, for the tests,
+ * which start seatflow hundreds of times and pay tsx's start-up on each) into `outdir`.
+ */
+export async function bundleCli(from, outdir) {
+  const extension = from === 'src' ? 'ts' : 'js';
+  const base = from === 'src' ? root : path.join(root, 'dist');
+  await build({
+    // The parse thread of the control API is started from a file beside the chunk that starts it (parse-thread.ts).
+    entryPoints: [`src/cli/main.${extension}`, `src/control/parse-off-thread/parse-thread-entry.${extension}`].map((file) => path.join(base, file)),
+    outdir,
+    entryNames: '[name]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.18',
+    external: EXTERNAL,
+    // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
+    banner: { js: "import { createRequire as seatflowCreateRequire } from 'node:module'; const require = seatflowCreateRequire(import.meta.url);" },
+    legalComments: 'linked',
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleCli('dist', path.join(root, 'dist/cli'));
