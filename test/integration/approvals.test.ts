@@ -92,7 +92,10 @@ describe('approvals: the two-person rule', { timeout: 60_000 }, () => {
     for (const email of emails) expect(seatOf(g.h, email)).toBe('VIEWER');
 
     // The trail: asked (with the reason), approved (by whom, the hash seen), queued, each row with the service's answer.
-    const entries = (await collect(g.governance.audit.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; actor: string; subject: string; reason?: string; data: Record<string, unknown> });
+    // A row's entry is appended once its outcome is recorded (the outcome finishes the batch): wait for the last ones.
+    const readEntries = async () => (await collect(g.governance.audit.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; actor: string; subject: string; reason?: string; data: Record<string, unknown> });
+    await expect.poll(async () => (await readEntries()).filter((e) => e.event === 'row.applied' && e.subject === request.id).length, { timeout: 10_000 }).toBe(4);
+    const entries = await readEntries();
     expect(entries.filter((e) => e.subject === request.id).map((e) => `${e.event} ${e.actor}`)).toEqual(['change.requested alice', 'change.approved bob', 'change.queued bob', 'row.applied worker', 'row.applied worker', 'row.applied worker', 'row.applied worker']);
     expect(entries.find((e) => e.event === 'change.requested')).toMatchObject({ reason: 'HR-1234', data: { approval: 'required', planHash: approvedHash } });
     expect(entries.find((e) => e.event === 'change.approved')).toMatchObject({ reason: 'checked with HR', data: { planHash: approvedHash, requestedBy: 'alice' } });

@@ -8,6 +8,7 @@ import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../.
 import { DEMO } from '../../src/server/demo/demo-organization.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import { closeBullmq } from '../../src/queue/redis/close-bullmq.js';
 
 const batches = useBatchHarnesses();
 const DAY = 86_400_000;
@@ -50,8 +51,9 @@ function scheduleFixture(h: BatchHarness, workerCount: number, guardrails = GUAR
     workers,
     completed,
     async close() {
-      await Promise.all(workers.map((worker) => worker.close()));
-      await queue.close();
+      // As seatflow closes them: a connection closed while it still starts fails where nothing listens.
+      await Promise.all(workers.map((worker) => closeBullmq(worker)));
+      await closeBullmq(queue);
       await book.close();
     },
   };
