@@ -131,8 +131,11 @@ async function submitJoiners(plan: SyncPlan, options: ApplySyncOptions): Promise
   const id = hrWorkflowIdOf('j', plan.runHash);
   const at = new Date(engine.clock.now());
   const record = recordOf(plan, options, id, plan.joiners.length, { addBatch: `${id}-add`, reactivateBatch: `${id}-reactivate`, seatBatch: `${id}-seat` });
+  const recordedAt = new Date(plan.plannedAt).toISOString();
   const persons: JoinerState[] = plan.joiners.map((joiner, index) => ({
     ...personOf(joiner, index + 1, at),
+    // The plan's listing found them not in the organization (an add) or deactivated (a reactivation).
+    atPlan: joiner.how === 'add' ? { recordedAt, found: 'absent' } : { recordedAt, found: 'member', status: 'DEACTIVATED' },
     ...(joiner.employee.firstName === undefined ? {} : { firstName: joiner.employee.firstName }),
     ...(joiner.employee.lastName === undefined ? {} : { lastName: joiner.employee.lastName }),
     notes: [joiner.cost],
