@@ -10,6 +10,7 @@ import type { HrRecord, JoinerState, MoverState } from './hr-workflow-state.js';
 import { addRow, createJoinerLifecycle, JOIN_STEP, joinerBatches } from './joiner-lifecycle.js';
 import { createMoverLifecycle, MOVE_STEP, moverBatches } from './mover-lifecycle.js';
 import type { PlannedJoiner, PlannedMover, SyncPlan } from './sync-plan.js';
+import { memberAtPlan } from './user-at-plan.js';
 
 export interface ApplySyncOptions {
   offboarding: OffboardingSystem;
@@ -130,8 +131,11 @@ async function submitJoiners(plan: SyncPlan, options: ApplySyncOptions): Promise
   const id = hrWorkflowIdOf('j', plan.runHash);
   const at = new Date(engine.clock.now());
   const record = recordOf(plan, options, id, plan.joiners.length, { addBatch: `${id}-add`, reactivateBatch: `${id}-reactivate`, seatBatch: `${id}-seat` });
+  const recordedAt = new Date(plan.plannedAt).toISOString();
   const persons: JoinerState[] = plan.joiners.map((joiner, index) => ({
     ...personOf(joiner, index + 1, at),
+    // The plan's listing found them not in the organization (an add) or deactivated (a reactivation).
+    atPlan: joiner.how === 'add' ? { recordedAt, found: 'absent' } : { recordedAt, found: 'member', status: 'DEACTIVATED' },
     ...(joiner.employee.firstName === undefined ? {} : { firstName: joiner.employee.firstName }),
     ...(joiner.employee.lastName === undefined ? {} : { lastName: joiner.employee.lastName }),
     notes: [joiner.cost],
@@ -160,7 +164,10 @@ async function submitMovers(plan: SyncPlan, options: ApplySyncOptions): Promise<
   const id = hrWorkflowIdOf('m', plan.runHash);
   const at = new Date(engine.clock.now());
   const record = recordOf(plan, options, id, plan.movers.length, { seatBatch: `${id}-seat` });
-  const persons: MoverState[] = plan.movers.map((mover, index) => ({ ...personOf(mover, index + 1, at), ...(mover.user.seat === undefined ? {} : { seatBefore: mover.user.seat }) }));
+  const persons: MoverState[] = plan.movers.map((mover, index) => {
+    const atPlan = memberAtPlan(mover.user, plan.planId, plan.plannedAt);
+    return { ...personOf(mover, index + 1, at), ...(mover.user.seat === undefined ? {} : { seatBefore: mover.user.seat }), ...(atPlan === undefined ? {} : { atPlan }) };
+  });
   const batches = moverBatches({ ...record, state: 'submitting', lifecycle: 'movers' });
   const open = persons.filter((person) => person.phase === 'scheduled');
   const submitted = await submitWorkflow(engine, {

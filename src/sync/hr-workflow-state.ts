@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEAT_TYPES, USER_STATUSES } from '../contract/enums.js';
 import { POLICY_SEATS } from '../reconcile/policy.js';
 import { personBaseSchema, workflowBaseShape } from '../workflow/workflow-shapes.js';
 
@@ -28,6 +29,23 @@ export type HrRecord = z.infer<typeof hrRecordSchema>;
 const dateSourceSchema = z.object({ written: z.string(), column: z.string(), readAs: z.string() });
 const undoSchema = z.object({ by: z.string(), at: z.string(), from: z.string() }).optional();
 
+/**
+ * The person's user as the sync's plan read it in bulk (the organization's listing in the workflow's plan), and when:
+ * not in the organization (a joiner to add), or a member with this status, admin flag and seat. A step due when the plan
+ * read it and run within 15 minutes of that reading uses it instead of reading again (plan-reading-stands.ts); anyone
+ * else, or a person changed elsewhere since, is read at the step.
+ */
+export const userAtPlanSchema = z.object({
+  recordedAt: z.string(),
+  found: z.enum(['absent', 'member']),
+  status: z.enum(USER_STATUSES).optional(),
+  admin: z.boolean().optional(),
+  planId: z.number().optional(),
+  seatType: z.enum(SEAT_TYPES).optional(),
+  isInternal: z.boolean().optional(),
+});
+export type UserAtPlan = z.infer<typeof userAtPlanSchema>;
+
 /** What every sync person has: who in the export, when, which seat by which rule, and why. */
 const hrPersonShape = {
   ...personBaseSchema.shape,
@@ -42,6 +60,7 @@ const hrPersonShape = {
   /** What in the export made this person a joiner or a mover (`new in the export`, `department Sales → Engineering`). */
   cause: z.string(),
   undo: undoSchema,
+  atPlan: userAtPlanSchema.optional(),
 };
 
 /**

@@ -1,9 +1,11 @@
 import { DelayedError } from 'bullmq';
 import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import { USER_STATUSES, type UserStatus } from '../contract/enums.js';
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import type { Lifecycle, RowWait, StepRun } from '../workflow/lifecycle.js';
+import { planReadingStands } from '../workflow/plan-reading-stands.js';
 import { personStepOf } from '../workflow/workflow-shapes.js';
 import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
 import { createPersonStore } from '../workflow/person-store.js';
@@ -13,6 +15,7 @@ import type { StepJobData } from '../workflow/step-job.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
 import { hrRecordSchema, JOINER_OPEN, joinerStateSchema, type HrRecord, type JoinerState } from './hr-workflow-state.js';
 import { seatChangeFor } from './seat-change.js';
+import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
 
 export const JOINERS = 'joiners';
 /** The one step of a joiner: on the start date, into the organization with the policy's seat. */
@@ -37,7 +40,16 @@ export function joinerBatches(workflow: HrRecord): (StepBatchRef & { name: strin
 export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord, JoinerState> {
   const records = createRecordStore(engine.redis, engine.keys, hrRecordSchema, JOINERS);
   const persons = createPersonStore(engine.redis, engine.keys, joinerStateSchema);
-  const lifecycle: Lifecycle<HrRecord, JoinerState> = { name: JOINERS, steps: [JOIN_STEP], records, persons, openPhases: JOINER_OPEN, runStep, gaveUp };
+  const lifecycle: Lifecycle<HrRecord, JoinerState> = {
+    name: JOINERS,
+    steps: [JOIN_STEP],
+    records,
+    persons,
+    openPhases: JOINER_OPEN,
+    runStep,
+    gaveUp,
+    changedElsewhere: (workflow, person, change) => forgetUserAtPlan(persons, workflow, person, change),
+  };
   const now = () => new Date(engine.clock.now());
   const batch = (workflow: HrRecord, name: string) => joinerBatches(workflow).find((each) => each.name === name);
   const end = (workflow: HrRecord, person: JoinerState, ends: Record<string, StepEnd>) =>
@@ -58,7 +70,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       return person.phase;
     }
     try {
-      if (person.phase === 'scheduled') person = (await begin(workflow, person, api, signal)) ?? (await persons.get(workflow.id, person.row));
+      if (person.phase === 'scheduled') person = (await begin(workflow, person, api, dueAt, signal)) ?? (await persons.get(workflow.id, person.row));
       if (person?.phase === 'adding' || person?.phase === 'reactivating') person = (await arrive(workflow, person, dueAt, run)) ?? (await persons.get(workflow.id, person.row));
       if (person?.phase === 'seating') person = (await seat(workflow, person, api, dueAt, run, signal)) ?? (await persons.get(workflow.id, person.row));
       return person?.phase ?? 'missing';
@@ -76,17 +88,22 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     }
   }
 
-  /** The start date: what does the organization need now? */
-  async function begin(workflow: HrRecord, person: JoinerState, api: SmartsheetApi, signal?: AbortSignal): Promise<JoinerState | undefined> {
-    const page = await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) });
-    const user = page.data.find((each) => each.email.toLowerCase() === person.email);
+  /**
+   * The start date: what does the organization need now? The plan's listing tells it when it still stands (due when
+   * the plan read it, run within 15 minutes of that: user-at-plan.ts); else the address is looked up now. An add on a
+   * reading overtaken meanwhile is refused by the service (already a member) and ends the joiner failed, as before.
+   */
+  async function begin(workflow: HrRecord, person: JoinerState, api: SmartsheetApi, dueAt: number, signal?: AbortSignal): Promise<JoinerState | undefined> {
+    const found = foundAtPlan(person, Math.max(person.dueAt, dueAt)) ?? (await lookUp(api, person.email, signal));
+    const { user } = found;
+    const as = found.readAt === undefined ? '' : ` (as the sync's plan read it at ${found.readAt})`;
     const at = now();
     if (user === undefined) {
-      return move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'adding', how: 'add', steps: [...current.steps, personStepOf('recheck', 'add', at, 'not in the organization: adding')] }));
+      return move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'adding', how: 'add', steps: [...current.steps, personStepOf('recheck', 'add', at, `not in the organization${as}: adding`)] }));
     }
     if (user.status === 'DEACTIVATED') {
       await engine.batches.saveRows(requireBatch(workflow.reactivateBatch, 'reactivate'), [reactivateRow(person, user.id)]);
-      const moved = await move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'reactivating', how: 'reactivate', userId: user.id, steps: [...current.steps, personStepOf('recheck', 'reactivate', at, 'a deactivated member (a rehire): reactivating')] }));
+      const moved = await move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'reactivating', how: 'reactivate', userId: user.id, steps: [...current.steps, personStepOf('recheck', 'reactivate', at, `a deactivated member (a rehire)${as}: reactivating`)] }));
       if (moved !== undefined) await end(workflow, moved, { add: { outcome: 'skipped', message: 'a deactivated member: reactivated instead of added' } });
       return moved;
     }
@@ -95,6 +112,15 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       await end(workflow, moved, { add: { outcome: 'unchanged', message: `already in the organization (${user.status ?? 'status hidden'})` }, reactivate: { outcome: 'skipped', message: 'not deactivated: nothing to reactivate' } });
     }
     return moved;
+  }
+
+  /** The joiner's user as the plan's listing found them, when that still stands for the step due at `dueAt`. */
+  function foundAtPlan(person: JoinerState, dueAt: number): Found | undefined {
+    const reading = standingUserAtPlan(person, dueAt, engine.clock.now());
+    if (reading === undefined) return undefined;
+    if (reading.found === 'absent') return { user: undefined, readAt: reading.recordedAt };
+    if (reading.status === 'DEACTIVATED' && person.userId !== undefined) return { user: { id: person.userId, status: 'DEACTIVATED' }, readAt: reading.recordedAt };
+    return undefined;
   }
 
   /** The add or reactivate row ran (or runs now): into the organization, or failed. */
@@ -130,7 +156,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       const userId = person.userId ?? (await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) })).data.find((user) => user.email.toLowerCase() === person.email)?.id;
       if (userId === undefined) throw new Error(`joiner ${person.email} (row ${person.row}) is not in the organization after joining`);
       if (person.userId === undefined) await persons.update(workflow.id, person.row, (current) => ({ ...current, userId }));
-      const change = await seatChangeFor(api, { ...person, userId }, workflow.planId, person.seat, signal);
+      const change = await seatChangeFor(api, { ...person, userId }, workflow.planId, person.seat, signal, await addAnswer(workflow, person, dueAt));
       if (change.kind !== 'row') {
         const message = change.kind === 'same' ? `holds ${change.seat}, the seat the policy gives (${person.seatRule})` : `seat not changed: ${change.reason}`;
         const joined = await move(workflow, person.row, 'seating', (current) => ({ ...current, phase: 'joined', ...(change.kind === 'skip' ? { notes: [...current.notes, message] } : {}), steps: [...current.steps, personStepOf('seat', change.kind === 'same' ? 'unchanged' : 'skipped', now(), message)] }));
@@ -151,6 +177,24 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     }));
     if (ended !== undefined) await persons.close(workflow, ended.row, JOINER_OPEN);
     return ended;
+  }
+
+  /**
+   * The status and admin flag the add answered (its row's detail), while that answer stands as a reading for the seat
+   * step (plan-reading-stands.ts: the step runs within 15 minutes of its due instant, before which the add cannot have
+   * run): the seat change then reads the user's plans only. Undefined for a reactivation, a member, a confirmed add (no
+   * answer) or an answer that may be older: the profile is read again.
+   */
+  async function addAnswer(workflow: HrRecord, person: JoinerState, dueAt: number): Promise<{ status: UserStatus; admin: boolean } | undefined> {
+    if (person.how !== 'add' || workflow.addBatch === undefined) return undefined;
+    const added = await engine.batches.getOutcome(workflow.addBatch, person.row);
+    const detail = added?.detail as { status?: unknown; admin?: unknown } | undefined;
+    if (added?.outcome !== 'succeeded' || typeof detail?.admin !== 'boolean' || !USER_STATUSES.some((status) => status === detail.status)) return undefined;
+    // The add's row never runs before its due instant on the service clock, so its answer is no older than that (the
+    // row's finishedAt is on the rows' clock, which need not be the service's).
+    const notBefore = Math.min(person.dueAt, dueAt);
+    if (!planReadingStands(notBefore, notBefore, engine.clock.now())) return undefined;
+    return { status: detail.status as UserStatus, admin: detail.admin };
   }
 
   async function gaveUp(data: StepJobData, reason: string): Promise<void> {
@@ -174,6 +218,19 @@ function everyStep(end: StepEnd): Record<string, StepEnd> {
 function requireBatch(batchId: string | undefined, step: string): string {
   if (batchId === undefined) throw new Error(`the joiners workflow has no ${step} step batch`);
   return batchId;
+}
+
+/** The joiner's user at the start date: none (not in the organization) or its id and status; `readAt` when the plan's. */
+interface Found {
+  user: { id: number; status?: UserStatus | undefined } | undefined;
+  readAt?: string;
+}
+
+/** The joiner's address looked up now (`email=`): a member, or none. */
+async function lookUp(api: SmartsheetApi, email: string, signal?: AbortSignal): Promise<Found> {
+  const page = await api.users.listPage({ email: [email], ...(signal === undefined ? {} : { signal }) });
+  const user = page.data.find((each) => each.email.toLowerCase() === email);
+  return { user: user === undefined ? undefined : { id: user.id, status: user.status } };
 }
 
 /** What the add cost, as the service answered it (docs/service.md#add-user): the seat and until when it is provisional. */

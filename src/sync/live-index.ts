@@ -3,19 +3,23 @@ import { grownTo } from '../manifest/packed-strings.js';
 import type { LiveMember } from './live-member.js';
 
 /** What a sync looks the live organization up by: a Map of members by lower-case e-mail, or a LiveIndex. */
+/** Facts kept per member: status, admin flag, seat, seat type, isInternal. */
+const FACTS = 5;
+
 export type LiveLookup = Pick<ReadonlyMap<string, LiveMember>, 'get' | 'values' | 'size'>;
 
 /**
  * The live organization as a sync compares with it, by lower-case e-mail, kept off the heap: the e-mails in a
- * CompactStringSet, each member's id in a Float64Array and its status, admin flag and seat as one-byte codes. About 60
- * bytes a user, where a Map of objects took about 300 of heap; a member read back is a new object. Iterated in the
- * order members were first set (the listing's), as a Map is; setting an e-mail again replaces its member.
+ * CompactStringSet, each member's id in a Float64Array and its status, admin flag, seat, seat type and isInternal as
+ * one-byte codes. About 60 bytes a user, where a Map of objects took about 300 of heap; a member read back is a new
+ * object. Iterated in the order members were first set (the listing's), as a Map is; setting an e-mail again replaces
+ * its member.
  */
 export class LiveIndex implements LiveLookup {
   private readonly emails = new CompactStringSet();
   private ids = new Float64Array(1024);
-  /** Per member: its status, admin flag and seat, each as its position in `codes` (0: absent). */
-  private facts = new Uint8Array(3 * 1024);
+  /** Per member: its status, admin flag, seat, seat type and isInternal, each as its position in `codes` (0: absent). */
+  private facts = new Uint8Array(FACTS * 1024);
   /** The values the codes stand for, in order of first use; 0 is undefined. Few: statuses, true/false, seat types. */
   private readonly codes: unknown[] = [undefined];
 
@@ -34,9 +38,9 @@ export class LiveIndex implements LiveLookup {
       }
     }
     this.ids[index] = member.id;
-    this.facts[3 * index] = this.codeOf(member.status);
-    this.facts[3 * index + 1] = this.codeOf(member.admin);
-    this.facts[3 * index + 2] = this.codeOf(member.seat);
+    [member.status, member.admin, member.seat, member.seatType, member.isInternal].forEach((value, field) => {
+      this.facts[FACTS * index + field] = this.codeOf(value);
+    });
     return this;
   }
 
@@ -50,13 +54,15 @@ export class LiveIndex implements LiveLookup {
   }
 
   private memberAt(index: number, email: string): LiveMember {
-    const [status, admin, seat] = [0, 1, 2].map((field) => this.codes[this.facts[3 * index + field]!]);
+    const [status, admin, seat, seatType, isInternal] = [0, 1, 2, 3, 4].map((field) => this.codes[this.facts[FACTS * index + field]!]);
     return {
       id: this.ids[index]!,
       email,
       ...(status === undefined ? {} : { status: status as LiveMember['status'] }),
       ...(admin === undefined ? {} : { admin: admin as boolean }),
       ...(seat === undefined ? {} : { seat: seat as LiveMember['seat'] }),
+      ...(seatType === undefined ? {} : { seatType: seatType as LiveMember['seatType'] }),
+      ...(isInternal === undefined ? {} : { isInternal: isInternal as boolean }),
     };
   }
 

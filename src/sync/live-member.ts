@@ -1,4 +1,4 @@
-import type { UserStatus } from '../contract/index.js';
+import type { SeatType, UserStatus } from '../contract/index.js';
 import type { PolicySeat } from '../reconcile/policy.js';
 
 /** A user of the live organization, as much as a sync needs (100,000 of them are looked up while the plan is made). */
@@ -9,4 +9,7 @@ export interface LiveMember {
   admin?: boolean | undefined;
   /** The seat in the policy's plan, as a policy names seats (a deactivated user holds the free seat). */
   seat?: PolicySeat | undefined;
+  /** The seat type and isInternal in the policy's plan as the listing gave them: a step's seat change and its revert. */
+  seatType?: SeatType | undefined;
+  isInternal?: boolean | undefined;
 }

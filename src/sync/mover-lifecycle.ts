@@ -9,7 +9,8 @@ import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { StepJobData } from '../workflow/step-job.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
 import { hrRecordSchema, MOVER_OPEN, moverStateSchema, type HrRecord, type MoverState } from './hr-workflow-state.js';
-import { seatChangeFor } from './seat-change.js';
+import { judgeSeatChange, seatChangeFor } from './seat-change.js';
+import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
 
 export const MOVERS = 'movers';
 /** The one step of a mover: on the effective date, the seat the policy gives for the new department/title/location. */
@@ -20,15 +21,25 @@ export function moverBatches(workflow: HrRecord): (StepBatchRef & { name: string
 }
 
 /**
- * Movers as a lifecycle of the engine: on the effective date the step reads the user's seat and status again and, when
- * the seat the policy gives for the new department, title or location differs, upgrades or downgrades it (a row of the
- * seat step batch, run by the existing job types). A user who left or was deactivated meanwhile is skipped. Undo until
+ * Movers as a lifecycle of the engine: on the effective date the step reads the user's seat and status again (or,
+ * due when the sync's plan read them and run within 15 minutes of that reading, takes the plan's: user-at-plan.ts) and,
+ * when the seat the policy gives for the new department, title or location differs, upgrades or downgrades it (a row
+ * of the seat step batch, run by the existing job types: a downgrade's confirm and the service's own refusals stand). A user who left or was deactivated meanwhile is skipped. Undo until
  * the step runs (cancel-pending.ts).
  */
 export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord, MoverState> {
   const records = createRecordStore(engine.redis, engine.keys, hrRecordSchema, MOVERS);
   const persons = createPersonStore(engine.redis, engine.keys, moverStateSchema);
-  const lifecycle: Lifecycle<HrRecord, MoverState> = { name: MOVERS, steps: [MOVE_STEP], records, persons, openPhases: MOVER_OPEN, runStep, gaveUp };
+  const lifecycle: Lifecycle<HrRecord, MoverState> = {
+    name: MOVERS,
+    steps: [MOVE_STEP],
+    records,
+    persons,
+    openPhases: MOVER_OPEN,
+    runStep,
+    gaveUp,
+    changedElsewhere: (workflow, person, change) => forgetUserAtPlan(persons, workflow, person, change),
+  };
   const now = () => new Date(engine.clock.now());
   const end = (workflow: HrRecord, person: MoverState, stepEnd: StepEnd) => endPerson(engine, lifecycle, workflow, person, moverBatches(workflow).map((batch) => ({ batch, end: stepEnd })));
   const endAs = async (workflow: HrRecord, row: number, from: MoverState['phase'], phase: 'moved' | 'skipped' | 'failed', stepEnd: StepEnd) => {
@@ -48,9 +59,14 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
     try {
       if (person.phase === 'scheduled') {
         if (person.userId === undefined) return endAs(workflow, person.row, 'scheduled', 'failed', { outcome: 'failed', message: 'the mover was never resolved to a user' });
+        const subject = { ...person, userId: person.userId };
+        const reading = standingUserAtPlan(person, Math.max(person.dueAt, run.data.dueAt), engine.clock.now());
         let change;
         try {
-          change = await seatChangeFor(api, { ...person, userId: person.userId }, workflow.planId, person.seat, signal);
+          change =
+            reading !== undefined && reading.planId !== undefined && reading.planId === workflow.planId
+              ? judgeSeatChange(subject, workflow.planId, person.seat, { status: reading.status, admin: reading.admin, plans: [{ planId: reading.planId, seatType: reading.seatType, isInternal: reading.isInternal }] })
+              : await seatChangeFor(api, subject, workflow.planId, person.seat, signal);
         } catch (error) {
           if (!(error instanceof ResourceNotFoundError)) throw error;
           return endAs(workflow, person.row, 'scheduled', 'skipped', { outcome: 'skipped', message: 'no longer a user of the organization' });

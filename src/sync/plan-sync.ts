@@ -62,7 +62,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   const live = new LiveIndex();
   for await (const user of organization.users()) {
     const seat = user.seats.find((each) => each.planId === planId);
-    live.set({ id: user.id, email: user.email.toLowerCase(), status: user.status, admin: user.admin, seat: seat === undefined ? undefined : policySeatOf({ seatType: seat.seatType, status: user.status, isInternal: seat.isInternal }) });
+    live.set({ id: user.id, email: user.email.toLowerCase(), status: user.status, admin: user.admin, seat: seat === undefined ? undefined : policySeatOf({ seatType: seat.seatType, status: user.status, isInternal: seat.isInternal }), seatType: seat?.seatType, isInternal: seat?.isInternal });
   }
 
   const pending = await pendingPeople(options.offboarding);

@@ -1,4 +1,5 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { UserPlan, UserStatus } from '../contract/index.js';
 import type { Action } from '../manifest/action.js';
 import type { PlannedRow } from '../plan/planned-row.js';
 import { policySeatOf, seatMoveOf } from '../reconcile/evaluate-policy.js';
@@ -14,22 +15,35 @@ export interface SeatChangeSubject {
   userId: number;
 }
 
+/** What a seat change is judged on: the user's status and admin flag, and their seats (all of them, or the plan's). */
+export interface SeatFacts {
+  status?: UserStatus | undefined;
+  admin?: boolean | undefined;
+  plans: readonly Pick<UserPlan, 'planId' | 'seatType' | 'isInternal'>[];
+}
+
 /**
  * The upgrade or downgrade row that gives the user `wanted` in the plan, judged on what the service says now (the
  * user's status and admin flag, the seat and isInternal in the plan): the rules of docs/service.md#downgrade-and-upgrade.
  * A move the service refuses, or that would take admin rights away, is not made: the reason says what to do instead.
- * Reads only.
+ * Reads the profile (unless `known` gives its status and admin flag) and the user's plans.
  */
-export async function seatChangeFor(api: SmartsheetApi, subject: SeatChangeSubject, planId: number | undefined, wanted: PolicySeat, signal?: AbortSignal): Promise<SeatChange> {
+export async function seatChangeFor(api: SmartsheetApi, subject: SeatChangeSubject, planId: number | undefined, wanted: PolicySeat, signal?: AbortSignal, known?: Pick<SeatFacts, 'status' | 'admin'>): Promise<SeatChange> {
   const call = signal === undefined ? {} : { signal };
-  const profile = await api.users.get(subject.userId, call);
+  const profile = known ?? (await api.users.get(subject.userId, call));
   const plans = [];
   for await (const plan of api.users.listPlans(subject.userId, call)) plans.push(plan);
+  return judgeSeatChange(subject, planId, wanted, { status: profile.status, admin: profile.admin, plans });
+}
+
+/** seatChangeFor on facts already read (a plan's bulk reading that still stands): no call. */
+export function judgeSeatChange(subject: SeatChangeSubject, planId: number | undefined, wanted: PolicySeat, facts: SeatFacts): SeatChange {
+  const { plans } = facts;
   const plan = planId === undefined ? (plans.length === 1 ? plans[0] : undefined) : plans.find((each) => each.planId === planId);
   if (plan === undefined) {
     return { kind: 'skip', reason: planId === undefined ? `the user is in ${plans.length} plans and the policy names no planId` : `the user holds no seat in plan ${planId}` };
   }
-  const current = policySeatOf({ seatType: plan.seatType, status: profile.status, isInternal: plan.isInternal ?? undefined });
+  const current = policySeatOf({ seatType: plan.seatType, status: facts.status, isInternal: plan.isInternal ?? undefined });
   if (current === wanted) return { kind: 'same', seat: wanted };
   const skip = (reason: string): SeatChange => ({ kind: 'skip', reason, from: current });
   if (wanted === 'PROVISIONAL_MEMBER') return skip(`the user holds ${current ?? 'no known seat'}; the service gives a PROVISIONAL_MEMBER seat only on add, no seat change leads to it`);
@@ -37,8 +51,8 @@ export async function seatChangeFor(api: SmartsheetApi, subject: SeatChangeSubje
   if (current === undefined) return skip('the service reports no seat type for the user in the plan: the seat is left as it is');
   const move = seatMoveOf(current, wanted);
   if (move === 'downgrade') {
-    if (profile.status !== 'ACTIVE') return skip(`the user is ${profile.status ?? 'of unknown status'}: the service downgrades Active users only (an invited user's seat can be lowered once they accept)`);
-    if (profile.admin === true) return skip('the user is a System Admin: a sync does not take admin rights away (a downgrade would); change it in Admin Center');
+    if (facts.status !== 'ACTIVE') return skip(`the user is ${facts.status ?? 'of unknown status'}: the service downgrades Active users only (an invited user's seat can be lowered once they accept)`);
+    if (facts.admin === true) return skip('the user is a System Admin: a sync does not take admin rights away (a downgrade would); change it in Admin Center');
   }
   const seatType = wanted;
   const action = (move === 'downgrade'
@@ -49,6 +63,6 @@ export async function seatChangeFor(api: SmartsheetApi, subject: SeatChangeSubje
     from: current,
     to: wanted,
     // The seat and admin flag just read are the row's state before (its revert's), as a pre-flight's are: no read again.
-    row: { row: subject.row, line: subject.line, action, actionName: action.action, verdict: 'change', target: { userId: subject.userId, email: subject.email, planId: plan.planId, seatBefore: { ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }), ...(profile.admin === undefined ? {} : { admin: profile.admin }) } } },
+    row: { row: subject.row, line: subject.line, action, actionName: action.action, verdict: 'change', target: { userId: subject.userId, email: subject.email, planId: plan.planId, seatBefore: { ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }), ...(facts.admin === undefined ? {} : { admin: facts.admin }) } } },
   };
 }

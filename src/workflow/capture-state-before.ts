@@ -1,19 +1,13 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { LeaverState, StateBefore } from './leaver-state.js';
 import { groupsOwnedBy } from '../plan/group-ownership.js';
+import { planReadingStands } from './plan-reading-stands.js';
 
 export interface CaptureOptions {
   /** Now, on the workflow's clock. */
   at: Date;
   signal?: AbortSignal;
 }
-
-/**
- * How long the plan's reading of a leaver stands as the state before a deactivation that was due when the plan read
- * it: about as long as a row may wait in a rate-limited batch between a read at its step and its call (a 5,000-row
- * batch at 300 calls a minute runs for 17 minutes), so the plan's reading is no staler than a read at the step was.
- */
-export const PLAN_READING_STANDS_MS = 15 * 60_000;
 
 /**
  * The user's state just before deactivation, as far as the service tells it: status and admin flags, seat per plan,
@@ -26,10 +20,7 @@ export const PLAN_READING_STANDS_MS = 15 * 60_000;
 export async function captureStateBefore(api: SmartsheetApi, leaver: LeaverState & { userId: number }, options: CaptureOptions): Promise<StateBefore> {
   const call = options.signal === undefined ? {} : { signal: options.signal };
   const planned = leaver.stateBefore;
-  if (planned !== undefined) {
-    const readAt = Date.parse(planned.recordedAt);
-    if (leaver.leaveAt <= readAt && options.at.getTime() - readAt <= PLAN_READING_STANDS_MS) return planned;
-  }
+  if (planned !== undefined && planReadingStands(Date.parse(planned.recordedAt), leaver.leaveAt, options.at.getTime())) return planned;
   const profile = await api.users.get(leaver.userId, { ...call, include: ['groups'] });
   const seats = await seatsOf(api, leaver.userId, call);
   const groups = groupsOwnedBy(profile);

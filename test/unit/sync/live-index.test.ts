@@ -6,11 +6,11 @@ describe('LiveIndex', () => {
   it('gives back each member as it was set, by e-mail and in the order set, a member set again in its first place', () => {
     const index = new LiveIndex();
     const members: LiveMember[] = [
-      { id: 4_503_599_627_370_495, email: 'ann@acme.example', status: 'ACTIVE', admin: true, seat: 'MEMBER' },
+      { id: 4_503_599_627_370_495, email: 'ann@acme.example', status: 'ACTIVE', admin: true, seat: 'MEMBER', seatType: 'MEMBER', isInternal: true },
       { id: 2, email: 'bob@acme.example', status: 'DEACTIVATED', admin: false, seat: 'CONTRIBUTOR' },
       { id: 3, email: 'cat@acme.example' },
       // A status the service added since is kept as it came.
-      { id: 4, email: 'dan@acme.example', status: 'ON_LEAVE' as LiveMember['status'], seat: 'GUEST' },
+      { id: 4, email: 'dan@acme.example', status: 'ON_LEAVE' as LiveMember['status'], seat: 'GUEST', seatType: 'GUEST', isInternal: false },
     ];
     for (const member of members) index.set(member);
     index.set({ ...members[1]!, status: 'ACTIVE', seat: 'MEMBER' });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmartsheetClient, type SmartsheetClient } from '../../../src/client/create-smartsheet-client.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../../src/server/index.js';
-import { seatChangeFor } from '../../../src/sync/seat-change.js';
+import { countCalls } from '../../../src/plan/count-calls.js';
+import { judgeSeatChange, seatChangeFor } from '../../../src/sync/seat-change.js';
 
 let server: RunningReferenceServer;
 let api: SmartsheetClient;
@@ -25,5 +26,24 @@ describe('seatChangeFor', () => {
     if (change.kind !== 'row') return;
     expect(change.row.action).toMatchObject({ action: 'downgrade', planId });
     expect(change.row.target).toEqual({ userId: user.id, email: user.email, planId, seatBefore: { seatType: 'MEMBER', admin: false } });
+  });
+
+  it('judges on a reading it is given exactly as on the service read now, and makes no call', async () => {
+    const user = [...server.context.state.users.values()].find((candidate) => candidate.status === 'ACTIVE' && candidate.admin !== true && candidate.seats.length === 1 && candidate.seats[0]?.seatType === 'MEMBER');
+    if (user === undefined) throw new Error('no active single-plan Member in the organization');
+    const seat = user.seats[0]!;
+    const subject = { row: 1, line: 2, email: user.email, userId: user.id };
+    const read = await seatChangeFor(api, subject, seat.planId, 'CONTRIBUTOR');
+    const judged = judgeSeatChange(subject, seat.planId, 'CONTRIBUTOR', { status: 'ACTIVE', admin: false, plans: [{ planId: seat.planId, seatType: 'MEMBER', isInternal: seat.isInternal }] });
+    expect(judged).toEqual(read);
+    expect(judgeSeatChange(subject, seat.planId, 'CONTRIBUTOR', { status: 'PENDING', admin: false, plans: [{ planId: seat.planId, seatType: 'MEMBER' }] })).toMatchObject({ kind: 'skip' });
+  });
+
+  it('reads only the plans when the status and admin flag are known (an add just answered them)', async () => {
+    const user = [...server.context.state.users.values()].find((candidate) => candidate.status === 'ACTIVE' && candidate.admin !== true && candidate.seats.length === 1);
+    if (user === undefined) throw new Error('no active single-plan user in the organization');
+    const counted = countCalls(api);
+    await seatChangeFor(counted.api, { row: 1, line: 2, email: user.email, userId: user.id }, user.seats[0]!.planId, 'MEMBER', undefined, { status: 'ACTIVE', admin: false });
+    expect(counted.calls()).toBe(1);
   });
 });

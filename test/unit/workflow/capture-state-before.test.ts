@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSmartsheetClient, type SmartsheetClient } from '../../../src/client/create-smartsheet-client.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../../src/server/index.js';
-import { captureStateBefore, PLAN_READING_STANDS_MS } from '../../../src/workflow/capture-state-before.js';
+import { captureStateBefore } from '../../../src/workflow/capture-state-before.js';
+import { PLAN_READING_STANDS_MS } from '../../../src/workflow/plan-reading-stands.js';
 import type { LeaverState, StateBefore } from '../../../src/workflow/leaver-state.js';
 
 let server: RunningReferenceServer;
