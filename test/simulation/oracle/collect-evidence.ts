@@ -1,0 +1,85 @@
+import { createSilentLogger } from '../../../src/core/logger.js';
+import { createBatchStore } from '../../../src/queue/batch-store.js';
+import { createQueueKeys } from '../../../src/queue/queue-keys.js';
+import { openRedis } from '../../../src/queue/redis/open-redis.js';
+import type { Handle } from '../actions/operator-action.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { OutcomeRef } from '../ledger/promise.js';
+import type { ServiceUser } from '../world/service-controls.js';
+import type { World } from '../world/start-world.js';
+import type { AuditLine, Evidence, ReportedLeaver, ReportedOutcome } from './evidence.js';
+import { identitiesOf } from './identities.js';
+
+const SAYS_CHANGED = new Set(['succeeded', 'unknown']);
+
+/**
+ * Gathers the evidence once the run is over: the service's mutation log and users (its own interface), and what
+ * seatflow says — outcomes of batches and offboardings' step batches through the control API (what the dashboard
+ * shows), of a sync's joiners and movers step batches from the batch store (what `seatflow report` writes; the API
+ * does not serve them), offboarding statuses and the audit trail through the API.
+ */
+export async function collectEvidence(run: { world: World; ledger: Ledger; handles: ReadonlyMap<number, Handle>; initialUsers: readonly ServiceUser[] }): Promise<Evidence> {
+  const { world } = run;
+  const mutations = await world.service.mutations();
+  const finalUsers = await world.service.users();
+  const promises = run.ledger.all();
+  const batchIds = new Set(promises.flatMap((promise) => promise.outcome?.batchIds ?? []));
+  const outcomes = new Map<string, ReportedOutcome[]>();
+  const fromStore = [...batchIds].filter((id) => !/^(b|o)[0-9a-f]{12}/.test(id));
+  for (const id of batchIds) if (!fromStore.includes(id)) outcomes.set(id, await outcomesFromApi(world, id));
+  if (fromStore.length > 0) for (const [id, list] of await outcomesFromStore(world, fromStore)) outcomes.set(id, list);
+
+  const offboardings: Evidence['offboardings'][number][] = [];
+  for (const [seq, handle] of run.handles) {
+    const id = handle.workflowId;
+    if (id === undefined || offboardings.some((known) => known.id === id)) continue;
+    const answer = await world.api.control.get(`/v1/offboardings/${id}`);
+    if (answer.status !== 200) continue;
+    const status = answer.body as { workflow?: { state?: string }; leavers?: ReportedLeaver[] };
+    offboardings.push({ id, eventSeq: seq, ...(status.workflow?.state === undefined ? {} : { state: status.workflow.state }), leavers: (status.leavers ?? []).map((leaver) => ({ ...leaver, email: leaver.email.toLowerCase() })) });
+  }
+
+  const verified = await world.api.control.get('/v1/audit/verify');
+  const verification = verified.body as { ok?: boolean } | undefined;
+  const trail = await world.api.control.get('/v1/audit?format=jsonl');
+  const entries = trail.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as AuditLine);
+
+  return {
+    promises,
+    mutations,
+    identities: identitiesOf([run.initialUsers, finalUsers], mutations),
+    initialUsers: run.initialUsers,
+    finalUsers,
+    outcomeOf: (ref) => outcomeOf(outcomes, ref),
+    offboardings,
+    audit: { intact: verified.status === 200 && verification?.ok === true, detail: verified.text.slice(0, 500), entries },
+  };
+}
+
+/** The outcome a promise's row has: of its batches, the one that says the change was made, else the first found. */
+function outcomeOf(outcomes: ReadonlyMap<string, readonly ReportedOutcome[]>, ref: OutcomeRef): ReportedOutcome | undefined {
+  const found = ref.batchIds.flatMap((id) => (outcomes.get(id) ?? []).filter((outcome) => (ref.row !== undefined ? outcome.row === ref.row : outcome.email?.toLowerCase() === ref.email)));
+  return found.find((outcome) => SAYS_CHANGED.has(outcome.outcome) || outcome.confirmed === true) ?? found[0];
+}
+
+async function outcomesFromApi(world: World, batchId: string): Promise<ReportedOutcome[]> {
+  const answer = await world.api.control.get(`/v1/batches/${batchId}/outcomes?format=jsonl`);
+  if (answer.status !== 200) return [];
+  return answer.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as ReportedOutcome);
+}
+
+async function outcomesFromStore(world: World, batchIds: readonly string[]): Promise<Map<string, ReportedOutcome[]>> {
+  const redis = await openRedis({ url: String(world.env.REDIS_URL), dataDir: world.dir, logger: createSilentLogger() });
+  try {
+    const store = createBatchStore(redis.client, createQueueKeys(String(world.env.SEATFLOW_QUEUE_PREFIX)));
+    const out = new Map<string, ReportedOutcome[]>();
+    for (const id of batchIds) {
+      const list: ReportedOutcome[] = [];
+      for await (const outcome of store.outcomes(id)) list.push(outcome);
+      out.set(id, list);
+    }
+    return out;
+  } finally {
+    await redis.close();
+  }
+}

@@ -1,0 +1,34 @@
+import type { Mutation } from '../../../src/server/sim/mutation-log.js';
+import { columnKey, newColumnKey, sheetKey, webhookKey } from '../ledger/change-of-row.js';
+import { emailKey, userKey } from '../ledger/promise.js';
+import type { Identities } from './identities.js';
+
+/** Changes the service makes on its own (provisional seats expiring on its clock): nobody promised or broke them. */
+export const SERVICE_OWN_OPERATIONS: ReadonlySet<string> = new Set(['provisionalSeatExpired']);
+
+/** Every key a promise may name this change by: the user's id and e-mail, a column, a sheet, a webhook. */
+export function subjectsOf(mutation: Mutation, identities: Identities): string[] {
+  const keys: string[] = [];
+  if (mutation.userId !== undefined) {
+    keys.push(userKey(mutation.userId));
+    const email = identities.emailOf(mutation.userId);
+    if (email !== undefined) keys.push(emailKey(email));
+  }
+  switch (mutation.resourceType) {
+    case 'column': {
+      keys.push(columnKey(mutation.resourceId));
+      const added = /^added column "(.*)" \(\w+\) to sheet (\d+)$/.exec(mutation.summary);
+      if (added !== null) keys.push(newColumnKey(added[2]!, added[1]!));
+      break;
+    }
+    case 'discussion': {
+      const sheet = /discussion on sheet (\d+)/.exec(mutation.summary);
+      if (sheet !== null) keys.push(sheetKey(sheet[1]!));
+      break;
+    }
+    case 'webhook':
+      keys.push(webhookKey(mutation.resourceId));
+      break;
+  }
+  return keys;
+}

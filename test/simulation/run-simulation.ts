@@ -1,0 +1,185 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { OPERATOR_ACTIONS } from './actions/operator-actions.js';
+import type { Handle, PerformContext } from './actions/operator-action.js';
+import { FAULT_KINDS } from './faults/fault-kinds.js';
+import type { FaultContext, Injected } from './faults/fault-kind.js';
+import { createLedger } from './ledger/ledger.js';
+import { collectEvidence } from './oracle/collect-evidence.js';
+import { judge } from './oracle/oracle.js';
+import { INVARIANTS, type Violation } from './oracle/violation.js';
+import { generateScenario } from './scenario/generate-scenario.js';
+import { SIM_LIFECYCLE_POLICY, SIM_POLICY_FILE } from './scenario/hr-roster.js';
+import { populationOf } from './scenario/population.js';
+import { DAY_MS, HOUR_MS, simTimeLabel, type Scenario, type ScenarioEvent } from './scenario/scenario.js';
+import { createTrace, type Trace } from './scenario/trace.js';
+import { startWorld, type RedisTopology, type World } from './world/start-world.js';
+import { settle } from './settle.js';
+
+/** The service clock's start of every run: a Monday, 06:00 UTC (fixed, so a seed's dates are the same every time). */
+export const SIMULATION_START = Date.parse('2031-03-03T06:00:00.000Z');
+
+export interface SimulationOptions {
+  seed: number;
+  days: number;
+  workers: number;
+  redis: RedisTopology;
+  /** Wall time given to the workers after each step of the clock (default 150 ms). */
+  stepWallMs?: number;
+  /** How long, in wall time after the last fault and the last due instant, every batch and workflow has to finish. */
+  boundMs?: number;
+  /** Keeps the run's folder (logs of every process, reports) and says where. */
+  keepDir?: boolean;
+  /** Each trace line as it happens (soak runs print them with --verbose). */
+  echo?: (line: string) => void;
+}
+
+export interface SimulationResult {
+  seed: number;
+  days: number;
+  scenario: Scenario;
+  violations: Violation[];
+  trace: Trace;
+  counts: { actions: Record<string, number>; faults: Record<string, number>; promises: number; mutations: number };
+  wallMs: number;
+  dir?: string;
+}
+
+/**
+ * One seeded run: starts the world, draws the scenario from the seed, plays it while moving the service clock an
+ * hour at a time (so that every due instant is crossed, with the workers given `stepWallMs` at each step), heals the
+ * faults, moves the clock past the last promise and waits for everything to finish, then judges the evidence.
+ */
+export async function runSimulation(options: SimulationOptions): Promise<SimulationResult> {
+  const started = Date.now();
+  const world = await startWorld({ workers: options.workers, redis: options.redis, startAt: SIMULATION_START, ...(options.keepDir === true ? { keepDir: true } : {}) });
+  try {
+    writeFileSync(path.join(world.policyDir, SIM_POLICY_FILE), JSON.stringify(SIM_LIFECYCLE_POLICY, null, 2));
+    const initialUsers = await world.service.users();
+    const sheetId = 2094857361029384;
+    const population = populationOf({ users: initialUsers, sheetId, columns: await world.service.columns(sheetId), webhooks: await world.service.webhooks() });
+    const scenario = generateScenario({ seed: options.seed, days: options.days, startAt: SIMULATION_START, population, actions: OPERATOR_ACTIONS, faults: FAULT_KINDS, world: { redis: options.redis, workers: options.workers } });
+    const trace = createTrace(options.echo);
+    const ledger = createLedger();
+    const handles = new Map<number, Handle>();
+    const player = createPlayer(world, trace, options.stepWallMs ?? 150);
+    trace.note(await world.service.now(), `seed ${options.seed}: ${options.days} days, ${options.workers} workers, Redis ${options.redis}; ${scenario.events.length} events drawn`);
+
+    for (const event of scenario.events) {
+      await player.advanceTo(SIMULATION_START + event.at);
+      const note = async (what: string) => trace.note(await world.service.now(), `${event.name}: ${what}`, event.seq);
+      try {
+        if (event.kind === 'fault') await player.inject(event, note);
+        else await perform(event, { world, ledger, trace, event, population, startAt: SIMULATION_START, now: () => world.service.now(), handle: (seq) => handles.get(seq), remember: (handle) => handles.set(event.seq, handle), note });
+      } catch (error) {
+        await note(`could not be done: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    await player.advanceTo(SIMULATION_START + options.days * DAY_MS);
+    await player.healAll();
+    const lastDue = Math.max(SIMULATION_START + options.days * DAY_MS, ...ledger.all().map((promise) => promise.notBefore));
+    await player.advanceTo(lastDue + HOUR_MS);
+    const unfinished = await settle(world, { boundMs: options.boundMs ?? 120_000, workflowIds: [...handles.values()].flatMap((handle) => (handle.workflowId === undefined ? [] : [handle.workflowId])) });
+    trace.note(await world.service.now(), unfinished.length === 0 ? 'every batch and workflow finished' : `still unfinished after the bound: ${unfinished.join('; ')}`);
+
+    const evidence = await collectEvidence({ world, ledger, handles, initialUsers });
+    const violations = [
+      ...judge(evidence),
+      ...unfinished.map((what): Violation => ({ invariant: INVARIANTS.bound, message: `${what}: not finished ${((options.boundMs ?? 120_000) / 1000).toFixed(0)} s after the last fault and its last due instant`, eventSeqs: [] })),
+    ];
+    return {
+      seed: options.seed,
+      days: options.days,
+      scenario,
+      violations,
+      trace,
+      counts: { actions: countNames(scenario.events, 'action'), faults: countNames(scenario.events, 'fault'), promises: ledger.all().length, mutations: evidence.mutations.length },
+      wallMs: Date.now() - started,
+      ...(options.keepDir === true ? { dir: world.dir } : {}),
+    };
+  } finally {
+    await world.close();
+  }
+}
+
+async function perform(event: ScenarioEvent, context: PerformContext): Promise<void> {
+  const action = OPERATOR_ACTIONS.find((candidate) => candidate.name === event.name);
+  if (action === undefined) throw new Error(`no operator action ${event.name}`);
+  await action.perform(event.params, context);
+}
+
+interface Healing {
+  injected: Injected;
+  untilService: number;
+  untilWall: number;
+}
+
+/** Moves the service clock and keeps the faults' time: what plays a scenario against the world. */
+function createPlayer(world: World, trace: Trace, stepWallMs: number) {
+  const healing: Healing[] = [];
+  let faultToken = 0;
+  let currentFault: number | undefined;
+  const healDue = async (now: number, all = false) => {
+    for (const entry of [...healing]) {
+      if (!all && (entry.untilService > now || entry.untilWall > Date.now())) continue;
+      healing.splice(healing.indexOf(entry), 1);
+      await entry.injected.heal();
+    }
+  };
+  let lastDay = -1;
+  return {
+    /** Steps the clock an hour at a time up to `target` (never back), healing what is over at each step. */
+    async advanceTo(target: number) {
+      for (let now = await world.service.now(); now < target; ) {
+        now = await world.service.setClock(Math.min(target, now + HOUR_MS));
+        const day = Math.floor((now - SIMULATION_START) / DAY_MS);
+        if (day !== lastDay) {
+          lastDay = day;
+          trace.note(now, `clock: ${simTimeLabel(now - SIMULATION_START)}`);
+        }
+        await healDue(now);
+        await new Promise((resolve) => setTimeout(resolve, stepWallMs));
+      }
+      await healDue(await world.service.now());
+    },
+    async inject(event: ScenarioEvent, note: (what: string) => Promise<void>) {
+      const kind = FAULT_KINDS.find((candidate) => candidate.name === event.name);
+      if (kind === undefined) throw new Error(`no fault kind ${event.name}`);
+      const context: FaultContext = {
+        world,
+        note,
+        async setServiceFaults(spec, seed) {
+          faultToken += 1;
+          currentFault = faultToken;
+          await world.service.setFaults(spec, seed);
+          return faultToken;
+        },
+        async clearServiceFaults(token) {
+          if (currentFault !== token) return;
+          currentFault = undefined;
+          await world.service.setFaults('', 1);
+        },
+      };
+      const injected = await kind.inject(event.params, context);
+      const now = await world.service.now();
+      healing.push({ injected, untilService: now + injected.forMs, untilWall: Date.now() + injected.atLeastWallMs });
+    },
+    /** Heals every fault still on, and brings every worker back with a right clock. */
+    async healAll() {
+      await healDue(Number.POSITIVE_INFINITY, true);
+      await world.service.setFaults('', 1);
+      for (const worker of world.workers) {
+        if (worker.running() && worker.skewMs() === 0) continue;
+        await worker.kill();
+        worker.start();
+      }
+      trace.note(await world.service.now(), 'faults over: every worker running with a right clock');
+    },
+  };
+}
+
+function countNames(events: readonly ScenarioEvent[], kind: ScenarioEvent['kind']): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const event of events) if (event.kind === kind) counts[event.name] = (counts[event.name] ?? 0) + 1;
+  return counts;
+}

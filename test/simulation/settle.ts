@@ -1,0 +1,26 @@
+import type { World } from './world/start-world.js';
+
+const ENDED = new Set(['finished', 'cancelled']);
+
+/**
+ * Waits until every batch seatflow lists (step batches of workflows included) has ended and every offboarding of the
+ * run is finished, as the control API shows them, for at most `boundMs`; returns what is still unfinished then (empty:
+ * all ended within the bound).
+ */
+export async function settle(world: World, options: { boundMs: number; workflowIds: readonly string[] }): Promise<string[]> {
+  const deadline = Date.now() + options.boundMs;
+  for (;;) {
+    const unfinished: string[] = [];
+    const list = await world.api.control.get('/v1/batches?limit=500');
+    const batches = (list.body as { batches?: { id: string; state: string; progress?: { done: number; total: number } }[] } | undefined)?.batches ?? [];
+    if (list.status !== 200) unfinished.push(`the batch list (${list.status})`);
+    for (const batch of batches) if (!ENDED.has(batch.state)) unfinished.push(`batch ${batch.id} ${batch.state} (${batch.progress?.done ?? '?'}/${batch.progress?.total ?? '?'})`);
+    for (const id of new Set(options.workflowIds)) {
+      const answer = await world.api.control.get(`/v1/offboardings/${id}`);
+      const state = (answer.body as { workflow?: { state?: string } } | undefined)?.workflow?.state;
+      if (answer.status === 200 && state !== 'finished') unfinished.push(`offboarding ${id} ${state ?? '?'}`);
+    }
+    if (unfinished.length === 0 || Date.now() > deadline) return unfinished;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}

@@ -1,0 +1,163 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestRedisSentinel, type TestRedisSentinel } from '../../helpers/redis-cluster.js';
+import { freePort, startTestRedis, type TestRedis } from '../../helpers/redis-server.js';
+import { runSeatflow, type SeatflowResult } from '../../helpers/run-seatflow.js';
+import { controlApi, type ControlApi } from './control-api.js';
+import { seatflowProcess, type SeatflowProcess } from './seatflow-process.js';
+import { serviceControls, type ServiceControls } from './service-controls.js';
+import { CONTROL_TOKEN, OPERATORS, SERVICE_LIMIT, worldConfig } from './world-config.js';
+
+/** Where the simulation's Redis runs: one server with its append-only file, or a master and replica behind Sentinel. */
+export type RedisTopology = 'single' | 'sentinel';
+
+export interface WorldOptions {
+  workers: number;
+  redis: RedisTopology;
+  /** The service clock's start (epoch ms): the demo organization is loaded relative to it. */
+  startAt: number;
+  /** Kept after the run (logs, reports) when true; removed otherwise. */
+  keepDir?: boolean;
+}
+
+/**
+ * Everything the simulation runs, each as a real process: the reference server (`seatflow sim`) with its clock at
+ * `startAt`, a Redis with AOF (or Sentinel), `workers` × `seatflow worker` and one `seatflow serve`; plus the command
+ * line (`cli`) as an operator runs it, against the same Redis, prefix and target.
+ */
+export interface World {
+  dir: string;
+  service: ServiceControls;
+  /** The control API as each operator (their own token). */
+  api: { hr: ControlApi; ops: ControlApi; approver: ControlApi; control: ControlApi };
+  workers: SeatflowProcess[];
+  serve: SeatflowProcess;
+  redis: { topology: RedisTopology; restart(): Promise<void>; failover(): Promise<void> };
+  /** The folder of lifecycle policies `POST /v1/syncs` may name (control.syncPolicyDir). */
+  policyDir: string;
+  /** Files the operators hand to seatflow (manifests, leavers, exports). */
+  inbox: string;
+  /** The environment every seatflow process of the world runs with (REDIS_URL, SEATFLOW_QUEUE_PREFIX, …). */
+  env: NodeJS.ProcessEnv;
+  cli(args: string[], options?: { timeoutMs?: number }): Promise<SeatflowResult>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(options: WorldOptions): Promise<World> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'seatflow-simulation-'));
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer().catch(() => undefined);
+    if (options.keepDir !== true) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const redis = await startRedis(options.redis);
+    closers.push(() => redis.stop());
+
+    const simPort = await freePort();
+    const sim = seatflowProcess({
+      name: 'reference-server',
+      args: ['sim', '--port', String(simPort), '--rate-limit', `${SERVICE_LIMIT.requests}/${SERVICE_LIMIT.perSeconds}`],
+      env: {},
+      logFile: path.join(dir, 'reference-server.log'),
+    });
+    sim.start();
+    closers.push(() => sim.stop());
+    await sim.waitForOutput(/base URL\s+(\S+)/);
+    const service = serviceControls(`http://127.0.0.1:${simPort}`, 'sim-admin-token');
+    await service.setClock(options.startAt);
+    await service.reset();
+
+    const policyDir = path.join(dir, 'policies');
+    const inbox = path.join(dir, 'inbox');
+    mkdirSync(policyDir);
+    mkdirSync(inbox);
+    const controlPort = await freePort();
+    const configFile = path.join(dir, 'seatflow.json');
+    writeFileSync(configFile, JSON.stringify(worldConfig({ controlPort, syncPolicyDir: policyDir }), null, 2));
+    const env: NodeJS.ProcessEnv = {
+      REDIS_URL: redis.url,
+      SEATFLOW_QUEUE_PREFIX: `sim${Math.random().toString(16).slice(2, 8)}`,
+      SMARTSHEET_API_BASE: service.url,
+      SMARTSHEET_ACCESS_TOKEN: service.adminToken,
+      SEATFLOW_HOME: path.join(dir, 'home'),
+      SEATFLOW_CONFIG: configFile,
+      SEATFLOW_LOG_LEVEL: 'warn',
+      SEATFLOW_LOG_FORMAT: 'json',
+    };
+    const workers = Array.from({ length: options.workers }, (_, i) =>
+      seatflowProcess({ name: `worker-${i + 1}`, args: ['worker'], env, logFile: path.join(dir, `worker-${i + 1}.log`) }),
+    );
+    const serve = seatflowProcess({ name: 'serve', args: ['serve'], env, logFile: path.join(dir, 'serve.log') });
+    for (const worker of workers) {
+      worker.start();
+      closers.push(() => worker.stop());
+    }
+    serve.start();
+    closers.push(() => serve.stop());
+    const origin = `http://127.0.0.1:${controlPort}`;
+    await waitForHealth(origin, serve);
+    return {
+      dir,
+      service,
+      api: {
+        hr: controlApi(origin, OPERATORS.hr.token),
+        ops: controlApi(origin, OPERATORS.ops.token),
+        approver: controlApi(origin, OPERATORS.approver.token),
+        control: controlApi(origin, CONTROL_TOKEN),
+      },
+      workers,
+      serve,
+      redis: { topology: options.redis, restart: () => redis.restart(), failover: () => redis.failover() },
+      policyDir,
+      inbox,
+      env,
+      cli: (args, cliOptions = {}) => runSeatflow(args, env, { timeoutMs: cliOptions.timeoutMs ?? 180_000 }),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+interface RunningRedis {
+  url: string;
+  restart(): Promise<void>;
+  failover(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startRedis(topology: RedisTopology): Promise<RunningRedis> {
+  if (topology === 'single') {
+    const redis: TestRedis = await startTestRedis();
+    return {
+      url: redis.url,
+      restart: () => redis.restart(),
+      failover: () => redis.restart(),
+      stop: () => redis.stop(),
+    };
+  }
+  const sentinel: TestRedisSentinel = await startTestRedisSentinel(1000);
+  const failover = async () => {
+    const client = sentinel.nodeClient(sentinel.sentinels[0]!.port);
+    try {
+      await client.call('SENTINEL', 'FAILOVER', sentinel.masterName);
+    } finally {
+      client.disconnect();
+    }
+  };
+  return { url: sentinel.url, restart: failover, failover, stop: () => sentinel.stop() };
+}
+
+async function waitForHealth(origin: string, serve: SeatflowProcess): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const healthy = await fetch(`${origin}/healthz`).then((response) => response.ok).catch(() => false);
+    if (healthy) return;
+    if (!serve.running()) throw new Error('seatflow serve exited at start (see serve.log in the simulation folder)');
+    if (Date.now() > deadline) throw new Error('seatflow serve did not answer /healthz within 90 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
