@@ -13,6 +13,7 @@ export function formatResult(result: SimulationResult, replay: string): string {
   const lines = [
     `seed ${result.seed}, ${result.days} simulated days: ${result.violations.length === 0 ? 'no violation' : `${result.violations.length} violation(s)`} (${(result.wallMs / 1000).toFixed(0)} s)`,
     `  replay: ${replay}`,
+    `  wall: start ${seconds(result.timings.startMs)}, ${result.days} days ${seconds(result.timings.playMs)}, settle ${seconds(result.timings.settleMs)}, judge ${seconds(result.timings.judgeMs)}`,
     `  actions: ${formatCounts(result.counts.actions)}`,
     `  faults: ${formatCounts(result.counts.faults)}`,
     `  ${result.counts.promises} promises, ${result.counts.mutations} changes in the service's mutation log${result.dir === undefined ? '' : `; logs in ${result.dir}`}`,
@@ -35,3 +36,5 @@ export function formatCounts(counts: Record<string, number>): string {
   const entries = Object.entries(counts).sort(([a], [b]) => a.localeCompare(b));
   return entries.length === 0 ? 'none' : entries.map(([name, n]) => `${name} ${n}`).join(', ');
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPERATOR_ACTIONS } from './actions/operator-actions.js';
-import type { Handle, PerformContext } from './actions/operator-action.js';
+import type { Handle } from './actions/operator-action.js';
 import { FAULT_KINDS } from './faults/fault-kinds.js';
 import type { FaultContext, Injected } from './faults/fault-kind.js';
 import { createLedger } from './ledger/ledger.js';
@@ -16,8 +16,8 @@ import { createTrace, type Trace } from './scenario/trace.js';
 import { startWorld, type RedisTopology, type World } from './world/start-world.js';
 import { settle } from './settle.js';
 
-/** The service clock's start of every run: a Monday, 06:00 UTC (fixed, so a seed's dates are the same every time). */
-export const SIMULATION_START = Date.parse('2031-03-03T06:00:00.000Z');
+/** The service clock's start of every run: a Monday, midnight UTC (fixed, so a seed's dates are the same every time). */
+export const SIMULATION_START = Date.parse('2031-03-03T00:00:00.000Z');
 
 export interface SimulationOptions {
   seed: number;
@@ -26,6 +26,11 @@ export interface SimulationOptions {
   redis: RedisTopology;
   /** Wall time given to the workers after each step of the clock (default 150 ms). */
   stepWallMs?: number;
+  /**
+   * How often faults happen: each fault kind's rate per day times this (default 1). The gate in `npm test` runs
+   * lighter (each worker restart costs seconds of start-up); part of what a seed replays.
+   */
+  faultRate?: number;
   /** How long, in wall time after the last fault and the last due instant, every batch and workflow has to finish. */
   boundMs?: number;
   /** Keeps the run's folder (logs of every process, reports) and says where. */
@@ -42,6 +47,8 @@ export interface SimulationResult {
   trace: Trace;
   counts: { actions: Record<string, number>; faults: Record<string, number>; promises: number; mutations: number };
   wallMs: number;
+  /** Wall time of each part: starting the world, playing the days, the end (clock past every due instant, settling), judging. */
+  timings: { startMs: number; playMs: number; settleMs: number; judgeMs: number };
   dir?: string;
 }
 
@@ -53,35 +60,49 @@ export interface SimulationResult {
 export async function runSimulation(options: SimulationOptions): Promise<SimulationResult> {
   const started = Date.now();
   const world = await startWorld({ workers: options.workers, redis: options.redis, startAt: SIMULATION_START, ...(options.keepDir === true ? { keepDir: true } : {}) });
+  const worldUp = Date.now();
   try {
     writeFileSync(path.join(world.policyDir, SIM_POLICY_FILE), JSON.stringify(SIM_LIFECYCLE_POLICY, null, 2));
     const initialUsers = await world.service.users();
     const sheetId = 2094857361029384;
     const population = populationOf({ users: initialUsers, sheetId, columns: await world.service.columns(sheetId), webhooks: await world.service.webhooks() });
-    const scenario = generateScenario({ seed: options.seed, days: options.days, startAt: SIMULATION_START, population, actions: OPERATOR_ACTIONS, faults: FAULT_KINDS, world: { redis: options.redis, workers: options.workers } });
+    const scenario = generateScenario({ seed: options.seed, days: options.days, startAt: SIMULATION_START, population, actions: OPERATOR_ACTIONS, faults: FAULT_KINDS, faultRate: options.faultRate ?? 1, world: { redis: options.redis, workers: options.workers } });
     const trace = createTrace(options.echo);
     const ledger = createLedger();
     const handles = new Map<number, Handle>();
     const player = createPlayer(world, trace, options.stepWallMs ?? 150);
     trace.note(await world.service.now(), `seed ${options.seed}: ${options.days} days, ${options.workers} workers, Redis ${options.redis}; ${scenario.events.length} events drawn`);
 
+    // Actions left running in the background (commands that take seconds to start), by event.
+    const running = new Map<number, Promise<void>>();
+    const handle = async (seq: number) => {
+      await running.get(seq);
+      return handles.get(seq);
+    };
     for (const event of scenario.events) {
       await player.advanceTo(SIMULATION_START + event.at);
       const note = async (what: string) => trace.note(await world.service.now(), `${event.name}: ${what}`, event.seq);
-      try {
-        if (event.kind === 'fault') await player.inject(event, note);
-        else await perform(event, { world, ledger, trace, event, population, startAt: SIMULATION_START, now: () => world.service.now(), handle: (seq) => handles.get(seq), remember: (handle) => handles.set(event.seq, handle), note });
-      } catch (error) {
-        await note(`could not be done: ${error instanceof Error ? error.message : String(error)}`);
+      const failed = async (error: unknown) => note(`could not be done: ${error instanceof Error ? error.message : String(error)}`);
+      if (event.kind === 'fault') {
+        await player.inject(event, note).catch(failed);
+        continue;
       }
+      const action = OPERATOR_ACTIONS.find((candidate) => candidate.name === event.name);
+      if (action === undefined) throw new Error(`no operator action ${event.name}`);
+      const performed = action.perform(event.params, { world, ledger, trace, event, population, startAt: SIMULATION_START, now: () => world.service.now(), handle, remember: (left) => handles.set(event.seq, left), note }).catch(failed);
+      if (action.background === true) running.set(event.seq, performed);
+      else await performed;
     }
+    await Promise.all(running.values());
     await player.advanceTo(SIMULATION_START + options.days * DAY_MS);
+    const played = Date.now();
     await player.healAll();
     const lastDue = Math.max(SIMULATION_START + options.days * DAY_MS, ...ledger.all().map((promise) => promise.notBefore));
     await player.advanceTo(lastDue + HOUR_MS);
     const unfinished = await settle(world, { boundMs: options.boundMs ?? 120_000, workflowIds: [...handles.values()].flatMap((handle) => (handle.workflowId === undefined ? [] : [handle.workflowId])) });
     trace.note(await world.service.now(), unfinished.length === 0 ? 'every batch and workflow finished' : `still unfinished after the bound: ${unfinished.join('; ')}`);
 
+    const settled = Date.now();
     const evidence = await collectEvidence({ world, ledger, handles, initialUsers });
     const violations = [
       ...judge(evidence),
@@ -95,17 +116,12 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       trace,
       counts: { actions: countNames(scenario.events, 'action'), faults: countNames(scenario.events, 'fault'), promises: ledger.all().length, mutations: evidence.mutations.length },
       wallMs: Date.now() - started,
+      timings: { startMs: worldUp - started, playMs: played - worldUp, settleMs: settled - played, judgeMs: Date.now() - settled },
       ...(options.keepDir === true ? { dir: world.dir } : {}),
     };
   } finally {
     await world.close();
   }
-}
-
-async function perform(event: ScenarioEvent, context: PerformContext): Promise<void> {
-  const action = OPERATOR_ACTIONS.find((candidate) => candidate.name === event.name);
-  if (action === undefined) throw new Error(`no operator action ${event.name}`);
-  await action.perform(event.params, context);
 }
 
 interface Healing {

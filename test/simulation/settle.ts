@@ -1,6 +1,7 @@
 import type { World } from './world/start-world.js';
 
 const ENDED = new Set(['finished', 'cancelled']);
+const ENDED_PHASES = new Set(['removed', 'undone', 'skipped', 'failed', 'refused']);
 
 /**
  * Waits until every batch seatflow lists (step batches of workflows included) has ended and every offboarding of the
@@ -17,8 +18,12 @@ export async function settle(world: World, options: { boundMs: number; workflowI
     for (const batch of batches) if (!ENDED.has(batch.state)) unfinished.push(`batch ${batch.id} ${batch.state} (${batch.progress?.done ?? '?'}/${batch.progress?.total ?? '?'})`);
     for (const id of new Set(options.workflowIds)) {
       const answer = await world.api.control.get(`/v1/offboardings/${id}`);
-      const state = (answer.body as { workflow?: { state?: string } } | undefined)?.workflow?.state;
-      if (answer.status === 200 && state !== 'finished') unfinished.push(`offboarding ${id} ${state ?? '?'}`);
+      const status = answer.body as { workflow?: { state?: string }; leavers?: { email: string; phase: string; next?: { step: string; dueAt: string }; last?: { step: string; outcome: string } }[] } | undefined;
+      const state = status?.workflow?.state;
+      if (answer.status !== 200 || state === 'finished') continue;
+      // Where each leaver still open stands, so that a run that does not finish says why.
+      const open = (status?.leavers ?? []).filter((leaver) => !ENDED_PHASES.has(leaver.phase));
+      unfinished.push(`offboarding ${id} ${state ?? '?'} (${open.map((leaver) => `${leaver.email} ${leaver.phase}${leaver.last === undefined ? '' : `, last ${leaver.last.step} ${leaver.last.outcome}`}${leaver.next === undefined ? '' : `, next ${leaver.next.step} due ${leaver.next.dueAt}`}`).join('; ')})`);
     }
     if (unfinished.length === 0 || Date.now() > deadline) return unfinished;
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -4,7 +4,8 @@ import { runSimulation } from './run-simulation.js';
 import type { RedisTopology } from './world/start-world.js';
 
 /**
- * `npm run soak -- --seed N --days D [--workers K] [--seeds M] [--redis single|sentinel|alternate] [--keep] [--verbose]`:
+ * `npm run soak -- --seed N --days D [--workers K] [--seeds M] [--redis single|sentinel|alternate] [--fault-rate F] [--keep]
+ * [--verbose]`:
  * runs M seeds from N, each over D simulated days, one after another, printing each run (and its violations with
  * their traces) and a summary: seeds run, faults injected by kind, violations by invariant. Exit 1 on any violation.
  */
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '2' },
     seeds: { type: 'string', default: '1' },
     redis: { type: 'string', default: 'alternate' },
+    'fault-rate': { type: 'string', default: '1' },
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -23,6 +25,7 @@ const first = Number(values.seed);
 const days = Number(values.days);
 const workers = Number(values.workers);
 const seeds = Number(values.seeds);
+const faultRate = Number(values['fault-rate']);
 const topologyOf = (seed: number): RedisTopology => (values.redis === 'alternate' ? (seed % 2 === 0 ? 'sentinel' : 'single') : (values.redis as RedisTopology));
 
 const faults: Record<string, number> = {};
@@ -31,12 +34,12 @@ const failing: number[] = [];
 let simulatedDays = 0;
 for (let seed = first; seed < first + seeds; seed += 1) {
   const redis = topologyOf(seed);
-  const result = await runSimulation({ seed, days, workers, redis, keepDir: values.keep, ...(values.verbose ? { echo: (line: string) => process.stdout.write(`  ${line}\n`) } : {}) });
+  const result = await runSimulation({ seed, days, workers, redis, faultRate, keepDir: values.keep, ...(values.verbose ? { echo: (line: string) => process.stdout.write(`  ${line}\n`) } : {}) });
   simulatedDays += days;
   for (const [name, n] of Object.entries(result.counts.faults)) faults[name] = (faults[name] ?? 0) + n;
   for (const violation of result.violations) invariants[violation.invariant] = (invariants[violation.invariant] ?? 0) + 1;
   if (result.violations.length > 0) failing.push(seed);
-  process.stdout.write(formatResult(result, `npm run soak -- --seed ${seed} --days ${days} --workers ${workers} --redis ${redis}`));
+  process.stdout.write(formatResult(result, `npm run soak -- --seed ${seed} --days ${days} --workers ${workers} --redis ${redis} --fault-rate ${faultRate}`));
 }
 process.stdout.write(
   [

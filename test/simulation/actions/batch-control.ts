@@ -26,7 +26,7 @@ export const cancelBatch: OperatorAction = {
   hours: [8, 20],
   draw: (context) => drawBatchRef(context),
   async perform(params, context) {
-    const batchId = batchOf(context.handle(Number(params.ref)), String(params.step));
+    const batchId = batchOf((await context.handle(Number(params.ref))), String(params.step));
     if (batchId === undefined) {
       await context.note(`cancel: event #${String(params.ref)} left no batch`);
       return;
@@ -53,7 +53,7 @@ export const retryBatch: OperatorAction = {
   hours: [8, 20],
   draw: (context) => drawBatchRef(context),
   async perform(params, context) {
-    const batchId = batchOf(context.handle(Number(params.ref)), String(params.step));
+    const batchId = batchOf((await context.handle(Number(params.ref))), String(params.step));
     if (batchId === undefined) {
       await context.note(`retry: event #${String(params.ref)} left no batch`);
       return;

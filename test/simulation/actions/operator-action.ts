@@ -48,8 +48,8 @@ export interface PerformContext {
   startAt: number;
   /** Now on the service clock. */
   now(): Promise<number>;
-  /** What earlier events left (by seq). */
-  handle(seq: number): Handle | undefined;
+  /** What an earlier event left (by seq), once it is done (an action left running in the background is waited for). */
+  handle(seq: number): Promise<Handle | undefined>;
   remember(handle: Handle): void;
   /** Notes a line of the trace for this event. */
   note(what: string): Promise<void>;
@@ -66,6 +66,11 @@ export interface OperatorAction {
   perDay: number | 'once';
   /** Hours of the service's day (UTC) in which it happens: [from, to). */
   hours: readonly [number, number];
+  /**
+   * A command an operator starts and leaves running while time goes on (the command line's start-up costs seconds):
+   * the run does not wait for it before the next event, only an event that refers to it does.
+   */
+  background?: boolean;
   draw(context: DrawContext): Record<string, unknown> | undefined;
   perform(params: Record<string, unknown>, context: PerformContext): Promise<void>;
 }

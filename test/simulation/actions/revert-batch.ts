@@ -8,6 +8,7 @@ import type { OperatorAction } from './operator-action.js';
  */
 export const revertBatch: OperatorAction = {
   name: 'revert',
+  background: true,
   perDay: 0.5,
   hours: [10, 18],
   draw(context) {
@@ -15,7 +16,7 @@ export const revertBatch: OperatorAction = {
     return batches.length === 0 ? undefined : { ref: context.draw.pick(batches.slice(-5)).seq };
   },
   async perform(params, context) {
-    const batchId = context.handle(Number(params.ref))?.batchId;
+    const batchId = (await context.handle(Number(params.ref)))?.batchId;
     if (batchId === undefined) {
       await context.note(`revert: event #${String(params.ref)} left no batch`);
       return;

@@ -22,7 +22,7 @@ export const reviewChange: OperatorAction = {
   },
   async perform(params, context) {
     const ref = Number(params.ref);
-    const handle = context.handle(ref);
+    const handle = await context.handle(ref);
     if (handle?.approvalId === undefined || handle.planHash === undefined) {
       await context.note(`review of event #${ref}: nothing of it waits for approval`);
       return;

@@ -7,6 +7,7 @@ import type { OperatorAction } from './operator-action.js';
  */
 export const runStepNow: OperatorAction = {
   name: 'steps-run',
+  background: true,
   perDay: 0.5,
   hours: [9, 18],
   draw(context) {
@@ -17,7 +18,7 @@ export const runStepNow: OperatorAction = {
     return leavers.length === 0 ? undefined : { ref: event.seq, email: context.draw.pick(leavers).email };
   },
   async perform(params, context) {
-    const handle = context.handle(Number(params.ref));
+    const handle = await context.handle(Number(params.ref));
     const email = String(params.email);
     if (handle?.workflowId === undefined) {
       await context.note(`steps run: event #${String(params.ref)} left no offboarding`);

@@ -31,6 +31,7 @@ interface ReportLine {
  */
 export const scheduledReconciliation: OperatorAction = {
   name: 'scheduled-reconciliation',
+  background: true,
   perDay: 'once',
   hours: [3, 4],
   draw(context) {
@@ -41,7 +42,7 @@ export const scheduledReconciliation: OperatorAction = {
     if (params.add === true) {
       const policy = path.join(world.inbox, 'sim-seats.json');
       writeFileSync(policy, JSON.stringify(POLICY, null, 2));
-      const added = await world.cli(['schedule', 'add', SCHEDULE, policy, '--cron', '0 3 * * *', '--apply', '--max-changes', '5', '--yes', '--by', 'it-ops']);
+      const added = await world.cli(['schedule', 'add', SCHEDULE, policy, '--cron', '0 3 * * *', '--apply', '--max-changes', '5', '--by', 'it-ops']);
       await context.note(`schedule add ${SCHEDULE}: exit ${added.code}${added.code === 0 ? '' : `; ${(added.stderr || added.stdout).trim().slice(0, 300)}`}`);
       if (added.code !== 0) return;
     }

@@ -25,7 +25,7 @@ export const undoOffboarding: OperatorAction = {
     return { ref: event.seq, ...(one === undefined ? {} : { email: one }) };
   },
   async perform(params, context) {
-    const handle = context.handle(Number(params.ref));
+    const handle = await context.handle(Number(params.ref));
     if (handle?.workflowId === undefined) {
       await context.note(`undo: event #${String(params.ref)} left no offboarding`);
       return;

@@ -12,6 +12,8 @@ export interface GenerateOptions {
   population: Population;
   actions: readonly OperatorAction[];
   faults: readonly FaultKind[];
+  /** Each fault kind's rate per day is multiplied by this. */
+  faultRate: number;
   world: { redis: RedisTopology; workers: number };
   /** Faults stop this long before the end of the last day, so that the run ends after a quiet stretch. */
   quietEndMs?: number;
@@ -55,7 +57,7 @@ export function generateScenario(options: GenerateOptions): Scenario {
     if (!fault.applies(options.world)) continue;
     const stream = createDraw(seed, `fault:${fault.name}`);
     for (let day = 0; day < days; day += 1) {
-      for (let n = stream.occurrences(fault.perDay); n > 0; n -= 1) {
+      for (let n = stream.occurrences(fault.perDay * options.faultRate); n > 0; n -= 1) {
         const at = day * DAY_MS + stream.int(24 * 60) * 60_000;
         if (at >= quietEnd) continue;
         slots.push({ at, kind: 'fault', name: fault.name, stream, drawParams: () => fault.draw(stream) });

@@ -55,7 +55,10 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     const redis = await startRedis(options.redis);
     closers.push(() => redis.stop());
 
+    // Everything starts at once (each costs seconds of loading): workers and serve wait for the reference server and
+    // follow its clock once it answers (src/core/service-clock.ts asks until it does).
     const simPort = await freePort();
+    const controlPort = await freePort();
     const sim = seatflowProcess({
       name: 'reference-server',
       args: ['sim', '--port', String(simPort), '--rate-limit', `${SERVICE_LIMIT.requests}/${SERVICE_LIMIT.perSeconds}`],
@@ -64,16 +67,12 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     });
     sim.start();
     closers.push(() => sim.stop());
-    await sim.waitForOutput(/base URL\s+(\S+)/);
     const service = serviceControls(`http://127.0.0.1:${simPort}`, 'sim-admin-token');
-    await service.setClock(options.startAt);
-    await service.reset();
 
     const policyDir = path.join(dir, 'policies');
     const inbox = path.join(dir, 'inbox');
     mkdirSync(policyDir);
     mkdirSync(inbox);
-    const controlPort = await freePort();
     const configFile = path.join(dir, 'seatflow.json');
     writeFileSync(configFile, JSON.stringify(worldConfig({ controlPort, syncPolicyDir: policyDir }), null, 2));
     const env: NodeJS.ProcessEnv = {
@@ -96,6 +95,9 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     }
     serve.start();
     closers.push(() => serve.stop());
+    await sim.waitForOutput(/base URL\s+(\S+)/, 120_000);
+    await service.setClock(options.startAt);
+    await service.reset();
     const origin = `http://127.0.0.1:${controlPort}`;
     await waitForHealth(origin, serve);
     return {
