@@ -2,7 +2,7 @@ import { HOUR_MS, simTimeLabel } from './scenario/scenario.js';
 import type { SimulationResult } from './run-simulation.js';
 import { SIMULATION_START } from './run-simulation.js';
 
-/** How many violations are printed in full, with their trace; the rest are counted by invariant. */
+/** How many violations are printed in full, with their trace; the rest one line each. */
 const SHOWN = 8;
 
 /**
@@ -28,7 +28,8 @@ export function formatResult(result: SimulationResult, replay: string): string {
     if (around.length > 0) lines.push('  trace:');
     for (const entry of around.slice(0, 40)) lines.push(`    ${simTimeLabel(entry.at - SIMULATION_START)}  ${entry.eventSeq === undefined ? '' : `#${entry.eventSeq} `}${entry.what}`);
   }
-  if (result.violations.length > SHOWN) lines.push('', `… and ${result.violations.length - SHOWN} more`);
+  if (result.violations.length > SHOWN) lines.push('', `and ${result.violations.length - SHOWN} more:`);
+  for (const violation of result.violations.slice(SHOWN)) lines.push(`  ${violation.invariant}: ${violation.message}`);
   return `${lines.join('\n')}\n`;
 }
 

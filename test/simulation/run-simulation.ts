@@ -103,7 +103,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     trace.note(await world.service.now(), unfinished.length === 0 ? 'every batch and workflow finished' : `still unfinished after the bound: ${unfinished.join('; ')}`);
 
     const settled = Date.now();
-    const evidence = await collectEvidence({ world, ledger, handles, initialUsers });
+    const evidence = await collectEvidence({ world, ledger, handles, initialUsers, keep: options.keepDir === true });
     const violations = [
       ...judge(evidence),
       ...unfinished.map((what): Violation => ({ invariant: INVARIANTS.bound, message: `${what}: not finished ${((options.boundMs ?? 120_000) / 1000).toFixed(0)} s after the last fault and its last due instant`, eventSeqs: [] })),

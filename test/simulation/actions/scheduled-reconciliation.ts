@@ -25,7 +25,7 @@ interface ReportLine {
 
 /**
  * The nightly licence reconciliation: the first night IT adds the schedule (`seatflow schedule add nightly-seats …
- * --apply --max-changes 5`), and every night its tick runs (`seatflow schedule run nightly-seats`: a schedule's cron
+ * --apply --max-changes 12`), and every night its tick runs (`seatflow schedule run nightly-seats`: a schedule's cron
  * fires on the machine's clock, which the simulation does not move, so the tick is fired as its cron would at the
  * service's 03:00). The run's plan report is the promise: each seat change once, from the tick on.
  */
@@ -42,7 +42,7 @@ export const scheduledReconciliation: OperatorAction = {
     if (params.add === true) {
       const policy = path.join(world.inbox, 'sim-seats.json');
       writeFileSync(policy, JSON.stringify(POLICY, null, 2));
-      const added = await world.cli(['schedule', 'add', SCHEDULE, policy, '--cron', '0 3 * * *', '--apply', '--max-changes', '5', '--by', 'it-ops']);
+      const added = await world.cli(['schedule', 'add', SCHEDULE, policy, '--cron', '0 3 * * *', '--apply', '--max-changes', '12', '--by', 'it-ops']);
       await context.note(`schedule add ${SCHEDULE}: exit ${added.code}${added.code === 0 ? '' : `; ${(added.stderr || added.stdout).trim().slice(0, 300)}`}`);
       if (added.code !== 0) return;
     }

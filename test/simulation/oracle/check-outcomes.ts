@@ -29,6 +29,8 @@ export function checkOutcomes(evidence: Evidence, kept: ReadonlyMap<string, Muta
     const where = `${promise.label} (${promise.outcome.batchIds.join(' or ')} ${promise.outcome.row === undefined ? promise.outcome.email : `row ${promise.outcome.row}`})`;
     const say = (invariant: Violation['invariant'], message: string) => violations.push({ invariant, message: `${where}: ${message}`, ...(change === undefined ? {} : { at: Date.parse(change.at) }), eventSeqs: [promise.eventSeq] });
     if (change !== undefined) {
+      // A withdrawn change that happened is that violation already (match-mutations.ts), whatever its row says.
+      if (promise.state === 'withdrawn' || promise.state === 'awaiting-approval') continue;
       if (outcome === undefined) say(INVARIANTS.reports, `the service changed it at ${change.at} (seq ${change.seq}) and seatflow has no outcome for it`);
       else if (!SAYS_CHANGED.has(outcome.outcome) && !(outcome.outcome === 'unchanged' && outcome.confirmed === true)) say(INVARIANTS.reports, `seatflow says ${describe(outcome)}, but the service changed it at ${change.at} (seq ${change.seq}: ${change.summary})`);
       continue;

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createSilentLogger } from '../../../src/core/logger.js';
 import { createBatchStore } from '../../../src/queue/batch-store.js';
 import { createQueueKeys } from '../../../src/queue/queue-keys.js';
@@ -8,7 +10,7 @@ import type { OutcomeRef } from '../ledger/promise.js';
 import type { ServiceUser } from '../world/service-controls.js';
 import type { World } from '../world/start-world.js';
 import type { AuditLine, Evidence, ReportedLeaver, ReportedOutcome } from './evidence.js';
-import { identitiesOf } from './identities.js';
+import { identitiesOf, type Identities } from './identities.js';
 
 const SAYS_CHANGED = new Set(['succeeded', 'unknown']);
 
@@ -18,7 +20,7 @@ const SAYS_CHANGED = new Set(['succeeded', 'unknown']);
  * shows), of a sync's joiners and movers step batches from the batch store (what `seatflow report` writes; the API
  * does not serve them), offboarding statuses and the audit trail through the API.
  */
-export async function collectEvidence(run: { world: World; ledger: Ledger; handles: ReadonlyMap<number, Handle>; initialUsers: readonly ServiceUser[] }): Promise<Evidence> {
+export async function collectEvidence(run: { world: World; ledger: Ledger; handles: ReadonlyMap<number, Handle>; initialUsers: readonly ServiceUser[]; keep?: boolean }): Promise<Evidence> {
   const { world } = run;
   const mutations = await world.service.mutations();
   const finalUsers = await world.service.users();
@@ -44,21 +46,24 @@ export async function collectEvidence(run: { world: World; ledger: Ledger; handl
   const trail = await world.api.control.get('/v1/audit?format=jsonl');
   const entries = trail.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as AuditLine);
 
+  const identities = identitiesOf([run.initialUsers, finalUsers], mutations);
+  if (run.keep === true) writeFileSync(path.join(world.dir, 'evidence.json'), JSON.stringify({ promises, outcomes: Object.fromEntries(outcomes), offboardings, finalUsers }, null, 1));
   return {
     promises,
     mutations,
-    identities: identitiesOf([run.initialUsers, finalUsers], mutations),
+    identities,
     initialUsers: run.initialUsers,
     finalUsers,
-    outcomeOf: (ref) => outcomeOf(outcomes, ref),
+    outcomeOf: (ref) => outcomeOf(outcomes, ref, identities),
     offboardings,
     audit: { intact: verified.status === 200 && verification?.ok === true, detail: verified.text.slice(0, 500), entries },
   };
 }
 
 /** The outcome a promise's row has: of its batches, the one that says the change was made, else the first found. */
-function outcomeOf(outcomes: ReadonlyMap<string, readonly ReportedOutcome[]>, ref: OutcomeRef): ReportedOutcome | undefined {
-  const found = ref.batchIds.flatMap((id) => (outcomes.get(id) ?? []).filter((outcome) => (ref.row !== undefined ? outcome.row === ref.row : outcome.email?.toLowerCase() === ref.email)));
+function outcomeOf(outcomes: ReadonlyMap<string, readonly ReportedOutcome[]>, ref: OutcomeRef, identities: Identities): ReportedOutcome | undefined {
+  const emailOf = (outcome: ReportedOutcome) => outcome.email?.toLowerCase() ?? (outcome.userId === undefined ? undefined : identities.emailOf(outcome.userId));
+  const found = ref.batchIds.flatMap((id) => (outcomes.get(id) ?? []).filter((outcome) => (ref.row !== undefined ? outcome.row === ref.row : emailOf(outcome) === ref.email)));
   return found.find((outcome) => SAYS_CHANGED.has(outcome.outcome) || outcome.confirmed === true) ?? found[0];
 }
 
