@@ -49,6 +49,8 @@ export interface SimulationResult {
   wallMs: number;
   /** Wall time of each part: starting the world, playing the days, the end (clock past every due instant, settling), judging. */
   timings: { startMs: number; playMs: number; settleMs: number; judgeMs: number };
+  /** CPU seconds: this process (the generator, the oracle), each long-running seatflow process; and the command lines run. */
+  cost: { hostCpuSeconds: number; processCpuSeconds: Record<string, number>; commands: number; commandWallMs: number };
   dir?: string;
 }
 
@@ -59,6 +61,7 @@ export interface SimulationResult {
  */
 export async function runSimulation(options: SimulationOptions): Promise<SimulationResult> {
   const started = Date.now();
+  const cpuAtStart = process.cpuUsage();
   const world = await startWorld({ workers: options.workers, redis: options.redis, startAt: SIMULATION_START, ...(options.keepDir === true ? { keepDir: true } : {}) });
   const worldUp = Date.now();
   try {
@@ -117,6 +120,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       counts: { actions: countNames(scenario.events, 'action'), faults: countNames(scenario.events, 'fault'), promises: ledger.all().length, mutations: evidence.mutations.length },
       wallMs: Date.now() - started,
       timings: { startMs: worldUp - started, playMs: played - worldUp, settleMs: settled - played, judgeMs: Date.now() - settled },
+      cost: { hostCpuSeconds: cpuSecondsSince(cpuAtStart), ...world.cost() },
       ...(options.keepDir === true ? { dir: world.dir } : {}),
     };
   } finally {
@@ -198,4 +202,9 @@ function countNames(events: readonly ScenarioEvent[], kind: ScenarioEvent['kind'
   const counts: Record<string, number> = {};
   for (const event of events) if (event.kind === kind) counts[event.name] = (counts[event.name] ?? 0) + 1;
   return counts;
+}
+
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
 }

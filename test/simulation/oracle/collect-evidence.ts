@@ -9,7 +9,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { OutcomeRef } from '../ledger/promise.js';
 import type { ServiceUser } from '../world/service-controls.js';
 import type { World } from '../world/start-world.js';
-import type { AuditLine, Evidence, ReportedLeaver, ReportedOutcome } from './evidence.js';
+import type { AuditLine, Evidence, ReportedLeaver, ReportedOutcome, StepToCome } from './evidence.js';
 import { identitiesOf, type Identities } from './identities.js';
 
 const SAYS_CHANGED = new Set(['succeeded', 'unknown']);
@@ -46,6 +46,14 @@ export async function collectEvidence(run: { world: World; ledger: Ledger; handl
   const trail = await world.api.control.get('/v1/audit?format=jsonl');
   const entries = trail.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as AuditLine);
 
+  // What an operator asks the command line at the end: `seatflow steps` (every workflow, every lifecycle).
+  const listed = await world.cli(['steps', '--json']);
+  let stepsToCome: StepToCome[] | undefined;
+  try {
+    stepsToCome = (JSON.parse(listed.stdout) as { steps: StepToCome[] }).steps;
+  } catch {
+    stepsToCome = undefined;
+  }
   const identities = identitiesOf([run.initialUsers, finalUsers], mutations);
   if (run.keep === true) writeFileSync(path.join(world.dir, 'evidence.json'), JSON.stringify({ promises, outcomes: Object.fromEntries(outcomes), offboardings, finalUsers }, null, 1));
   return {
@@ -57,6 +65,7 @@ export async function collectEvidence(run: { world: World; ledger: Ledger; handl
     outcomeOf: (ref) => outcomeOf(outcomes, ref, identities),
     offboardings,
     audit: { intact: verified.status === 200 && verification?.ok === true, detail: verified.text.slice(0, 500), entries },
+    stepsToCome,
   };
 }
 

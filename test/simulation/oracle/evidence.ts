@@ -48,4 +48,15 @@ export interface Evidence {
   outcomeOf(ref: OutcomeRef): ReportedOutcome | undefined;
   offboardings: readonly { id: string; eventSeq: number; state?: string; leavers: readonly ReportedLeaver[] }[];
   audit: { intact: boolean; detail: string; entries: readonly AuditLine[] };
+  /** What `seatflow steps --json` lists to come once the run settled (undefined: it could not be read). */
+  stepsToCome: readonly StepToCome[] | undefined;
+}
+
+/** A step `seatflow steps` lists as still to come. */
+export interface StepToCome {
+  workflowId: string;
+  email: string;
+  step: string;
+  phase: string;
+  dueAt: string;
 }

@@ -35,6 +35,7 @@ function evidence(options: { promises: Omit<ChangePromise, 'history' | 'since'>[
     finalUsers: users,
     outcomeOf: (ref) => outcomes.find((o) => ref.batchIds.includes(o.batchId) && o.row === ref.row),
     offboardings: [],
+    stepsToCome: [],
     audit: options.audit ?? { intact: true, detail: '', entries: outcomes.filter((o) => o.outcome === 'succeeded').map((o) => ({ event: 'row.applied', subject: o.batchId, data: { row: o.row, outcome: 'succeeded' } })) },
   };
 }

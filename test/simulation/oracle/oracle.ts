@@ -1,6 +1,7 @@
 import { checkAudit } from './check-audit.js';
 import { checkOffboardings } from './check-offboardings.js';
 import { checkOutcomes } from './check-outcomes.js';
+import { checkStepsToCome } from './check-steps-to-come.js';
 import type { Evidence } from './evidence.js';
 import { matchMutations } from './match-mutations.js';
 import type { Violation } from './violation.js';
@@ -12,5 +13,5 @@ import type { Violation } from './violation.js';
  */
 export function judge(evidence: Evidence): Violation[] {
   const { kept, violations } = matchMutations(evidence);
-  return [...violations, ...checkOutcomes(evidence, kept), ...checkOffboardings(evidence, kept), ...checkAudit(evidence, kept)];
+  return [...violations, ...checkOutcomes(evidence, kept), ...checkOffboardings(evidence, kept), ...checkStepsToCome(evidence), ...checkAudit(evidence, kept)];
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../helpers/run-seatflow.js';
 
@@ -19,6 +19,8 @@ export interface SeatflowProcess {
   kill(): Promise<void>;
   /** SIGTERM (a graceful stop within worker.shutdownGraceMs), SIGKILL after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
+  /** CPU seconds (user + system) its processes used so far, over every start (Linux: /proc; 0 elsewhere). */
+  cpuSeconds(): number;
   /** Resolves with the first stdout line matching `pattern` (e.g. the URL `serve` prints). */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
 }
@@ -47,6 +49,12 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
   let skew = 0;
   let log: WriteStream | undefined;
   let stdout = '';
+  let cpuOfEnded = 0;
+  const cpuNow = () => (child?.pid === undefined ? 0 : cpuOf(child.pid));
+  // Read just before the process ends (a SIGKILL, a stop), when /proc still has it.
+  const noteCpu = () => {
+    cpuOfEnded += cpuNow();
+  };
   const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   return {
     name: options.name,
@@ -70,6 +78,7 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
       const running = child;
       if (running === undefined || !alive()) return;
       const exited = once(running, 'exit');
+      noteCpu();
       running.kill('SIGKILL');
       await exited;
       log?.write(`--- SIGKILL at ${new Date().toISOString()}\n`);
@@ -82,6 +91,7 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
         return;
       }
       const exited = once(running, 'exit');
+      noteCpu();
       running.kill('SIGTERM');
       const timer = setTimeout(() => running.kill('SIGKILL'), graceMs);
       await exited;
@@ -89,6 +99,7 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
       log?.end();
       log = undefined;
     },
+    cpuSeconds: () => cpuOfEnded + (alive() ? cpuNow() : 0),
     async waitForOutput(pattern, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -100,4 +111,15 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
       }
     },
   };
+}
+
+/** utime + stime of a process, in seconds, from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s). */
+function cpuOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }

@@ -41,6 +41,8 @@ export interface World {
   /** The environment every seatflow process of the world runs with (REDIS_URL, SEATFLOW_QUEUE_PREFIX, …). */
   env: NodeJS.ProcessEnv;
   cli(args: string[], options?: { timeoutMs?: number }): Promise<SeatflowResult>;
+  /** What the world's processes cost so far: CPU seconds of the long-running ones, and the command lines run. */
+  cost(): { processCpuSeconds: Record<string, number>; commands: number; commandWallMs: number };
   close(): Promise<void>;
 }
 
@@ -100,6 +102,8 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     await service.reset();
     const origin = `http://127.0.0.1:${controlPort}`;
     await waitForHealth(origin, serve);
+    let commands = 0;
+    let commandWallMs = 0;
     return {
       dir,
       service,
@@ -115,7 +119,16 @@ export async function startWorld(options: WorldOptions): Promise<World> {
       policyDir,
       inbox,
       env,
-      cli: (args, cliOptions = {}) => runSeatflow(args, env, { timeoutMs: cliOptions.timeoutMs ?? 180_000 }),
+      async cli(args, cliOptions = {}) {
+        const started = Date.now();
+        commands += 1;
+        try {
+          return await runSeatflow(args, env, { timeoutMs: cliOptions.timeoutMs ?? 180_000 });
+        } finally {
+          commandWallMs += Date.now() - started;
+        }
+      },
+      cost: () => ({ processCpuSeconds: Object.fromEntries([sim, serve, ...workers].map((each) => [each.name, each.cpuSeconds()])), commands, commandWallMs }),
       close,
     };
   } catch (error) {
