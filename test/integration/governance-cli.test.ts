@@ -91,7 +91,7 @@ describe('seatflow approve, reject, audit and revert', { timeout: 240_000 }, () 
     expect(verified.stdout).toMatch(/The audit trail is intact: \d+ entries/);
 
     // The revert's plan as data, row by row (what a script is promised), with nothing queued.
-    const dry = await runSeatflow(['revert', id!, '--dry-run', '--json'], env);
+    const dry = await runSeatflow(['revert', id!, '--dry-run', '--json', '--by', 'alice'], env);
     expect(dry.code, dry.stderr).toBe(0);
     const shown = JSON.parse(dry.stdout) as { status: string; revertOf: string; rows: { actionName: string; verdict: string; target: { email?: string } }[] };
     expect(shown).toMatchObject({ status: 'dry-run', revertOf: id });
