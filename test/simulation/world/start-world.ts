@@ -5,6 +5,7 @@ import { startTestRedisSentinel, type TestRedisSentinel } from '../../helpers/re
 import { freePort, startTestRedis, type TestRedis } from '../../helpers/redis-server.js';
 import { runSeatflow, type SeatflowResult } from '../../helpers/run-seatflow.js';
 import { controlApi, type ControlApi } from './control-api.js';
+import { signInToDashboard, type DashboardSession } from './dashboard-session.js';
 import { seatflowProcess, type SeatflowProcess } from './seatflow-process.js';
 import { serviceControls, type ServiceControls } from './service-controls.js';
 import { CONTROL_TOKEN, OPERATORS, SERVICE_LIMIT, worldConfig } from './world-config.js';
@@ -31,6 +32,10 @@ export interface World {
   service: ServiceControls;
   /** The control API as each operator (their own token). */
   api: { hr: ControlApi; ops: ControlApi; approver: ControlApi; control: ControlApi };
+  /** The dashboard, signed in as IT (it-ops, an operator). */
+  dashboard(): Promise<DashboardSession>;
+  /** The seatflow home every process shares (reports, the sync's and reconciliation's plan reports). */
+  home: string;
   workers: SeatflowProcess[];
   serve: SeatflowProcess;
   redis: { topology: RedisTopology; restart(): Promise<void>; failover(): Promise<void> };
@@ -113,6 +118,8 @@ export async function startWorld(options: WorldOptions): Promise<World> {
         approver: controlApi(origin, OPERATORS.approver.token),
         control: controlApi(origin, CONTROL_TOKEN),
       },
+      dashboard: () => signInToDashboard(origin, OPERATORS.ops.token),
+      home: String(env.SEATFLOW_HOME),
       workers,
       serve,
       redis: { topology: options.redis, restart: () => redis.restart(), failover: () => redis.failover() },
