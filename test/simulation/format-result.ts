@@ -25,7 +25,14 @@ export function formatResult(result: SimulationResult, replay: string): string {
   for (const violation of result.violations.slice(0, SHOWN)) {
     const when = violation.at === undefined ? '' : ` at ${simTimeLabel(violation.at - SIMULATION_START)}`;
     lines.push('', `VIOLATION ${violation.invariant}${when} (seed ${result.seed})`, `  ${violation.message}`);
-    const around = violation.at === undefined ? result.trace.entries().filter((entry) => entry.eventSeq !== undefined && violation.eventSeqs.includes(entry.eventSeq)) : result.trace.around(violation.at, 3 * HOUR_MS, violation.eventSeqs);
+    // The events it concerns, those three hours either side, and every line naming the people it names.
+    const emails = violation.message.match(/[\w.+-]+@[\w.-]+\.\w+/g) ?? [];
+    const around = result.trace.entries().filter(
+      (entry) =>
+        (violation.at !== undefined && Math.abs(entry.at - violation.at) <= 3 * HOUR_MS) ||
+        (entry.eventSeq !== undefined && violation.eventSeqs.includes(entry.eventSeq)) ||
+        emails.some((email) => entry.what.includes(email)),
+    );
     if (around.length > 0) lines.push('  trace:');
     for (const entry of around.slice(0, 40)) lines.push(`    ${simTimeLabel(entry.at - SIMULATION_START)}  ${entry.eventSeq === undefined ? '' : `#${entry.eventSeq} `}${entry.what}`);
   }

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { emailKey, userKey, type ChangePromise } from '../ledger/promise.js';
 import { promiseOffboardingPlan } from '../ledger/promise-offboarding-plan.js';
@@ -49,7 +51,11 @@ export const hrSync: OperatorAction = {
     const bytes = exportCsv(employees, at, params.broken === true);
     const query = new URLSearchParams({ policy: SIM_POLICY_FILE, confirm: 'true', name: String(params.name), reason: 'nightly HR export (simulation)' });
     const answer = await callWithRetries(() => context.world.api.hr.post(`/v1/syncs?${query}`, { bytes, type: 'text/csv' }));
-    const body = (answer.status === 409 ? (answer.body as { error?: { details?: { sync?: SyncAnswer } } }).error?.details?.sync : answer.body) as SyncAnswer | undefined;
+    let body = (answer.status === 409 ? (answer.body as { error?: { details?: { sync?: SyncAnswer } } }).error?.details?.sync : answer.body) as SyncAnswer | undefined;
+    // An answer lost (the first request took longer than the client waited) and asked again: this export is the one
+    // accepted already, so the plan it was applied with is the report of that run, which the sync wrote.
+    const same = answer.body as { sameExport?: boolean; previous?: { sha256?: string; runId?: string } } | undefined;
+    if (same?.sameExport === true && same.previous?.sha256 === sha256Of(bytes)) body = reportedRun(context.world.home, same.previous.sha256);
     if (body?.report === undefined) {
       await context.note(`sync ${String(params.name)}${params.broken === true ? ' (broken export)' : ''}: ${describeAnswer(answer)}`);
       return;
@@ -99,3 +105,16 @@ function promiseSync(context: PerformContext, body: SyncAnswer, lines: readonly 
   return keys;
 }
 
+
+function sha256Of(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The run of the sync that accepted this export, as its plan report (`<home>/sync/<policy>-<time>-<sha256, 12>.json`) says it. */
+function reportedRun(home: string, sha256: string): SyncAnswer | undefined {
+  const dir = path.join(home, 'sync');
+  const json = existsSync(dir) ? readdirSync(dir).find((name) => name.endsWith(`-${sha256.slice(0, 12)}.json`)) : undefined;
+  if (json === undefined) return undefined;
+  const run = JSON.parse(readFileSync(path.join(dir, json), 'utf8')) as SyncAnswer;
+  return { ...run, report: { csv: path.join(dir, json.replace(/\.json$/, '.csv')) } };
+}

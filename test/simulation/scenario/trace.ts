@@ -14,8 +14,6 @@ export interface TraceEntry {
 export interface Trace {
   note(at: number, what: string, eventSeq?: number): void;
   entries(): readonly TraceEntry[];
-  /** Entries within `windowMs` of `at`, and every entry of the given events. */
-  around(at: number, windowMs: number, eventSeqs?: readonly number[]): TraceEntry[];
 }
 
 export function createTrace(echo?: (line: string) => void): Trace {
@@ -27,8 +25,5 @@ export function createTrace(echo?: (line: string) => void): Trace {
       echo?.(`${new Date(at).toISOString()} ${eventSeq === undefined ? '' : `#${eventSeq} `}${what}`);
     },
     entries: () => entries,
-    around(at, windowMs, eventSeqs = []) {
-      return entries.filter((entry) => Math.abs(entry.at - at) <= windowMs || (entry.eventSeq !== undefined && eventSeqs.includes(entry.eventSeq)));
-    },
   };
 }

@@ -8,7 +8,7 @@ export interface ControlAnswer {
 /**
  * `seatflow serve`'s control API as an operator's script calls it: bearer token, JSON or a manifest's bytes. Answers
  * are returned whatever their status (a refusal is something the simulation records, not an error); only a server
- * that cannot be reached throws.
+ * that cannot be reached, or that takes more than five minutes (a sync waiting out 429s), throws.
  */
 export interface ControlApi {
   origin: string;
@@ -27,7 +27,7 @@ export function controlApi(origin: string, token: string): ControlApi {
       headers['content-type'] = body.type;
       payload = body.bytes;
     }
-    const response = await fetch(`${origin}${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }), signal: AbortSignal.timeout(120_000) });
+    const response = await fetch(`${origin}${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }), signal: AbortSignal.timeout(300_000) });
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -10,7 +10,7 @@ export const OPERATORS = {
 export const CONTROL_TOKEN = 'sim-control-token-0123456789abcdef0123456789';
 
 /** Rows at once per worker process, and how fast the periodic machinery looks (issue 26's 0.5 s). */
-export const WORKER_TUNING = { concurrency: 4, lostRowCheckMs: 500, dueSweepMs: 500, stepPollMs: 100 };
+export const WORKER_TUNING = { concurrency: 4, lostRowCheckMs: 500, dueSweepMs: 500, stepPollMs: 250 };
 
 /**
  * The service's rate limit in the simulation, and the client's timeouts: a "slow answer" fault delays answers past
