@@ -37,7 +37,10 @@ for (let seed = first; seed < first + seeds; seed += 1) {
   const result = await runSimulation({ seed, days, workers, redis, faultRate, keepDir: values.keep, ...(values.verbose ? { echo: (line: string) => process.stdout.write(`  ${line}\n`) } : {}) });
   simulatedDays += days;
   for (const [name, n] of Object.entries(result.counts.faults)) faults[name] = (faults[name] ?? 0) + n;
-  for (const violation of result.violations) invariants[violation.invariant] = (invariants[violation.invariant] ?? 0) + 1;
+  for (const violation of result.violations) {
+    const kind = `${violation.invariant} (${violation.lifecycle === true ? 'lifecycle step' : 'batch or unattributed'})`;
+    invariants[kind] = (invariants[kind] ?? 0) + 1;
+  }
   if (result.violations.length > 0) failing.push(seed);
   process.stdout.write(formatResult(result, `npm run soak -- --seed ${seed} --days ${days} --workers ${workers} --redis ${redis} --fault-rate ${faultRate}`));
 }

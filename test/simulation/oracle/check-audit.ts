@@ -1,6 +1,6 @@
 import type { Mutation } from '../../../src/server/sim/mutation-log.js';
 import type { Evidence } from './evidence.js';
-import { INVARIANTS, type Violation } from './violation.js';
+import { INVARIANTS, isLifecycleKey, type Violation } from './violation.js';
 
 
 /**
@@ -34,6 +34,7 @@ export function checkAudit(evidence: Evidence, kept: ReadonlyMap<string, Mutatio
         message: `${promise.label}: the change at ${change.at} (seq ${change.seq}) has ${count} row entries saying it was made in the audit trail (${id}), not one`,
         at: Date.parse(change.at),
         eventSeqs: [promise.eventSeq],
+        lifecycle: isLifecycleKey(promise.key),
       });
     }
   }

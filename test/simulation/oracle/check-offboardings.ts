@@ -19,9 +19,9 @@ export function checkOffboardings(evidence: Evidence, kept: ReadonlyMap<string, 
       const deactivated = kept.get(key('deactivate'));
       const removed = kept.get(key('remove'));
       const reactivated = kept.get(key('reactivate'));
-      const say = (message: string) => violations.push({ invariant: INVARIANTS.reports, message: `offboarding ${offboarding.id}, ${leaver.email}: seatflow says ${leaver.phase}${leaver.reason === undefined ? '' : ` (${leaver.reason})`}; ${message}`, eventSeqs: [offboarding.eventSeq] });
+      const say = (message: string) => violations.push({ invariant: INVARIANTS.reports, message: `offboarding ${offboarding.id}, ${leaver.email}: seatflow says ${leaver.phase}${leaver.reason === undefined ? '' : ` (${leaver.reason})`}; ${message}`, eventSeqs: [offboarding.eventSeq], lifecycle: true });
       if (OPEN.has(leaver.phase)) {
-        violations.push({ invariant: INVARIANTS.bound, message: `offboarding ${offboarding.id}, ${leaver.email}: still ${leaver.phase} after every due instant passed`, eventSeqs: [offboarding.eventSeq] });
+        violations.push({ invariant: INVARIANTS.bound, message: `offboarding ${offboarding.id}, ${leaver.email}: still ${leaver.phase} after every due instant passed`, eventSeqs: [offboarding.eventSeq], lifecycle: true });
         continue;
       }
       if (leaver.phase === 'removed' && removed === undefined && present.has(leaver.email)) say('the user is still in the organization and no removal by it happened');

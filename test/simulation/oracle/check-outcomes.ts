@@ -2,7 +2,7 @@ import type { Mutation } from '../../../src/server/sim/mutation-log.js';
 import type { ChangePromise } from '../ledger/promise.js';
 import type { Evidence, ReportedOutcome } from './evidence.js';
 import { subjectsOf } from './mutation-subjects.js';
-import { INVARIANTS, type Violation } from './violation.js';
+import { INVARIANTS, isLifecycleKey, type Violation } from './violation.js';
 
 /** Outcomes that say the row made its change (or may have: `unknown`). */
 const SAYS_CHANGED = new Set(['succeeded', 'unknown']);
@@ -27,7 +27,7 @@ export function checkOutcomes(evidence: Evidence, kept: ReadonlyMap<string, Muta
     const outcome = evidence.outcomeOf(promise.outcome);
     const change = kept.get(promise.key);
     const where = `${promise.label} (${promise.outcome.batchIds.join(' or ')} ${promise.outcome.row === undefined ? promise.outcome.email : `row ${promise.outcome.row}`})`;
-    const say = (invariant: Violation['invariant'], message: string) => violations.push({ invariant, message: `${where}: ${message}`, ...(change === undefined ? {} : { at: Date.parse(change.at) }), eventSeqs: [promise.eventSeq] });
+    const say = (invariant: Violation['invariant'], message: string) => violations.push({ invariant, message: `${where}: ${message}`, ...(change === undefined ? {} : { at: Date.parse(change.at) }), eventSeqs: [promise.eventSeq], lifecycle: isLifecycleKey(promise.key) });
     if (change !== undefined) {
       // A withdrawn change that happened is that violation already (match-mutations.ts), whatever its row says.
       if (promise.state === 'withdrawn' || promise.state === 'awaiting-approval') continue;

@@ -12,5 +12,6 @@ export function checkStepsToCome(evidence: Evidence): Violation[] {
     invariant: INVARIANTS.bound,
     message: `seatflow steps still lists ${step.step} of ${step.email} in ${step.workflowId} (${step.phase}, due ${step.dueAt}) after every due instant passed`,
     eventSeqs: [],
+    lifecycle: true,
   }));
 }

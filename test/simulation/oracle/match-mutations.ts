@@ -2,7 +2,7 @@ import type { Mutation } from '../../../src/server/sim/mutation-log.js';
 import type { ChangePromise } from '../ledger/promise.js';
 import type { Evidence } from './evidence.js';
 import { SERVICE_OWN_OPERATIONS, subjectsOf } from './mutation-subjects.js';
-import { INVARIANTS, type Violation } from './violation.js';
+import { INVARIANTS, isLifecycleKey, type Violation } from './violation.js';
 
 /** Which promise each change of the mutation log kept, and the changes that broke an invariant. */
 export interface Matching {
@@ -59,6 +59,7 @@ export function matchMutations(evidence: Evidence): Matching {
         message: `${what}: promised by ${early.label} not before ${iso(early.notBefore)}, ${formatLead(early.notBefore - at)} early${historyOf(early)}`,
         at,
         eventSeqs: [early.eventSeq],
+        lifecycle: isLifecycleKey(early.key),
       });
       continue;
     }
@@ -70,6 +71,7 @@ export function matchMutations(evidence: Evidence): Matching {
         message: `${what}: ${barred.label} was ${barred.state === 'awaiting-approval' ? 'still awaiting approval' : `withdrawn (since ${iso(barred.since)})`}${historyOf(barred)}`,
         at,
         eventSeqs: [barred.eventSeq],
+        lifecycle: isLifecycleKey(barred.key),
       });
       continue;
     }
@@ -81,6 +83,7 @@ export function matchMutations(evidence: Evidence): Matching {
         message: `${what}: ${twice.label} was kept already by seq ${first?.seq} at ${first?.at}; this is a second change`,
         at,
         eventSeqs: candidates.map((promise) => promise.eventSeq),
+        lifecycle: isLifecycleKey(twice.key),
       });
       continue;
     }

@@ -17,4 +17,11 @@ export interface Violation {
   message: string;
   at?: number;
   eventSeqs: number[];
+  /** It concerns a step of a lifecycle (offboarding, joiners, movers) rather than an ordinary batch's row. */
+  lifecycle?: boolean;
+}
+
+/** A promise of a lifecycle's step: keyed by its workflow (`o…`, `j…`, `m…`) or its sync run (`<policy>@…`). */
+export function isLifecycleKey(key: string): boolean {
+  return /^[ojm][0-9a-f]{12}[-:]/.test(key) || /^[^:]+@[0-9a-f]{12}:/.test(key);
 }
