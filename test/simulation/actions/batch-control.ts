@@ -1,3 +1,4 @@
+import type { Ledger } from '../ledger/ledger.js';
 import { callWithRetries, describeAnswer } from './call-with-retries.js';
 import type { Handle, OperatorAction } from './operator-action.js';
 
@@ -10,63 +11,50 @@ function batchOf(handle: Handle | undefined, step: string): string | undefined {
   return handle?.workflowId === undefined ? undefined : `${handle.workflowId}-${step}`;
 }
 
-function drawBatchRef(context: Parameters<OperatorAction['draw']>[0]): { ref: number; step: string } | undefined {
-  const candidates = context.earlier.filter((event) => event.kind === 'action' && BATCH_MAKERS.has(event.name));
-  if (candidates.length === 0) return undefined;
-  return { ref: context.draw.pick(candidates.slice(-5)).seq, step: context.draw.pick(['deactivate', 'remove']) };
+/**
+ * An operator's command on an earlier batch through the control API (`POST /v1/batches/:id/<verb>`, it-ops), and
+ * what it does to that batch's promises when the API accepts it.
+ */
+function batchCommand(name: string, verb: 'cancel' | 'retry', amend: (ledger: Ledger, batchId: string, at: number) => void): OperatorAction {
+  return {
+    name,
+    perDay: 0.7,
+    hours: [8, 20],
+    draw(context) {
+      const candidates = context.earlier.filter((event) => event.kind === 'action' && BATCH_MAKERS.has(event.name));
+      if (candidates.length === 0) return undefined;
+      return { ref: context.draw.pick(candidates.slice(-5)).seq, step: context.draw.pick(['deactivate', 'remove']) };
+    },
+    async perform(params, context) {
+      const batchId = batchOf(await context.handle(Number(params.ref)), String(params.step));
+      if (batchId === undefined) {
+        await context.note(`${verb}: event #${String(params.ref)} left no batch`);
+        return;
+      }
+      const at = await context.now();
+      const answer = await callWithRetries(() => context.world.api.ops.post(`/v1/batches/${batchId}/${verb}`));
+      if (answer.status === 200) amend(context.ledger, batchId, at);
+      const body = answer.body as { state?: string; batch?: { state?: string }; requeued?: number } | undefined;
+      await context.note(`${verb} ${batchId}: ${answer.status === 200 ? `now ${body?.state ?? body?.batch?.state ?? 'answered'}${body?.requeued === undefined ? '' : `, ${body.requeued} rows again`}` : describeAnswer(answer)}`);
+    },
+  };
 }
 
 /**
- * An operator cancels an earlier batch (`POST /v1/batches/:id/cancel`): rows not started end cancelled, running rows
- * finish. Its promises become optional: each row either ran (and says so) or is cancelled (and changed nothing).
+ * Cancel: rows not started end cancelled, running rows finish. The batch's promises become optional: each row either
+ * ran (and says so) or is cancelled (and changed nothing).
  */
-export const cancelBatch: OperatorAction = {
-  name: 'cancel-batch',
-  perDay: 0.7,
-  hours: [8, 20],
-  draw: (context) => drawBatchRef(context),
-  async perform(params, context) {
-    const batchId = batchOf((await context.handle(Number(params.ref))), String(params.step));
-    if (batchId === undefined) {
-      await context.note(`cancel: event #${String(params.ref)} left no batch`);
-      return;
-    }
-    const at = await context.now();
-    const answer = await callWithRetries(() => context.world.api.ops.post(`/v1/batches/${batchId}/cancel`));
-    if (answer.status === 200) {
-      for (const promise of context.ledger.all()) {
-        if (promise.outcome?.batchIds.includes(batchId) === true && promise.state === 'expected') context.ledger.amend(promise.key, { state: 'optional' }, at, `batch ${batchId} cancelled by it-ops`);
-      }
-    }
-    const state = (answer.body as { state?: string; batch?: { state?: string } } | undefined);
-    await context.note(`cancel ${batchId}: ${answer.status === 200 ? `now ${state?.state ?? state?.batch?.state ?? 'answered'}` : describeAnswer(answer)}`);
-  },
-};
+export const cancelBatch = batchCommand('cancel-batch', 'cancel', (ledger, batchId, at) => {
+  for (const promise of ledger.all()) {
+    if (promise.outcome?.batchIds.includes(batchId) === true && promise.state === 'expected') ledger.amend(promise.key, { state: 'optional' }, at, `batch ${batchId} cancelled by it-ops`);
+  }
+});
 
-/**
- * An operator retries an earlier batch (`POST /v1/batches/:id/retry`): its failed and cancelled rows run again. A
- * cancelled row's promise is expected again.
- */
-export const retryBatch: OperatorAction = {
-  name: 'retry-batch',
-  perDay: 0.7,
-  hours: [8, 20],
-  draw: (context) => drawBatchRef(context),
-  async perform(params, context) {
-    const batchId = batchOf((await context.handle(Number(params.ref))), String(params.step));
-    if (batchId === undefined) {
-      await context.note(`retry: event #${String(params.ref)} left no batch`);
-      return;
+/** Retry: failed and cancelled rows run again; a cancelled row's promise is expected again. */
+export const retryBatch = batchCommand('retry-batch', 'retry', (ledger, batchId, at) => {
+  for (const promise of ledger.all()) {
+    if (promise.outcome?.batchIds.includes(batchId) === true && promise.state === 'optional' && promise.history.some((line) => line.includes('cancelled by'))) {
+      ledger.amend(promise.key, { state: 'expected' }, at, `batch ${batchId} retried by it-ops`);
     }
-    const at = await context.now();
-    const answer = await callWithRetries(() => context.world.api.ops.post(`/v1/batches/${batchId}/retry`));
-    if (answer.status === 200) {
-      for (const promise of context.ledger.all()) {
-        if (promise.outcome?.batchIds.includes(batchId) === true && promise.state === 'optional' && promise.history.some((line) => line.includes('cancelled by'))) {
-          context.ledger.amend(promise.key, { state: 'expected' }, at, `batch ${batchId} retried by it-ops`);
-        }
-      }
-    }
-    await context.note(`retry ${batchId}: ${answer.status === 200 ? answer.text.slice(0, 160) : describeAnswer(answer)}`);
-  },
-};
+  }
+});
