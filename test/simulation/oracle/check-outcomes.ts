@@ -20,7 +20,11 @@ const SAYS_WHY_NOT = new Set(['failed', 'cancelled', 'skipped', 'unchanged', 'un
 export function checkOutcomes(evidence: Evidence, kept: ReadonlyMap<string, Mutation>): Violation[] {
   const violations: Violation[] = [];
   const changedKeys = new Set<string>();
-  for (const mutation of evidence.mutations) for (const subject of subjectsOf(mutation, evidence.identities)) changedKeys.add(`${mutation.operation} ${subject}`);
+  for (const mutation of evidence.mutations) {
+    // A provisional seat that expired on the service's clock went down on its own: a downgrade found it done.
+    const operation = mutation.operation === 'provisionalSeatExpired' ? 'downgradeUser' : mutation.operation;
+    for (const subject of subjectsOf(mutation, evidence.identities)) changedKeys.add(`${operation} ${subject}`);
+  }
   const initially = new Map(evidence.initialUsers.map((user) => [user.id, user]));
   for (const promise of evidence.promises) {
     if (promise.outcome === undefined) continue;

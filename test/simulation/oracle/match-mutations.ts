@@ -12,6 +12,13 @@ export interface Matching {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * How far before its instant a change still counts as on time: seatflow knows the service's time to about a second
+ * (the real service's Date header has whole seconds; the reference server's clock is read over HTTP by a busy process).
+ * Early by more is a violation; the early changes this oracle exists for are hours and days early.
+ */
+export const CLOCK_TOLERANCE_MS = 2000;
 const OUTCOMES_THAT_CHANGED = new Set(['succeeded', 'unknown']);
 
 /**
@@ -44,7 +51,7 @@ export function matchMutations(evidence: Evidence): Matching {
     const candidates = [...seen];
     const open = candidates.filter((promise) => !kept.has(promise.key));
     const live = open.filter((promise) => promise.state === 'expected' || promise.state === 'optional' || (promise.state === 'withdrawn' && promise.since > at));
-    const onTime = live.filter((promise) => promise.notBefore <= at).sort((a, b) => claims(a) - claims(b) || (a.state === b.state ? 0 : a.state === 'expected' ? -1 : 1) || a.eventSeq - b.eventSeq);
+    const onTime = live.filter((promise) => promise.notBefore <= at + CLOCK_TOLERANCE_MS).sort((a, b) => claims(a) - claims(b) || (a.state === b.state ? 0 : a.state === 'expected' ? -1 : 1) || a.eventSeq - b.eventSeq);
     const what = `${mutation.operation} of ${subjects.join(' / ') || `${mutation.resourceType} ${mutation.resourceId}`} at ${mutation.at} (seq ${mutation.seq}: ${mutation.summary})`;
     const chosen = onTime[0];
     if (chosen !== undefined) {

@@ -54,6 +54,16 @@ describe('the oracle', () => {
     expect(found[0]!.message).toContain('47 h early');
   });
 
+  it('takes a change within the clock tolerance of its instant as on time, and one just beyond it as early', () => {
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0 + HOUR), promise('row 2', BOB.id, T0 + HOUR)],
+      mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR - 1500), mutation('deactivateUser', BOB.id, T0 + HOUR - 2500)],
+      outcomes: [succeeded(1), succeeded(2)],
+    }));
+    expect(found.map((v) => v.invariant)).toEqual(['nothing-before-its-time']);
+    expect(found[0]!.message).toContain('bob@acme.example');
+  });
+
   it('names a second change of a promise kept already, and a change no plan promised', () => {
     const found = judge(evidence({
       promises: [promise('row 1', ALICE.id, T0)],
