@@ -14,7 +14,7 @@ import { populationOf } from './scenario/population.js';
 import { DAY_MS, HOUR_MS, simTimeLabel, type Scenario, type ScenarioEvent } from './scenario/scenario.js';
 import { createTrace, type Trace } from './scenario/trace.js';
 import { startWorld, type RedisTopology, type World } from './world/start-world.js';
-import { settle } from './settle.js';
+import { latestStepDue, settle } from './settle.js';
 
 /** The service clock's start of every run: a Monday, midnight UTC (fixed, so a seed's dates are the same every time). */
 export const SIMULATION_START = Date.parse('2031-03-03T00:00:00.000Z');
@@ -100,9 +100,18 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     await player.advanceTo(SIMULATION_START + options.days * DAY_MS);
     const played = Date.now();
     await player.healAll();
-    const lastDue = Math.max(SIMULATION_START + options.days * DAY_MS, ...ledger.all().map((promise) => promise.notBefore));
-    await player.advanceTo(lastDue + HOUR_MS);
-    const unfinished = await settle(world, { boundMs: options.boundMs ?? 120_000, workflowIds: [...handles.values()].flatMap((handle) => (handle.workflowId === undefined ? [] : [handle.workflowId])) });
+    const workflowIds = [...handles.values()].flatMap((handle) => (handle.workflowId === undefined ? [] : [handle.workflowId]));
+    // Past every promise, then past every step seatflow says is still to come (a hold that began late ends late),
+    // a few times: a step run at the end can set another's instant.
+    let until = Math.max(SIMULATION_START + options.days * DAY_MS, ...ledger.all().map((promise) => promise.notBefore));
+    for (let round = 0; round < 4; round += 1) {
+      await player.advanceTo(until + HOUR_MS);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const due = await latestStepDue(world, workflowIds);
+      if (due === undefined || due <= (await world.service.now())) break;
+      until = due;
+    }
+    const unfinished = await settle(world, { boundMs: options.boundMs ?? 120_000, workflowIds });
     trace.note(await world.service.now(), unfinished.length === 0 ? 'every batch and workflow finished' : `still unfinished after the bound: ${unfinished.join('; ')}`);
 
     const settled = Date.now();

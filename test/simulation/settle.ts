@@ -29,3 +29,21 @@ export async function settle(world: World, options: { boundMs: number; workflowI
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
+
+/**
+ * The latest instant an open offboarding's leaver is next due, as the control API shows it (undefined: none is open).
+ * It can lie after the plan's instant: the hold counts from when the deactivation was asked for, later than the leave
+ * instant when the step ran late (a storm, a killed worker), and the run's end must cross it too.
+ */
+export async function latestStepDue(world: World, workflowIds: readonly string[]): Promise<number | undefined> {
+  let latest: number | undefined;
+  for (const id of new Set(workflowIds)) {
+    const answer = await world.api.control.get(`/v1/offboardings/${id}`);
+    const leavers = (answer.body as { leavers?: { next?: { dueAt?: string } }[] } | undefined)?.leavers ?? [];
+    for (const leaver of leavers) {
+      const due = leaver.next?.dueAt === undefined ? Number.NaN : Date.parse(leaver.next.dueAt);
+      if (Number.isFinite(due)) latest = Math.max(latest ?? due, due);
+    }
+  }
+  return latest;
+}
