@@ -14,7 +14,7 @@ export function formatResult(result: SimulationResult, replay: string): string {
     `seed ${result.seed}, ${result.days} simulated days: ${result.violations.length === 0 ? 'no violation' : `${result.violations.length} violation(s)`} (${(result.wallMs / 1000).toFixed(0)} s)`,
     `  replay: ${replay}`,
     `  wall: start ${seconds(result.timings.startMs)}, ${result.days} days ${seconds(result.timings.playMs)}, settle ${seconds(result.timings.settleMs)}, judge ${seconds(result.timings.judgeMs)}`,
-    `  cpu: this process ${result.cost.hostCpuSeconds.toFixed(1)} s; ${Object.entries(result.cost.processCpuSeconds).map(([name, cpu]) => `${name} ${cpu.toFixed(1)} s`).join(', ')}; ${result.cost.commands} commands (${seconds(result.cost.commandWallMs)} of wall time)`,
+    `  cpu: this process ${result.cost.hostCpuSeconds.toFixed(1)} s; ${Object.entries(result.cost.processCpuSeconds).map(([name, cpu]) => `${name} ${cpu.toFixed(1)} s`).join(', ')}; ${result.cost.commands} commands (${seconds(result.cost.commandWallMs)} of wall time)${Object.keys(result.cost.restarts).length === 0 ? '' : `; exited on their own and started again: ${formatCounts(result.cost.restarts)}`}`,
     `  actions: ${formatCounts(result.counts.actions)}`,
     `  faults: ${formatCounts(result.counts.faults)}`,
     `  ${result.counts.promises} promises, ${result.counts.mutations} changes in the service's mutation log${result.dir === undefined ? '' : `; logs in ${result.dir}`}`,

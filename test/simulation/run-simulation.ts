@@ -50,7 +50,7 @@ export interface SimulationResult {
   /** Wall time of each part: starting the world, playing the days, the end (clock past every due instant, settling), judging. */
   timings: { startMs: number; playMs: number; settleMs: number; judgeMs: number };
   /** CPU seconds: this process (the generator, the oracle), each long-running seatflow process; and the command lines run. */
-  cost: { hostCpuSeconds: number; processCpuSeconds: Record<string, number>; commands: number; commandWallMs: number };
+  cost: { hostCpuSeconds: number; processCpuSeconds: Record<string, number>; commands: number; commandWallMs: number; restarts: Record<string, number> };
   dir?: string;
 }
 

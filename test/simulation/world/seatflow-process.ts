@@ -19,6 +19,8 @@ export interface SeatflowProcess {
   kill(): Promise<void>;
   /** SIGTERM (a graceful stop within worker.shutdownGraceMs), SIGKILL after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
+  /** How many times it exited on its own and was started again. */
+  restarts(): number;
   /** CPU seconds (user + system) its processes used so far, over every start (Linux: /proc; 0 elsewhere). */
   cpuSeconds(): number;
   /** Resolves with the first stdout line matching `pattern` (e.g. the URL `serve` prints). */
@@ -30,6 +32,11 @@ export interface SeatflowProcessOptions {
   args: string[];
   env: NodeJS.ProcessEnv;
   logFile: string;
+  /**
+   * Started again this long after it exits on its own (as systemd's Restart=on-failure would; a worker whose start-up
+   * token check meets a 429 storm exits); undefined: left down.
+   */
+  restartAfterMs?: number;
 }
 
 /** `Date.now` and argument-less `new Date()` shifted by the skew; every other use of Date is left as it is. */
@@ -50,13 +57,16 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
   let log: WriteStream | undefined;
   let stdout = '';
   let cpuOfEnded = 0;
+  // Set while we stop or kill it ourselves: any other exit is its own, and the supervisor starts it again.
+  let stopping = false;
+  let restarts = 0;
   const cpuNow = () => (child?.pid === undefined ? 0 : cpuOf(child.pid));
   // Read just before the process ends (a SIGKILL, a stop), when /proc still has it.
   const noteCpu = () => {
     cpuOfEnded += cpuNow();
   };
   const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
-  return {
+  const self: SeatflowProcess = {
     name: options.name,
     skewMs: () => skew,
     running: alive,
@@ -67,7 +77,17 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
       log.write(`--- start${skew === 0 ? '' : ` (clock skewed ${skew} ms)`} at ${new Date().toISOString()}\n`);
       stdout = '';
       const preload = skew === 0 ? [] : ['--import', skewPreload(skew)];
-      child = spawn(process.execPath, [...preload, path.join(ROOT, 'bin/seatflow'), ...options.args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      stopping = false;
+      const started = spawn(process.execPath, [...preload, path.join(ROOT, 'bin/seatflow'), ...options.args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = started;
+      started.once('exit', (code, signal) => {
+        if (stopping || options.restartAfterMs === undefined || child !== started) return;
+        restarts += 1;
+        log?.write(`--- exited on its own (${String(code ?? signal)}) at ${new Date().toISOString()}: started again in ${options.restartAfterMs} ms (restart ${restarts})\n`);
+        setTimeout(() => {
+          if (!stopping && child === started) self.start({ skewMs: skew });
+        }, options.restartAfterMs).unref();
+      });
       child.stdout?.on('data', (chunk: Buffer) => {
         stdout += chunk.toString('utf8');
         log?.write(chunk);
@@ -79,11 +99,13 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
       if (running === undefined || !alive()) return;
       const exited = once(running, 'exit');
       noteCpu();
+      stopping = true;
       running.kill('SIGKILL');
       await exited;
       log?.write(`--- SIGKILL at ${new Date().toISOString()}\n`);
     },
     async stop(graceMs = 5000) {
+      stopping = true;
       const running = child;
       if (running === undefined || !alive()) {
         log?.end();
@@ -92,6 +114,7 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
       }
       const exited = once(running, 'exit');
       noteCpu();
+      stopping = true;
       running.kill('SIGTERM');
       const timer = setTimeout(() => running.kill('SIGKILL'), graceMs);
       await exited;
@@ -100,6 +123,7 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
       log = undefined;
     },
     cpuSeconds: () => cpuOfEnded + (alive() ? cpuNow() : 0),
+    restarts: () => restarts,
     async waitForOutput(pattern, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -111,6 +135,7 @@ export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProces
       }
     },
   };
+  return self;
 }
 
 /** utime + stime of a process, in seconds, from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s). */

@@ -47,7 +47,7 @@ export interface World {
   env: NodeJS.ProcessEnv;
   cli(args: string[], options?: { timeoutMs?: number }): Promise<SeatflowResult>;
   /** What the world's processes cost so far: CPU seconds of the long-running ones, and the command lines run. */
-  cost(): { processCpuSeconds: Record<string, number>; commands: number; commandWallMs: number };
+  cost(): { processCpuSeconds: Record<string, number>; commands: number; commandWallMs: number; restarts: Record<string, number> };
   close(): Promise<void>;
 }
 
@@ -93,9 +93,9 @@ export async function startWorld(options: WorldOptions): Promise<World> {
       SEATFLOW_LOG_FORMAT: 'json',
     };
     const workers = Array.from({ length: options.workers }, (_, i) =>
-      seatflowProcess({ name: `worker-${i + 1}`, args: ['worker'], env, logFile: path.join(dir, `worker-${i + 1}.log`) }),
+      seatflowProcess({ name: `worker-${i + 1}`, args: ['worker'], env, logFile: path.join(dir, `worker-${i + 1}.log`), restartAfterMs: 2000 }),
     );
-    const serve = seatflowProcess({ name: 'serve', args: ['serve'], env, logFile: path.join(dir, 'serve.log') });
+    const serve = seatflowProcess({ name: 'serve', args: ['serve'], env, logFile: path.join(dir, 'serve.log'), restartAfterMs: 2000 });
     for (const worker of workers) {
       worker.start();
       closers.push(() => worker.stop());
@@ -135,7 +135,12 @@ export async function startWorld(options: WorldOptions): Promise<World> {
           commandWallMs += Date.now() - started;
         }
       },
-      cost: () => ({ processCpuSeconds: Object.fromEntries([sim, serve, ...workers].map((each) => [each.name, each.cpuSeconds()])), commands, commandWallMs }),
+      cost: () => ({
+        processCpuSeconds: Object.fromEntries([sim, serve, ...workers].map((each) => [each.name, each.cpuSeconds()])),
+        commands,
+        commandWallMs,
+        restarts: Object.fromEntries([serve, ...workers].filter((each) => each.restarts() > 0).map((each) => [each.name, each.restarts()])),
+      }),
       close,
     };
   } catch (error) {
