@@ -57,7 +57,7 @@ export const scheduledReconciliation: OperatorAction = {
     }
     const report = await newReport(reports, before);
     if (report === undefined) {
-      await context.note(`Run now of ${SCHEDULE}: no plan report within 120 s`);
+      await context.note(`Run now of ${SCHEDULE}: no plan report within 10 minutes`);
       return;
     }
     await promiseReport(context, report, at);
@@ -70,7 +70,8 @@ function reportsIn(dir: string): string[] {
 
 /** The plan report a worker writes for the run (JSON beside its CSV), once it appears. */
 async function newReport(dir: string, before: ReadonlySet<string>): Promise<string | undefined> {
-  const deadline = Date.now() + 120_000;
+  // Long enough for a loaded machine and a fleet paused by a 429 storm: a report never read is a promise not made.
+  const deadline = Date.now() + 600_000;
   while (Date.now() < deadline) {
     const fresh = reportsIn(dir).find((name) => !before.has(name) && existsSync(path.join(dir, name.replace(/\.json$/, '.csv'))));
     if (fresh !== undefined) return path.join(dir, fresh);

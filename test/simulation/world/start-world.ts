@@ -130,7 +130,7 @@ export async function startWorld(options: WorldOptions): Promise<World> {
         const started = Date.now();
         commands += 1;
         try {
-          return await runSeatflow(args, env, { timeoutMs: cliOptions.timeoutMs ?? 180_000 });
+          return await runSeatflow(args, env, { timeoutMs: cliOptions.timeoutMs ?? 600_000 });
         } finally {
           commandWallMs += Date.now() - started;
         }
