@@ -2,5 +2,5 @@ import { describe } from 'vitest';
 import { simulationGate } from './gate.js';
 
 describe('the whole system, simulated', () => {
-  simulationGate(14);
+  simulationGate(8);
 });
