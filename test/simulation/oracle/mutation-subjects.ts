@@ -3,8 +3,15 @@ import { columnKey, newColumnKey, sheetKey, webhookKey } from '../ledger/change-
 import { emailKey, userKey } from '../ledger/promise.js';
 import type { Identities } from './identities.js';
 
-/** Changes the service makes on its own (provisional seats expiring on its clock): nobody promised or broke them. */
-export const SERVICE_OWN_OPERATIONS: ReadonlySet<string> = new Set(['provisionalSeatExpired']);
+/**
+ * Changes the service makes on its own, that nobody promised or broke: a provisional seat expiring on its clock, and
+ * a webhook it marks DISABLED_VERIFICATION_FAILED when its verification call fails (the answer to an enable that
+ * did not enable; the row says so).
+ */
+export function isServiceOwn(mutation: Mutation): boolean {
+  if (mutation.operation === 'provisionalSeatExpired') return true;
+  return mutation.operation === 'updateWebhook' && mutation.summary.endsWith(': DISABLED_VERIFICATION_FAILED');
+}
 
 /** Every key a promise may name this change by: the user's id and e-mail, a column, a sheet, a webhook. */
 export function subjectsOf(mutation: Mutation, identities: Identities): string[] {
