@@ -39,10 +39,13 @@ export function checkOutcomes(evidence: Evidence, kept: ReadonlyMap<string, Muta
       else if (!SAYS_CHANGED.has(outcome.outcome) && !(outcome.outcome === 'unchanged' && outcome.confirmed === true)) say(INVARIANTS.reports, `seatflow says ${describe(outcome)}, but the service changed it at ${change.at} (seq ${change.seq}: ${change.summary})`);
       continue;
     }
-    if (outcome?.outcome === 'succeeded') {
+    // Succeeded with the change made by another row stands: the service answers a deactivation of a user already
+    // deactivated with success and records nothing, so the row cannot tell whose call changed it.
+    if (outcome?.outcome === 'succeeded' && !promise.changes.some((c) => changedKeys.has(`${c.operation} ${c.subject}`))) {
       say(INVARIANTS.reports, `seatflow says succeeded, but the service shows no ${promise.changes.map((c) => c.operation).join('/')} of ${promise.changes[0]?.subject}`);
       continue;
     }
+    if (outcome?.outcome === 'succeeded') continue;
     if (promise.state !== 'expected') continue;
     if (outcome === undefined) {
       say(INVARIANTS.kept, `promised (not before ${new Date(promise.notBefore).toISOString()}), never happened, and no outcome says why`);

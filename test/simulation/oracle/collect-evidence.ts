@@ -28,7 +28,8 @@ export async function collectEvidence(run: { world: World; ledger: Ledger; handl
   const batchIds = new Set(promises.flatMap((promise) => promise.outcome?.batchIds ?? []));
   const outcomes = new Map<string, ReportedOutcome[]>();
   const fromStore = [...batchIds].filter((id) => !/^(b|o)[0-9a-f]{12}/.test(id));
-  for (const id of batchIds) if (!fromStore.includes(id)) outcomes.set(id, await outcomesFromApi(world, id));
+  const unreadable: string[] = [];
+  for (const id of batchIds) if (!fromStore.includes(id)) outcomes.set(id, await outcomesFromApi(world, id, unreadable));
   if (fromStore.length > 0) for (const [id, list] of await outcomesFromStore(world, fromStore)) outcomes.set(id, list);
 
   const offboardings: Evidence['offboardings'][number][] = [];
@@ -66,6 +67,7 @@ export async function collectEvidence(run: { world: World; ledger: Ledger; handl
     offboardings,
     audit: { intact: verified.status === 200 && verification?.ok === true, detail: verified.text.slice(0, 500), entries },
     stepsToCome,
+    unreadable,
   };
 }
 
@@ -76,10 +78,18 @@ function outcomeOf(outcomes: ReadonlyMap<string, readonly ReportedOutcome[]>, re
   return found.find((outcome) => SAYS_CHANGED.has(outcome.outcome) || outcome.confirmed === true) ?? found[0];
 }
 
-async function outcomesFromApi(world: World, batchId: string): Promise<ReportedOutcome[]> {
-  const answer = await world.api.control.get(`/v1/batches/${batchId}/outcomes?format=jsonl`);
-  if (answer.status !== 200) return [];
-  return answer.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as ReportedOutcome);
+/** A batch's outcomes as the API serves them; none for a batch it does not know (404); asked again when it cannot answer. */
+async function outcomesFromApi(world: World, batchId: string, unreadable: string[]): Promise<ReportedOutcome[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await world.api.control.get(`/v1/batches/${batchId}/outcomes?format=jsonl`);
+    if (answer.status === 200) return answer.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as ReportedOutcome);
+    if (answer.status === 404) return [];
+    if (attempt === 5) {
+      unreadable.push(`${batchId} (${answer.status})`);
+      return [];
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 async function outcomesFromStore(world: World, batchIds: readonly string[]): Promise<Map<string, ReportedOutcome[]>> {

@@ -48,6 +48,8 @@ export interface Evidence {
   outcomeOf(ref: OutcomeRef): ReportedOutcome | undefined;
   offboardings: readonly { id: string; eventSeq: number; state?: string; leavers: readonly ReportedLeaver[] }[];
   audit: { intact: boolean; detail: string; entries: readonly AuditLine[] };
+  /** Batches whose outcomes the API would not serve (status), though it lists them: what seatflow could not say. */
+  unreadable: readonly string[];
   /** What `seatflow steps --json` lists to come once the run settled (undefined: it could not be read). */
   stepsToCome: readonly StepToCome[] | undefined;
 }

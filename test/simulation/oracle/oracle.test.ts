@@ -36,6 +36,7 @@ function evidence(options: { promises: Omit<ChangePromise, 'history' | 'since'>[
     outcomeOf: (ref) => outcomes.find((o) => ref.batchIds.includes(o.batchId) && o.row === ref.row),
     offboardings: [],
     stepsToCome: [],
+    unreadable: [],
     audit: options.audit ?? { intact: true, detail: '', entries: outcomes.filter((o) => o.outcome === 'succeeded').map((o) => ({ event: 'row.applied', subject: o.batchId, data: { row: o.row, outcome: 'succeeded' } })) },
   };
 }
@@ -88,6 +89,20 @@ describe('the oracle', () => {
       outcomes: [succeeded(1), { batchId: 'b000000000001', row: 2, outcome: 'cancelled' }, { batchId: 'b000000000001', row: 3, outcome: 'unchanged' }],
     }));
     expect(found.map((v) => v.invariant)).toEqual(['reports-match-the-service', 'reports-match-the-service', 'reports-match-the-service', 'audit-trail-complete']);
+  });
+
+  it('takes succeeded for a change another row made first (the service answers a deactivation of a deactivated user with success)', () => {
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0), promise('row 2', ALICE.id, T0)],
+      mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR)],
+      outcomes: [succeeded(1), succeeded(2)],
+    }));
+    expect(found).toEqual([]);
+  });
+
+  it('names a batch whose outcomes the control API would not serve', () => {
+    const found = judge({ ...evidence({ promises: [], mutations: [] }), unreadable: ['b000000000009 (500)'] });
+    expect(found.map((v) => v.message)).toEqual(['the control API would not serve the outcomes of batch b000000000009 (500)']);
   });
 
   it('takes a refusal with the service’s answer as the reason a promise was not kept', () => {

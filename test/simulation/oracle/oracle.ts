@@ -4,7 +4,7 @@ import { checkOutcomes } from './check-outcomes.js';
 import { checkStepsToCome } from './check-steps-to-come.js';
 import type { Evidence } from './evidence.js';
 import { matchMutations } from './match-mutations.js';
-import type { Violation } from './violation.js';
+import { INVARIANTS, type Violation } from './violation.js';
 
 /**
  * The oracle: trusts only what seatflow promised (the plans it showed, as the ledger holds them) and what the service
@@ -13,5 +13,6 @@ import type { Violation } from './violation.js';
  */
 export function judge(evidence: Evidence): Violation[] {
   const { kept, violations } = matchMutations(evidence);
-  return [...violations, ...checkOutcomes(evidence, kept), ...checkOffboardings(evidence, kept), ...checkStepsToCome(evidence), ...checkAudit(evidence, kept)];
+  const unreadable = evidence.unreadable.map((batch): Violation => ({ invariant: INVARIANTS.reports, message: `the control API would not serve the outcomes of batch ${batch}`, eventSeqs: [] }));
+  return [...violations, ...unreadable, ...checkOutcomes(evidence, kept), ...checkOffboardings(evidence, kept), ...checkStepsToCome(evidence), ...checkAudit(evidence, kept)];
 }
