@@ -9,6 +9,7 @@ RUN --mount=type=cache,target=/root/.npm npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY jobs ./jobs
+COPY scripts/bundle-cli.mjs ./scripts/
 RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime
@@ -20,8 +21,8 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
-COPY --from=build /app/dist ./dist
-COPY bin/seatflow ./bin/seatflow
+COPY --from=build /app/dist/cli ./dist/cli
+COPY bin/seatflow bin/seatflow-healthcheck ./bin/
 COPY config ./config
 COPY assets ./assets
 COPY jobs/examples ./jobs/examples
@@ -29,5 +30,8 @@ COPY jobs/examples ./jobs/examples
 ENV SEATFLOW_HOME=/var/lib/seatflow
 RUN mkdir -p /var/lib/seatflow && chown node:node /var/lib/seatflow
 USER node
+# Docker's own probe (compose's and Kubernetes' probes replace it): /readyz of `serve` (its --port) or of a worker
+# started with --metrics-port; any other command is healthy while it runs.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["node", "/app/bin/seatflow-healthcheck"]
 ENTRYPOINT ["node", "/app/bin/seatflow"]
 CMD ["--help"]

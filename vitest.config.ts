@@ -6,7 +6,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/isolated-home.ts'],
-    testTimeout: 30_000,
+    // A hang detector, not a speed check (speed is measured in bench/): tests that start seatflow processes pay a
+    // few seconds a command on a busy machine, and no test may depend on the machine being idle.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer, type RunningReferenceServer } from '../src/server/index.js';
 import { watchPeakRss } from './peak-rss.js';
+import { seatflowEnv } from './seatflow-env.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -39,7 +40,7 @@ async function runExport(server: RunningReferenceServer, run: ExportRun, dataDir
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), 'export', 'users', '--out', out, ...run.args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: run.nodeOptions ?? '', SEATFLOW_DATA_DIR: dataDir, SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: server.tokens.admin, REDIS_URL: '', SEATFLOW_RATE_LIMIT: '1000000/60', SEATFLOW_LOG_LEVEL: 'warn' },
+    env: seatflowEnv(dataDir, { NODE_OPTIONS: run.nodeOptions ?? '', SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: server.tokens.admin, REDIS_URL: '', SEATFLOW_RATE_LIMIT: '1000000/60', SEATFLOW_LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const peak = watchPeakRss(child.pid!);

@@ -20,6 +20,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { seatflowEnv } from './seatflow-env.js';
 
 const sizes = (process.argv[2] ?? '100000,1000000').split(',').map(Number);
 const users = Number(process.argv[3] ?? 0);
@@ -64,7 +65,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv): { peakMb: number; seco
   const stats = path.join(dir, 'time.txt');
   const result = spawnSync('/usr/bin/time', ['-v', '-o', stats, process.execPath, seatflow, ...args], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: seatflowEnv(dir, env),
     stdio: ['ignore', 'ignore', 'pipe'],
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -78,6 +79,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv): { peakMb: number; seco
 const simPort = await freePort();
 const sim = spawn(process.execPath, [seatflow, 'sim', '--port', String(simPort), '--rate-limit', 'off', ...(users > 0 ? ['--users', String(users)] : [])], {
   cwd: root,
+  env: seatflowEnv(dir),
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let simOut = '';
@@ -91,7 +93,6 @@ try {
     SMARTSHEET_API_BASE: `http://127.0.0.1:${simPort}/2.0`,
     SMARTSHEET_ACCESS_TOKEN: 'sim-admin-token',
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-    SEATFLOW_DATA_DIR: dir,
     SEATFLOW_LOG_LEVEL: 'warn',
   };
   console.log(`plan-size (${root}): deactivate rows, organization of ${users > 0 ? `${users.toLocaleString('en-US')} generated users (rows resolve)` : 'the demo users (rows not found)'}; ${repeats} run(s) each`);

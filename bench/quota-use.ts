@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openBatchBench } from './batch-bench.js';
 import { installPackage } from './installed-package.js';
+import { seatflowEnv } from './seatflow-env.js';
 
 const args = process.argv.slice(2).filter((arg) => arg !== '--installed');
 const K = Number(args[0] ?? 20);
@@ -62,7 +63,7 @@ const smartsheet = require('smartsheet') as { createClient(options: Record<strin
 
 /** `seatflow run` as a person starts it, against this server and Redis; resolves with its exit code. */
 async function seatflowRun(env: NodeJS.ProcessEnv, manifest: string, config: string): Promise<number> {
-  const child = spawn(process.execPath, [seatflowBin, 'run', manifest, '--yes', '--config', config], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [seatflowBin, 'run', manifest, '--yes', '--config', config], { cwd: root, env: seatflowEnv(env.SEATFLOW_HOME!, env), stdio: ['ignore', 'ignore', 'inherit'] });
   const [code] = (await once(child, 'exit')) as [number | null];
   return code ?? -1;
 }
@@ -117,7 +118,7 @@ for (const row of table) {
   if (row.workers === 0) {
     const config = path.join(bench.dir, 'config.json');
     writeFileSync(config, JSON.stringify({ rateLimit: { requests: row.told, perSeconds: WINDOW_S, headroom: row.headroom ?? HEADROOM }, worker: { concurrency: CONCURRENCY } }));
-    const env = { REDIS_URL: bench.redisUrl, SEATFLOW_QUEUE_PREFIX: bench.prefix, SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: token, SEATFLOW_DATA_DIR: bench.dir, SEATFLOW_LOG_LEVEL: 'error' };
+    const env = { REDIS_URL: bench.redisUrl, SEATFLOW_QUEUE_PREFIX: bench.prefix, SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: token, SEATFLOW_HOME: bench.dir, SEATFLOW_LOG_LEVEL: 'error' };
     const started = Date.now();
     const code = await seatflowRun(env, bench.manifest, config);
     seconds = (Date.now() - started) / 1000;
@@ -160,5 +161,5 @@ for (const row of table) {
   );
   console.log(`         (${outcome}; learned bucket ${learned.capacity.toFixed(0)}, rate ${(learned.ratePerSecond * WINDOW_S).toFixed(0)}/${WINDOW_S}s; ${deactivations} deactivations on the server; SDK loop ${sdk.failed} rows failed; goal ${row.goal !== undefined ? 'floor / 0.95' : row.truth ? 'floor +5% +1 s start-up' : 'floor +15% +1 s start-up'} = ${goal.toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(2)})`);
 }
-installed?.remove();
+await installed?.remove();
 process.exit(0);

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO } from '../src/server/demo/demo-organization.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/server/index.js';
 import { watchPeakRss } from './peak-rss.js';
+import { seatflowEnv } from './seatflow-env.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -69,7 +70,7 @@ async function runSync(server: RunningReferenceServer, dir: string, policy: stri
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), 'sync', run.exportFile, '--policy', policy, ...run.args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: run.nodeOptions ?? '', SEATFLOW_DATA_DIR: path.join(dir, 'data'), SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: server.tokens.admin, REDIS_URL: '', SEATFLOW_RATE_LIMIT: '1000000/60', SEATFLOW_LOG_LEVEL: 'warn' },
+    env: seatflowEnv(path.join(dir, 'data'), { NODE_OPTIONS: run.nodeOptions ?? '', SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: server.tokens.admin, REDIS_URL: '', SEATFLOW_RATE_LIMIT: '1000000/60', SEATFLOW_LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const peak = watchPeakRss(child.pid!);

@@ -30,10 +30,13 @@ export const makeAlternateEmailPrimaryJob: ReversibleJobType<ActionOf<'make-alte
     return { primaryEmail: user.email };
   },
 
-  // The old primary address became an alternate of the same user: promoting it back restores both.
+  // The old primary address became an alternate of the same user: promoting it back restores both. The user is named
+  // by id with the address the row made primary (their primary now), so the revert's plan finds them as they are.
   inverse(facts) {
     const before = stateBefore(facts, z.object({ primaryEmail: z.string() }));
     if (before === undefined) return cannotInvert(`the primary address before is not known: ${NOTHING_RECORDED}`);
-    return invert([{ action: 'make-alternate-email-primary', user: sameUser(facts), alternateEmail: before.primaryEmail.toLowerCase() }]);
+    const user = sameUser(facts);
+    const now = 'userId' in user ? { userId: user.userId, email: facts.action.alternateEmail } : user;
+    return invert([{ action: 'make-alternate-email-primary', user: now, alternateEmail: before.primaryEmail.toLowerCase() }]);
   },
 };

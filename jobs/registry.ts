@@ -19,6 +19,7 @@ import { resetWebhookSecretJob } from './reset-webhook-secret.js';
 import { setProfileImageJob } from './set-profile-image.js';
 import { updateColumnJob } from './update-column.js';
 import { updateUserJob } from './update-user.js';
+import { updateWebhookJob } from './update-webhook.js';
 import { upgradeUserJob } from './upgrade-user.js';
 
 /**
@@ -46,6 +47,7 @@ const JOBS: { readonly [N in ActionName]: JobType<ActionOf<N>> & Required<Pick<R
   'disable-webhook': disableWebhookJob,
   'reset-webhook-secret': resetWebhookSecretJob,
   'delete-webhook': deleteWebhookJob,
+  'update-webhook': updateWebhookJob,
 };
 
 /** The registry the queue receives (it never imports jobs/): action name → job type. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { longestRequestMs } from '../client/longest-request-ms.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { BeforeRequestInfo } from '../client/smartsheet-client-options.js';
 import type { SeatflowMetrics } from '../control/metrics/seatflow-metrics.js';
 import { createGovernance, type Governance } from '../governance/governance.js';
 import { combineStoreHooks } from '../queue/batch-store.js';
@@ -12,7 +13,10 @@ import type { RequestBudget } from '../queue/request-budget.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
 import { readRetryPolicy, withCliRuntime, type CliRuntime } from './cli-runtime.js';
 import type { CommonFlags } from './common-options.js';
-import { cliActorOf } from './cli-actor.js';
+import { createEventKeys } from '../events/event-keys.js';
+import { createOwnChangeLedger } from '../events/own-change-ledger.js';
+import type { Clock } from '../core/clock.js';
+import { cliActorNameOf } from './cli-actor.js';
 
 /** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
 export interface BatchRuntime {
@@ -54,19 +58,11 @@ export async function openBatchRuntime(runtime: CliRuntime, options: OpenBatchRu
   const system = createBatchSystem({ redis, prefix: config.redis.queuePrefix, target, sim, logger, hooks });
   metrics?.watch({ queue: system.queue, store: system.store, target, targetLabel: runtime.targetLabel });
   runtime.onClose(() => system.close());
-  await governance.recordConfig(runtime.configFiles, actorNameOf(runtime));
+  await governance.recordConfig(runtime.configFiles, cliActorNameOf(runtime));
   return { redis, system, target, governance };
 }
 
 /** Who started this command, for the configuration entry: an ambiguous identity only matters to what it asks for. */
-function actorNameOf(runtime: CliRuntime): string {
-  try {
-    return cliActorOf(runtime).name;
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** One watch per process over the command connection: every wait on Redis is bounded by it (see watchRedis). */
 function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' | 'wait'): RedisWatchdog {
   const { warnAfterMs, giveUpAfterMs } = runtime.config.redis;
@@ -111,7 +107,13 @@ export function createBudgetedApi(
   const { metrics } = options;
   metrics?.watch({ budget });
   const retry = readRetryPolicy(runtime.config);
-  const beforeRequest = (info: Parameters<RequestBudget['beforeRequest']>[0]) => budget.beforeRequest(info);
+  // Every user-changing call is written to the own-change ledger just before it leaves, after the budget's wait, so an
+  // event it causes is told seatflow's (docs/events.md#whose-change).
+  const ledger = createOwnChangeLedger(batch.redis.client, createEventKeys(runtime.config.redis.queuePrefix, batch.target), { windowMs: runtime.config.events.ownCallWindowMinutes * 60_000 });
+  const beforeRequest = async (info: BeforeRequestInfo) => {
+    await budget.beforeRequest(info);
+    await ledger.note(info);
+  };
   const watch429 = batch.governance.rateLimitWatch(runtime.config.api.accessToken ?? 'no-token');
   const api = runtime.createApi({
     ...(options.retryReads === true ? { retry: { ...retry, maxElapsedMs: Math.min(retry.maxElapsedMs ?? Infinity, options.maxRetryElapsedMs ?? Infinity) } } : {}),
@@ -129,10 +131,10 @@ export function createBudgetedApi(
  * The configured way of working rows: how many at once, the retry budget, how soon a dead worker's rows move, and how
  * long a request of the configured client may still land after it got no answer.
  */
-export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; requestSettleMs: number; lockDurationMs: number; stalledIntervalMs: number; lostRowCheckMs: number; recordStateBefore: boolean } {
+export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; requestSettleMs: number; lockDurationMs: number; stalledIntervalMs: number; lostRowCheckMs: number; recordStateBefore: boolean; serviceClock: Clock } {
   const { concurrency, lockDurationMs, stalledIntervalMs, lostRowCheckMs } = runtime.config.worker;
   const { recordStateBefore } = runtime.config.governance;
-  return { concurrency, policy: runtime.config.retry, requestSettleMs: longestRequestMs(runtime.config.api.timeouts), lockDurationMs, stalledIntervalMs, lostRowCheckMs, recordStateBefore };
+  return { concurrency, policy: runtime.config.retry, requestSettleMs: longestRequestMs(runtime.config.api.timeouts), lockDurationMs, stalledIntervalMs, lostRowCheckMs, recordStateBefore, serviceClock: runtime.serviceClock };
 }
 
 /** Where `run` and `report` write a batch's report when no file is named; a simulation's report says so in its name. */

@@ -1,4 +1,5 @@
 import type { BatchRecord, BatchStore } from '../queue/batch-store.js';
+import { OPEN_ROW_STATES } from '../queue/row-lifecycle.js';
 import { OUTCOMES, rowsWithOutcome, type RowOutcome } from '../queue/row-outcome.js';
 import { printable, printed } from '../core/printable.js';
 import { plural } from '../core/plural.js';
@@ -8,10 +9,16 @@ export function rowsDone(batch: BatchRecord): number {
   return rowsWithOutcome(batch.counts);
 }
 
-/** One line of counts, e.g. `12 rows: 9 succeeded, 1 unchanged, 2 failed`. */
+/**
+ * One line of counts, e.g. `12 rows: 9 succeeded, 1 unchanged, 2 failed`; rows without an outcome by their state
+ * (`3 scheduled, 1 running`): what the rows' states say, never inferred from what is missing. Rows of batches queued
+ * before rows had states are `pending`.
+ */
 export function countsLine(batch: BatchRecord): string {
   const parts = OUTCOMES.filter((o) => batch.counts[o] > 0).map((o) => `${batch.counts[o]} ${o}`);
-  const pending = batch.total - rowsDone(batch);
+  const open = OPEN_ROW_STATES.filter((state) => batch.rowStates[state] > 0);
+  for (const state of open) parts.push(`${batch.rowStates[state]} ${state}`);
+  const pending = batch.total - rowsDone(batch) - open.reduce((sum, state) => sum + batch.rowStates[state], 0);
   if (pending > 0) parts.push(`${pending} pending`);
   return `${plural(batch.total, 'row')}: ${parts.join(', ') || 'none yet'}`;
 }

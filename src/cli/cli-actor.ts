@@ -19,3 +19,15 @@ function osUser(): string {
 export function cliActorOf(runtime: Pick<CliRuntime, 'config'>, by?: string): Actor {
   return createOperatorDirectory(runtime.config.governance).cli(osUser(), by);
 }
+
+/**
+ * Who ran this command, for the audit trail of a command that needs no operator (cancel, retry, a schedule's run,
+ * the configuration's record): the actor, or `unknown` when the OS account maps to no single operator.
+ */
+export function cliActorNameOf(runtime: Pick<CliRuntime, 'config'>): string {
+  try {
+    return cliActorOf(runtime).name;
+  } catch {
+    return 'unknown';
+  }
+}

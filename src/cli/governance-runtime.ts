@@ -23,6 +23,8 @@ import { createSyncKind, syncThroughGate, type SyncInput } from '../governance/k
 import type { AppliedSync } from '../sync/apply-sync.js';
 import type { SyncApproval } from '../sync/run-sync.js';
 import { createRevertKind } from '../governance/kinds/revert-kind.js';
+import { createMigrationKind } from '../governance/kinds/migration-kind.js';
+import { migrationPlanningOf } from './migration-planning.js';
 import type { ReconciliationApproval } from '../reconcile/run-reconciliation.js';
 import { fingerprintOfBatchPlan } from '../governance/approvals/plan-fingerprint.js';
 import type { Actor } from '../governance/operators/actor.js';
@@ -49,6 +51,7 @@ export function changeKindsOf(runtime: CliRuntime, batch: BatchRuntime, hooks: {
       { store: batch.system.store, registry: createJobRegistry(), api, guardrails: config.guardrails, reactivationWindowDays: config.offboarding.reactivationWindowDays, service },
       batch.system,
     ),
+    createMigrationKind(migrationPlanningOf(runtime, batch, openOffboarding(runtime, batch))),
   );
 }
 
@@ -80,7 +83,12 @@ export function reconciliationApproval(batch: BatchRuntime, actor: Actor, reason
         plan: fingerprintOfBatchPlan(plan.plan),
         guardrails: plan.guardrails.reasons,
         markedBy: plan.policy.policy.requireApproval ? 'the policy asks for approval of every applied run (requireApproval)' : undefined,
-        input: { policyPath: path.resolve(plan.policy.path), runKey: runId.slice(0, runId.lastIndexOf('@')), runAt: runId.slice(runId.lastIndexOf('@') + 1) },
+        input: {
+          policyPath: path.resolve(plan.policy.path),
+          runKey: runId.slice(0, runId.lastIndexOf('@')),
+          runAt: runId.slice(runId.lastIndexOf('@') + 1),
+          ...(plan.onlyEmails === undefined ? {} : { emails: [...plan.onlyEmails] }),
+        },
         requestedBy: actor,
         reason,
       },

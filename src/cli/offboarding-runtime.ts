@@ -3,6 +3,7 @@ import { createJobRegistry } from '../../jobs/registry.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import { HR_LIFECYCLES } from '../sync/hr-lifecycles.js';
+import { MIGRATION_LIFECYCLES } from '../migrate/migration-lifecycles.js';
 import { createOffboardingSystem, type OffboardingSystem } from '../workflow/offboarding-system.js';
 import { formatOffboardingStatus } from '../workflow/offboarding-status.js';
 import { writeOffboardingReport } from '../workflow/offboarding-report.js';
@@ -25,8 +26,9 @@ export function openOffboarding(runtime: CliRuntime, batch: BatchRuntime, target
     logger: runtime.logger,
     offboarding: runtime.config.offboarding,
     clock: runtime.serviceClock,
-    // The step queue of a target is one queue: whoever takes steps runs the joiners and movers of seatflow sync too.
-    lifecycles: HR_LIFECYCLES,
+    // The step queue of a target is one queue: whoever takes steps runs the joiners and movers of seatflow sync, and
+    // the domain migrations of seatflow migrate, too.
+    lifecycles: [...HR_LIFECYCLES, ...MIGRATION_LIFECYCLES],
   });
   runtime.onClose(() => system.close());
   return system;

@@ -26,6 +26,13 @@ function apiErrorHint(error: ApiError): string | undefined {
     case 'Authorization':
       return 'The service refused the access token: check SMARTSHEET_ACCESS_TOKEN (a System Admin API token) and that SMARTSHEET_API_BASE is your region (EU, Gov and AU have their own).';
     case 'ServiceUnavailable':
+      if (error.unreachable) {
+        return (
+          'Nothing answers at that address, so nothing was changed. Check SMARTSHEET_API_BASE: the API of your region (https://api.smartsheet.com/2.0; ' +
+          'EU https://api.smartsheet.eu/2.0, AU https://api.smartsheet.au/2.0, Gov https://api.smartsheetgov.com/2.0), or the URL `seatflow sim` printed; ' +
+          'then that this machine reaches it (proxy, firewall, DNS). `seatflow doctor` checks the target, the token and Redis.'
+        );
+      }
       return error instanceof ServiceUnavailableError && error.rateLimited
         ? 'The service is rate limiting this token; nothing was changed. Wait a minute and run the command again.'
         : 'The service is unavailable (retried within retry.maxAttempts and retry.maxElapsedMs); nothing was changed. Try again later.';

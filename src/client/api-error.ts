@@ -28,7 +28,17 @@ export interface ApiErrorDetails {
    * (a 5xx, a timeout or a reset after the request was sent). The job then re-reads before repeating it.
    */
   mayHaveApplied?: boolean | undefined;
+  /** A connection that failed: the system's code for it (ECONNREFUSED, ENOTFOUND, UND_ERR_CONNECT_TIMEOUT…). */
+  networkCode?: string | undefined;
   cause?: unknown;
+}
+
+/** Connection failures that say nothing listens at the base URL (or the URL names no host), rather than a blip. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
+
+/** Whether a connection failure's code says the base URL cannot be reached at all (see ApiError.unreachable). */
+export function isUnreachableCode(code: string | undefined): boolean {
+  return code !== undefined && UNREACHABLE_CODES.has(code);
 }
 
 /** A failed call. The access token never appears in one: messages are built from the response, not the request. */
@@ -41,6 +51,7 @@ export abstract class ApiError extends SeatflowError {
   readonly refId: string | undefined;
   readonly detail: unknown;
   readonly mayHaveApplied: boolean;
+  readonly networkCode: string | undefined;
 
   constructor(code: string, details: ApiErrorDetails) {
     super(code, details.message, {
@@ -55,6 +66,16 @@ export abstract class ApiError extends SeatflowError {
     this.refId = details.refId;
     this.detail = details.detail;
     this.mayHaveApplied = details.mayHaveApplied ?? false;
+    this.networkCode = details.networkCode;
+  }
+
+  /**
+   * The base URL could not be reached at all (refused, unknown host, no route, no connection within the connect
+   * timeout): nothing was sent. Before the service has answered once, that is a wrong SMARTSHEET_API_BASE or a
+   * network that does not lead there far more often than a passing fault.
+   */
+  get unreachable(): boolean {
+    return isUnreachableCode(this.networkCode);
   }
 
   /** A plain record for logs, outcomes and reports. */
@@ -70,6 +91,7 @@ export abstract class ApiError extends SeatflowError {
       retryable: this.retryable,
       retryAfterMs: this.retryAfterMs,
       mayHaveApplied: this.mayHaveApplied,
+      ...(this.networkCode === undefined ? {} : { networkCode: this.networkCode }),
     };
   }
 }

@@ -4,6 +4,7 @@ import {
   AuthorizationError,
   InvalidArgumentError,
   InvalidRequestError,
+  isUnreachableCode,
   OtherApiError,
   ResourceNotFoundError,
   ServiceUnavailableError,
@@ -32,6 +33,8 @@ export interface NetworkFailure extends FailedCall {
   sent: boolean;
   /** The caller's signal had fired: not a service fault. */
   abortedByCaller?: boolean;
+  /** The base URL called, named in the message of a connection that could not be opened. */
+  baseUrl?: string;
 }
 
 /** docs/service.md#errors: which statuses are which category. */
@@ -98,16 +101,14 @@ export function errorFromNetwork(failure: NetworkFailure): ApiError {
     method: failure.method,
     cause: failure.error,
     mayHaveApplied: isWrite(failure.method) && sentAndAmbiguous,
+    networkCode: code,
     message: '',
   };
   if (failure.abortedByCaller) {
     return new OtherApiError({ ...base, retryable: false, message: redactSecrets(`${failure.operation}: aborted by the caller`, failure.secrets) });
   }
-  return new ServiceUnavailableError({
-    ...base,
-    retryable: true,
-    message: redactSecrets(`${failure.operation}: network failure${code === undefined ? '' : ` ${code}`}: ${reason}`, failure.secrets),
-  });
+  const what = isUnreachableCode(code) && failure.baseUrl !== undefined ? `cannot reach ${failure.baseUrl} (${code})` : `network failure${code === undefined ? '' : ` ${code}`}`;
+  return new ServiceUnavailableError({ ...base, retryable: true, message: redactSecrets(`${failure.operation}: ${what}: ${reason}`, failure.secrets) });
 }
 
 /** A 2xx whose body does not match the wire: the call succeeded, so a write did apply. */

@@ -6,6 +6,10 @@ export interface BeforeRequestInfo {
   /** Client operation, e.g. `users.deactivate`, `users.list`. */
   operation: string;
   method: string;
+  /** The path below the base URL, e.g. `/users/123/deactivate` (seatflow's own-change ledger reads the user from it). */
+  path?: string;
+  /** The JSON body about to be sent, if any. */
+  json?: unknown;
   /** Requests this call counts for against the service's rate limit: 1, or 10 for uploads (docs/service.md#rate-limits). */
   cost: number;
   signal?: AbortSignal | undefined;

@@ -55,11 +55,13 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
   const secrets = [options.accessToken];
   const fixedHeaders = buildFixedHeaders(options);
   const retry: RetryPolicy | undefined = options.retry;
+  // Whether the base URL has answered once (any status): until then a base URL that cannot be reached is not retried.
+  let answered = false;
 
   async function sendOnce<T>(call: ApiRequest, read: (body: unknown) => T): Promise<T> {
     const { operation, method, signal } = call;
     if (signal?.aborted) throw errorFromNetwork({ operation, method, secrets, error: signal.reason, sent: false, abortedByCaller: true });
-    await options.beforeRequest?.({ operation, method, cost: call.cost ?? 1, signal });
+    await options.beforeRequest?.({ operation, method, path: call.path, ...(call.json === undefined ? {} : { json: call.json }), cost: call.cost ?? 1, signal });
 
     const headers: Record<string, string> = { ...fixedHeaders };
     let body: string | Buffer | Readable | undefined;
@@ -92,8 +94,9 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
       dateHeader = response.headers.date;
       text = await response.body.text();
     } catch (error) {
-      throw errorFromNetwork({ operation, method, secrets, error, sent: true, abortedByCaller: signal?.aborted === true });
+      throw errorFromNetwork({ operation, method, secrets, error, sent: true, abortedByCaller: signal?.aborted === true, baseUrl });
     }
+    answered = true;
     const durationMs = performance.now() - started;
     const retryAfterMs = parseRetryAfter(retryAfterHeader);
     const serviceDateMs = typeof dateHeader === 'string' ? Date.parse(dateHeader) : Number.NaN;
@@ -128,6 +131,9 @@ export function createTransport(options: SmartsheetClientOptions): Transport {
           return await sendOnce(call, read);
         } catch (error) {
           if (retry === undefined || !(error instanceof ApiError)) throw error;
+          // A wrong base URL (or a network that does not lead to it) would otherwise be retried for retry.maxElapsedMs
+          // before anyone hears of it; once the service has answered, the same failure is a passing fault.
+          if (!answered && error.unreachable) throw error;
           const decision = decideRetry(error, attempt, performance.now() - firstStarted, retry);
           if (!decision.retry) throw error;
           try {

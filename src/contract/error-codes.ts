@@ -32,7 +32,18 @@ export const ERROR_CODES = {
   webhookAppRevoked: 1153,
   webhookDisabledAdministratively: 1154,
   invalidEmail: 1156,
+  /** Add alternate e-mail: the address is already someone's primary address (or this user's own). */
   alternateEmailConflict: 1157,
+  /** Make primary: the alternate is not confirmed by its owner and its domain is not validated. */
+  alternateEmailNotConfirmed: 1158,
+  /** Add alternate e-mail: the address is an alternate address of another user. */
+  alternateEmailOfOtherUser: 1159,
+  /** Make primary: the domain of the user's primary address is not validated for the plan. */
+  primaryDomainNotValidated: 1186,
+  /** Make primary: the domain of the alternate address is not validated for the plan. */
+  alternateDomainNotValidated: 1187,
+  /** Add alternate e-mail: the user has as many alternate addresses as the service allows. */
+  alternateEmailLimit: 1330,
   userAlreadyMember: 1016,
   transferTargetNotMember: 1021,
   removeNotMember: 1022,

@@ -31,3 +31,10 @@ export const idInputSchema = z.union([
 /** ISO-8601 UTC text, or epoch milliseconds when the request asked for numericDates. */
 export const timestampSchema = z.union([z.string(), z.number()]);
 export type Timestamp = z.infer<typeof timestampSchema>;
+
+/** A timestamp of the wire (ISO text, or epoch ms with numericDates) as epoch ms; undefined when absent or unreadable. */
+export function timestampMs(value: Timestamp | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}

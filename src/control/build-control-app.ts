@@ -8,6 +8,7 @@ import { registerDashboard } from './dashboard/register-dashboard.js';
 import { registerManifestBodyParsers } from './manifest-body.js';
 import { registerBatchRoutes } from './routes/batch-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
+import { registerCallbackRoutes } from './routes/callback-routes.js';
 import { registerOffboardingRoutes } from './routes/offboarding-routes.js';
 import { registerSyncRoutes } from './routes/sync-routes.js';
 import { registerMetricsRoutes } from './routes/metrics-routes.js';
@@ -58,6 +59,7 @@ export function buildControlApp(given: ControlDeps): FastifyInstance {
       return reply.code(404).send(answer.toBody());
     });
     registerHealthRoutes(root, deps);
+    if (deps.callbacks !== undefined) registerCallbackRoutes(root, deps.callbacks);
     registerMetricsRoutes(root, deps);
     await root.register(async (v1) => {
       registerManifestBodyParsers(v1);

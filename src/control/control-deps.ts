@@ -1,10 +1,10 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { OffboardingSystem } from '../workflow/offboarding-system.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
-import type { ControlOffboardingDeps } from './routes/offboarding-routes.js';
-import type { ControlSyncDeps } from './sync-request.js';
+import type { ControlMigrationDeps } from './migration-deps.js';
 import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import type { HrWorkflows } from '../sync/hr-workflows.js';
 import type { RequestBudget } from '../queue/request-budget.js';
@@ -16,6 +16,16 @@ import type { ChangeKinds } from '../governance/approvals/change-kind.js';
 import type { AuditLog } from '../governance/audit/audit-log.js';
 import type { DeliveryLog } from '../governance/notifications/delivery-log.js';
 import { createOperatorDirectory, type OperatorDirectory } from '../governance/operators/operator-directory.js';
+import type { DashboardSessionStore } from './auth/dashboard-session-store.js';
+import type { ParseThread } from './parse-off-thread/parse-thread.js';
+import type { CallbackIntake } from '../events/take-callback.js';
+import type { ProvisionalTracker } from '../events/provisional-tracker.js';
+
+/*
+ * The deps of the control app: what `seatflow serve` (or a test) builds and hands to buildControlApp. Routes and
+ * pages use request handlers (requests/), which use these types; this file imports none of them, so imports in
+ * src/control point one way (.dependency-cruiser.json keeps it so).
+ */
 
 /**
  * Governance over HTTP (docs/governance.md): who each token or session is, the approvals gate every submission passes,
@@ -24,14 +34,32 @@ import { createOperatorDirectory, type OperatorDirectory } from '../governance/o
 export interface ControlGovernanceDeps {
   operators: OperatorDirectory;
   gate: ApprovalGate;
-  approvals: Pick<ApprovalStore, 'list' | 'lines'>;
+  approvals: Pick<ApprovalStore, 'list' | 'lines' | 'input'>;
   audit: AuditLog;
   deliveries: DeliveryLog;
   /** How this server re-plans each kind of change it may approve. */
   kinds: ChangeKinds;
 }
-import type { DashboardSessionStore } from './auth/dashboard-session-store.js';
-import type { ParseThread } from './parse-off-thread/parse-thread.js';
+
+/** What the offboarding endpoints use: the workflow over the same Redis and target as the batches. */
+export interface ControlOffboardingDeps {
+  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows' | 'retry'>;
+  config: Parameters<OffboardingSystem['plan']>[1]['config'];
+}
+
+/** What a sync over HTTP uses: the target's workflows (with the joiners and movers lifecycles) and where its files go. */
+export interface ControlSyncDeps {
+  offboarding: OffboardingSystem;
+  config: Pick<Config, 'guardrails' | 'offboarding'>;
+  /** control.syncPolicyDir: the only folder a policy is read from. Absent: no sync over HTTP (409, saying so). */
+  policyDir?: string | undefined;
+  /** `<dataDir>/sync`, as `seatflow sync` uses it: plan reports here, uploaded exports kept under `uploads/`. */
+  dir: string;
+  /** Now on the service clock. */
+  now: () => number;
+  /** Reads the service's clock again before planning. */
+  refreshClock?: () => Promise<void>;
+}
 
 /** The service the API acts on. */
 export interface ControlTarget {
@@ -87,6 +115,8 @@ export interface ControlDeps {
   schedules?: Pick<ScheduleBook, 'list' | 'runNow'>;
   /** Syncs from an uploaded HR export (POST /v1/syncs, the dashboard's sync form); absent: neither. */
   sync?: ControlSyncDeps;
+  /** Migrations planned and queued from the dashboard (docs/migrations.md); absent: no page. */
+  migrations?: ControlMigrationDeps;
   /** The joiners, movers and leavers to come (every lifecycle's steps), for the dashboard's page of them. Absent: no page. */
   upcoming?: Pick<HrWorkflows, 'upcoming'>;
   /** How long a Redis command may take before the request answers 503. Default 5000. */
@@ -113,6 +143,14 @@ export interface ControlDeps {
   maxPlanRows?: number;
   /** Where large uploads are parsed; buildControlApp starts one (and closes it with the app) when absent. */
   parseThread?: ParseThread;
+  /** The service's callbacks to this server (docs/events.md#the-callback-endpoint); absent: no endpoint. */
+  callbacks?: CallbackIntake;
+  /** The Provisional Members tracked from the service's events, for the dashboard's page of them. Absent: no page. */
+  provisional?: Pick<ProvisionalTracker, 'list'>;
+  /** A review ending within this many days is shown as soon (config events.provisionalSoonDays). Default 7. */
+  provisionalSoonDays?: number;
+  /** The service's time (ms), for times that mean something to the service. Default this machine's clock. */
+  serviceNow?: () => number;
 }
 
 /**

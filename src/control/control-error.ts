@@ -18,6 +18,8 @@ export const CONTROL_ERROR_CODES = {
   confirmationRequired: 'CONFIRMATION_REQUIRED',
   batchNotFound: 'BATCH_NOT_FOUND',
   conflict: 'CONFLICT',
+  /** An approved plan went stale when it was planned again: nothing ran, it waits for approval of the new plan. */
+  planStale: 'PLAN_STALE',
   notFound: 'NOT_FOUND',
   redisUnavailable: 'REDIS_UNAVAILABLE',
   targetNotConfigured: 'TARGET_NOT_CONFIGURED',
@@ -66,6 +68,10 @@ export class ControlError extends SeatflowError {
 
 export function batchNotFound(batchId: string): ControlError {
   return new ControlError(404, CONTROL_ERROR_CODES.batchNotFound, `no batch ${batchId}`, { hint: 'List batches with GET /v1/batches.' });
+}
+
+export function offboardingNotFound(id: string): ControlError {
+  return new ControlError(404, CONTROL_ERROR_CODES.notFound, `no offboarding ${id}`, { hint: 'Offboarding ids start with "o" (POST /v1/offboardings answers it).' });
 }
 
 export function redisUnavailable(why: string): ControlError {

@@ -27,6 +27,9 @@ export const planQuerySchema = z.object({
 /** `?reason=`: the ticket or reason of a change, kept in the audit trail (the CLI's --reason). */
 export const reasonSchema = z.string().trim().min(1).max(500).optional();
 
+/** Query of a change without a body (cancel, retry): the ticket or reason only. */
+export const reasonQuerySchema = z.object({ reason: reasonSchema });
+
 /** Query of POST /v1/batches: plan flags plus `confirm`, which plays the role of `--yes`, and `reason`. */
 export const submitQuerySchema = planQuerySchema.extend({ confirm: flag, reason: reasonSchema });
 

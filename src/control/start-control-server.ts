@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { listenRefusal } from '../core/listen-refusal.js';
 import { buildControlApp } from './build-control-app.js';
 import type { ControlDeps } from './control-deps.js';
 import { isLoopbackHost } from './loopback-host.js';
@@ -25,7 +26,12 @@ export { isLoopbackHost };
 export async function startControlServer(options: StartControlServerOptions): Promise<RunningControlServer> {
   const host = options.host ?? '127.0.0.1';
   const app = buildControlApp({ ...options.deps, http: { ...options.deps.http, bindHost: host } });
-  await app.listen({ host, port: options.port ?? 8080 });
+  try {
+    await app.listen({ host, port: options.port ?? 8080 });
+  } catch (error) {
+    await app.close();
+    throw listenRefusal(error, { what: 'the control API', host, port: options.port ?? 8080, flag: '--port' });
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

@@ -7,6 +7,24 @@ export interface Clock {
    * decision that depends on it (a step, a plan). Absent for a clock that is always current.
    */
   refresh?(): Promise<void>;
+  /**
+   * How far `now()` may be off the time it stands for (ms): a clock read from elsewhere is known only to within its
+   * read (see service-clock.ts). Absent: exact.
+   */
+  uncertaintyMs?(): number;
+}
+
+/**
+ * The latest time that has surely passed on this clock: its `now()` less its uncertainty. Something due at `dueAt`
+ * may act once this reaches it, never sooner.
+ */
+export function surelyPassed(clock: Clock): number {
+  return clock.now() - (clock.uncertaintyMs?.() ?? 0);
+}
+
+/** Milliseconds until `dueAt` has surely come on `clock` (0 when it has). */
+export function msUntilDue(clock: Clock, dueAt: number): number {
+  return Math.max(0, Math.ceil(dueAt - surelyPassed(clock)));
 }
 
 export const systemClock: Clock = {

@@ -29,6 +29,25 @@ const rateSchema = z.strictObject({
   burst: z.union([z.literal('auto'), z.number().int().positive()]).default('auto'),
 });
 
+const eventsSchema = z.strictObject({
+  /**
+   * Where the service sends callbacks: the address `seatflow serve`'s /hooks/smartsheet is reached at from the service
+   * (https on the real service, through your proxy). Default: serve's own address (control.host and control.port),
+   * which only a reference server on this machine can reach.
+   */
+  callbackUrl: z.url().optional(),
+  /** How far a callback's timestamp may be from the service's time before it is refused (default 300 s). */
+  toleranceSeconds: z.number().int().min(5).default(300),
+  /** Licence or lifecycle policies held against changes made elsewhere (drift), besides those the target's schedules run. */
+  policies: z.array(z.string().min(1)).default([]),
+  /** How long after one of seatflow's calls an event it caused may arrive and still be told seatflow's (default 15). */
+  ownCallWindowMinutes: z.number().min(1).default(15),
+  /** How long the shared secret before a rotation is still taken (callbacks already on their way; default 10). */
+  rotationGraceMinutes: z.number().min(0).default(10),
+  /** A Provisional Member whose review ends within this many days is shown as expiring soon (default 7). */
+  provisionalSoonDays: z.number().min(1).default(7),
+});
+
 export const configSchema = z.strictObject({
   api: z.strictObject({
     baseUrl: z.url(),
@@ -192,6 +211,8 @@ export const configSchema = z.strictObject({
   }),
   /** Operators and roles, approvals, notifications (docs/governance.md); governance-config.ts holds the schema. */
   governance: governanceSchema.default(governanceSchema.parse({})),
+  /** The service's events: the plan webhook, its callback endpoint on `seatflow serve`, drift (docs/events.md). */
+  events: eventsSchema.default(eventsSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;

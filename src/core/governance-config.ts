@@ -31,7 +31,7 @@ const operatorSchema = z
 export type OperatorConfig = z.infer<typeof operatorSchema>;
 
 /** The kinds of change a person asks for; each can be made to need approval whatever its size. */
-export const CHANGE_KINDS = ['batch', 'offboarding', 'reconciliation', 'sync', 'revert'] as const;
+export const CHANGE_KINDS = ['batch', 'offboarding', 'reconciliation', 'sync', 'revert', 'migration'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 const approvalsSchema = z.strictObject({
@@ -53,6 +53,8 @@ export const NOTIFICATION_EVENTS = [
   'offboarding.step-overdue',
   'schedule.held',
   'budget.paused',
+  /** A change made outside seatflow left a user with a seat or status a policy forbids (docs/events.md#drift). */
+  'drift.detected',
 ] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENTS)[number];
 

@@ -21,6 +21,9 @@ export const REDACT_PATHS = [
   '*.headers.Authorization',
   'config.accessToken',
   'config.adminToken',
+  // A webhook's shared secret (reset-webhook-secret, get-webhook answers): handed to the file a row names, never logged.
+  'sharedSecret',
+  '*.sharedSecret',
 ];
 
 export interface LoggerSettings {

@@ -43,6 +43,9 @@ export interface ServiceClockOptions {
 /** Date headers kept to take the median of: one late answer does not move the clock. */
 const SAMPLES = 9;
 
+/** A `Date` header says the second, not the instant: its middle is taken, so the instant is known to half a second. */
+const DATE_HEADER_UNCERTAINTY_MS = 500;
+
 export function createServiceClock(options: ServiceClockOptions = {}): ServiceClock {
   const local = options.local ?? Date.now;
   const warnSkewMs = options.warnSkewMs ?? 30_000;
@@ -53,6 +56,7 @@ export function createServiceClock(options: ServiceClockOptions = {}): ServiceCl
   let samples: number[] = [];
   let probed = options.readSimClock === undefined;
   let lastRead = -Infinity;
+  let readUncertainty = 0;
   let reading: Promise<void> | undefined;
 
   const settle = (next: number): void => {
@@ -78,6 +82,8 @@ export function createServiceClock(options: ServiceClockOptions = {}): ServiceCl
     lastRead = local();
     if (serviceMs === undefined) return;
     source = 'sim-clock';
+    // The reference server read its clock somewhere within the round trip: its middle is taken, half of it is unknown.
+    readUncertainty = Math.ceil((lastRead - before) / 2);
     settle(serviceMs - (before + lastRead) / 2);
   };
 
@@ -86,6 +92,7 @@ export function createServiceClock(options: ServiceClockOptions = {}): ServiceCl
     sleep: systemClock.sleep,
     source: () => source,
     skewMs: () => offset,
+    uncertaintyMs: () => (source === 'sim-clock' ? readUncertainty : source === 'date-header' ? DATE_HEADER_UNCERTAINTY_MS : 0),
     observe(serviceDateMs, localMs) {
       // The reference server's Date header is its process's wall clock, not the clock it answers by.
       if (source === 'sim-clock' || !Number.isFinite(serviceDateMs)) return;

@@ -231,8 +231,30 @@ export const createDiscussionActionSchema = z.object({
 const webhookAction = <T extends string>(name: T) => z.object({ action: z.literal(name), webhookId: manifestIdSchema });
 export const enableWebhookActionSchema = webhookAction('enable-webhook');
 export const disableWebhookActionSchema = webhookAction('disable-webhook');
-export const resetWebhookSecretActionSchema = webhookAction('reset-webhook-secret');
+export const resetWebhookSecretActionSchema = webhookAction('reset-webhook-secret').extend({
+  /**
+   * Where the new shared secret is handed (a file on the machine that runs the row, appended as a JSON line, readable
+   * by its owner only): the only place it is written. Without it the subscriber reads it with get-webhook.
+   */
+  secretTo: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((file) => file.startsWith('/'), { message: 'an absolute path: the row runs wherever a worker runs' })
+    .optional(),
+});
 export const deleteWebhookActionSchema = webhookAction('delete-webhook');
+/** Re-points a webhook (its callback URL) or renames it; `enabled: true` makes the service verify the URL again. */
+export const updateWebhookActionSchema = webhookAction('update-webhook')
+  .extend({
+    callbackUrl: z.string().trim().pipe(z.url({ protocol: /^https?$/, message: 'is not an http(s) URL' })).optional(),
+    name: plainText().pipe(z.string().min(1)).optional(),
+    enabled: flagSchema.optional(),
+  })
+  .refine((row) => row.callbackUrl !== undefined || row.name !== undefined || row.enabled !== undefined, {
+    message: 'update-webhook needs callbackUrl, name or enabled',
+    path: ['callbackUrl'],
+  });
 
 export const actionSchema = z.discriminatedUnion('action', [
   addActionSchema,
@@ -255,6 +277,7 @@ export const actionSchema = z.discriminatedUnion('action', [
   disableWebhookActionSchema,
   resetWebhookSecretActionSchema,
   deleteWebhookActionSchema,
+  updateWebhookActionSchema,
 ]);
 
 export type Action = z.infer<typeof actionSchema>;
@@ -284,6 +307,7 @@ export const ACTION_NAMES = [
   'disable-webhook',
   'reset-webhook-secret',
   'delete-webhook',
+  'update-webhook',
 ] as const satisfies readonly ActionName[];
 
 // Compile-time proof that ACTION_NAMES lists every member of the union.

@@ -50,6 +50,7 @@ const SLOTS: Record<ActionName, number> = {
   'disable-webhook': SLOT.webhook,
   'reset-webhook-secret': SLOT.webhook,
   'delete-webhook': SLOT.webhook,
+  'update-webhook': SLOT.webhook,
 };
 const ACTION_INDEX = new Map<ActionName, number>(ACTION_NAMES.map((name, i) => [name, i]));
 

@@ -1,11 +1,11 @@
-import type { Column } from '../contract/index.js';
+import type { Column, Webhook } from '../contract/index.js';
 import type { Action, ActionOf } from '../manifest/action.js';
-import type { Classification } from './classify-user-row.js';
+import type { Classification } from './planned-row.js';
 import type { PreflightFacts } from './preflight-facts.js';
 import { RULES } from './planned-row.js';
 
 type ColumnAction = ActionOf<'add-column' | 'update-column' | 'delete-column'>;
-type WebhookAction = ActionOf<'enable-webhook' | 'disable-webhook' | 'reset-webhook-secret' | 'delete-webhook'>;
+type WebhookAction = ActionOf<'enable-webhook' | 'disable-webhook' | 'reset-webhook-secret' | 'delete-webhook' | 'update-webhook'>;
 const SPECIAL_TAGS = /^(GANTT|CALENDAR|BASELINE)_/;
 /** Webhook states that cannot be enabled again (docs/service.md#webhooks: 1153, 1154). */
 const TERMINAL = new Set(['DISABLED_APP_REVOKED', 'DISABLED_ADMINISTRATIVE']);
@@ -61,10 +61,22 @@ function column(action: ColumnAction, columns: readonly Column[], target: { shee
     .filter((field) => action[field] !== undefined && action[field] !== found[field]);
   if (action.options !== undefined && action.options.join('\u0000') !== (found.options ?? []).join('\u0000')) changing.push('options');
   if (changing.length === 0) return { verdict: 'no-op', reason: 'the column already looks like that', target: located };
-  const caution = changesType && (found.tags ?? []).some((tag) => SPECIAL_TAGS.test(tag))
+  const schedule = (found.tags ?? []).some((tag) => SPECIAL_TAGS.test(tag));
+  if (changesType && schedule && hasDependencies(columns)) {
+    return { verdict: 'refused', rule: RULES.ganttColumn, reason: `"${found.title}" is a Gantt/calendar column and the sheet has dependencies on (it has a predecessor column): the service refuses its type change until they are off`, target: located };
+  }
+  const caution = changesType && schedule
     ? '; a Gantt/calendar column: the service refuses the type change while dependencies are on'
-    : changesType ? '; converts every cell to the new type' : '';
+    : changesType ? `; converts every cell of "${found.title}" from ${found.type} to ${action.type ?? ''}` : '';
   return { verdict: 'change', reason: `sets ${changing.join(', ')}${caution}`, target: located };
+}
+
+/**
+ * Whether dependencies are on: the column list does not say it, but turning them on gives the sheet its predecessor
+ * column (type PREDECESSOR, tag GANTT_PREDECESSOR), which only exists with them (docs/service.md#columns).
+ */
+function hasDependencies(columns: readonly Column[]): boolean {
+  return columns.some((c) => c.type === 'PREDECESSOR' || (c.tags ?? []).includes('GANTT_PREDECESSOR'));
 }
 
 function indexOutOfRange(index: number, highest: number, target: Classification['target']): Classification {
@@ -85,5 +97,16 @@ function webhook(action: WebhookAction, facts: PreflightFacts): Classification {
     return { verdict: 'change', reason: 'the callback URL must answer the verification challenge', target };
   }
   if (action.action === 'disable-webhook' && hook.enabled === false) return { verdict: 'no-op', reason: `already disabled (${hook.status ?? ''})`, target };
+  if (action.action === 'update-webhook') return updateWebhook(action, hook, target);
   return { verdict: 'change', target };
+}
+
+function updateWebhook(action: ActionOf<'update-webhook'>, hook: Webhook, target: Classification['target']): Classification {
+  const changing = (['callbackUrl', 'name', 'enabled'] as const).filter((field) => action[field] !== undefined && action[field] !== hook[field]);
+  if (changing.length === 0) return { verdict: 'no-op', reason: 'the webhook already looks like that', target };
+  if (action.enabled === true && hook.enabled !== true && hook.status !== undefined && TERMINAL.has(hook.status)) {
+    return { verdict: 'refused', rule: RULES.webhookTerminal, reason: `status ${hook.status} cannot be enabled again`, target };
+  }
+  const verify = action.enabled === true && (changing.includes('callbackUrl') || changing.includes('enabled')) ? '; the service verifies the callback URL (the subscriber must answer its challenge) or leaves the webhook disabled' : '';
+  return { verdict: 'change', reason: `sets ${changing.join(', ')}${verify}`, target };
 }

@@ -1,13 +1,12 @@
 import type { User } from '../contract/index.js';
 import { PROFILE_FIELD_NAMES, userRefLabel, type Action, type ActionOf } from '../manifest/action.js';
 import { findUser, type PreflightFacts } from './preflight-facts.js';
+import { judgeNewAlternate } from './judge-new-alternate.js';
 import { judgeRemoval } from './removal-preflight.js';
-import { RULES, type PlannedRow, type ResolvedTarget } from './planned-row.js';
+import { RULES, type Classification, type ResolvedTarget } from './planned-row.js';
 import { isIspEmail } from '../contract/isp-domains.js';
 import { ERROR_CODES, sameSeatType } from '../contract/index.js';
 import { refuseBeforeRules, seatCostOfAdd, seatUnknownRefusal, type ServiceFacts } from './service-constraints.js';
-
-export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule' | 'errorCode'> & { target: ResolvedTarget };
 
 type UserAction = Extract<Action, { user: unknown }>;
 
@@ -126,7 +125,14 @@ function update(action: ActionOf<'update'>, user: User, target: ResolvedTarget):
       target,
     };
   }
-  return { verdict: 'change', reason: `sets ${changing.join(', ')}`, target };
+  return { verdict: 'change', reason: `sets ${changing.map((field) => `${field} ${shownValue(user[field])} → ${shownValue(action[field])}`).join(', ')}`, target };
+}
+
+/** A profile value in a plan's words: quoted text (cut at 60 characters), a flag or a number as it is, or (none). */
+function shownValue(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '(none)';
+  if (typeof value !== 'string') return String(value);
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 59)}…` : value);
 }
 
 function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, user: User, facts: PreflightFacts, target: ResolvedTarget, pastViewerSunset: boolean): Classification {
@@ -201,14 +207,7 @@ function alternate(action: ActionOf<'add-alternate-email' | 'delete-alternate-em
   const address = action.alternateEmail;
   const existing = (facts.alternates.get(user.id) ?? []).find((alt) => alt.email.toLowerCase() === address);
   const withId = existing === undefined ? target : { ...target, alternateEmailId: existing.id };
-  if (action.action === 'add-alternate-email') {
-    if (existing !== undefined) return { verdict: 'no-op', reason: `${address} is already an alternate address`, target: withId };
-    const owner = facts.usersByEmail.get(address);
-    if (owner !== undefined) {
-      return { verdict: 'conflict', rule: RULES.alreadyExists, reason: `${address} is the primary address of ${owner.id === user.id ? 'this user' : `user ${owner.id}`}`, target };
-    }
-    return { verdict: 'change', target };
-  }
+  if (action.action === 'add-alternate-email') return judgeNewAlternate(user, address, facts, target);
   if (action.action === 'delete-alternate-email') {
     // Refused, not no-op: a typo in the address would otherwise read as done.
     if (existing === undefined) return { verdict: 'refused', rule: RULES.alternateNotFound, reason: `${address} is not an alternate e-mail of this user`, target };

@@ -1,6 +1,6 @@
 import { MEGABYTE, UPLOAD_LIMITS } from '../contract/upload-limits.js';
 import type { LocalFile } from '../manifest/local-file.js';
-import type { Classification } from './classify-user-row.js';
+import type { Classification } from './planned-row.js';
 import { RULES } from './planned-row.js';
 
 /**

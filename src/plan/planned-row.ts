@@ -40,6 +40,10 @@ export const RULES = {
   columnTitleTaken: 'column-title-taken',
   columnIndexOutOfRange: 'column-index-out-of-range',
   alternateNotFound: 'not-an-alternate-email',
+  /** The user holds as many alternate addresses as the service allows (1330). */
+  alternateLimit: 'alternate-email-limit',
+  /** Make primary: the domain of the primary (or the alternate) address is not validated for the plan (1186, 1187). */
+  domainNotValidated: 'domain-not-validated',
   sheetNotFound: 'sheet-not-found',
   licensedSheetCreatorAdminOnly: 'licensed-sheet-creator-admin-only',
   unavailableOnGov: 'unavailable-on-gov',
@@ -95,6 +99,9 @@ export interface PlannedRow {
    */
   rawEmail?: string;
 }
+
+/** What a classifier says of one row: its verdict with why, and the user or resource it acts on. */
+export type Classification = Pick<PlannedRow, 'verdict' | 'reason' | 'rule' | 'errorCode'> & { target: ResolvedTarget };
 
 export interface BatchPlanSummary {
   total: number;

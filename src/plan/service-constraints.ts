@@ -1,8 +1,7 @@
 import { describeUnrecognized, offersDeactivation, regionName, type ServiceRegion, type User } from '../contract/index.js';
 import type { ActionOf } from '../manifest/action.js';
 import { externalSourceOf, type ExternalSource } from './external-sources.js';
-import { RULES, type ResolvedTarget } from './planned-row.js';
-import type { Classification } from './classify-user-row.js';
+import { RULES, type Classification, type ResolvedTarget } from './planned-row.js';
 
 /** What the plan knows about the service it plans for, beyond what the rows' users say. */
 export interface ServiceFacts {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { QueueKeys } from './queue-keys.js';
 import { luaScript, type RedisClient } from './redis/lua-script.js';
+import { createRowLifecycle, rowStateCountsOf, type EndResult, type RowLifecycle, type RowState, type RowStateCounts } from './row-lifecycle.js';
 import { OUTCOMES, emptyCounts, rowOutcomeSchema, rowsWithOutcome, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
 
 /**
@@ -30,57 +31,11 @@ const recordSchema = z.object({
 
 export interface BatchRecord extends z.infer<typeof recordSchema> {
   counts: OutcomeCounts;
+  /** Rows without an outcome yet, by their state (row-lifecycle.ts). */
+  rowStates: RowStateCounts;
 }
 
-export type NewBatch = Omit<BatchRecord, 'counts' | 'state' | 'finishedAt' | 'message'>;
-
-// KEYS: outcomes, batch, inflight, finished-per-second. ARGV: row, json, outcome, finishedAt (ISO).
-// Keeps the first outcome of a row only; counts it (and in its second, for the pace shown on the dashboard); marks the
-// batch finished when every row has one (returns 2 then), at the latest outcome's time: rows end concurrently (several
-// workers, cancel's slices), so the row that completes the count is not always the one that ended last. Only a row that
-// ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a change an earlier attempt
-// made unseen, and `retry` can run it again, which must then confirm before acting.
-// The counted fields come from OUTCOMES, so a new outcome cannot be left out of "every row has one".
-const RECORD = luaScript('RecordOutcome', `
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[3], 1)
-local last = redis.call('HGET', KEYS[2], 'lastOutcomeAt')
-if not last or ARGV[4] > last then
-  last = ARGV[4]
-  redis.call('HSET', KEYS[2], 'lastOutcomeAt', last)
-end
-redis.call('HINCRBY', KEYS[4], string.sub(ARGV[4], 1, 19), 1)
-if ARGV[3] == 'succeeded' or ARGV[3] == 'unchanged' then redis.call('HDEL', KEYS[3], ARGV[1]) end
-local c = redis.call('HMGET', KEYS[2], ${OUTCOMES.map((o) => `'n:${o}'`).join(', ')}, 'total', 'state')
-local n = ${OUTCOMES.length}
-local sum = 0
-for i = 1, n do sum = sum + tonumber(c[i] or '0') end
-if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 'submitting' then
-  redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', last)
-  return 2
-end
--- A cancelled batch stays cancelled; its last row's end is when it stopped (its duration stops growing).
-if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call('HSET', KEYS[2], 'finishedAt', last) end
-return 1`);
-
-// KEYS: outcomes, batch, finished-per-second. ARGV: row, expected outcome. Forgets an outcome so the row can run again
-// (retry), in its second too. A batch with a row to run is not finished, even if another row's outcome marked it
-// finished since retry set it queued.
-const FORGET = luaScript('ForgetOutcome', `
-local json = redis.call('HGET', KEYS[1], ARGV[1])
-if not json then return 0 end
-local outcome = cjson.decode(json)
-if outcome['outcome'] ~= ARGV[2] then return 0 end
-redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[2], -1)
-if type(outcome['finishedAt']) == 'string' and redis.call('HINCRBY', KEYS[3], string.sub(outcome['finishedAt'], 1, 19), -1) <= 0 then
-  redis.call('HDEL', KEYS[3], string.sub(outcome['finishedAt'], 1, 19))
-end
-if redis.call('HGET', KEYS[2], 'state') == 'finished' then
-  redis.call('HSET', KEYS[2], 'state', 'queued')
-  redis.call('HDEL', KEYS[2], 'finishedAt')
-end
-return 1`);
+export type NewBatch = Omit<BatchRecord, 'counts' | 'rowStates' | 'state' | 'finishedAt' | 'message'>;
 
 // KEYS: batch. ARGV: to, from..., message. Moves the batch to `to` only from one of the `from` states.
 const TRANSITION = luaScript('BatchTransition', `local s = redis.call('HGET', KEYS[1], 'state')
@@ -98,19 +53,27 @@ export interface BatchStore {
   saveRows(batchId: string, rows: readonly PlannedRow[]): Promise<void>;
   getRow(batchId: string, row: number): Promise<PlannedRow | undefined>;
   rowNumbers(batchId: string): Promise<number[]>;
-  /** Records a row's outcome unless it has one; true when recorded. */
+  /** The row states' transitions (the one place they are written). */
+  rowLifecycle: RowLifecycle;
+  /** Records a row's outcome unless it has one (and ends its state); true when recorded. */
   recordOutcome(outcome: RowOutcome): Promise<boolean>;
+  /**
+   * Ends a row with this outcome only while its state is one of `from` (e.g. a step that will not run: planned or
+   * scheduled, never a row a worker has): says what it did, or which state refused it.
+   */
+  endRow(outcome: RowOutcome, from?: readonly (RowState | 'none')[]): Promise<EndResult>;
   getOutcome(batchId: string, row: number): Promise<RowOutcome | undefined>;
+  /** The outcomes of these rows (those that have one), one round trip per thousand. */
+  outcomesOf(batchId: string, rows: readonly number[]): Promise<Map<number, RowOutcome>>;
   /** Rows that got their outcome, per second (epoch ms of the second), in time order: how fast the batch went. */
   finishedPerSecond(batchId: string): Promise<Array<{ at: number; rows: number }>>;
   /** Rows a worker has started at least once (an outcome recorded at submission or by cancel never started). */
   rowsStarted(batchId: string): Promise<number>;
   hasOutcome(batchId: string, row: number): Promise<boolean>;
-  forgetOutcome(batchId: string, row: number, expected: RowOutcome['outcome']): Promise<boolean>;
+  /** Forgets the row's outcome when it is `expected`, reopening the row to `to` (default queued): retry. */
+  forgetOutcome(batchId: string, row: number, expected: RowOutcome['outcome'], to?: 'queued' | 'planned'): Promise<boolean>;
   /** Every outcome, in row order, read in slices so that a large batch is not held in memory at once. */
   outcomes(batchId: string): AsyncIterable<RowOutcome>;
-  /** The rows without an outcome yet, in order, read in slices as `outcomes` (nothing parsed). */
-  rowsWithoutOutcome(batchId: string): AsyncIterable<number>;
   /** Marks the batch finished when every row has an outcome (after submission of rows that all ended at once). */
   finishIfComplete(batchId: string, now: Date): Promise<void>;
   /** Keeps a row's state before its change unless one is kept already (the first read is the state before). */
@@ -154,7 +117,9 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       for (const [index, json] of values.entries()) yield { row: first + index, json };
     }
   }
+  const rowLifecycle = createRowLifecycle(redis, keys);
   const store: BatchStore = {
+    rowLifecycle,
     async create(batch, createdAtMs) {
       const key = keys.batch(batch.id);
       const created = await redis.hsetnx(key, 'id', batch.id);
@@ -180,7 +145,7 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       const record = recordSchema.parse(raw);
       const counts = emptyCounts();
       for (const outcome of OUTCOMES) counts[outcome] = Number(raw[`n:${outcome}`] ?? 0);
-      return { ...record, counts };
+      return { ...record, counts, rowStates: rowStateCountsOf(raw) };
     },
     async list(limit = 50) {
       const ids = await redis.zrevrange(keys.batches, 0, limit - 1);
@@ -212,15 +177,26 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       return fields.map(Number).sort((a, b) => a - b);
     },
     async recordOutcome(outcome) {
-      const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
-      const result = await RECORD.run(redis, [keys.outcomes(outcome.batchId), keys.batch(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId)], [String(outcome.row), json, outcome.outcome, outcome.finishedAt]);
-      if (result === 0) return false;
-      await hooks.onOutcome?.(outcome, result === 2);
-      return true;
+      return (await store.endRow(outcome)).kind === 'recorded';
+    },
+    async endRow(outcome, from) {
+      const result = await rowLifecycle.end(outcome, from);
+      if (result.kind === 'recorded') await hooks.onOutcome?.(outcome, result.batchFinished);
+      return result;
     },
     async getOutcome(batchId, row) {
       const json = await redis.hget(keys.outcomes(batchId), String(row));
       return json === null ? undefined : rowOutcomeSchema.parse(JSON.parse(json));
+    },
+    async outcomesOf(batchId, rows) {
+      const found = new Map<number, RowOutcome>();
+      for (let i = 0; i < rows.length; i += 1000) {
+        const slice = rows.slice(i, i + 1000);
+        if (slice.length === 0) continue;
+        const values = await redis.hmget(keys.outcomes(batchId), ...slice.map(String));
+        for (const [index, json] of values.entries()) if (json !== null) found.set(slice[index]!, rowOutcomeSchema.parse(JSON.parse(json)));
+      }
+      return found;
     },
     async finishedPerSecond(batchId) {
       const seconds = await redis.hgetall(keys.finishedPerSecond(batchId));
@@ -235,14 +211,11 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     async hasOutcome(batchId, row) {
       return (await redis.hexists(keys.outcomes(batchId), String(row))) === 1;
     },
-    async forgetOutcome(batchId, row, expected) {
-      return (await FORGET.run(redis, [keys.outcomes(batchId), keys.batch(batchId), keys.finishedPerSecond(batchId)], [String(row), expected])) === 1;
+    async forgetOutcome(batchId, row, expected, to = 'queued') {
+      return rowLifecycle.reopen(batchId, row, expected, to);
     },
     async *outcomes(batchId) {
       for await (const { json } of outcomeSlots(batchId)) if (json !== null) yield rowOutcomeSchema.parse(JSON.parse(json));
-    },
-    async *rowsWithoutOutcome(batchId) {
-      for await (const { row, json } of outcomeSlots(batchId)) if (json === null) yield row;
     },
     async finishIfComplete(batchId, now) {
       const batch = await store.get(batchId);

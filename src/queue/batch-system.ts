@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchPlan } from '../plan/planned-row.js';
 import { createBatchControl, type BatchControl } from './batch-control.js';
@@ -44,6 +45,8 @@ export interface StartWorkersOptions {
   lostRowCheckMs?: number;
   /** Read each row's state before its change, for `seatflow revert` (config governance.recordStateBefore). Default true. */
   recordStateBefore?: boolean;
+  /** The service's clock: no row of a lifecycle step runs before its due instant on it. Default this machine's. */
+  serviceClock?: Clock;
 }
 
 export interface BatchSystem {
@@ -104,6 +107,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         sim: options.sim,
         replicaAcks: options.redis.replicaAcks,
         ...(workerOptions.recordStateBefore === undefined ? {} : { recordStateBefore: workerOptions.recordStateBefore }),
+        ...(workerOptions.serviceClock === undefined ? {} : { serviceClock: workerOptions.serviceClock }),
       });
       const stopSweep = startLostRowSweep({ queue: ownQueue(), store, logger: options.logger, intervalMs: workerOptions.lostRowCheckMs ?? 30_000 });
       return createWorkerPool({

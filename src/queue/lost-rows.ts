@@ -1,11 +1,12 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from '../core/logger.js';
 import type { BatchRecord, BatchStore } from './batch-store.js';
-import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
-import { rowsWithOutcome } from './row-outcome.js';
+import type { RowJobData } from './row-job.js';
 
 /**
- * Rows lost between two Redis servers: a row whose job is gone while no outcome was recorded.
+ * Rows lost between two Redis servers: a row whose state says it is queued or running, whose job is gone while no
+ * outcome was recorded. A row that is planned or scheduled (a lifecycle step's, not due yet) has no job by design and
+ * is never taken for a lost one.
  *
  * Redis replicates asynchronously. In a failover, a worker's connections move to the new master one by one: a row's
  * outcome can be written through a connection still on the old master (which drops it when it is demoted) while the
@@ -19,47 +20,33 @@ import { rowsWithOutcome } from './row-outcome.js';
 const PENDING_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', 'waiting-children'] as const;
 
 /**
- * Whether the batch may have lost rows: every row without an outcome has a job in the queue, so fewer pending jobs in
- * the whole queue (all batches) than rows without an outcome means some row has none. One cheap read; the batch's rows
- * are looked at only then. The jobs are counted first: a row that ends meanwhile only lowers the second count.
+ * Whether the batch may have lost rows: every row whose state is queued or running has a job in the queue, so fewer
+ * pending jobs in the whole queue (all batches) than such rows means some row has none. One cheap read (the counts of
+ * the row states are on the batch record); the batch's rows are looked at only then. The jobs are counted first: a row
+ * that ends meanwhile only lowers the second count. Rows planned or scheduled have no job by design: they never count.
  */
 export async function mayHaveLostRows(queue: Queue<RowJobData>, store: BatchStore, batchId: string): Promise<boolean> {
   const counts = await queue.getJobCounts(...PENDING_STATES);
   const pending = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const batch = await store.get(batchId);
   if (batch === undefined || batch.state !== 'queued') return false;
-  return batch.total - rowsWithOutcome(batch.counts) > pending;
+  return batch.rowStates.queued + batch.rowStates.running > pending;
 }
 
 /**
- * Queues again every row of the batch that has neither an outcome nor a job, marked `recovered` (confirm first).
- * Safe beside workers and `retry`: the outcome is read again after the job was found missing (a worker records the
- * outcome before its job is removed), and a job id BullMQ holds already makes the add a no-op. Returns the rows queued.
+ * Queues again every row of the batch whose state says queued or running while it has neither an outcome nor a job,
+ * marked `recovered` (confirm first). Safe beside workers and `retry` (row-lifecycle.ts `requeueIfLost`). Returns the
+ * rows queued.
  */
 export async function requeueLostRows(queue: Queue<RowJobData>, store: BatchStore, batch: BatchRecord, logger: Logger): Promise<number[]> {
   const queued: number[] = [];
-  for await (const row of store.rowsWithoutOutcome(batch.id)) if (await requeueIfLost(queue, store, batch.id, row)) queued.push(row);
+  for await (const { row, state } of store.rowLifecycle.statuses(batch.id)) {
+    if ((state === 'queued' || state === 'running') && (await store.rowLifecycle.requeueIfLost(queue, batch.id, row))) queued.push(row);
+  }
   if (queued.length > 0) {
-    logger.warn({ batch: batch.id, rows: queued }, 'rows had neither a job nor an outcome (lost in a Redis failover): queued again; each confirms on the service before acting');
+    logger.warn({ batch: batch.id, rows: queued }, 'rows queued or running had neither a job nor an outcome (lost in a Redis failover): queued again; each confirms on the service before acting');
   }
   return queued;
-}
-
-/**
- * Queues the row again, marked `recovered`, when it is lost: no outcome, no job, and still no outcome once the job was
- * seen missing. True when it was. Only rows the batch holds (row numbers run 1..total; a gap, should one ever be,
- * does not become a job). `beforeQueue` runs once the row is known lost and before its job exists (retry reopens the
- * batch there, so that a worker taking the job at once does not find it cancelled or finished).
- */
-export async function requeueIfLost(queue: Queue<RowJobData>, store: BatchStore, batchId: string, row: number, beforeQueue?: () => Promise<void>): Promise<boolean> {
-  if (await store.hasOutcome(batchId, row)) return false;
-  if ((await queue.getJob(rowJobId(batchId, row))) !== undefined) return false;
-  if (await store.hasOutcome(batchId, row)) return false;
-  const planned = await store.getRow(batchId, row);
-  if (planned === undefined) return false;
-  await beforeQueue?.();
-  await queue.add(planned.actionName, { batchId, row, recovered: true }, rowJobOptions(batchId, row));
-  return true;
 }
 
 /** How a worker looks for lost rows: every `intervalMs`, in the unfinished batches of its queue. */

@@ -29,6 +29,8 @@ export function createQueueKeys(prefix: string) {
     batch,
     /** Hash row → planned row (JSON) of the rows that are queued as jobs. */
     rows: (batchId: string) => `${batch(batchId)}:rows`,
+    /** Hash row → the row's state (`queued`, `scheduled@<due ms>`…), written by row-lifecycle.ts only. */
+    rowStates: (batchId: string) => `${batch(batchId)}:row-states`,
     /** Hash row → outcome (JSON); a row has an outcome once and only once. */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /** Hash row → 1 while an attempt is running or ended without knowing whether the change was made. */

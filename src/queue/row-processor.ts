@@ -1,6 +1,7 @@
 import { DelayedError, UnrecoverableError, Worker, type Job, type Queue } from 'bullmq';
 import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import { msUntilDue, surelyPassed, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
 import type { JobContext, JobRegistry, JobResult, JobType } from './job-type.js';
@@ -39,6 +40,11 @@ export interface RowProcessorOptions {
   requestSettleMs: number;
   /** Where shared times come from; Redis TIME by default. */
   clock?: SharedClock;
+  /**
+   * The service's clock (service-clock.ts): a row of a lifecycle step is never run before its due instant on it,
+   * whoever queued it. Default this machine's clock.
+   */
+  serviceClock?: Clock;
   random?: () => number;
   /** Replicas that must hold a row's in-flight marker before its call (RedisHandle.replicaAcks); none by default. */
   replicaAcks?: ReplicaAcks | undefined;
@@ -48,6 +54,13 @@ export interface RowProcessorOptions {
 
 /** Rows of a stopped batch wait as delayed jobs this long, or until `retry` promotes them. */
 export const PARKED_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * A row handed out before its due instant waits this long at most before it looks again: the service's clock may
+ * move (a corrected machine clock, a rehearsal moving the reference server's), so it is never parked for the whole
+ * wait on this machine's reckoning.
+ */
+export const NOT_DUE_RECHECK_MS = 60_000;
 
 /** Confirm-only reads a row gets, `retry.maxDelayMs` apart, once its retry budget ran out while it may have applied. */
 export const LATE_CONFIRM_TRIES = 3;
@@ -76,14 +89,38 @@ export function createRowProcessor(options: RowProcessorOptions) {
   const { store, policy } = options;
   const attemptsOf = createRowAttempts(options.redis, options.keys, options.replicaAcks);
   const clock = options.clock ?? createRedisClock(options.redis);
+  const serviceClock = options.serviceClock ?? systemClock;
+  const rows = store.rowLifecycle;
   const settleMs = options.requestSettleMs;
 
   let warnedUnreplicated = false;
-  return async function processRow(job: Job<RowJobData>, token?: string, signal?: AbortSignal): Promise<RowOutcome['outcome']> {
+  return async function processRow(job: Job<RowJobData>, token?: string, signal?: AbortSignal): Promise<RowOutcome['outcome'] | 'not-queued'> {
     const { batchId, row } = job.data;
     const logger = options.logger.child({ batch: batchId, row });
-    const [batch, planned, previous] = await Promise.all([store.get(batchId), store.getRow(batchId, row), store.getOutcome(batchId, row)]);
-    if (previous !== undefined) return previous.outcome;
+    /** The row waits as a delayed job (a backoff, a 429, a stopped batch): it is queued again, not running. */
+    const park = async (delayMs: number, maxDelayMs: number, nowMs?: number, wasRunning = true): Promise<never> => {
+      if (wasRunning) await rows.park(batchId, row);
+      await parkJob(job, token, { nowMs: nowMs ?? (await clock.now()), delayMs, maxDelayMs });
+      throw new DelayedError();
+    };
+    const [batch, planned] = await Promise.all([store.get(batchId), store.getRow(batchId, row)]);
+    // The row's state decides whether it may run now (row-lifecycle.ts): a row that ended is never run again; one
+    // that is not queued, or not due yet on the service clock, must not be, whoever queued it.
+    await serviceClock.refresh?.();
+    const begun = await rows.start(batchId, row, surelyPassed(serviceClock));
+    if (begun.kind === 'ended') return (await store.getOutcome(batchId, row))?.outcome ?? 'unknown';
+    if (begun.kind === 'not-queued') {
+      logger.error(
+        { state: begun.state, ...(begun.dueAt === undefined ? {} : { dueAt: new Date(begun.dueAt).toISOString() }) },
+        `a job was handed out for a row that is ${begun.state}${begun.dueAt === undefined ? '' : ` for ${new Date(begun.dueAt).toISOString()}`}, not queued: not run (its step queues it when it is due)`,
+      );
+      return 'not-queued';
+    }
+    if (begun.kind === 'not-due') {
+      const waitMs = msUntilDue(serviceClock, begun.dueAt);
+      logger.error({ dueAt: new Date(begun.dueAt).toISOString(), waitMs }, 'a row was queued before its due instant: not run; it waits until it is due on the service clock');
+      return park(Math.min(waitMs, NOT_DUE_RECHECK_MS), NOT_DUE_RECHECK_MS, undefined, false);
+    }
     const base = rowIdentity(batchId, row, planned, job.name, options.sim);
     const lockLost = (): boolean => signal?.aborted === true;
     /** Attempts of this row that ended without an answer (worker died, row lost): shown apart from `attempts`. */
@@ -96,10 +133,6 @@ export function createRowProcessor(options: RowProcessorOptions) {
       const level = fields.outcome === 'failed' || fields.outcome === 'unknown' ? 'warn' : 'debug';
       logger[level]({ outcome: fields.outcome, attempts: fields.attempts, ...(fields.message ? { reason: fields.message } : {}) }, `row ${fields.outcome}`);
       return fields.outcome;
-    };
-    const park = async (delayMs: number, maxDelayMs: number, nowMs?: number): Promise<never> => {
-      await parkJob(job, token, { nowMs: nowMs ?? (await clock.now()), delayMs, maxDelayMs });
-      throw new DelayedError();
     };
     if (batch === undefined || planned === undefined || planned.action === undefined) {
       return finish({ outcome: 'failed', attempts: 0, category: 'Other', message: 'the batch record or row is missing from Redis' });
@@ -256,6 +289,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
       const waitMs = Math.max(await options.budget.pausedFor(), options.budget.pauseAfter429(decision.retryAfterMs));
       await options.budget.pause(waitMs);
       await options.queue.rateLimit(waitMs);
+      await rows.park(batchId, row);
       logger.warn({ waitMs }, 'rate limited: row back to the queue, fleet paused');
       throw Worker.RateLimitError();
     }

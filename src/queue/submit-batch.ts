@@ -6,7 +6,7 @@ import type { BatchPlan, PlannedRow, Verdict } from '../plan/planned-row.js';
 import type { BatchRecord, BatchStore } from './batch-store.js';
 import type { RowOutcome } from './row-outcome.js';
 import { rowsQueueName } from './queue-keys.js';
-import { rowJobOptions, type RowJobData } from './row-job.js';
+import type { RowJobData } from './row-job.js';
 
 export interface SubmitOptions {
   /** Options that change what the batch does are part of its id (e.g. the --action filter, --skip-invalid). */
@@ -89,20 +89,15 @@ export async function submitBatch(queue: Queue<RowJobData>, store: BatchStore, p
 
   // One pass over the rows, never all of them in memory at once. Rows that end at once are recorded 500 at a time
   // (one connection pipelines them: a million skipped rows took a million round trips one after the other); rows to
-  // run are queued 500 at a time, each slice saved before its jobs exist (a worker reads its row from Redis). The
-  // batch stays `submitting` until the end, so no outcome recorded meanwhile can finish it.
+  // run are queued 500 at a time (row-lifecycle.ts: each row saved and its state queued before its job exists, as a
+  // worker reads its row from Redis; a resumed submission leaves rows that ended or are queued as they are). The batch
+  // stays `submitting` until the end, so no outcome recorded meanwhile can finish it.
   const recording: Promise<boolean>[] = [];
   const slice: PlannedRow[] = [];
   let jobsAdded = 0;
   const queueSlice = async () => {
-    await store.saveRows(id, slice);
-    const pending: PlannedRow[] = [];
-    for (const row of slice) {
-      // Only a resumed submission can meet rows that already ended.
-      if (created || !(await store.hasOutcome(id, row.row))) pending.push(row);
-    }
-    const jobs = await queue.addBulk(pending.map((row) => ({ name: row.actionName, data: { batchId: id, row: row.row }, opts: rowJobOptions(id, row.row) })));
-    jobsAdded += jobs.length;
+    const results = await store.rowLifecycle.queue(queue, id, slice.map((row) => ({ row: row.row, planned: row })));
+    jobsAdded += results.filter((result) => result === 'queued').length;
     slice.length = 0;
   };
   for (const row of plan.rows) {

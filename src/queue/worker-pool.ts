@@ -5,6 +5,7 @@ import { closeBullmq } from './redis/close-bullmq.js';
 import type { RowJobData } from './row-job.js';
 import { RowLockLostError } from './row-lock-lost.js';
 import type { createRowProcessor } from './row-processor.js';
+import { logBullmqError } from './redis/connection-lost.js';
 
 export interface WorkerPoolOptions {
   /** From RedisHandle.bullmqConnection(): commands wait through reconnections, as BullMQ requires of workers. */
@@ -48,7 +49,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     limiter: { max: 1_000_000, duration: 1000 },
     autorun: true,
   });
-  worker.on('error', (error) => options.logger.warn({ err: error }, 'worker connection error'));
+  worker.on('error', logBullmqError(options.logger, 'worker'));
   // Another worker may own these rows now: abort their in-flight calls; the processor then records nothing for them.
   worker.on('lockRenewalFailed', (jobIds) => {
     for (const jobId of jobIds) {

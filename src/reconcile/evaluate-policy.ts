@@ -1,4 +1,4 @@
-import { describeUnrecognized, type User } from '../contract/index.js';
+import { describeUnrecognized, timestampMs, type User } from '../contract/index.js';
 import type { LoadedPolicy } from './load-policy.js';
 import { seatInColumn } from './load-policy.js';
 import type { PolicyCondition, PolicyRule, PolicySeat, TargetSeat } from './policy.js';
@@ -84,11 +84,11 @@ function matches(when: PolicyCondition, user: User, email: string, loaded: Loade
   const seat = policySeatOf(user);
   if (when.seat !== undefined && (seat === undefined || !(Array.isArray(when.seat) ? when.seat : [when.seat]).includes(seat))) return false;
   if (!statusMatches(when.status, user.status)) return false;
-  const lastLogin = timeOf(user.lastLogin);
+  const lastLogin = timestampMs(user.lastLogin);
   if (when.neverLoggedIn !== undefined && when.neverLoggedIn !== (lastLogin === undefined)) return false;
   if (when.lastLoginOlderThanDays !== undefined && (lastLogin === undefined || now.getTime() - lastLogin <= when.lastLoginOlderThanDays * DAY)) return false;
   if (when.invitedMoreThanDays !== undefined) {
-    const since = timeOf(user.seatTypeLastChangedAt);
+    const since = timestampMs(user.seatTypeLastChangedAt);
     if (since === undefined || now.getTime() - since <= when.invitedMoreThanDays * DAY) return false;
   }
   if (when.inFile !== undefined && loaded.files.get(when.inFile)?.has(email) !== true) return false;
@@ -104,12 +104,6 @@ function statusMatches(wanted: PolicyCondition['status'], status: User['status']
 }
 
 /** Dates come as ISO text, or epoch milliseconds with numericDates. */
-function timeOf(value: string | number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = typeof value === 'number' ? value : Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
 function targetOf(rule: PolicyRule, email: string, loaded: LoadedPolicy): TargetSeat | undefined | 'no-seat-in-file' {
   if ('keep' in rule.then) return undefined;
   if ('seat' in rule.then) return rule.then.seat;

@@ -23,6 +23,11 @@ export interface PlanReconciliationOptions {
    * the live read (so a Date header has been seen, or the reference server's clock asked).
    */
   clock?: Pick<Clock, 'now' | 'refresh'>;
+  /**
+   * Only these users of the plan (a drift's reconciliation, docs/events.md#drift): the policy decides for them alone,
+   * and a share limit means nothing for a handful of users, so only maxChanges applies.
+   */
+  onlyEmails?: readonly string[];
 }
 
 export interface ReconciliationPlan {
@@ -43,6 +48,8 @@ export interface ReconciliationPlan {
   limits: RunLimitCheck;
   /** HTTP calls: the live read plus the pre-flight. */
   apiCalls: number;
+  /** The users the run was restricted to, when it was (onlyEmails). */
+  onlyEmails?: readonly string[];
 }
 
 /**
@@ -51,7 +58,7 @@ export interface ReconciliationPlan {
  */
 export async function planReconciliation(options: PlanReconciliationOptions): Promise<ReconciliationPlan> {
   const policy = await loadPolicy(options.policyPath);
-  const live = await readPlanUsers(options.api, policy.policy.planId);
+  const live = await readPlanUsers(options.api, policy.policy.planId, options.onlyEmails);
   await options.clock?.refresh?.();
   const ranAt = options.now ?? new Date(options.clock?.now() ?? Date.now());
   const decisions = evaluatePolicy(live.users, policy, { now: ranAt, protectedAccounts: options.guardrails.protectedAccounts, callerId: live.caller.id });
@@ -68,8 +75,9 @@ export async function planReconciliation(options: PlanReconciliationOptions): Pr
     changes,
     plan,
     guardrails: checkGuardrails(plan, options.guardrails),
-    limits: checkRunLimits(changing, live.users.length, policy.policy.limits),
+    limits: checkRunLimits(changing, options.onlyEmails === undefined ? live.users.length : 0, policy.policy.limits),
     apiCalls: live.apiCalls + plan.apiCalls,
+    ...(options.onlyEmails === undefined ? {} : { onlyEmails: options.onlyEmails }),
   };
 }
 

@@ -95,6 +95,12 @@ export const policySchema = z.strictObject({
   ignoreColumns: z.array(z.string().trim().min(1)).default([]),
   /** Every applied run of this policy waits for a second person's approval (docs/governance.md#approvals). */
   requireApproval: z.boolean().default(false),
+  /**
+   * What seatflow does when a change made outside it (the Admin Center, an identity provider) gives a user a seat this
+   * policy forbids (docs/events.md#drift): `notify` (default) tells the `drift.detected` subscribers; `reconcile` also
+   * queues that user's reconciliation through the usual plan, guardrails and approvals.
+   */
+  onDrift: z.enum(['notify', 'reconcile']).default('notify'),
   /** Per run, on top of config guardrails: a run over a limit changes nothing and says why. */
   limits: z
     .strictObject({

@@ -16,15 +16,17 @@ export interface PlanUsers {
 
 /**
  * Reads the live seats of one plan as cheaply as the service allows: list users filtered by plan with
- * include=lastLogin, 100 per page (one call per 100 users). Pass a client on the shared request budget.
+ * include=lastLogin, 100 per page (one call per 100 users). Pass a client on the shared request budget. With
+ * `emails`, only those users (a drift's reconciliation): the same filters and an e-mail filter, a call per 100.
  */
-export async function readPlanUsers(source: SmartsheetApi, planId: number | undefined): Promise<PlanUsers> {
+export async function readPlanUsers(source: SmartsheetApi, planId: number | undefined, emails?: readonly string[]): Promise<PlanUsers> {
   const { api, calls } = countCalls(source);
   const me = await api.users.getCurrent();
   const plan = planId ?? (await onlyPlanOf(api, me.id));
   const users: User[] = [];
   const pageSize = LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE;
-  const pages = iterateOffsetPages((page) => api.users.listPage({ planId: plan, include: ['lastLogin'], displayContributorSeatType: true, page, pageSize }), { pageSize });
+  const only = emails === undefined ? {} : { email: [...emails] };
+  const pages = iterateOffsetPages((page) => api.users.listPage({ ...only, planId: plan, include: ['lastLogin'], displayContributorSeatType: true, page, pageSize }), { pageSize });
   for await (const user of pages) users.push(user);
   return { planId: plan, users, caller: { id: me.id, email: me.email.toLowerCase() }, apiCalls: calls() };
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
 import { runIdOf, runReconciliation, type ReconciliationApproval, type ReconciliationRun } from './run-reconciliation.js';
 import { scheduleDataSchema, type LastRun, type ScheduleBook, type ScheduleData } from './schedule-book.js';
+import { logBullmqError } from '../queue/redis/connection-lost.js';
 
 /** Runs one firing of a schedule: the policy of `data` for the run `tick`. */
 export type ScheduledRun = (data: ScheduleData, tick: Date) => Promise<ReconciliationRun>;
@@ -121,6 +122,6 @@ export function startScheduleWorker(options: ScheduleWorkerOptions): Worker<Sche
     },
     { connection: options.connection, prefix: options.prefix, concurrency: 1 },
   );
-  worker.on('error', (error) => options.logger.warn({ err: error }, 'schedule worker connection error'));
+  worker.on('error', logBullmqError(options.logger, 'schedule worker'));
   return worker;
 }

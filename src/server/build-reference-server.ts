@@ -21,6 +21,8 @@ import { createRequestLog, flatQuery, type RequestLog } from './sim/request-log.
 import { createRateLimiter, type RateLimiter } from './sim/rate-limit.js';
 import { createSimClock, type SimClock } from './sim/sim-clock.js';
 import type { ParsedFixture } from './demo/fixture-schema.js';
+import { createCallbackDispatcher, DEFAULT_RETRY_DELAYS_MS, type CallbackDispatcher } from './webhooks/callback-dispatcher.js';
+import { createServerEvents } from './webhooks/server-events.js';
 
 /** The tokens a newcomer needs; the app token acts for the admin on behalf of the app "Acme HR Sync". */
 export interface ReferenceServerTokens {
@@ -41,6 +43,8 @@ export interface ReferenceServer {
   faults: FaultInjector;
   rateLimiter: RateLimiter;
   controls: SimStateControls;
+  /** Callbacks queued or being sent; `idle()` resolves once none is (docs/reference-server.md#callbacks). */
+  callbacks: Pick<CallbackDispatcher, 'idle'>;
   tokens: ReferenceServerTokens;
   /** The demo plan id (or the fixture's first plan). */
   planId: number;
@@ -64,18 +68,34 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
     options.data === undefined ? createDemoFixture({ adminToken, generatedUsers: options.users ?? 300 }) : parseFixture(options.data);
   let refSeq = 0;
   const refPrefix = Math.floor(clock.now() / 1000).toString(36);
+  const viewerSunsetAt = options.viewerSunset === undefined ? VIEWER_SUNSET_AT : toEpoch(options.viewerSunset);
+  const verificationTimeoutMs = options.verificationTimeoutMs ?? 5000;
+  // Reads the context's state at each send: /_sim/reset and /_sim/load replace it.
+  const dispatcher = createCallbackDispatcher({
+    webhook: (id) => context.state.webhooks.get(id),
+    clock,
+    mutations,
+    settings: {
+      debounceMs: options.callbackDebounceMs ?? 250,
+      retryDelaysMs: options.callbackRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      timeoutMs: options.callbackTimeoutMs ?? 10_000,
+      reverifyEvery: 100,
+      verificationTimeoutMs,
+    },
+  });
   const context: ServerContext = {
     state: loadFixture(initialFixture(), clock.now(), seed),
     clock,
     mutations,
     planNames: createPlanNameCache(() => clock.now(), options.planNameCacheTtlMs ?? 4 * 3_600_000),
+    events: createServerEvents({ state: () => context.state, clock, viewerSunsetAt, dispatcher }),
     settings: {
       reactivationWindowMs: (options.reactivationWindowDays ?? 30) * 86_400_000,
       provisionalReviewMs: (options.provisionalReviewDays ?? 30) * 86_400_000,
       gov: options.gov ?? false,
       webhookSunsetAt: options.webhookSunset === undefined ? WEBHOOK_LIST_SUNSET : toEpoch(options.webhookSunset),
-      viewerSunsetAt: options.viewerSunset === undefined ? VIEWER_SUNSET_AT : toEpoch(options.viewerSunset),
-      verificationTimeoutMs: options.verificationTimeoutMs ?? 5000,
+      viewerSunsetAt,
+      verificationTimeoutMs,
       adminToken,
     },
     nextRefId: () => `sim-${refPrefix}-${(refSeq += 1).toString(36)}`,
@@ -84,6 +104,7 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
   const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, () => clock.now());
   const controls: SimStateControls = {
     reset() {
+      dispatcher.clear();
       context.state = loadFixture(initialFixture(), clock.now(), seed);
       context.planNames.clear();
       mutations.clear();
@@ -91,6 +112,7 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
       rateLimiter.reset();
     },
     load(fixture) {
+      dispatcher.clear();
       context.state = loadFixture(parseFixture(fixture), clock.now(), seed);
       context.planNames.clear();
       mutations.clear();
@@ -116,6 +138,7 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
   registerContentParsers(app, { jsonBytes, imageBytes: MAX_PROFILE_IMAGE_BYTES });
   void app.register(multipart, { limits: MULTIPART_LIMITS });
   registerErrorHandler(app, context.nextRefId);
+  app.addHook('onClose', async () => dispatcher.close());
   registerApiRoutes(app, API_ROUTES, { server: context, rateLimiter, faults });
   registerSimControls(app, { server: context, faults, rateLimiter, requests, stateControls: controls });
   app.addHook('onResponse', async (request, reply) => {
@@ -144,6 +167,7 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
     faults,
     rateLimiter,
     controls,
+    callbacks: dispatcher,
     tokens: { admin: adminToken, user: DEMO.userToken, app: DEMO.appToken },
     planId: firstPlan,
   };

@@ -42,6 +42,18 @@ export interface ReferenceServerOptions {
   viewerSunset?: string | number;
   /** Timeout of one webhook verification call. Default 5000 ms. */
   verificationTimeoutMs?: number;
+  /**
+   * How long a webhook's events gather before they go out as one callback. Default 250 ms (the commercial service waits
+   * about a minute; a test server answers within seconds).
+   */
+  callbackDebounceMs?: number;
+  /**
+   * The waits before each retry of a failed callback; after the last retry the webhook is disabled
+   * (`DISABLED_CALLBACK_FAILED`). Default the service's 14 attempts: 1, 2, 4 … 64 s, then every 3 hours.
+   */
+  callbackRetryDelaysMs?: readonly number[];
+  /** Timeout of one callback attempt. Default 10 000 ms. */
+  callbackTimeoutMs?: number;
   /** Largest JSON body. Default 5 MB. */
   jsonBodyLimitBytes?: number;
   /** fastify request logging. Default off. */

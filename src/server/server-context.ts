@@ -6,6 +6,7 @@ import type { SimClock } from './sim/sim-clock.js';
 import type { ServerState } from './state/server-state.js';
 import type { UserRecord } from './state/records.js';
 import type { PlanNameCache } from './rules/plan-name-cache.js';
+import type { ServerEvents } from './webhooks/server-events.js';
 
 /** Settings the rules read; resolved from ReferenceServerOptions with their defaults. */
 export interface RuleSettings {
@@ -28,6 +29,8 @@ export interface ServerContext {
   clock: SimClock;
   mutations: MutationLog;
   planNames: PlanNameCache;
+  /** Webhook events of every change (docs/reference-server.md#callbacks). */
+  events: ServerEvents;
   settings: RuleSettings;
   /** Short unique ids for error bodies. */
   nextRefId(): string;

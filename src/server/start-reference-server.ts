@@ -1,5 +1,6 @@
 import { buildReferenceServer, type ReferenceServer } from './build-reference-server.js';
 import type { ReferenceServerOptions } from './reference-server-options.js';
+import { listenRefusal } from '../core/listen-refusal.js';
 
 export interface StartReferenceServerOptions extends ReferenceServerOptions {
   /** Default 0: a free port. */
@@ -29,7 +30,12 @@ export interface RunningReferenceServer extends ReferenceServer {
 export async function startReferenceServer(options: StartReferenceServerOptions = {}): Promise<RunningReferenceServer> {
   const server = buildReferenceServer(options);
   const host = options.host ?? '127.0.0.1';
-  await server.app.listen({ port: options.port ?? 0, host });
+  try {
+    await server.app.listen({ port: options.port ?? 0, host });
+  } catch (error) {
+    await server.app.close();
+    throw listenRefusal(error, { what: 'the reference server', host, port: options.port ?? 0, flag: '--port' });
+  }
   const address = server.app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

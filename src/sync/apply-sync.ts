@@ -1,6 +1,6 @@
 import type { RowOutcome } from '../queue/row-outcome.js';
 import { stepOf } from '../workflow/leaver-state.js';
-import { personStepOf } from '../workflow/lifecycle.js';
+import { personStepOf } from '../workflow/workflow-shapes.js';
 import type { OffboardingSystem } from '../workflow/offboarding-system.js';
 import { personOutcome, type StepEnd } from '../workflow/person-ends.js';
 import { submitWorkflow } from '../workflow/submit-workflow.js';

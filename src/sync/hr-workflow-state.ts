@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { POLICY_SEATS } from '../reconcile/policy.js';
-import { personBaseSchema, workflowBaseShape } from '../workflow/lifecycle.js';
+import { personBaseSchema, workflowBaseShape } from '../workflow/workflow-shapes.js';
 
 /**
  * The records and people of the joiners and movers workflows a sync submits (joiner-lifecycle.ts,

@@ -91,7 +91,11 @@ export function hrWorkflowsOf(system: OffboardingSystem): HrWorkflows {
     },
     async upcoming() {
       const views: StepView[] = await engine.steps();
-      return views.map((view) => ({ kind: KIND[view.lifecycle] ?? 'leaver', step: view.step, email: view.email, dueAt: view.dueAt, due: view.due, phase: view.phase, workflowId: view.workflowId, job: view.job }));
+      // People's own changes only: a migration's checks (src/migrate) are the engine's too, but nobody joins or leaves.
+      return views.flatMap((view) => {
+        const kind = KIND[view.lifecycle];
+        return kind === undefined ? [] : [{ kind, step: view.step, email: view.email, dueAt: view.dueAt, due: view.due, phase: view.phase, workflowId: view.workflowId, job: view.job }];
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { CompactStringSet } from '../manifest/compact-string-set.js';
 import { grownTo } from '../manifest/packed-strings.js';
-import type { LiveMember } from './sync-candidates.js';
+import type { LiveMember } from './live-member.js';
 
 /** What a sync looks the live organization up by: a Map of members by lower-case e-mail, or a LiveIndex. */
 export type LiveLookup = Pick<ReadonlyMap<string, LiveMember>, 'get' | 'values' | 'size'>;

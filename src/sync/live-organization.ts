@@ -4,6 +4,7 @@ import { LIST_USERS_MAX_PAGE_SIZE, type User, type UserProfile } from '../contra
 import { countCalls, isNotFound } from '../plan/count-calls.js';
 import { plansOfUser } from '../plan/plans-of-user.js';
 import { resolveUsers } from '../plan/resolve-users.js';
+import { forEachLimited } from '../core/for-each-limited.js';
 import { chunksOf } from './chunks-of.js';
 import { LOOKUP_BATCH_SIZE, planLiveRead, type LiveReadLimits, type LiveReadNeeds, type LiveReadPlan } from './live-read-plan.js';
 import { seatOf, UNKNOWN, userOf, type LiveSeat, type LiveUser, type OwnedGroup } from './live-user.js';
@@ -128,18 +129,12 @@ async function seatsOfPlan(api: SmartsheetApi, planId: number): Promise<Map<numb
 /** GET /users/{id} of each user, `concurrency` at a time; a user gone meanwhile (404) is left out of the map. */
 async function profilesOf(api: SmartsheetApi, users: readonly User[], concurrency: number): Promise<Map<number, UserProfile>> {
   const profiles = new Map<number, UserProfile>();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < users.length) {
-      const user = users[next]!;
-      next += 1;
-      try {
-        profiles.set(user.id, await api.users.get(user.id));
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-      }
+  await forEachLimited(users, concurrency, async (user) => {
+    try {
+      profiles.set(user.id, await api.users.get(user.id));
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, users.length)) }, worker));
+  });
   return profiles;
 }

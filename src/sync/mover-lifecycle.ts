@@ -1,6 +1,7 @@
 import { DelayedError } from 'bullmq';
 import { isApiError, ResourceNotFoundError } from '../client/api-error.js';
-import { personStepOf, type Lifecycle, type StepRun } from '../workflow/lifecycle.js';
+import type { Lifecycle, StepRun } from '../workflow/lifecycle.js';
+import { personStepOf } from '../workflow/workflow-shapes.js';
 import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
 import { createPersonStore } from '../workflow/person-store.js';
 import { createRecordStore } from '../workflow/record-store.js';
@@ -64,7 +65,7 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
         );
         if (moving === undefined) return (await persons.get(workflow.id, person.row))?.phase ?? 'missing';
       }
-      const outcome = await rowOutcomeOf(engine, workflow.seatBatch, person.row, waitForRow);
+      const outcome = await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt: run.data.dueAt }, waitForRow);
       if (outcome.outcome === 'unknown') return waitForRow();
       const moved = DONE_OUTCOMES.has(outcome.outcome);
       const ended = await persons.update(workflow.id, person.row, (current) =>

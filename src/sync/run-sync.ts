@@ -11,6 +11,7 @@ import { loadLifecyclePolicy } from './load-lifecycle-policy.js';
 import { planSync } from './plan-sync.js';
 import { readHrExport, type HrExport } from './read-hr-export.js';
 import { changesOf, type SyncPlan } from './sync-plan.js';
+import type { SyncDisposition } from './sync-disposition.js';
 import { writeSyncReport } from './sync-report.js';
 
 /** What a sync is planned from: the export and the policy (read now), against the target's live state. */
@@ -49,19 +50,6 @@ export interface RunSyncOptions extends PrepareSyncOptions {
 
 /** How a run passes the approvals gate: what applying queued, or the change request it waits as. */
 export type SyncApproval = (run: { plan: SyncPlan; apply: () => Promise<AppliedSync> }) => Promise<{ applied: AppliedSync } | { awaitingApproval: string; created: boolean }>;
-
-/** What happened to a planned run: applied, held (and why), waiting for approval, or only planned. */
-export interface SyncDisposition {
-  runId: string;
-  applied: boolean;
-  heldBecause?: string[];
-  /** The change request the run waits as (nothing changed, the export is not accepted until it is approved). */
-  awaitingApproval?: string;
-  /** The request was made by this run (false: asked for before, by this export and policy). */
-  requestCreated?: boolean;
-  /** Applied, and nothing needed to change: the export is accepted, no workflow was made. */
-  nothingToChange?: boolean;
-}
 
 export type SyncRun =
   | { kind: 'same-export'; hrExport: HrExport; previous: AcceptedExport }

@@ -1,23 +1,13 @@
-import type { UserStatus } from '../contract/index.js';
 import { CompactJsonMap } from '../manifest/compact-json-map.js';
 import { CompactStringSet } from '../manifest/compact-string-set.js';
-import type { PolicySeat } from '../reconcile/policy.js';
 import type { LeaveDateSource } from '../workflow/read-leavers.js';
 import { leavingOwnerOf } from '../workflow/workflow-store.js';
 import type { LiveLookup } from './live-index.js';
+import type { LiveMember } from './live-member.js';
 import { keptOf, type Employee, type KeptEmployee } from './employee.js';
 import type { LifecyclePolicy } from './lifecycle-policy.js';
 import { attributeChanges, seatFor, type SeatChoice } from './seat-rules.js';
-
-/** A user of the live organization, as much as a sync needs (100,000 of them are looked up while the plan is made). */
-export interface LiveMember {
-  id: number;
-  email: string;
-  status?: UserStatus | undefined;
-  admin?: boolean | undefined;
-  /** The seat in the policy's plan, as a policy names seats (a deactivated user holds the free seat). */
-  seat?: PolicySeat | undefined;
-}
+import { protectionOf } from './sync-protection.js';
 
 export interface JoinerCandidate {
   employee: Employee;
@@ -156,17 +146,7 @@ export function syncCandidates(input: CandidateInput): Candidates {
 export function createCandidatePass(input: CandidateContext): CandidatePass {
   const { policy, firstSync, live } = input;
   const out: Candidates = { joiners: [], movers: [], leavers: [], undos: [], transfers: [], notInExport: [], protected: [], listed: [], gone: 0, kept: new CompactJsonMap() };
-  const guarded = new Set(input.protectedAccounts.map((entry) => entry.trim().toLowerCase()));
-  const protection = (email: string, user: LiveMember | undefined): string | undefined => {
-    if (user?.id === input.callerId) return 'the account running seatflow';
-    if (guarded.has(email) || (user !== undefined && guarded.has(String(user.id)))) return 'protected account (guardrails.protectedAccounts)';
-    if (policy.protect.emails.includes(email)) return 'listed in the policy\'s protect.emails';
-    const domain = email.slice(email.lastIndexOf('@') + 1);
-    const hit = policy.protect.domains.find((entry) => domain === entry || domain.endsWith(`.${entry}`));
-    if (hit !== undefined) return `domain ${hit} (the policy's protect.domains)`;
-    if (policy.protect.admins && user?.admin === true) return 'System Admin (the policy\'s protect.admins)';
-    return undefined;
-  };
+  const protection = protectionOf({ protect: policy.protect, protectedAccounts: input.protectedAccounts, callerId: input.callerId });
   let nextRow = input.nextRow;
   const inExport = new CompactStringSet();
   // Of the accepted export: its employees' e-mails (a user who was in an export is not "in no export").

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { neutraliseCell } from '../queue/report-writer.js';
 import type { AppliedSync } from './apply-sync.js';
-import type { SyncDisposition } from './run-sync.js';
+import type { SyncDisposition } from './sync-disposition.js';
 import { changesOf, type SyncPlan } from './sync-plan.js';
 
 export const SYNC_REPORT_COLUMNS = [

@@ -1,5 +1,7 @@
-import { personStepOf, type Lifecycle, type PersonBase, type WorkflowBase } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import { personStepOf, type PersonBase, type WorkflowBase } from './workflow-shapes.js';
 import { endPerson, type StepBatchRef } from './person-ends.js';
+import { changed, inFlight, rowsOfPersons, type PersonRow } from './person-rows.js';
 import { stepJobId } from './step-job.js';
 import type { EngineContext } from './workflow-context.js';
 
@@ -42,10 +44,17 @@ export async function cancelPending<R extends WorkflowBase, P extends PersonBase
   for (const email of wanted ?? []) {
     if (!people.some((person) => person.email === email)) results.push({ email, result: 'refused', message: `${email} is not in ${lifecycle.name} ${workflow.id}` });
   }
-  for (const person of people) {
-    if (wanted !== undefined && !wanted.includes(person.email)) continue;
-    if (wanted === undefined && person.phase === 'refused') continue;
+  const targets = people.filter((person) => (wanted === undefined ? person.phase !== 'refused' : wanted.includes(person.email)));
+  const rowsOf = await rowsOfPersons(context.batches, options.stepBatches, targets.map((person) => person.row));
+  for (const person of targets) {
     const at = new Date(context.clock.now());
+    // What the rows say happened, not what the phase intends: a change being made or already made is never "nothing
+    // was done"; undo says what it was and what remains.
+    const acted = (rowsOf.get(person.row) ?? []).filter((row) => inFlight(row) || changed(row));
+    if (acted.length > 0) {
+      results.push({ email: person.email, row: person.row, result: 'refused', message: `refused: ${acted.map(describeAct).join('; ')}; undo cannot take that back` });
+      continue;
+    }
     const undone = await lifecycle.persons.update(workflow.id, person.row, (current) =>
       current.phase !== options.waitingPhase
         ? undefined
@@ -71,4 +80,11 @@ export async function cancelPending<R extends WorkflowBase, P extends PersonBase
     results.push({ ...base, result: 'undone', message: 'cancelled before its step ran: nothing was done' });
   }
   return results;
+}
+
+/** A row that acted, for people: what it did and what remains. */
+function describeAct(row: PersonRow): string {
+  if (inFlight(row)) return `its ${row.action} is being made now (its row is ${row.state}): try again once it ended, to see what remains`;
+  const detail = row.outcome?.detail as { seatType?: string } | undefined;
+  return `its ${row.action} was made at ${row.outcome?.finishedAt ?? '?'}${detail?.seatType === undefined ? '' : ` (${detail.seatType})`} and stays made`;
 }

@@ -1,11 +1,19 @@
 import type { RowOutcome } from '../queue/row-outcome.js';
 import { OPEN_PHASES, type LeaverState } from './leaver-state.js';
-import { personOutcome, type StepEnd } from './person-ends.js';
+import { NOT_RUN_STATES, personOutcome, type StepBatchRef, type StepEnd } from './person-ends.js';
 import type { WorkflowContext } from './workflow-context.js';
 import { leavingOwner, type WorkflowRecord } from './workflow-store.js';
 
 /** The step batches of an offboarding; `restore` exists in offboardings submitted since it was added. */
 export type StepBatch = 'deactivate' | 'remove' | 'reactivate' | 'restore';
+
+/** Every step batch of an offboarding, as person-rows.ts reads them (the restore batch's rows are downgrades). */
+export function offboardingStepBatches(workflow: WorkflowRecord): StepBatchRef[] {
+  return (['deactivate', 'remove', 'reactivate', 'restore'] as const).flatMap((step) => {
+    const batchId = stepBatchIdOf(workflow, step);
+    return batchId === undefined ? [] : [{ batchId, action: step === 'restore' ? 'downgrade' : step }];
+  });
+}
 
 /** The batch id of a step batch of this workflow, if it has one. */
 export function stepBatchIdOf(workflow: WorkflowRecord, step: StepBatch): string | undefined {
@@ -31,7 +39,9 @@ export async function endSteps(context: WorkflowContext, workflow: WorkflowRecor
   const all = ends.reactivate !== undefined && ends.restore === undefined ? { ...ends, restore: ends.reactivate } : ends;
   for (const [step, end] of Object.entries(all) as [StepBatch, StepEnd][]) {
     const batchId = stepBatchIdOf(workflow, step);
-    if (batchId !== undefined) await context.batches.recordOutcome(leaverOutcome(batchId, leaver, step, end, context.sim, at));
+    if (batchId === undefined) continue;
+    const result = await context.batches.endRow(leaverOutcome(batchId, leaver, step, end, context.sim, at), NOT_RUN_STATES);
+    if (result.kind === 'refused') context.logger.warn({ workflow: workflow.id, batch: batchId, row: leaver.row, state: result.state, end: end.outcome }, 'a step end was not recorded: the row is running or queued, and ends as it runs');
   }
   if (!OPEN_PHASES.has(leaver.phase)) await closeLeaver(context, workflow, leaver);
 }

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { PersonStore } from './person-store.js';
 import type { RecordStore } from './record-store.js';
 import type { StepJobData } from './step-job.js';
+import { DEFAULT_LIFECYCLE, type ChangeElsewhere, type PersonBase, type WorkflowBase } from './workflow-shapes.js';
 
 /**
  * A lifecycle is what the timed-step engine runs for each person of a workflow: effective-dated steps over the
@@ -12,59 +12,6 @@ import type { StepJobData } from './step-job.js';
  * outcome, steps run now, BullMQ giving up, and a workflow that finishes with its last person. A lifecycle owns what
  * its steps do.
  */
-
-/** One thing that happened to a person, for status and the report. */
-export const personStepSchema = z.object({ step: z.string(), at: z.string(), outcome: z.string(), message: z.string().optional() });
-export type PersonStep = z.infer<typeof personStepSchema>;
-
-/** What the state of every person of every lifecycle has (a lifecycle's own schema adds to it). */
-export const personBaseSchema = z.object({
-  row: z.number().int(),
-  line: z.number().int(),
-  email: z.string(),
-  userId: z.number().optional(),
-  phase: z.string(),
-  /** Bumped on every write: a write only lands on the version it read (see person-store.ts). */
-  version: z.number().int(),
-  reason: z.string().optional(),
-  rule: z.string().optional(),
-  notes: z.array(z.string()),
-  steps: z.array(personStepSchema),
-});
-export type PersonBase = z.infer<typeof personBaseSchema>;
-
-export function personStepOf(step: string, outcome: string, at: Date, message?: string): PersonStep {
-  return { step, at: at.toISOString(), outcome, ...(message === undefined ? {} : { message }) };
-}
-
-/** submitting: being set up; open: some person has a step to come; finished: every person reached an end. */
-export const WORKFLOW_STATES = ['submitting', 'open', 'finished'] as const;
-
-/** The lifecycle of records written before lifecycles had names: they are all offboardings. */
-export const DEFAULT_LIFECYCLE = 'offboarding';
-
-const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
-
-/** The fields of every workflow's record (a Redis hash), whatever its lifecycle. */
-export const workflowBaseShape = {
-  id: z.string(),
-  state: z.enum(WORKFLOW_STATES),
-  source: z.string(),
-  sha256: z.string(),
-  createdAt: z.string(),
-  target: z.string(),
-  sim: flag,
-  timeZone: z.string().optional(),
-  total: z.coerce.number(),
-  /**
-   * 'true' when the rows of people with a step to come are kept in a set (workflowOpen), so that closing a person
-   * costs one command; offboardings submitted before it are closed by reading every leaver.
-   */
-  tracksOpen: flag.optional(),
-};
-/** `lifecycle` is absent on offboardings (their records predate it), present on every other lifecycle's. */
-export const workflowBaseSchema = z.object({ ...workflowBaseShape, lifecycle: z.string().optional() });
-export type WorkflowBase = z.infer<typeof workflowBaseSchema>;
 
 /** One step of one person, as the engine hands it to the lifecycle that runs it. */
 export interface StepRun<R extends WorkflowBase, P extends PersonBase> {
@@ -98,6 +45,12 @@ export interface Lifecycle<R extends WorkflowBase = WorkflowBase, P extends Pers
   gaveUp(data: StepJobData, reason: string): Promise<void>;
   /** `seatflow steps run`: what else changes on the person when a step is brought forward to now. */
   broughtForward?(person: P, step: string, nowMs: number): P;
+  /**
+   * A person's user changed outside seatflow (an event): re-check them at once. It may end the person (say a leaver
+   * reactivated by an admin during the hold is not removed) but never act on the service early; absent, the change is
+   * kept as a note for the next step's own check (changed-elsewhere.ts).
+   */
+  changedElsewhere?(workflow: R, person: P, change: ChangeElsewhere): Promise<'noted' | 'ended' | 'unchanged'>;
   /** Whether anything of a workflow submitted before open people were tracked is due by now (read every person). */
   dueWithoutIndex?(workflow: R, nowMs: number): Promise<boolean>;
 }

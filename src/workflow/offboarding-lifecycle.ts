@@ -1,4 +1,5 @@
 import { endSteps } from './leaver-ends.js';
+import { leaverChangedElsewhere } from './leaver-changed-elsewhere.js';
 import { OPEN_PHASES, stepOf, type LeaverState } from './leaver-state.js';
 import type { Lifecycle } from './lifecycle.js';
 import { createOffboardingSteps } from './step-processor.js';
@@ -54,5 +55,6 @@ export function createOffboardingLifecycle(engine: EngineContext): Lifecycle<Wor
     },
     // The hold ends now: the leaver's holdUntil says so (status, undo until, the report).
     broughtForward: (leaver, step, nowMs) => (step === 'remove' && leaver.phase === 'holding' ? { ...leaver, holdUntil: nowMs } : leaver),
+    changedElsewhere: (workflow, leaver, change) => leaverChangedElsewhere(context, workflow, leaver, change),
   };
 }

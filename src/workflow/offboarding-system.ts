@@ -1,6 +1,7 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
+import { offboardingStepBatches } from './leaver-ends.js';
 import { OPEN_PHASES } from './leaver-state.js';
 import { createOffboardingLifecycle, offboardingContextOf } from './offboarding-lifecycle.js';
 import type { RunNowRequest, RunNowResult, StepView } from './pending-steps.js';
@@ -8,6 +9,7 @@ import { leaverView, offboardingStatus, type LeaverView, type OffboardingStatus 
 import { offboardingReportRows, type OffboardingReportRow } from './offboarding-report.js';
 import { planOffboarding, type OffboardingOptions, type OffboardingPlan } from './plan-offboarding.js';
 import type { LeaversFile } from './read-leavers.js';
+import { rowsOfPersons } from './person-rows.js';
 import { retryStepBatch, stepBatchOf, type StepBatchRetry } from './retry-step-batch.js';
 import { submitOffboarding, type SubmittedOffboarding } from './submit-offboarding.js';
 import { undoOffboarding, type UndoRequest, type UndoResult } from './undo-offboarding.js';
@@ -99,7 +101,9 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
       const workflow = await store.get(workflowId);
       if (workflow === undefined) return undefined;
       await clock.refresh?.();
-      return offboardingStatus(workflow, await store.leavers(workflowId), clock.now(), await context.stepQueue.getWorkersCount().catch(() => 0));
+      const leavers = await store.leavers(workflowId);
+      const rows = await rowsOfPersons(options.batches.store, offboardingStepBatches(workflow), leavers.map((leaver) => leaver.row));
+      return offboardingStatus(workflow, leavers, clock.now(), await context.stepQueue.getWorkersCount().catch(() => 0), rows);
     },
     async undo(workflowId, request) {
       await clock.refresh?.();

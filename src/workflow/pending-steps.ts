@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { DEFAULT_LIFECYCLE, personStepOf, type Lifecycle, type WorkflowBase } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import { DEFAULT_LIFECYCLE, personStepOf, type WorkflowBase } from './workflow-shapes.js';
 import { stepJobId, stepJobOptions, type StepJobData } from './step-job.js';
 import type { EngineContext } from './workflow-context.js';
 

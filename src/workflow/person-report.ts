@@ -5,7 +5,8 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { BatchStore } from '../queue/batch-store.js';
 import { neutraliseCell, reportFormatOf } from '../queue/report-writer.js';
-import type { Lifecycle, PersonBase, WorkflowBase } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
 import type { StepBatchRef } from './person-ends.js';
 import type { PersonDescription } from './person-status.js';
 

@@ -1,4 +1,5 @@
-import type { Lifecycle, PersonBase, PersonStep, WorkflowBase } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { PersonBase, PersonStep, WorkflowBase } from './workflow-shapes.js';
 import { OVERDUE_AFTER_MS } from './offboarding-status.js';
 import type { PendingStep } from './step-index.js';
 import type { EngineContext } from './workflow-context.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
-import type { PersonBase, WorkflowBase } from './lifecycle.js';
+import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
 
 // KEYS: persons. ARGV: row, expected version, json. Writes only over the version the caller read.
 const CAS = luaScript('LeaverCompareAndSet', `

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
-import { DEFAULT_LIFECYCLE, type WorkflowBase } from './lifecycle.js';
+import { DEFAULT_LIFECYCLE, type WorkflowBase } from './workflow-shapes.js';
 
 /** How many of the newest workflows are looked at for open ones besides the open set (workflows submitted before it). */
 const RECENT_SCANNED = 200;

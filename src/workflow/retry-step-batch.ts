@@ -94,9 +94,6 @@ async function rerunStep(context: WorkflowContext, control: BatchControl, workfl
 async function forgetOutcomes(context: WorkflowContext, control: BatchControl, workflow: WorkflowRecord, row: number, batches: readonly StepBatch[]): Promise<void> {
   for (const batch of batches) {
     const batchId = stepBatchIdOf(workflow, batch);
-    const outcome = batchId === undefined ? undefined : await context.batches.getOutcome(batchId, row);
-    if (batchId === undefined || outcome === undefined) continue;
-    if (RETRIED.has(outcome.outcome)) await control.forgetRow(batchId, row, context.rowsQueue.name);
-    else await context.batches.forgetOutcome(batchId, row, outcome.outcome);
+    if (batchId !== undefined) await control.forgetForStep(batchId, row, context.rowsQueue.name);
   }
 }

@@ -2,7 +2,6 @@ import { DelayedError } from 'bullmq';
 import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { PlannedRow } from '../plan/planned-row.js';
-import { rowJobOptions } from '../queue/row-job.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import { captureStateBefore } from './capture-state-before.js';
 import { closeLeaver, endSteps, leaverOutcome } from './leaver-ends.js';
@@ -11,6 +10,7 @@ import type { StepRun } from './lifecycle.js';
 import { reactivationSeatOf } from './reactivation-seat.js';
 import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
+import { rowOutcomeOf } from './step-rows.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
@@ -33,14 +33,14 @@ export function createOffboardingSteps(options: WorkflowContext) {
     const { data, workflow, person: leaver, api, signal, waitForRow } = run;
     const { row, step } = data;
     const workflowId = workflow.id;
-    if (step === 'reactivate') return reactivate(workflow, leaver, waitForRow);
+    if (step === 'reactivate') return reactivate(workflow, leaver, data.dueAt, waitForRow);
     // A step run again after its worker died between ending the leaver and closing it: close it now.
     if (!OPEN_PHASES.has(leaver.phase)) {
       if (workflow.state === 'open') await closeLeaver(options, workflow, leaver);
       return leaver.phase;
     }
     try {
-      return step === 'deactivate' ? await deactivate(workflow, leaver, api, waitForRow, signal) : await remove(workflow, leaver, api, waitForRow, signal);
+      return step === 'deactivate' ? await deactivate(workflow, leaver, api, data.dueAt, waitForRow, signal) : await remove(workflow, leaver, api, data.dueAt, waitForRow, signal);
     } catch (error) {
       if (error instanceof DelayedError) throw error;
       // A refusal that repeating cannot change ends the leaver; anything passing (5xx, network, Redis) is retried.
@@ -60,7 +60,7 @@ export function createOffboardingSteps(options: WorkflowContext) {
     }
   };
 
-  async function deactivate(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
+  async function deactivate(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, dueAt: number, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
     let leaver: LeaverState | undefined = start;
     if (leaver.phase === 'scheduled') {
       const userId = leaver.userId;
@@ -74,11 +74,7 @@ export function createOffboardingSteps(options: WorkflowContext) {
       )) ?? (await store.getLeaver(workflow.id, leaver.row));
     }
     if (leaver?.phase === 'deactivating') {
-      const outcome = await batches.getOutcome(workflow.deactivateBatch, leaver.row);
-      if (outcome === undefined) {
-        await options.rowsQueue.add('deactivate', { batchId: workflow.deactivateBatch, row: leaver.row }, rowJobOptions(workflow.deactivateBatch, leaver.row));
-        return waitForRow();
-      }
+      const outcome = await rowOutcomeOf(options, { batchId: workflow.deactivateBatch, row: leaver.row, dueAt }, waitForRow);
       if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.deactivateBatch, waitForRow);
       const at = new Date(clock.now());
       if (DONE.has(outcome.outcome)) {
@@ -105,6 +101,7 @@ export function createOffboardingSteps(options: WorkflowContext) {
     }
     if (leaver?.phase === 'holding' && leaver.holdUntil !== undefined) {
       const data: StepJobData = { workflowId: workflow.id, row: leaver.row, step: 'remove', dueAt: leaver.holdUntil };
+      await batches.rowLifecycle.schedule(workflow.removeBatch, [leaver.row], leaver.holdUntil);
       await options.steps.add(workflow.id, [data]);
       await options.stepQueue.add('remove', data, stepJobOptions(data, clock.now()));
     }
@@ -115,13 +112,9 @@ export function createOffboardingSteps(options: WorkflowContext) {
    * After an undo: reactivate (a row of the reactivate batch), then give back the seat held before where it was lower
    * than the Member seat the reactivation assigns (a downgrade row of the restore batch; reactivation-seat.ts).
    */
-  async function reactivate(workflow: WorkflowRecord, leaver: LeaverState, waitForRow: () => Promise<never>): Promise<string> {
+  async function reactivate(workflow: WorkflowRecord, leaver: LeaverState, dueAt: number, waitForRow: () => Promise<never>): Promise<string> {
     if (leaver.phase !== 'undone') return leaver.phase;
-    const outcome = await batches.getOutcome(workflow.reactivateBatch, leaver.row);
-    if (outcome === undefined) {
-      await options.rowsQueue.add('reactivate', { batchId: workflow.reactivateBatch, row: leaver.row }, rowJobOptions(workflow.reactivateBatch, leaver.row));
-      return waitForRow();
-    }
+    const outcome = await rowOutcomeOf(options, { batchId: workflow.reactivateBatch, row: leaver.row, dueAt }, waitForRow);
     const restoreBatch = workflow.restoreBatch;
     if (restoreBatch === undefined || (await batches.hasOutcome(restoreBatch, leaver.row))) return 'undone';
     const seat = reactivationSeatOf(leaver.stateBefore);
@@ -138,9 +131,9 @@ export function createOffboardingSteps(options: WorkflowContext) {
       await batches.saveRows(restoreBatch, [restoreRow(leaver, seat.restore)]);
       await store.update(workflow.id, leaver.row, (current) => ({ ...current, steps: [...current.steps, stepOf('restore', 'queued', at, seat.cost)] }));
     }
-    await options.rowsQueue.add('downgrade', { batchId: restoreBatch, row: leaver.row }, rowJobOptions(restoreBatch, leaver.row));
     // The step is done when the seat is back: until then it stays in the index, so `settled` (undo, offboard) waits.
-    return waitForRow();
+    await rowOutcomeOf(options, { batchId: restoreBatch, row: leaver.row, dueAt }, waitForRow);
+    return 'undone';
   }
 
   /**
@@ -156,7 +149,7 @@ export function createOffboardingSteps(options: WorkflowContext) {
     return waitForRow();
   }
 
-  async function remove(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
+  async function remove(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, dueAt: number, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
     let leaver: LeaverState | undefined = start;
     if (leaver.phase === 'holding') {
       const check = await recheckBeforeRemoval(leaver, {
@@ -189,11 +182,7 @@ export function createOffboardingSteps(options: WorkflowContext) {
       )) ?? (await store.getLeaver(workflow.id, leaver.row));
     }
     if (leaver?.phase === 'removing') {
-      const outcome = await batches.getOutcome(workflow.removeBatch, leaver.row);
-      if (outcome === undefined) {
-        await options.rowsQueue.add('remove', { batchId: workflow.removeBatch, row: leaver.row }, rowJobOptions(workflow.removeBatch, leaver.row));
-        return waitForRow();
-      }
+      const outcome = await rowOutcomeOf(options, { batchId: workflow.removeBatch, row: leaver.row, dueAt }, waitForRow);
       if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.removeBatch, waitForRow);
       const phase = DONE.has(outcome.outcome) ? 'removed' : 'failed';
       const ended = await store.update(workflow.id, leaver.row, (current) =>

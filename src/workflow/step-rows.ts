@@ -1,26 +1,34 @@
 import type { PlannedRow } from '../plan/planned-row.js';
-import { rowJobOptions } from '../queue/row-job.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import type { EngineContext } from './workflow-context.js';
 
 /** Row outcomes after which a step goes on as if it had made the change (it did, or it was already so). */
 export const DONE_OUTCOMES: ReadonlySet<RowOutcome['outcome']> = new Set(['succeeded', 'unchanged']);
 
+/** A row of a step batch, as the step that runs it names it. */
+export interface StepRow {
+  batchId: string;
+  row: number;
+  /** The step's due instant (its job's `dueAt`): the row is queued with it, and no worker runs it sooner. */
+  dueAt: number;
+  /** The row to save when the batch has none for it yet (a row the step decides on when it runs). */
+  planned?: PlannedRow;
+}
+
 /**
- * The outcome of a step's row, once its row has run: the row is saved (when `row` is given and the batch has none)
- * and queued (a row is queued once, whoever queues it again: its job id is `<batch>-<row>`), and the step waits for
- * the outcome as delayed work. The row runs with the existing row processor and job type: budget, retries, and a
- * confirm before any repeat.
+ * The outcome of a step's row, once its row has run: the row is queued (row-lifecycle.ts: its state becomes queued
+ * with the step's due instant, then its job is added; a row queued, running or ended already is left so), and the
+ * step waits for the outcome as delayed work. The row runs with the existing row processor and job type: budget,
+ * retries, and a confirm before any repeat.
  */
-export async function rowOutcomeOf(context: EngineContext, batchId: string, row: number, waitForRow: () => Promise<never>, planned?: PlannedRow): Promise<RowOutcome> {
-  const outcome = await context.batches.getOutcome(batchId, row);
+export async function rowOutcomeOf(context: EngineContext, stepRow: StepRow, waitForRow: () => Promise<never>): Promise<RowOutcome> {
+  const outcome = await context.batches.getOutcome(stepRow.batchId, stepRow.row);
   if (outcome !== undefined) return outcome;
-  let saved = await context.batches.getRow(batchId, row);
-  if (saved === undefined && planned !== undefined) {
-    await context.batches.saveRows(batchId, [planned]);
-    saved = planned;
+  const [result] = await context.batches.rowLifecycle.queue(context.rowsQueue, stepRow.batchId, [{ row: stepRow.row, ...(stepRow.planned === undefined ? {} : { planned: stepRow.planned }) }], { dueAt: stepRow.dueAt });
+  if (result === 'no-row') throw new Error(`step batch ${stepRow.batchId} has no row ${stepRow.row} to run`);
+  if (result === 'ended') {
+    const ended = await context.batches.getOutcome(stepRow.batchId, stepRow.row);
+    if (ended !== undefined) return ended;
   }
-  if (saved?.action === undefined) throw new Error(`step batch ${batchId} has no row ${row} to run`);
-  await context.rowsQueue.add(saved.action.action, { batchId, row }, rowJobOptions(batchId, row));
   return waitForRow();
 }

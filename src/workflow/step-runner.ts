@@ -1,14 +1,12 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import { msUntilDue } from '../core/clock.js';
 import { lifecycleOf, type LifecycleRegistry } from './lifecycle.js';
 import type { StepJobData } from './step-job.js';
 import type { EngineContext } from './workflow-context.js';
 
 /** The longest wait between two looks at a queued row's outcome. */
 const MAX_POLL_MS = 60_000;
-
-/** A step this much ahead of its due time on the service clock is parked until then (the Date header has 1 s steps). */
-const DUE_TOLERANCE_MS = 2000;
 
 /**
  * The processor of the step queue, for every lifecycle: a step handed out before it is due on the service clock waits
@@ -22,10 +20,10 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
   return async function processStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
     const { workflowId, row, step } = job.data;
     await clock.refresh?.();
-    // Due on the service clock, not this machine's: a step BullMQ hands out early (this clock ahead of the service's,
-    // or the service's clock moved back) waits until it is due there.
-    const early = job.data.dueAt - clock.now();
-    if (early > DUE_TOLERANCE_MS) {
+    // Due on the service clock, not this machine's, and surely so (less the clock's uncertainty): a step BullMQ hands
+    // out early (this clock ahead of the service's, or the service's clock moved back) waits until it is due there.
+    const early = msUntilDue(clock, job.data.dueAt);
+    if (early > 0) {
       await context.steps.waiting(workflowId, { row, step, dueAt: job.data.dueAt });
       await job.moveToDelayed(Date.now() + early, token);
       throw new DelayedError();

@@ -1,6 +1,7 @@
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
-import type { Lifecycle, PersonBase, WorkflowBase } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import type { EngineContext } from './workflow-context.js';
 
@@ -60,7 +61,21 @@ export async function submitWorkflow<R extends WorkflowBase, P extends PersonBas
   await lifecycle.persons.save(record.id, submission.persons);
   await lifecycle.persons.open(record.id, submission.steps.map((step) => step.row));
   await submission.beforeRows?.();
-  for (const batch of submission.stepBatches) if (batch.rows.length > 0) await context.batches.saveRows(batch.batchId, batch.rows);
+  // Every row of every step batch has a state before any step job exists (row-lifecycle.ts): the rows saved now are
+  // their person's first step's, scheduled at its due instant; the others are planned (a later step decides on them).
+  const firstDue = new Map<number, number>();
+  for (const step of submission.steps) firstDue.set(step.row, Math.min(step.dueAt, firstDue.get(step.row) ?? Infinity));
+  const everyone = submission.persons.map((person) => person.row);
+  for (const batch of submission.stepBatches) {
+    if (batch.rows.length > 0) await context.batches.saveRows(batch.batchId, batch.rows);
+    const byDue = new Map<number, number[]>();
+    for (const { row } of batch.rows) {
+      const dueAt = firstDue.get(row);
+      if (dueAt !== undefined) byDue.set(dueAt, [...(byDue.get(dueAt) ?? []), row]);
+    }
+    for (const [dueAt, rows] of byDue) await context.batches.rowLifecycle.schedule(batch.batchId, rows, dueAt);
+    await context.batches.rowLifecycle.plan(batch.batchId, everyone);
+  }
   for (const outcome of submission.endedAtOnce) await context.batches.recordOutcome(outcome);
   await context.steps.add(record.id, submission.steps);
   for (let i = 0; i < submission.steps.length; i += 500) {

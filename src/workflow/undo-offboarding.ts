@@ -1,7 +1,9 @@
 import type { CancelRequest, CancelResult } from './cancel-pending.js';
 import { endSteps } from './leaver-ends.js';
 import { UNDOABLE_PHASES, stepOf, type LeaverState } from './leaver-state.js';
+import { inFlight, rowsOfPersons } from './person-rows.js';
 import { reactivationSeatOf } from './reactivation-seat.js';
+import { DONE_OUTCOMES } from './step-rows.js';
 import { stepJobId, stepJobOptions, type StepJobData } from './step-job.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
@@ -48,6 +50,13 @@ export async function undoOffboarding(context: WorkflowContext, workflow: Workfl
 async function undoLeaver(context: WorkflowContext, workflow: WorkflowRecord, leaver: LeaverState, by: string): Promise<UndoResult> {
   const at = new Date(context.clock.now());
   const base = { email: leaver.email, row: leaver.row };
+  // What the deactivate row says happened, not what the phase intends: a leaver still `scheduled` whose deactivation
+  // is being made, or was made, is not "never deactivated".
+  const [deactivation] = (await rowsOfPersons(context.batches, [{ batchId: workflow.deactivateBatch, action: 'deactivate' }], [leaver.row])).get(leaver.row) ?? [];
+  if (leaver.phase === 'scheduled' && deactivation !== undefined && inFlight(deactivation)) {
+    return { ...base, result: 'refused', reactivating: false, message: 'refused for now: the deactivation is being made (its row is queued or running); try again in a few seconds (a worker must be running)' };
+  }
+  const deactivatedAlready = deactivation?.outcome !== undefined && DONE_OUTCOMES.has(deactivation.outcome.outcome);
   let from: LeaverState['phase'] | undefined;
   const undone = await context.store.update(workflow.id, leaver.row, (current) => {
     if (!UNDOABLE_PHASES.has(current.phase)) return undefined;
@@ -65,11 +74,11 @@ async function undoLeaver(context: WorkflowContext, workflow: WorkflowRecord, le
     await context.steps.done(workflow.id, leaver.row, step);
   }
   const cancelled = { outcome: 'cancelled' as const, message: `undone by ${by} at ${at.toISOString()}` };
-  if (from === 'scheduled') {
+  if (from === 'scheduled' && !deactivatedAlready) {
     await endSteps(context, workflow, undone, { deactivate: cancelled, remove: cancelled, reactivate: { outcome: 'skipped', message: 'never deactivated: nothing to reactivate' } });
     return { ...base, result: 'undone', reactivating: false, message: 'cancelled before the leave date: never deactivated' };
   }
-  if (undone.stateBefore?.status === 'DEACTIVATED') {
+  if (undone.stateBefore?.status === 'DEACTIVATED' || deactivation?.outcome?.outcome === 'unchanged') {
     await endSteps(context, workflow, undone, { remove: cancelled, reactivate: { outcome: 'skipped', message: 'already deactivated before the offboarding: left deactivated' } });
     return { ...base, result: 'undone', reactivating: false, message: 'removal cancelled; the user was deactivated before the offboarding, so stays deactivated' };
   }
@@ -79,7 +88,8 @@ async function undoLeaver(context: WorkflowContext, workflow: WorkflowRecord, le
   await queueReactivation(context, workflow, undone.row);
   await endSteps(context, workflow, undone, { remove: cancelled });
   const { cost } = reactivationSeatOf(undone.stateBefore);
-  return { ...base, result: 'undone', reactivating: true, seat: cost, message: 'removal cancelled; reactivation queued' };
+  const made = from === 'scheduled' ? `the deactivation had already been made (at ${deactivation?.outcome?.finishedAt ?? '?'}); ` : '';
+  return { ...base, result: 'undone', reactivating: true, seat: cost, message: `${made}removal cancelled; reactivation queued` };
 }
 
 /** The reactivate step of a leaver, due now (also queued again by `seatflow retry` of the reactivate batch). */

@@ -5,7 +5,7 @@ import type { BatchStore } from '../queue/batch-store.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { RowJobData } from '../queue/row-job.js';
-import type { WorkflowBase } from './lifecycle.js';
+import type { WorkflowBase } from './workflow-shapes.js';
 import type { RecordStore } from './record-store.js';
 import type { StepIndex } from './step-index.js';
 import type { StepJobData } from './step-job.js';

@@ -1,11 +1,14 @@
 import { Queue, Worker } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import { systemClock, type Clock } from '../core/clock.js';
+import { surelyPassed, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchSystem } from '../queue/batch-system.js';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
+import { logBullmqError } from '../queue/redis/connection-lost.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
-import { lifecycleOf, workflowBaseSchema, type Lifecycle, type LifecycleRegistry, type WorkflowBase } from './lifecycle.js';
+import { lifecycleOf, type Lifecycle, type LifecycleRegistry } from './lifecycle.js';
+import { workflowBaseSchema, type ChangeElsewhere, type WorkflowBase } from './workflow-shapes.js';
+import { recheckChangedElsewhere, type ChangedElsewhereResult } from './changed-elsewhere.js';
 import { pendingSteps, runStepsNow, type RunNowRequest, type RunNowResult, type StepView } from './pending-steps.js';
 import { createRecordStore } from './record-store.js';
 import { createStepIndex } from './step-index.js';
@@ -64,6 +67,8 @@ export interface WorkflowEngine {
   lifecycleOfWorkflow(workflowId: string): Promise<{ workflow: WorkflowBase; lifecycle: Lifecycle } | undefined>;
   /** Workflows of the target (any lifecycle) that may have a step to come. */
   activeWorkflows(): Promise<WorkflowBase[]>;
+  /** A user changed outside seatflow (an event): its open people are re-checked at once (changed-elsewhere.ts). */
+  changedElsewhere(userId: number, change: ChangeElsewhere): Promise<ChangedElsewhereResult[]>;
   /** Runs now the delayed steps due by `atMs` on the service clock (the worker's sweep; tests that move the clock). */
   promoteDue(atMs: number): Promise<number>;
   /** The steps to come of one workflow, or of every open one of every lifecycle, in due order (`seatflow steps`). */
@@ -136,6 +141,7 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
       return workflow === undefined ? undefined : { workflow, lifecycle: lifecycleOf(lifecycles, workflow) };
     },
     activeWorkflows,
+    changedElsewhere: async (userId, change) => recheckChangedElsewhere(await activeWorkflows(), lifecycles, userId, change),
     async promoteDue(atMs) {
       let promoted = 0;
       for (const workflow of await activeWorkflows()) {
@@ -192,12 +198,12 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
         stalledInterval: workerOptions.stalledIntervalMs ?? 5_000,
         maxStalledCount: 10,
       });
-      worker.on('error', (error) => options.logger.warn({ err: error }, 'step worker connection error'));
+      worker.on('error', logBullmqError(options.logger, 'step worker'));
       // BullMQ's delays run on this machine's clock, reckoned when a step was queued; due times are the service's.
       const sweep = setInterval(() => {
         void (async () => {
           await clock.refresh?.();
-          await engine.promoteDue(clock.now());
+          await engine.promoteDue(surelyPassed(clock));
         })().catch((error: unknown) => options.logger.debug({ err: error }, 'could not promote the steps due on the service clock'));
       }, workerOptions.sweepMs ?? options.dueSweepMs);
       sweep.unref();

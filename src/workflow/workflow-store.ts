@@ -3,11 +3,9 @@ import { z } from 'zod';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import { leaverStateSchema, OPEN_PHASES, type LeaverState } from './leaver-state.js';
-import { DEFAULT_LIFECYCLE, workflowBaseShape } from './lifecycle.js';
+import { DEFAULT_LIFECYCLE, workflowBaseShape } from './workflow-shapes.js';
 import { createPersonStore, type PersonStore } from './person-store.js';
 import { createRecordStore, type RecordStore } from './record-store.js';
-
-export { WORKFLOW_STATES } from './lifecycle.js';
 
 /** An offboarding's record: the fields of every workflow (lifecycle.ts) and the offboarding's options and step batches. */
 const recordSchema = z.object({

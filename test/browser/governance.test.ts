@@ -5,10 +5,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/run-seatflow.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
-import { axeViolations } from './accessibility.js';
+import { checkPage, DESKTOP, expectAccessible as expectAccessibleOn } from './check-page.js';
 import { launchChromium, startServe, waitFor, type ServeProcess } from './dashboard-browser.js';
 
 const ARTIFACTS = path.join(ROOT, 'test', 'artifacts', 'governance');
+const PAGES = path.join(ROOT, 'test', 'artifacts', 'dashboard', 'pages');
 const ALICE = 'alice-token-0123456789abcdef0123456789';
 const BOB = 'bob-token-0123456789abcdef0123456789abcd';
 
@@ -20,6 +21,7 @@ let workDir: string;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
+  mkdirSync(PAGES, { recursive: true });
   workDir = mkdtempSync(path.join(os.tmpdir(), 'seatflow-governance-'));
   const config = path.join(workDir, 'seatflow.json');
   writeFileSync(config, JSON.stringify({
@@ -37,6 +39,7 @@ beforeAll(async () => {
     launchChromium(),
   ]);
   page = await browser.context.newPage();
+  await page.setViewportSize(DESKTOP);
   page.setDefaultTimeout(30_000);
 }, 60_000);
 
@@ -49,10 +52,8 @@ afterAll(async () => {
 
 const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
-async function expectAccessible(what: string): Promise<void> {
-  const violations = await axeViolations(page);
-  expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-}
+const expectAccessible = (what: string) => expectAccessibleOn(page, what);
+const check = (name: string) => checkPage(page, PAGES, name);
 
 async function signInAs(token: string, next: string): Promise<void> {
   await page.goto(`${serve.url}${next}`);
@@ -76,22 +77,22 @@ describe('approvals and the audit trail in a real browser against seatflow serve
     await page.getByLabel(/I checked this plan/).check();
     await page.getByLabel(/Ticket or reason/).fill('HR-4711');
     await page.getByRole('button', { name: 'Submit the batch' }).click();
-    await page.waitForURL(/\/approvals\/b[0-9a-f]{12}$/);
-    requestId = /\/approvals\/(b[0-9a-f]{12})$/.exec(page.url())![1]!;
+    // Post, redirect, get: the request's page, saying it waits for another person.
+    await page.waitForURL(/\/approvals\/b[0-9a-f]{12}\?done=[0-9a-f]{32}$/);
+    requestId = /\/approvals\/(b[0-9a-f]{12})\?/.exec(page.url())![1]!;
+    await page.getByRole('status').filter({ hasText: 'Submitted by alice: the approvals policy holds this change' }).waitFor();
     await page.getByRole('heading', { name: 'leavers.csv' }).waitFor();
     await page.getByText('awaiting approval').first().waitFor();
     await page.getByText('You asked for this change: another approver must decide').waitFor();
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     expect(await page.locator('table.rows tbody tr').count()).toBe(4);
-    await expectAccessible('the approval page of its requester');
-    await shot('01-approval-requester');
+    await check('approval-requester');
 
     await page.getByRole('link', { name: 'Approvals' }).first().click();
     await page.waitForURL(/\/approvals$/);
     await page.getByRole('heading', { name: 'Waiting for approval (1)' }).waitFor();
     expect(await page.locator('#approvals-live table.approvals tbody tr').first().innerText()).toMatch(/leavers\.csv[\s\S]*awaiting approval[\s\S]*alice[\s\S]*HR-4711[\s\S]*4 changes, more than governance\.approvals\.changesAbove \(2\)/);
-    await expectAccessible('the approvals page');
-    await shot('02-approvals');
+    await check('approvals');
     // Nothing was queued while it waits.
     expect((await fetch(`${serve.url}/v1/batches/${requestId}`, { headers: { authorization: `Bearer ${ALICE}` } })).status).toBe(404);
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -101,18 +102,18 @@ describe('approvals and the audit trail in a real browser against seatflow serve
   it('another person approves it after a confirmation: re-planned, it runs', async () => {
     await signInAs(BOB, `/approvals/${requestId}`);
     await page.getByRole('heading', { name: 'Decide' }).waitFor();
-    await expectAccessible('the approval page of an approver');
-    await shot('03-approval-approver');
+    await check('approval-approver');
     // Without the confirmation box the browser refuses to send the form.
     await page.getByRole('button', { name: 'Approve' }).click();
     expect(page.url()).toMatch(new RegExp(`/approvals/${requestId}$`));
     await page.getByLabel(/I checked this plan/).check();
     await page.getByLabel('Note').fill('checked with HR');
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByRole('status').filter({ hasText: `queued as ${requestId}` }).waitFor();
-    await page.getByText('queued').first().waitFor();
-    await expectAccessible('the approval page once approved');
-    await shot('04-approved');
+    // Post, redirect, get: the approval page with the result first, keyboard focus on it.
+    await page.waitForURL(new RegExp(`/approvals/${requestId}\\?done=[0-9a-f]{32}$`));
+    await page.getByRole('status').filter({ hasText: `Approved by bob: planned again against live state, the plan is the one approved; queued as ${requestId}` }).waitFor();
+    expect(await page.evaluate('document.activeElement ? document.activeElement.id : null')).toBe('result');
+    await check('approved');
     const batch = await waitFor('the approved batch to finish', async () => {
       const answer = await fetch(`${serve.url}/v1/batches/${requestId}`, { headers: { authorization: `Bearer ${BOB}` } });
       const body = (await answer.json()) as { state?: string; counts?: Record<string, number> };
@@ -130,11 +131,21 @@ describe('approvals and the audit trail in a real browser against seatflow serve
     expect(text).toMatch(/change\.requested\s+alice[\s\S]*HR-4711/);
     expect(text).toMatch(/change\.approved\s+bob[\s\S]*checked with HR/);
     expect(text).toMatch(/row\.applied\s+worker/);
-    await expectAccessible('the audit page');
+    await check('audit');
     await page.getByRole('button', { name: 'Verify the chain' }).click();
     await page.getByRole('status').filter({ hasText: /Intact: \d+ entries/ }).waitFor();
     await expectAccessible('the audit page, verified');
     await shot('05-audit');
+    // Filtered to one person and one kind of event; each id a link.
+    await page.getByLabel('Who').fill('bob');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/\/audit\?actor=bob/);
+    const filtered = (await page.locator('table.audit tbody tr').allInnerTexts()).join('\n');
+    expect(filtered).toMatch(/change\.approved\s+bob/);
+    // alice's request is not among them (bob's entries may name her as the requester).
+    expect(filtered).not.toMatch(/change\.requested/);
+    await page.locator('table.audit tbody').getByRole('link', { name: requestId, exact: true }).first().click();
+    await page.waitForURL(new RegExp(`/approvals/${requestId}$`));
     const exported = await page.request.get(`${serve.url}/audit/export?format=jsonl`);
     expect(exported.status()).toBe(200);
     expect((await exported.text()).trim().split('\n').length).toBeGreaterThanOrEqual(6);

@@ -157,6 +157,7 @@ const ROWS: Record<ActionName, Row> = {
     confirmAfterRun: 'not-done',
   },
   'delete-webhook': { input: { action: 'delete-webhook', webhookId: 1 }, target: async () => ({ webhookId: await adminWebhookId() }) },
+  'update-webhook': { input: { action: 'update-webhook', webhookId: 1, callbackUrl: 'https://hooks.acme.example/v2/it-assets' }, target: async () => ({ webhookId: await adminWebhookId() }) },
 };
 
 async function checkedImage(): Promise<LocalFile> {

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDockerfile, splitOptions, type Stage } from '../helpers/dockerfile-steps.js';
 import { copyPackageSources } from '../helpers/package-sources.js';
+import { freePort } from '../helpers/redis-server.js';
 import { runCommand } from '../helpers/run-command.js';
 
 // The Dockerfile's build reproduced without a container engine: each stage's root is a folder; COPY copies from the
@@ -47,7 +49,7 @@ async function build(stage: Stage): Promise<void> {
       }
     } else if (keyword === 'RUN') {
       await run(stage, rest, options, inStage(stage.name, cwd), vars);
-    } else if (!['USER', 'ENTRYPOINT', 'CMD'].includes(keyword)) {
+    } else if (!['USER', 'ENTRYPOINT', 'CMD', 'HEALTHCHECK'].includes(keyword)) {
       throw new Error(`the Dockerfile test does not know ${keyword}`);
     }
   }
@@ -91,11 +93,20 @@ function imageCommand(args?: string[]): { file: string; args: string[] } {
   return { file: file === 'node' ? process.execPath : file!, args: [...entry, ...(args ?? argsOf('CMD'))] };
 }
 
+/** The HEALTHCHECK's CMD, /app being the runtime stage's folder, asking about `pid` instead of the container's PID 1. */
+async function healthcheck(pid: number): Promise<number> {
+  const line = runtime.instructions.findLast((one) => one.keyword === 'HEALTHCHECK')!.args;
+  const [program, ...args] = JSON.parse(line.slice(line.indexOf('CMD ') + 4)) as string[];
+  expect(program).toBe('node');
+  const words = args.map((word) => (word.startsWith('/') ? inStage(runtime.name, word) : word));
+  return (await runCommand(process.execPath, [...words, String(pid)], { cwd: inStage(runtime.name, '/app'), timeoutMs: 10_000 })).code;
+}
+
 describe('the Dockerfile, reproduced step by step', { timeout: 120_000 }, () => {
   it('is on a current Node LTS, and ships compiled JavaScript with production dependencies only', async () => {
     for (const stage of readDockerfile()) expect(stage.from).toMatch(/^node:(22|24)-/);
     const app = inStage(runtime.name, '/app');
-    expect(existsSync(path.join(app, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
+    expect(existsSync(path.join(app, 'dist', 'cli', 'main.js')), 'the bundled CLI').toBe(true);
     expect(existsSync(path.join(app, 'src'))).toBe(false);
     for (const devOnly of ['tsx', 'vitest', 'eslint']) expect(existsSync(path.join(app, 'node_modules', devOnly)), devOnly).toBe(false);
     expect(existsSync(path.join(app, 'node_modules', 'bullmq'))).toBe(true);
@@ -116,5 +127,31 @@ describe('the Dockerfile, reproduced step by step', { timeout: 120_000 }, () => 
     expect(code, stderr).toBe(0);
     expect(stdout).toContain('7 rows: 3 succeeded, 1 unchanged, 3 skipped');
     expect(await readdir(path.join(home, 'reports'))).toHaveLength(1);
+  });
+
+  it('has a HEALTHCHECK that asks serve for /readyz on its port, and fails once nothing answers there', async () => {
+    const vars = env.get(runtime.name)!;
+    const port = await freePort();
+    const { file, args } = imageCommand(['serve', '--sim', '--host', '0.0.0.0', '--port', String(port)]);
+    const serve = spawn(file, args, { cwd: inStage(runtime.name, '/app'), env: { PATH: process.env.PATH, ...vars, SEATFLOW_HOME: path.join(work, 'serve-home') }, stdio: 'ignore' });
+    try {
+      const deadline = Date.now() + 60_000;
+      let code = await healthcheck(serve.pid!);
+      while (code !== 0 && Date.now() < deadline && serve.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        code = await healthcheck(serve.pid!);
+      }
+      expect(code, 'the HEALTHCHECK while serve answers').toBe(0);
+      serve.kill('SIGSTOP');
+      expect(await healthcheck(serve.pid!), 'the HEALTHCHECK while serve is stopped').toBe(1);
+    } finally {
+      // SIGTERM, so that serve stops the private Redis it started.
+      const exited = once(serve, 'exit');
+      serve.kill('SIGCONT');
+      serve.kill('SIGTERM');
+      const timer = setTimeout(() => serve.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    }
   });
 });

@@ -187,8 +187,9 @@ export function expectFleetDidItsWork(result: FleetResult): void {
 /**
  * Every key of the test's prefix carries a hash tag, and the tag is what it belongs to: the batch (its record, rows,
  * outcomes, markers), the queue (BullMQ's keys), the token (the budget) or the batch index, the two other queues every
- * `seatflow worker` watches (offboarding steps, reconciliation schedules), or governance's own records (the audit log,
- * approvals, the notification queue and its deliveries); on a cluster, each key sits in the slot of its tag.
+ * `seatflow worker` watches (offboarding steps, reconciliation schedules), governance's own records (the audit log,
+ * approvals, the notification queue and its deliveries) or the service's events (the own-change ledger each worker
+ * writes before a call that changes a user); on a cluster, each key sits in the slot of its tag.
  */
 async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, batchId: string, target: string, token: string): Promise<void> {
   const tagOf = (queueName: string): string => queueName.slice(1, -1);
@@ -204,6 +205,7 @@ async function expectKeysInTheirSlots(topology: FleetTopology, prefix: string, b
     ['audit', 'audit'],
     ['approvals', 'approvals'],
     ['notifications', 'notifications'],
+    ['events', 'events'],
   ]);
   const kinds = new Set<string>();
   for (const { key, slot } of found) {

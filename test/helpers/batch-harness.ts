@@ -1,3 +1,4 @@
+import { systemClock } from '../../src/core/clock.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,6 +107,8 @@ export async function createBatchHarness(redis: TestRedis, serverOptions: StartR
         requestSettleMs: options.requestSettleMs ?? longestRequestMs(HARNESS_TIMEOUTS),
         lockDurationMs: 4000,
         stalledIntervalMs: 1000,
+        // The service's clock is the reference server's: tests move it, and rows of lifecycle steps are due by it.
+        serviceClock: { now: () => server.context.clock.now(), sleep: systemClock.sleep },
       });
       pools.push(pool);
       return pool;

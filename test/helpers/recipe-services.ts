@@ -96,7 +96,8 @@ export function systemdServices(options: { stateDir: string; envFile: Record<str
   const units = ['seatflow-worker.service', 'seatflow-serve.service'].map((unit) => {
     const settings = unitSettings(path.join(ROOT, 'deploy/systemd', unit));
     const argv = settings.get('ExecStart')![0]!.split(/\s+/);
-    if (argv[0] !== '/usr/local/bin/seatflow') throw new Error(`${unit}: ExecStart runs ${argv[0]}, not the installed seatflow`);
+    // By name, so systemd finds it wherever npm put it (/usr/local/bin, or /usr/bin with Debian's or NodeSource's Node).
+    if (argv[0] !== 'seatflow') throw new Error(`${unit}: ExecStart runs ${argv[0]}, not the installed seatflow by name`);
     const env: Record<string, string> = {};
     for (const assignment of settings.get('Environment') ?? []) {
       const at = assignment.indexOf('=');

@@ -19,7 +19,7 @@ export interface RunningRecipe {
  * Runs a recipe's services on this machine, each command line as the recipe writes it. What a container engine or
  * systemd would provide is provided the plain way, and only that: each container port gets a free port of this
  * machine, service host names (and 0.0.0.0) become 127.0.0.1, volumes become folders under `workDir`, the image's
- * /app is this checkout, and the installed /usr/local/bin/seatflow is its bin/seatflow.
+ * /app is this checkout, and the installed seatflow a unit names is its bin/seatflow.
  */
 export async function startRecipe(services: readonly RecipeService[], options: { hosts: readonly string[]; workDir: string }): Promise<RunningRecipe> {
   const containerPorts = new Set<number>([6379]);
@@ -43,7 +43,7 @@ export async function startRecipe(services: readonly RecipeService[], options: {
   const program = (argv: string[]): string[] => {
     const [first, ...rest] = argv;
     if (first === 'node') return [process.execPath, ...rest.map((word, i) => (i === 0 && word.startsWith('/app/') ? path.join(ROOT, word.slice('/app/'.length)) : word))];
-    if (first === '/usr/local/bin/seatflow') return [process.execPath, path.join(ROOT, 'bin/seatflow'), ...rest];
+    if (first === 'seatflow') return [process.execPath, path.join(ROOT, 'bin/seatflow'), ...rest];
     return argv;
   };
 

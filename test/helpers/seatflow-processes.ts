@@ -7,7 +7,8 @@ import { ROOT, runSeatflow, type SeatflowResult } from './run-seatflow.js';
 /**
  * The seatflow commands of one batch harness as separate processes, as an operator runs them: the harness's Redis,
  * queue prefix, reference server and admin token in the environment, a config file with short locks and a fast step
- * poll. `worker()` starts a `seatflow worker`; every one started is stopped by `stop()`.
+ * poll. `worker()` starts a `seatflow worker`; every one started is stopped by `stop()`. To see what the workers log
+ * while a test runs, set SEATFLOW_TEST_WORKER_LOG to a log level (e.g. `info`).
  */
 export interface SeatflowProcesses {
   env: NodeJS.ProcessEnv;
@@ -33,14 +34,14 @@ export function seatflowProcesses(h: BatchHarness, redisUrl: string, config: Rec
     SMARTSHEET_ACCESS_TOKEN: h.server.tokens.admin,
     SEATFLOW_DATA_DIR: path.join(h.dir, 'data'),
     SEATFLOW_CONFIG: file,
-    SEATFLOW_LOG_LEVEL: 'error',
+    SEATFLOW_LOG_LEVEL: process.env.SEATFLOW_TEST_WORKER_LOG ?? 'error',
   };
   const children: ChildProcess[] = [];
   return {
     env,
     run: (args) => runSeatflow(args, env),
     worker() {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), 'worker'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, ...env } });
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), 'worker'], { cwd: ROOT, stdio: process.env.SEATFLOW_TEST_WORKER_LOG === undefined ? 'ignore' : 'inherit', env: { ...process.env, ...env } });
       children.push(child);
       return child;
     },

@@ -123,7 +123,7 @@ describe('batch control', () => {
     await pool.close(2000);
 
     await setFaults(h, '');
-    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 6, resumed: 0 });
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 6, resumed: 0, leftToSteps: 0 });
     // Running again: no longer finished, so no finish time (the dashboard's duration grows again until it ends).
     const reopened = await h.system.store.get(batch.id);
     expect(reopened?.state).toBe('queued');
@@ -141,7 +141,7 @@ describe('batch control', () => {
     const finished = await h.waitForState(batch.id, ['finished']);
     expect(finished.counts.succeeded).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 0, resumed: 0 });
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 0, resumed: 0, leftToSteps: 0 });
     const after = await h.system.store.get(batch.id);
     expect(after).toMatchObject({ state: 'finished', finishedAt: finished.finishedAt });
   });
@@ -168,7 +168,7 @@ describe('batch control', () => {
         },
       },
     });
-    expect(await control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0 });
+    expect(await control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0, leftToSteps: 0 });
     expect((await store.get(batch.id))?.state).toBe('queued');
   });
 });
@@ -217,7 +217,7 @@ describe('a row whose last attempt may have applied', () => {
     await pool.close(2000);
 
     await setFaults(h, '');
-    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0 });
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0, leftToSteps: 0 });
     h.startWorkers();
     const done = await h.waitForState(batch.id, ['finished']);
     expect(done.counts).toMatchObject({ succeeded: 1, unknown: 0 });
@@ -238,7 +238,7 @@ describe('a row whose last attempt may have applied', () => {
     await pool.close(2000);
 
     await setFaults(h, '');
-    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0 });
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0, leftToSteps: 0 });
     h.startWorkers();
     const done = await h.waitForState(batch.id, ['finished']);
     expect((await h.outcomes(batch.id))[0]).toMatchObject({ outcome: 'succeeded', confirmed: true });

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runSeatflow as seatflow } from '../helpers/run-seatflow.js';
@@ -36,4 +37,19 @@ describe('seatflow refuses bad input with exit 2', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/row 1 \(line 2\): action: the row names its own action "remove", and --action reactivate was given/);
   });
+
+  it('serve on a port another program holds: says so and names --port, without a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const { code, stderr } = await seatflow(['serve', '--sim', '--port', String(port)]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`the control API cannot listen on 127.0.0.1:${port}: the port is in use`);
+      expect(stderr).toContain('choose another port with --port N');
+      expect(stderr).not.toMatch(/\bat \S+ \(/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 60_000);
 });

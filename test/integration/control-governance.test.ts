@@ -6,7 +6,7 @@ import { createOperatorDirectory } from '../../src/governance/operators/operator
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { createGovernanceHarness, GUARDRAILS, membersOf, type GovernanceHarness } from '../helpers/governance-harness.js';
 import { controlDeps, TOKEN } from '../unit/control/control-test-deps.js';
-import { csrfOf, getPage, postForm, signIn, textOf, type CookieJar } from '../unit/control/dashboard-sign-in.js';
+import { csrfOf, follow, getPage, postForm, signIn, textOf, type CookieJar } from '../unit/control/dashboard-sign-in.js';
 
 const ALICE = 'alice-token-0123456789abcdef0123456789';
 const BOB = 'bob-token-0123456789abcdef0123456789abcd';
@@ -124,9 +124,12 @@ describe('governance over the control API and the dashboard', { timeout: 60_000 
     const page = await getPage(app, carol, `/approvals/${submitted.batchId}`);
     expect(page.body).toContain(`name="planHash" value="${submitted.approval.planHash}"`);
     expect(textOf(page.body)).toMatch(/Plan \(3 rows\)/);
-    const approved = await postForm(app, carol, `/approvals/${submitted.batchId}/approve`, { _csrf: csrfOf(page.body), planHash: submitted.approval.planHash, confirm: 'true', reason: 'looks right' });
+    // The decision comes after the plan: what is approved is read before the form.
+    expect(page.body.indexOf('id="plan-title"')).toBeLessThan(page.body.indexOf('id="decide-title"'));
+    const approved = await follow(app, carol, await postForm(app, carol, `/approvals/${submitted.batchId}/approve`, { _csrf: csrfOf(page.body), planHash: submitted.approval.planHash, confirm: 'true', reason: 'looks right' }));
     expect(approved.statusCode).toBe(200);
-    expect(textOf(approved.body)).toContain(`Approved: planned again against live state, the plan is the one approved; queued as ${submitted.batchId}.`);
+    expect(approved.body).toMatch(/<section id="result" class="result ok-note" role="status" tabindex="-1" autofocus/);
+    expect(textOf(approved.body)).toContain(`Approved by carol: planned again against live state, the plan is the one approved; queued as ${submitted.batchId}.`);
     expect(await g.h.system.store.get(submitted.batchId)).toMatchObject({ id: submitted.batchId });
   });
 

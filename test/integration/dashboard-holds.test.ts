@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 import { offboardingDashboard } from '../helpers/offboarding-dashboard.js';
-import { csrfOf, getPage, postForm, signIn, textOf } from '../unit/control/dashboard-sign-in.js';
+import { csrfOf, follow, getPage, postForm, signIn, textOf } from '../unit/control/dashboard-sign-in.js';
 
 const { open } = useOffboardingHarnesses();
 
@@ -27,7 +27,7 @@ describe('dashboard: holds and undo against Redis, workers and the reference ser
 
       const status = textOf((await getPage(app, jar, `/offboardings/${workflow.id}`)).body);
       expect(status).toContain('2 holding, 1 scheduled');
-      expect(status).toMatch(new RegExp(`${a} user \\d+ holding hold started .* remove 20`));
+      expect(status).toMatch(new RegExp(`${a} row 1 · user \\d+ holding hold started .* remove 20`));
 
       // The Undo link leads to a confirmation page; nothing changes until its form is sent with its CSRF token.
       const confirm = await getPage(app, jar, `/offboardings/${workflow.id}/undo?user=${encodeURIComponent(a!)}`);
@@ -39,14 +39,14 @@ describe('dashboard: holds and undo against Redis, workers and the reference ser
       expect(forged.statusCode).toBe(403);
       expect((await o.leaver(workflow.id, a!)).phase).toBe('holding');
 
-      const done = await postForm(app, jar, `/offboardings/${workflow.id}/undo`, { _csrf: csrfOf(confirm.body), user: a! });
+      const done = await follow(app, jar, await postForm(app, jar, `/offboardings/${workflow.id}/undo`, { _csrf: csrfOf(confirm.body), user: a! }));
       expect(done.statusCode).toBe(200);
-      expect(textOf(done.body)).toContain(`${a} : undone — removal cancelled; reactivation queued`);
+      expect(textOf(done.body)).toContain(`${a}: undone — removal cancelled; reactivation queued`);
       expect(textOf(done.body)).toMatch(/Cost: reactivation assigns a Member seat \(paid\)/);
       await o.settle(workflow.id);
       const undone = await o.leaver(workflow.id, a!);
       expect(undone.phase).toBe('undone');
-      expect(undone.undo?.by).toBe('dashboard');
+      expect(undone.undo?.by).toBe('control-token (dashboard)');
       expect((await h.system.store.getOutcome(workflow.reactivateBatch, undone.row))?.outcome).toBe('succeeded');
       expect(await o.changesOf(a!)).toEqual(['deactivateUser', 'reactivateUser']);
 
@@ -54,15 +54,16 @@ describe('dashboard: holds and undo against Redis, workers and the reference ser
       const after = textOf((await getPage(app, jar, '/holds/live', { 'hx-request': 'true' })).body);
       expect(after).toContain('2 leavers in 1 offboarding.');
       expect(after).not.toContain(a!);
-      expect(textOf((await getPage(app, jar, `/offboardings/${workflow.id}/live`, { 'hx-request': 'true' })).body)).toMatch(new RegExp(`${a} user \\d+ undone .*undone by dashboard at 20`));
+      expect(textOf((await getPage(app, jar, `/offboardings/${workflow.id}/live`, { 'hx-request': 'true' })).body)).toMatch(new RegExp(`${a} row 1 · user \\d+ undone .*undone by control-token \\(dashboard\\) at 20`));
 
       // Past the removal, undo is refused and the page says why; nothing else changes.
       await o.advance(8 * DAY);
       await o.settle(workflow.id);
       const refusedPage = await getPage(app, jar, `/offboardings/${workflow.id}/undo?user=${encodeURIComponent(b!)}`);
       expect(refusedPage.body).toContain(`${b} cannot be undone now: the leaver is removed.`);
-      const refused = await postForm(app, jar, `/offboardings/${workflow.id}/undo`, { _csrf: csrfOf(refusedPage.body), user: b! });
-      expect(textOf(refused.body)).toMatch(new RegExp(`${b} : NOT undone — refused: already removed`));
+      const refused = await follow(app, jar, await postForm(app, jar, `/offboardings/${workflow.id}/undo`, { _csrf: csrfOf(refusedPage.body), user: b! }));
+      expect(refused.body).toContain('role="alert"');
+      expect(textOf(refused.body)).toMatch(new RegExp(`${b}: NOT undone — refused: already removed`));
       expect(await o.changesOf(b!)).toEqual(['deactivateUser', 'removeUser']);
       // c left 3 days later: now in its own hold, the only one left.
       const last = textOf((await getPage(app, jar, '/holds')).body);

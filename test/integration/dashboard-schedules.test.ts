@@ -32,9 +32,11 @@ describe('dashboard: schedules page over a schedule book in Redis', () => {
       const text = textOf(page.body);
       expect(added.next).toMatch(/T0[45]:00:00\.000Z$/); // 06:00 in Berlin is 05:00 or 04:00 UTC
       expect(text).toContain('weekly 0 6 * * 1 Europe/Berlin applies a run above guardrails.destructiveMaxCount');
-      expect(text).toContain(`/etc/seatflow/licences.json ${added.next!.slice(0, 19).replace('T', ' ')} UTC`);
-      expect(text).toContain('changed nothing: 9 removals are more than the limit of 5 plan: 9 change, 20 no-op /data/reconcile/weekly-run-1.csv');
-      expect(text).toMatch(/daily-dry 30 7 \* \* \* UTC dry run \/etc\/seatflow\/dry\.json 20\S+ 07:30:00 UTC .* never —/);
+      // The next run in the schedule's own zone (BullMQ computed it for 06:00 there), the UTC instant on hover.
+      expect(text).toMatch(/licences\.json 20\d\d-\d\d-\d\d 06:00 Europe\/Berlin/);
+      expect(page.body).toContain(`<time datetime="${added.next}" title="${added.next!.slice(0, 19).replace('T', ' ')} UTC">`);
+      expect(text).toContain('changed nothing: 9 removals are more than the limit of 5 plan: 9 change, 20 no-op CSV · JSON');
+      expect(text).toMatch(/daily-dry 30 7 \* \* \* UTC dry run dry\.json 20\S+ 07:30:00 UTC .* never —/);
     } finally {
       await app.close();
       await book.close();

@@ -49,7 +49,7 @@ describe('a row lost in a Redis failover (neither a job nor an outcome)', () => 
     expect(await h.system.queue.getJob(rowJobId(batch.id, 2))).toMatchObject({ data: { batchId: batch.id, row: 2, recovered: true } });
     // Lost again (the same failover twice): retry finds it too, and leaves the rows that have a job alone.
     await h.system.queue.remove(rowJobId(batch.id, 2));
-    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0 });
+    expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0, leftToSteps: 0 });
     expect(await mayHaveLostRows(h.system.queue, h.system.store, batch.id)).toBe(false);
 
     h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 2, policy: FAST_RETRY, requestSettleMs: 0 });

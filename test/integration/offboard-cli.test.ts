@@ -37,6 +37,13 @@ describe('seatflow offboard / undo / status (CLI)', () => {
     const status = await runSeatflow(['status', id!], env);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/jordan\.lee@acme\.example\s+holding .* next: remove .* undo until/);
+    // From a shell whose seatflow looks in another Redis (here: another home's private one), the id is not there, and
+    // the message says where it looked and what finds it, rather than a bare "no batch".
+    const elsewhere = path.join(dataDir, 'other-home');
+    const lost = await runSeatflow(['status', id!], { SEATFLOW_HOME: elsewhere });
+    expect(lost.code).toBe(2);
+    expect(lost.stderr).toContain(`no batch, offboarding or HR workflow ${id!} in the private Redis of ${elsewhere} (REDIS_URL is not set)`);
+    expect(lost.stderr).toContain('REDIS_URL and SEATFLOW_QUEUE_PREFIX');
 
     const again = path.join(dataDir, 'again.csv');
     const written = await runSeatflow(['report', id!, '--out', again], env);

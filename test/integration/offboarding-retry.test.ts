@@ -34,7 +34,7 @@ describe('seatflow retry of an offboarding step batch', () => {
     // Requeuing rows finds none here (the re-check failed before a row existed): the batch stays as it was, its
     // finished time too. Before, the retry said "nothing to retry" and moved that time.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await h.system.control.retry(workflow.removeBatch)).toEqual({ requeued: 0, resumed: 0 });
+    expect(await h.system.control.retry(workflow.removeBatch)).toEqual({ requeued: 0, resumed: 0, leftToSteps: 0 });
     expect(await h.system.store.get(workflow.removeBatch)).toEqual(failed);
     const nothing = await retry(h, workflow.deactivateBatch);
     expect(nothing.stdout).toContain('nothing to retry');

@@ -9,7 +9,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'run', summary: 'plan a manifest, execute it to the end with progress, print the summary and write the report', load: async () => (await import('./run.js')).defineRunCommand },
   { name: 'submit', summary: 'plan a manifest and queue it as a batch for workers; submitting the same file again finds the batch', load: async () => (await import('./submit.js')).defineSubmitCommand },
   { name: 'worker', summary: 'process queued batches until stopped (SIGINT/SIGTERM finish active rows, the rest stays queued)', load: async () => (await import('./worker.js')).defineWorkerCommand },
-  { name: 'status', summary: 'show a batch (counts, failed rows), an offboarding, joiners or movers workflow (per person: step done, next step and when), or list recent batches', load: async () => (await import('./status.js')).defineStatusCommand },
+  { name: 'status', summary: 'show a batch (counts, failed rows), an offboarding, joiners, movers or domain migration workflow (per person: step done, next step and when), or list recent batches', load: async () => (await import('./status.js')).defineStatusCommand },
   { name: 'report', summary: 'write the per-row report of a batch as CSV or JSON Lines', load: async () => (await import('./report.js')).defineReportCommand },
   { name: 'retry', summary: 'queue the failed and cancelled rows of a batch again, and resume a batch stopped by a refused token', load: async () => (await import('./retry.js')).defineRetryCommand },
   { name: 'cancel', summary: 'cancel a batch: queued rows end cancelled, rows already running finish', load: async () => (await import('./cancel.js')).defineCancelCommand },
@@ -26,5 +26,8 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'audit', summary: 'the tamper-evident audit trail: export it (a date range, JSON Lines or CSV), verify its hash chain', load: async () => (await import('./audit.js')).defineAuditCommand },
   { name: 'revert', summary: 'undo a batch: plan the inverse of each change from the state recorded before it, then run it as a batch', load: async () => (await import('./revert.js')).defineRevertCommand },
   { name: 'export', summary: 'write live state out: export users (status, admin flags, seat per plan, last login), streamed within the paging rules', load: async () => (await import('./export.js')).defineExportCommand },
+  { name: 'webhooks', summary: 'subscribe to the service\'s events (every user change, whoever made it) on `seatflow serve`; status, rotate the shared secret, unsubscribe', load: async () => (await import('./webhooks.js')).defineWebhooksCommand },
+  { name: 'provisional', summary: 'list the Provisional Members and when their review period ends (tracked from the service\'s events); --refresh reads the plan again', load: async () => (await import('./provisional.js')).defineProvisionalCommand },
+  { name: 'migrate', summary: 'ops migrations from live state: migrate domain (a mail domain change), columns (sheets to a standard), webhooks (re-point, rotate secrets, disable unused); --apply runs them', load: async () => (await import('./migrate.js')).defineMigrateCommand },
   { name: 'sync', summary: 'joiners, movers and leavers from an HR export, on their dates: plan against the live organization and the last accepted export; --apply queues them', load: async () => (await import('./sync.js')).defineSyncCommand },
 ];

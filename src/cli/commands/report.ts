@@ -6,6 +6,7 @@ import { defaultReportFile, withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 import { writeOffboardingReportOf } from '../offboarding-runtime.js';
 import { writeHrWorkflowReport } from '../hr-workflow-runtime.js';
+import { writeDomainMigrationReport } from '../domain-migration-runtime.js';
 import { plural } from '../../core/plural.js';
 
 interface ReportFlags extends CommonFlags {
@@ -23,6 +24,7 @@ export function defineReportCommand(command: Command): void {
       const { system } = batchRuntime;
       if (await writeOffboardingReportOf(runtime, batchRuntime, batchId, flags.out)) return;
       if (await writeHrWorkflowReport(runtime, batchRuntime, batchId, flags.out)) return;
+      if (await writeDomainMigrationReport(runtime, batchRuntime, batchId, flags.out)) return;
       const batch = await system.store.get(batchId);
       if (batch === undefined) throw new UsageError(`no batch ${batchId}`, 'List batches with: seatflow status');
       const file = flags.out ?? defaultReportFile(runtime, batchId, batch.sim);

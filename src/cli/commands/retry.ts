@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
+import { cliActorNameOf } from '../cli-actor.js';
+import { auditRetry } from '../../governance/audit/audit-batch-control.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { plural } from '../../core/plural.js';
 
@@ -11,16 +13,22 @@ import { plural } from '../../core/plural.js';
  */
 export function defineRetryCommand(command: Command): void {
   command
-    .argument('<batch>', 'batch id');
-  addCommonOptions(command).action(async (batchId: string, flags: CommonFlags) => {
+    .argument('<batch>', 'batch id')
+    .option('--reason <text>', 'the ticket or reason, kept in the audit trail');
+  addCommonOptions(command).action(async (batchId: string, flags: CommonFlags & { reason?: string }) => {
     await withBatchRuntime(flags, async (runtime, batchRuntime) => {
       const { system } = batchRuntime;
       const steps = await openOffboarding(runtime, batchRuntime).retry(batchId);
-      const { requeued, resumed } = steps ?? (await system.control.retry(batchId));
+      const result = steps ?? (await system.control.retry(batchId));
+      const { requeued, resumed } = result;
       const rerun = steps?.rerun ?? 0;
+      // Rows of a lifecycle's step are not run alone: their step re-reads and re-checks before the row.
+      const leftToSteps = 'leftToSteps' in result ? result.leftToSteps : 0;
+      if (leftToSteps > 0) process.stdout.write(`Batch ${batchId}: ${plural(leftToSteps, 'failed or cancelled row')} of a workflow's steps left as they are: such a row runs only through its step, which re-reads the person first\n`);
+      if (requeued + resumed + rerun > 0) await auditRetry(batchRuntime.governance.audit, batchId, { by: cliActorNameOf(runtime), via: 'cli', reason: flags.reason }, { requeued, resumed, rerun });
       if (requeued + resumed + rerun === 0) {
         const batch = await system.store.get(batchId);
-        process.stdout.write(`Batch ${batchId}: nothing to retry (no failed, unknown or cancelled rows${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
+        process.stdout.write(`Batch ${batchId}: nothing ${leftToSteps > 0 ? 'else ' : ''}to retry (no failed, unknown or cancelled rows${leftToSteps > 0 ? ' outside steps' : ''}${batch === undefined ? '' : `; the batch is ${batch.state}`}); the batch was left as it is\n`);
         return;
       }
       if (steps !== undefined) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { auditScheduleRun } from '../../governance/audit/audit-batch-control.js';
 import { UsageError } from '../../core/seatflow-error.js';
 import { formatReconciliation } from '../../reconcile/format-reconciliation.js';
 import { loadPolicy } from '../../reconcile/load-policy.js';
@@ -19,7 +20,7 @@ import { loadLifecyclePolicy } from '../../sync/load-lifecycle-policy.js';
 import { printed } from '../../core/printable.js';
 import { addVolatileRedisOption, refuseVolatileRedis, type VolatileRedisFlags } from '../volatile-redis.js';
 import { plural } from '../../core/plural.js';
-import { cliActorOf } from '../cli-actor.js';
+import { cliActorNameOf, cliActorOf } from '../cli-actor.js';
 import { requireRole } from '../../governance/operators/actor.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
@@ -111,6 +112,8 @@ export function defineScheduleCommand(schedule: Command): void {
         const found = await book.get(name);
         if (found === undefined) throw new UsageError(`no schedule "${name}"`, 'See them with: seatflow schedule list');
         const tick = new Date();
+        // A run out of the schedule's cron is a change someone asked for: in the trail with who.
+        await auditScheduleRun(batch.governance.audit, name, { by: cliActorNameOf(runtime), via: 'cli' }, { jobId: `cli-${tick.toISOString()}` });
         if (found.kind === 'sync') {
           const last = await scheduledSyncOf(runtime, batch)(found, tick);
           await book.recordRun(name, last);

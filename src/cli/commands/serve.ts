@@ -9,12 +9,15 @@ import { createBudgetedApi, openBatchRuntime, workerSettingsOf } from '../batch-
 import { createCliRuntime, readRetryPolicy } from '../cli-runtime.js';
 import { wholeNumber } from '../whole-number.js';
 import { addCommonOptions, overridesFromFlags, type CommonFlags } from '../common-options.js';
+import { migrationPlanningOf } from '../migration-planning.js';
+import { domainMigrationsOf } from '../../migrate/domain-migrations.js';
 import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import { openOffboarding } from '../offboarding-runtime.js';
 import { syncReportDir } from '../sync-runtime.js';
 import { openScheduleBook, startScheduledRuns } from '../reconcile-runtime.js';
 import { createOperatorDirectory } from '../../governance/operators/operator-directory.js';
 import { changeKindsOf } from '../governance-runtime.js';
+import { startEventHandling } from '../events-runtime.js';
 
 interface ServeFlags extends CommonFlags {
   port?: number;
@@ -50,7 +53,7 @@ export function defineServeCommand(command: Command): void {
       // Loaded here, not at the top: every other command would pay for fastify, prom-client and the routes at start.
       const { startControlServer } = await import('../../control/start-control-server.js');
       const { createSeatflowMetrics } = await import('../../control/metrics/seatflow-metrics.js');
-      const { DEFAULT_PLAN_TIMEOUT_MS } = await import('../../control/plan-within-deadline.js');
+      const { DEFAULT_PLAN_TIMEOUT_MS } = await import('../../control/requests/plan-within-deadline.js');
       const { createRedisSessionStore } = await import('../../control/auth/dashboard-session-store.js');
       // Always a token: even on loopback, any local process or a web page (through the browser) could reach the API.
       const generated = config.control.token === undefined;
@@ -110,6 +113,7 @@ export function defineServeCommand(command: Command): void {
       deps.schedules = scheduled?.book ?? openScheduleBook(runtime, batchRuntime);
       const hr = hrWorkflowsOf(offboarding);
       deps.upcoming = hr;
+      deps.migrations = { ...migrationPlanningOf(runtime, batchRuntime, offboarding), status: (id) => domainMigrationsOf(offboarding.engine).status(id) };
       metrics.watch({ workflows: offboarding.store, schedules: deps.schedules, upcoming: hr.upcoming });
       if (workers > 0) {
         // As `seatflow worker` does at start: rows whose audit entry a crash left out get it now.
@@ -121,6 +125,22 @@ export function defineServeCommand(command: Command): void {
       } else if (flags.workers > 0) {
         logger.warn('no access token (SMARTSHEET_ACCESS_TOKEN): --workers ignored, no rows will be executed by this process');
       }
+      // The service's events (docs/events.md): the callback endpoint, and what it takes handled beside it.
+      const events = startEventHandling(runtime, batchRuntime, {
+        api: configured ? createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api : undefined,
+        schedules: deps.schedules,
+        // An open offboarding, joiner or mover whose user changed elsewhere is re-checked at once (the engine decides).
+        personChangedElsewhere: async (_target, userId, change) => {
+          const results = await offboarding.engine.changedElsewhere(userId, { event: change.event, at: change.at, ...(change.actorEmail === undefined ? {} : { by: change.actorEmail }), ...(change.seatType === undefined ? {} : { seatType: change.seatType }) });
+          if (results.length > 0) logger.info({ userId, event: change.event, results }, 'people changed elsewhere re-checked');
+        },
+      });
+      pools.push(events);
+      deps.callbacks = events.intake;
+      deps.provisional = events.provisional;
+      deps.provisionalSoonDays = config.events.provisionalSoonDays;
+      deps.serviceNow = () => runtime.serviceClock.now();
+      metrics.watch({ provisional: { list: () => events.provisional.list(), soonMs: config.events.provisionalSoonDays * 86_400_000, now: () => runtime.serviceClock.now() } });
       const server = await startControlServer({ deps, host: config.control.host, port: config.control.port });
       logger.info({ url: server.url, target: runtime.targetLabel, redis: batchRuntime.redis.description, workers }, 'control API listening; SIGINT or SIGTERM stops it');
       if (runtime.sim) logger.warn('SIMULATION: the API acts on the embedded reference server with demo data, not the real service');

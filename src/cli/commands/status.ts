@@ -6,6 +6,7 @@ import { watchBatch } from '../batch-progress.js';
 import { farParkedLines, farParkedRows } from '../far-parked-rows.js';
 import { printOffboardingStatus } from '../offboarding-runtime.js';
 import { printHrWorkflowStatus } from '../hr-workflow-runtime.js';
+import { printDomainMigrationStatus } from '../domain-migration-runtime.js';
 import { formatApproval } from '../format-approval.js';
 import { printable, printed } from '../../core/printable.js';
 
@@ -17,7 +18,7 @@ interface StatusFlags extends CommonFlags {
 /** `seatflow status [BATCH]`: one batch's counts and failed rows, or the list of recent batches. */
 export function defineStatusCommand(command: Command): void {
   command
-    .argument('[batch]', 'batch id, or the id of an offboarding, joiners or movers workflow')
+    .argument('[batch]', 'batch id, or the id of an offboarding, joiners, movers or domain migration workflow')
     .option('--watch', 'follow the batch until it ends')
     .option('--json', 'print JSON');
   addCommonOptions(command).action(async (batchId: string | undefined, flags: StatusFlags) => {
@@ -38,6 +39,7 @@ export function defineStatusCommand(command: Command): void {
       }
       if (await printOffboardingStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
       if (await printHrWorkflowStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
+      if (await printDomainMigrationStatus(runtime, batchRuntime, batchId, flags.json === true)) return;
       let batch = await system.store.get(batchId);
       const request = batch === undefined ? await batchRuntime.governance.gate.get(batchId) : undefined;
       if (request !== undefined) {
@@ -46,7 +48,13 @@ export function defineStatusCommand(command: Command): void {
         return;
       }
       if (batch === undefined) {
-        process.stderr.write(printed`seatflow: no batch ${batchId}\n  List batches with: seatflow status\n`);
+        // Most often the id was made against another Redis: a shell without the REDIS_URL of the services looks in
+        // the private Redis of its home instead. Say where this looked.
+        const where = batchRuntime.redis.kind === 'embedded' ? `the private Redis of ${runtime.config.dataDir} (REDIS_URL is not set)` : batchRuntime.redis.description;
+        process.stderr.write(
+          printed`seatflow: no batch, offboarding or HR workflow ${batchId} in ${where}, queue prefix ${runtime.config.redis.queuePrefix}\n` +
+            '  List what is there with: seatflow status. An id made elsewhere is found with the REDIS_URL and SEATFLOW_QUEUE_PREFIX it was made with.\n',
+        );
         process.exitCode = 2;
         return;
       }

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { CHECK_STEPS, MIGRATE_STEP } from '../../migrate/domain-lifecycle.js';
 import { Option, type Command } from 'commander';
 import { describeDuration, describeSkew, type ServiceClock } from '../../core/service-clock.js';
 import { UsageError } from '../../core/seatflow-error.js';
@@ -14,7 +15,7 @@ import { confirmOnTerminal } from '../manifest-options.js';
 import { openOffboarding, workUntil } from '../offboarding-runtime.js';
 
 /** Every step of every lifecycle a sync or an offboarding queues. */
-const EVERY_STEP = [...STEP_NAMES, JOIN_STEP, MOVE_STEP];
+const EVERY_STEP = [...STEP_NAMES, JOIN_STEP, MOVE_STEP, MIGRATE_STEP, ...CHECK_STEPS];
 
 interface ListFlags extends CommonFlags {
   due?: boolean;
@@ -60,7 +61,7 @@ export function defineStepsCommand(steps: Command): void {
     steps
       .command('run')
       .description('run steps of a workflow now instead of when due: bring a leave or start date forward, end a hold early')
-      .argument('<workflow>', 'offboarding, joiners or movers workflow id')
+      .argument('<workflow>', 'offboarding, joiners, movers or domain migration workflow id')
       .option('--user <email>', 'only this leaver (repeat for several)', (value: string, all: string[] = []) => [...all, value])
       .addOption(new Option('--step <step>', 'only steps of this name').choices(EVERY_STEP))
       .option('--due', 'every step already due on the service clock (catch up)')

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import type { BatchStore } from '../../queue/batch-store.js';
 import type { RowOutcome } from '../../queue/row-outcome.js';
+import { undoDomainMigration } from '../domain-migration-runtime.js';
 import { hrWorkflowsOf } from '../../sync/hr-workflows.js';
 import type { CancelResult } from '../../workflow/cancel-pending.js';
 import type { UndoResult } from '../../workflow/undo-offboarding.js';
@@ -46,12 +47,13 @@ async function undo(workflowId: string, flags: UndoFlags): Promise<number> {
     const workflow = await createWorkflowStore(batchRuntime.redis.client, batchRuntime.system.keys, batchRuntime.target).get(workflowId);
     if (workflow === undefined) {
       const by = cliActorOf(runtime, flags.by).name;
-      const cancelled = await hrWorkflowsOf(openOffboarding(runtime, batchRuntime)).undo(workflowId, { by, ...(flags.user === undefined ? {} : { users: flags.user }) });
+      const request = { by, ...(flags.user === undefined ? {} : { users: flags.user }) };
+      const cancelled = (await hrWorkflowsOf(openOffboarding(runtime, batchRuntime)).undo(workflowId, request)) ?? (await undoDomainMigration(runtime, batchRuntime, workflowId, request));
       if (cancelled !== undefined) {
         await auditWorkflowUndo(batchRuntime.governance.audit, { workflowId, by, reason: flags.reason, results: cancelled });
         return reportCancelled(workflowId, cancelled);
       }
-      throw new UsageError(`no offboarding, joiners or movers workflow ${workflowId}`, 'Offboarding ids start with "o" (seatflow offboard printed it), joiners with "j" and movers with "m" (seatflow sync printed them).');
+      throw new UsageError(`no offboarding, joiners, movers or domain migration workflow ${workflowId}`, 'Offboarding ids start with "o" (seatflow offboard printed it), joiners with "j" and movers with "m" (seatflow sync printed them), domain migrations with "d" (seatflow migrate domain).');
     }
     if (workflow.target !== batchRuntime.target) {
       throw new UsageError(

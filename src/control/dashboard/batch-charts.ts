@@ -36,19 +36,25 @@ export function rowsChart(batch: BatchRecord, perSecond: ReadonlyArray<{ at: num
   return lineChart({ id: 'chart-rows', title: 'Rows finished over time', unit: 'rows', lines: [{ points, className: 'line-rows', label: 'rows finished' }], limits: [{ value: batch.total, className: 'limit-total', label: `${batch.total} rows` }], summary });
 }
 
+/**
+ * API calls of the fleet with this token, each point the count over the 60 s before it (as the service counts them),
+ * against the most the budget lets the fleet send in 60 s (the learned rate plus its bucket). Nothing is scaled up
+ * from a few seconds to a minute, so no point shows a pace the service would have refused.
+ */
 export function callsChart(budget: BudgetView): SafeHtml {
-  const points = budget.series.map((s) => ({ at: s.at, value: s.callsPerMinute }));
-  const peak = Math.round(Math.max(0, ...points.map((p) => p.value)));
-  const limit = Math.floor(budget.learned.usablePerMinute);
+  const points = budget.series.map((s) => ({ at: s.at, value: s.calls }));
+  const seconds = Math.round(budget.windowMs / 1000);
+  const ceiling = Math.floor(budget.learned.usablePerMinute + budget.learned.bucket);
+  const peak = Math.max(0, ...points.map((p) => p.value));
   const summary =
-    points.length < 2 ? `Calls per minute are sampled while this page is open; the learned limit is ${limit} a minute.`
-    : `Fleet calls with this token, per minute, over the last ${Math.max(1, Math.round((points[points.length - 1]!.at - points[0]!.at) / 60_000))} min: peak ${peak}, against a learned limit of ${limit} a minute (configured ${Math.floor(budget.configured.perMinute * (1 - budget.configured.headroom))}).`;
+    points.length < 2 ? `Calls are counted while this page is open; the budget lets the fleet send at most ${ceiling} in any 60 s.`
+    : `Calls the fleet sent with this token, each point counting the 60 s before it (less for the first minute this page was open): peak ${peak}, now ${budget.callsInWindow} in the last ${seconds} s; the budget allows at most ${ceiling} in 60 s (${Math.floor(budget.learned.usablePerMinute)} a minute and a bucket of ${Math.floor(budget.learned.bucket)}). 429 answers in the last ${seconds} s: ${budget.rateLimitedInWindow}.`;
   return lineChart({
     id: 'chart-calls',
-    title: 'API calls per minute against the limit',
-    unit: 'calls / min',
-    lines: [{ points, className: 'line-calls', label: 'calls per minute' }],
-    limits: [{ value: budget.learned.usablePerMinute, className: 'limit-learned', label: `limit ${limit}/min` }],
+    title: 'API calls in the last 60 s against the budget',
+    unit: 'calls in 60 s',
+    lines: [{ points, className: 'line-calls', label: 'calls in the 60 s before' }],
+    limits: [{ value: ceiling, className: 'limit-learned', label: `at most ${ceiling} in 60 s` }],
     summary,
   });
 }

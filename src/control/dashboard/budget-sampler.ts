@@ -12,8 +12,11 @@ export interface BudgetView {
   windowMs: number;
   rateLimitedTotal: number;
   pausedForMs: number;
-  /** Calls per minute between consecutive samples (fleet-wide), oldest first, for the chart. */
-  series: Array<{ at: number; callsPerMinute: number }>;
+  /**
+   * For the chart, oldest first: at each sample, the calls the fleet sent in the `windowMs` before it (or since
+   * sampling began, when that is shorter: `spanMs` says). Counted, never extrapolated from a short span.
+   */
+  series: Array<{ at: number; calls: number; spanMs: number }>;
 }
 
 interface Sample {
@@ -76,7 +79,7 @@ export function createBudgetSampler(
         windowMs: Math.max(0, latest.at - first.at),
         rateLimitedTotal: latest.rateLimited,
         pausedForMs: state.pausedForMs,
-        series: seriesOf(samples),
+        series: seriesOf(samples, windowMs),
       };
     },
     close(): void {
@@ -96,15 +99,15 @@ function learnedOf(state: BudgetState, headroom: number): BudgetView['learned'] 
   };
 }
 
-/** Calls per minute between consecutive samples; two samples closer than a second say nothing reliable. */
-function seriesOf(samples: readonly Sample[]): BudgetView['series'] {
+/** At each sample, the calls counted over the window before it: what the service saw, never a rate scaled up. */
+function seriesOf(samples: readonly Sample[], windowMs: number): BudgetView['series'] {
   const series: BudgetView['series'] = [];
+  let first = 0;
   for (let i = 1; i < samples.length; i += 1) {
-    const before = samples[i - 1]!;
-    const after = samples[i]!;
-    const ms = after.at - before.at;
-    if (ms < 1000) continue;
-    series.push({ at: after.at, callsPerMinute: (Math.max(0, after.calls - before.calls) * 60_000) / ms });
+    const at = samples[i]!.at;
+    while (first < i - 1 && samples[first]!.at < at - windowMs) first += 1;
+    const from = samples[first]!;
+    series.push({ at, calls: Math.max(0, samples[i]!.calls - from.calls), spanMs: at - from.at });
   }
   return series;
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ActionName } from '../../manifest/action.js';
 import type { ManifestFormat } from '../../manifest/manifest-format.js';
+import type { GuardrailCheck } from '../../plan/guardrails.js';
+import type { BatchPlan } from '../../plan/planned-row.js';
 
 /** A manifest a person previewed, kept until they submit it (the plan they saw is of exactly these bytes). */
 export interface PlanPreview {
@@ -12,6 +14,10 @@ export interface PlanPreview {
   /** Columns the person said mean nothing here (`--ignore-column`). */
   ignoreColumns: readonly string[];
   needsConfirmation: boolean;
+  /** The plan as it was shown (the preview page is a GET of it: a reload plans nothing again). */
+  shown?: { plan: BatchPlan; guardrails: GuardrailCheck; warnings: string[] };
+  /** The session that previewed it: only that session sees or submits it. */
+  session?: string | undefined;
 }
 
 export interface PreviewsOptions {
@@ -54,8 +60,8 @@ export function createPreviews<T>(sizeOf: (preview: T) => number, options: Previ
   };
 }
 
-/** Manifest previews of the plan page, counted by the bytes they hold. */
+/** Manifest previews of the plan page, counted by the bytes they hold (and about 1 KiB a planned row). */
 export function createPlanPreviews(options: PreviewsOptions = {}) {
-  return createPreviews<PlanPreview>((preview) => preview.bytes.length, options);
+  return createPreviews<PlanPreview>((preview) => preview.bytes.length + (preview.shown?.plan.rows.length ?? 0) * 1024, options);
 }
 export type PlanPreviews = ReturnType<typeof createPlanPreviews>;

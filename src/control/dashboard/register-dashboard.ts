@@ -22,6 +22,8 @@ import { registerSyncPageRoutes } from './routes/sync-page-routes.js';
 import { registerGovernancePageRoutes } from './routes/governance-page-routes.js';
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
 import { registerUpcomingPageRoutes } from './routes/upcoming-page-routes.js';
+import { registerProvisionalPageRoutes } from './routes/provisional-page-routes.js';
+import { registerMigrationPageRoutes } from './routes/migration-page-routes.js';
 
 /** The dashboard's stylesheet and script, at the package root so that src/ and dist/ serve the same files. */
 const ASSETS_DIR = path.join(PACKAGE_ROOT, 'assets', 'dashboard');
@@ -67,6 +69,8 @@ export async function registerDashboard(app: FastifyInstance, deps: ControlDeps,
   registerHoldsPageRoutes(app, context);
   registerSchedulesPageRoutes(app, context);
   registerUpcomingPageRoutes(app, context);
+  registerProvisionalPageRoutes(app, context, (deps.provisionalSoonDays ?? 7) * 86_400_000);
+  registerMigrationPageRoutes(app, context);
   registerGovernancePageRoutes(app, context);
   await registerQueueBoard(app, deps);
   return {

@@ -7,6 +7,8 @@ import type { RowOutcome } from '../../queue/row-outcome.js';
 import { SEATFLOW_VERSION } from '../../core/version.js';
 import { registerLifecycleGauges } from './lifecycle-gauges.js';
 import { registerWorkflowGauges, type WorkflowSources } from './workflow-gauges.js';
+import { registerProvisionalGauges, type ProvisionalSource } from './provisional-gauges.js';
+import { registerRowStateGauges } from './row-state-gauges.js';
 
 /**
  * BullMQ job states reported as queue depth: levels that go up and down. Not `completed` (row jobs are removed when
@@ -19,9 +21,11 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', '
 export interface MetricsSources extends WorkflowSources {
   queue?: { getJobCounts(...states: string[]): Promise<Record<string, number>>; getWorkersCount(): Promise<number> };
   budget?: Pick<RequestBudget, 'state' | 'pausedFor'>;
-  store?: Pick<BatchStore, 'get'>;
+  store?: Pick<BatchStore, 'get' | 'list'>;
   /** The service this process acts on, as people name it (the API base URL, or SIMULATION …): seatflow_info's label. */
   targetLabel?: string;
+  /** The Provisional Members tracked from the service's events (serve). */
+  provisional?: ProvisionalSource;
 }
 
 export interface SeatflowMetrics {
@@ -154,6 +158,8 @@ export function createSeatflowMetrics(logger?: Logger): SeatflowMetrics {
 
   registerWorkflowGauges(registry, () => sources, readGauge);
   registerLifecycleGauges(registry, () => sources.upcoming, readGauge);
+  registerProvisionalGauges(registry, () => sources.provisional, readGauge);
+  registerRowStateGauges(registry, () => sources.store, readGauge);
 
   return {
     registry,

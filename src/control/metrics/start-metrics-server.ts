@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { listenRefusal } from '../../core/listen-refusal.js';
 
 export interface MetricsServer {
   url: string;
@@ -35,7 +36,7 @@ export async function startMetricsServer(registry: Registry, options: { port: nu
       .catch((error: unknown) => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`metrics failed: ${String(error)}\n`));
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenRefusal(error, { what: 'the metrics endpoint', host: options.host, port: options.port, flag: '--metrics-port' })));
     server.listen(options.port, options.host, resolve);
   });
   const { port } = server.address() as AddressInfo;

@@ -1,18 +1,16 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UsageError } from '../../core/seatflow-error.js';
-import { batchView } from '../batch-view.js';
+import { batchView } from '../requests/batch-view.js';
 import type { ControlDeps } from '../control-deps.js';
 import { batchNotFound, CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { reportLines } from '../../queue/report-writer.js';
-import { submitManifest } from '../submit-manifest.js';
-import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, submitQuerySchema } from '../request-schemas.js';
-import { retryBatch } from '../retry-batch.js';
+import { submitManifest } from '../requests/submit-manifest.js';
+import { batchParamsSchema, listQuerySchema, outcomesQuerySchema, parseRequestPart, reasonQuerySchema, submitQuerySchema } from '../request-schemas.js';
+import { retryBatch } from '../requests/retry-batch.js';
+import { cancelBatch } from '../requests/cancel-batch.js';
 import { withRedis } from '../with-redis.js';
-
-/** Who a cancel through this API is recorded as (the batch's message says `cancelled by …`). */
-export const CANCELLED_BY = 'the control API';
 
 /** The batch endpoints: `seatflow submit`, `status`, `report`, `retry` and `cancel` over HTTP. */
 export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): void {
@@ -55,10 +53,13 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
       .send(Readable.from(reportLines(system.store.outcomes(batch.id), format)));
   });
 
+  /** Who asks (the token's operator, or the control token), and the `?reason=` they give, for the audit trail. */
+  const requestOf = (request: FastifyRequest) => ({ by: request.actor?.name ?? 'control token', via: 'control API', reason: parseRequestPart(reasonQuerySchema, request.query, 'query').reason });
+
   app.post('/v1/batches/:id/retry', async (request) => {
     const batch = await requireBatch(request.params);
     try {
-      const result = await withRedis(deps, () => retryBatch(deps, batch.id), { timeout: false });
+      const result = await retryBatch(deps, batch.id, requestOf(request));
       return { batchId: batch.id, ...result, batch: batchView((await system.store.get(batch.id)) ?? batch) };
     } catch (error) {
       if (error instanceof UsageError) throw new ControlError(409, CONTROL_ERROR_CODES.conflict, error.message, error.hint === undefined ? {} : { hint: error.hint });
@@ -68,7 +69,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: ControlDeps): vo
 
   app.post('/v1/batches/:id/cancel', async (request) => {
     const batch = await requireBatch(request.params);
-    const result = await withRedis(deps, () => system.control.cancel(batch.id, CANCELLED_BY), { timeout: false });
+    const result = await cancelBatch(deps, batch.id, requestOf(request));
     return { batchId: batch.id, ...result, batch: batchView((await system.store.get(batch.id)) ?? batch) };
   });
 }

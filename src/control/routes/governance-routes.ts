@@ -7,9 +7,9 @@ import { verifyAuditEntries } from '../../governance/audit/verify-audit.js';
 import type { ControlDeps, ControlGovernanceDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { changeRequestParamsSchema, parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
-import { approvalView } from '../submit-manifest.js';
+import { approvalView } from '../requests/approval-view.js';
 import { withRedis } from '../with-redis.js';
-import { approveOnTarget } from '../approve-on-target.js';
+import { approveOnTarget } from '../requests/approve-on-target.js';
 
 const listSchema = z.object({ state: repeatedSchema.pipe(z.array(z.enum(APPROVAL_STATES)).optional()), limit: z.coerce.number().int().min(1).max(500).default(50) });
 const approveSchema = z.object({ planHash: z.string().regex(/^[0-9a-f]{64}$/).optional(), reason: reasonSchema });
@@ -45,7 +45,13 @@ export function registerGovernanceRoutes(app: FastifyInstance, deps: ControlDeps
   app.post('/v1/approvals/:id/approve', { config: { role: 'approver' } }, async (request) => {
     const id = idOf(request.params);
     const query = parseRequestPart(approveSchema, request.query, 'query');
-    return approveOnTarget(deps, governance, id, request.actor!, query);
+    const answer = await approveOnTarget(deps, governance, id, request.actor!, query);
+    if (answer.status === 'queued') return answer;
+    // Not a success: nothing ran. The caller looks at the new plan and approves its hash, or rejects it.
+    throw new ControlError(409, CONTROL_ERROR_CODES.planStale, `the plan of ${id} went stale before it ran (live state changed): nothing ran, and it waits for approval of the new plan`, {
+      hint: `Look at the new plan (GET /v1/approvals/${id}), then approve it with ?planHash=${answer.approval.planHash}, or reject it.`,
+      details: { planHash: answer.approval.planHash, difference: answer.difference, approval: answer.approval },
+    });
   });
 
   app.post('/v1/approvals/:id/reject', async (request) => {

@@ -2,23 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { emailSchema } from '../../manifest/action.js';
 import { formatOffboardingReport } from '../../workflow/offboarding-report.js';
-import type { OffboardingSystem } from '../../workflow/offboarding-system.js';
 import { leaversColumnChoices } from '../../workflow/leavers-column-choices.js';
-import type { ControlDeps } from '../control-deps.js';
-import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
+import type { ControlDeps, ControlOffboardingDeps } from '../control-deps.js';
+import { CONTROL_ERROR_CODES, ControlError, offboardingNotFound } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { outcomesQuerySchema, parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
-import { auditUndo } from '../../governance/audit/audit-undo.js';
-import { submitOffboardingRequest } from '../submit-offboarding-request.js';
-import { offboardingNotFound, undoOnTarget } from '../undo-on-target.js';
-import { planOffboardingRequest } from '../plan-offboarding-request.js';
+import { submitOffboardingRequest } from '../requests/submit-offboarding-request.js';
+import { undoOnTarget } from '../requests/undo-on-target.js';
+import { planOffboardingRequest } from '../requests/plan-offboarding-request.js';
 import { withRedis } from '../with-redis.js';
-
-/** What the offboarding endpoints use: the workflow over the same Redis and target as the batches. */
-export interface ControlOffboardingDeps {
-  system: Pick<OffboardingSystem, 'store' | 'plan' | 'submit' | 'status' | 'undo' | 'listHolds' | 'reportRows' | 'retry'>;
-  config: Parameters<OffboardingSystem['plan']>[1]['config'];
-}
 
 const flag = z.enum(['true', 'false', '1', '0', '']).transform((value) => value === 'true' || value === '1' || value === '').optional();
 
@@ -123,10 +115,14 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         hint: 'Send JSON {"by": "who is undoing", "users": ["leaver@example.com"]} (users optional: all leavers).',
       });
     }
-    const by = `${body.data.by} (control API)`;
-    const results = await undoOnTarget(deps, offboarding, id, { by, ...(body.data.users === undefined ? {} : { users: body.data.users }) });
     // The offboarding records who the caller says undid it; the audit trail who was authenticated.
-    if (deps.governance !== undefined) await withRedis(deps, () => auditUndo(deps.governance!.audit, { workflowId: id, by: request.actor?.name ?? by, reason: body.data.reason ?? `for ${body.data.by}`, results }));
+    const results = await undoOnTarget(deps, offboarding, id, {
+      by: request.actor?.name ?? body.data.by,
+      via: 'control API',
+      reason: body.data.reason ?? `for ${body.data.by}`,
+      recordedAs: `${body.data.by} (control API)`,
+      ...(body.data.users === undefined ? {} : { users: body.data.users }),
+    });
     return { offboardingId: id, results };
   });
 

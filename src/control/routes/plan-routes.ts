@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ControlDeps } from '../control-deps.js';
-import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
-import { planWithinDeadline } from '../plan-within-deadline.js';
+import { planWithinDeadline } from '../requests/plan-within-deadline.js';
 import { parseRequestPart, planQuerySchema } from '../request-schemas.js';
+import { requireTarget } from '../requests/require-target.js';
 
 /** POST /v1/plans: `seatflow plan --json` over HTTP. Validates and pre-flights the body; changes nothing. */
 export function registerPlanRoutes(app: FastifyInstance, deps: ControlDeps): void {
@@ -22,13 +22,5 @@ export function registerPlanRoutes(app: FastifyInstance, deps: ControlDeps): voi
       ...(query.ignoreColumn === undefined ? {} : { ignoreColumns: query.ignoreColumn }),
     });
     return { target: deps.target.label, ...plan, guardrails, warnings: manifest.warnings };
-  });
-}
-
-/** Plans and submissions read live state: without a token there is nothing to read it with. */
-export function requireTarget(deps: ControlDeps): void {
-  if (deps.target.configured) return;
-  throw new ControlError(503, CONTROL_ERROR_CODES.targetNotConfigured, 'no access token is configured for the target service', {
-    hint: 'Set SMARTSHEET_ACCESS_TOKEN to a System Admin API token and restart `seatflow serve` (or start it with --sim).',
   });
 }

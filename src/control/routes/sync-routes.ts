@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { syncSummary } from '../../sync/sync-report.js';
-import type { ControlDeps } from '../control-deps.js';
+import type { ControlDeps, ControlSyncDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { manifestBytesOf, manifestFormatOf } from '../manifest-body.js';
 import { parseRequestPart, reasonSchema } from '../request-schemas.js';
-import { approvalView } from '../submit-manifest.js';
-import { runSyncRequest, type ControlSyncDeps } from '../sync-request.js';
+import { approvalView } from '../requests/approval-view.js';
+import { runSyncRequest } from '../requests/sync-request.js';
 import { withRedis } from '../with-redis.js';
 
 const flag = z.enum(['true', 'false', '1', '0', '']).transform((value) => value === 'true' || value === '1' || value === '').optional();

@@ -13,7 +13,7 @@ if tostring(cjson.decode(current)['version']) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 return 1`);
 
-const planLinesSchema = z.array(z.object({ key: z.string(), text: z.string(), decision: z.record(z.string(), z.unknown()) }));
+const planLinesSchema = z.array(z.object({ key: z.string(), text: z.string(), decision: z.record(z.string(), z.unknown()), view: z.record(z.string(), z.union([z.string(), z.number()])).optional() }));
 
 export interface ApprovalStore {
   /** Stores a new request with its plan and what it re-plans from; false when one with this id exists. */

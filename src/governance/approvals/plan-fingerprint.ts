@@ -16,6 +16,11 @@ export interface PlanLine {
   text: string;
   /** What the hash covers (canonical JSON). */
   decision: Record<string, unknown>;
+  /**
+   * What the requester's plan showed beside the decision (the subject, the reason in words, the line of the file), so
+   * that an approver sees the plan in the same words; not covered by the hash.
+   */
+  view?: Record<string, string | number>;
 }
 
 export interface PlanFingerprint {
@@ -83,7 +88,13 @@ export function fingerprintOfBatchPlan(plan: Pick<BatchPlan, 'rows' | 'summary'>
 }
 
 function lineOfRow(row: PlannedRow): PlanLine {
-  return { key: `row ${row.row}`, text: `${row.actionName || '?'} ${describeSubject(row)}: ${row.verdict}${row.rule === undefined ? '' : ` [${row.rule}]`}`, decision: decisionOf(row) };
+  const subject = describeSubject(row);
+  return {
+    key: `row ${row.row}`,
+    text: `${row.actionName || '?'} ${subject}: ${row.verdict}${row.rule === undefined ? '' : ` [${row.rule}]`}`,
+    decision: decisionOf(row),
+    view: { line: row.line, action: row.actionName, subject, ...(row.reason === undefined ? {} : { reason: row.reason }) },
+  };
 }
 
 function decisionOf(row: PlannedRow): Record<string, unknown> {

@@ -27,6 +27,18 @@ export const AUDIT_EVENTS = [
   'config.loaded',
   'schedule.added',
   'schedule.removed',
+  /** A change of a user that seatflow did not make, as the service's events told it (docs/events.md#whose-change). */
+  'change.outside',
+  /** The plan webhook of `seatflow webhooks subscribe`, a rotation of its secret, its removal. */
+  'events.subscribed',
+  'events.rotated',
+  'events.unsubscribed',
+  /** A schedule run now, out of its cron (`seatflow schedule run`, the dashboard's Run now). */
+  'schedule.run',
+  /** A batch cancelled (`seatflow cancel`, the API, the dashboard): its rows not yet started end cancelled. */
+  'batch.cancelled',
+  /** A batch's failed rows queued again (`seatflow retry`, the API, the dashboard). */
+  'batch.retried',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

@@ -44,6 +44,7 @@ export function fingerprintOfOffboarding(plan: Pick<OffboardingPlan, 'leavers'>)
       ...(leaver.verdict === 'deactivate-on-date' ? { leaveAt: leaver.leaveAt } : {}),
       transferTo: leaver.transferTo?.userId ?? null,
     },
+    view: { line: leaver.line, ...(leaver.transferTo === undefined ? {} : { transferTo: leaver.transferTo.email }), ...(leaver.reason === undefined ? {} : { reason: leaver.reason }), ...(leaver.notes.length === 0 ? {} : { notes: leaver.notes.join('\n') }) },
   }));
   const accepted = plan.leavers.filter((leaver) => leaver.verdict !== 'refused');
   const summary: Record<string, number> = {};

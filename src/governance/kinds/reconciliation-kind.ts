@@ -13,6 +13,8 @@ export const reconciliationInputSchema = z.object({
   runKey: z.string(),
   /** ISO: with runKey, the run's identity and so its batch id. */
   runAt: z.string(),
+  /** The users a drift's reconciliation was restricted to (docs/events.md#drift). */
+  emails: z.array(z.string()).optional(),
 });
 export type ReconciliationInput = z.infer<typeof reconciliationInputSchema>;
 
@@ -31,7 +33,7 @@ export function createReconciliationKind(planning: ReconciliationPlanning): Chan
     kind: 'reconciliation',
     async replan(raw) {
       const input = reconciliationInputSchema.parse(raw);
-      const plan = await planReconciliation({ policyPath: input.policyPath, api: planning.api, guardrails: planning.guardrails, now: new Date() });
+      const plan = await planReconciliation({ policyPath: input.policyPath, api: planning.api, guardrails: planning.guardrails, now: new Date(), ...(input.emails === undefined ? {} : { onlyEmails: input.emails }) });
       const runId = runIdOf(input.runKey, new Date(input.runAt));
       return {
         plan: fingerprintOfBatchPlan(plan.plan),

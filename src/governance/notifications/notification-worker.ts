@@ -9,6 +9,7 @@ import type { DeliveryLog } from './delivery-log.js';
 import type { Notifier } from './notification-event.js';
 import type { DeliveryJobData, NotificationJobData, QueueNotifier, SweepJobData } from './notifier.js';
 import { notifyOverdueSteps } from './overdue-steps.js';
+import { logBullmqError } from '../../queue/redis/connection-lost.js';
 
 export interface NotificationWorkerOptions {
   connection: ConnectionOptions;
@@ -101,7 +102,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     },
     { connection: options.connection, prefix: options.prefix, concurrency: 4, autorun: true },
   );
-  worker.on('error', (error) => logger.warn({ err: error }, 'notification worker connection error'));
+  worker.on('error', logBullmqError(logger, 'notification worker'));
 
   return {
     worker,

@@ -30,6 +30,8 @@ export interface LuaScript {
   prepare(redis: RedisClient): void;
 }
 
+const textsByName = new Map<string, string>();
+
 /**
  * A Lua script registered once per connection with ioredis `defineCommand`: calls go as EVALSHA (the digest, not the
  * text), and ioredis sends the text again by itself when a server answers NOSCRIPT (after a restart or a failover to
@@ -37,6 +39,10 @@ export interface LuaScript {
  */
 export function luaScript(name: string, lua: string): LuaScript {
   const command = `seatflow${name}`;
+  // A connection keeps the first script defined under a name: a second text under it would silently run the first.
+  const known = textsByName.get(name);
+  if (known !== undefined && known !== lua) throw new Error(`two Lua scripts are named ${name}: give each its own name`);
+  textsByName.set(name, lua);
   const prepare = (redis: RedisClient): void => {
     if (typeof (redis as unknown as Record<string, unknown>)[command] !== 'function') redis.defineCommand(command, { lua });
   };

@@ -1,5 +1,6 @@
 import type { RedisTarget } from './redis-target.js';
 import { probeRedisAnswer, type ProbeQuestion } from './probe-redis.js';
+import { CONNECTION_LOST } from './connection-lost.js';
 
 /** ioredis-free words for "no seed answered at all" (open-redis.ts gives up at once on them: nothing is failing over). */
 export const NO_CLUSTER_NODE_ANSWERED = 'no node of the cluster answered';
@@ -28,5 +29,5 @@ export async function probeCluster(target: Extract<RedisTarget, { kind: 'cluster
 }
 
 function isConnectionProblem(message: string): boolean {
-  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|Connection is closed|^no answer within/i.test(message);
+  return CONNECTION_LOST.test(message);
 }

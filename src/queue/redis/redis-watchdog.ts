@@ -2,7 +2,10 @@
 export interface RedisWatchdogOptions {
   /** One PING on the connection watched: resolves when Redis answered (it waits in the queue while Redis is away). */
   ping: () => Promise<unknown>;
-  /** Said once Redis has not answered for this long, and again every time as long again passes. */
+  /**
+   * Said once Redis has not answered for this long: once per outage, however long it lasts (a worker waiting an hour
+   * logs one line when Redis goes and one when it is back, not one every few seconds).
+   */
   warnAfterMs: number;
   /** Said once, after which the watchdog stops; undefined: never (a worker waits as long as it takes). */
   giveUpAfterMs?: number | undefined;
@@ -22,7 +25,7 @@ export interface RedisWatchdog {
 /**
  * Watches a Redis connection that commands wait on without bound (they wait through a restart or a failover rather
  * than fail a row): a PING every second, and the time since Redis last answered. Every command waiting on Redis is
- * bounded by this one watch, not by a timeout per call site: past `warnAfterMs` it says so, past `giveUpAfterMs` it
+ * bounded by this one watch, not by a timeout per call site: past `warnAfterMs` it says so once, past `giveUpAfterMs` it
  * gives up (the command exits 3), and when Redis answers again it says that too. Time in which this process itself
  * did not run (a long synchronous stretch, a frozen or suspended process) is not counted as Redis' silence.
  */
@@ -32,7 +35,6 @@ export function watchRedis(options: RedisWatchdogOptions): RedisWatchdog {
   let lastAnswer = now();
   let lastTick = lastAnswer;
   let pinging = false;
-  let nextWarning = options.warnAfterMs;
   let warned = false;
   let stopped = false;
 
@@ -44,7 +46,6 @@ export function watchRedis(options: RedisWatchdogOptions): RedisWatchdog {
         if (stopped) return;
         const silentMs = now() - lastAnswer;
         lastAnswer = now();
-        nextWarning = options.warnAfterMs;
         if (warned) options.onAnswered(silentMs);
         warned = false;
       },
@@ -67,9 +68,8 @@ export function watchRedis(options: RedisWatchdogOptions): RedisWatchdog {
       options.onGiveUp?.(silentMs);
       return;
     }
-    if (silentMs >= nextWarning) {
+    if (!warned && silentMs >= options.warnAfterMs) {
       warned = true;
-      nextWarning += options.warnAfterMs;
       options.onWaiting(silentMs);
     }
     if (!pinging) ping();

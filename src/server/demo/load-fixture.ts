@@ -1,6 +1,6 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { newSharedSecret } from '../routes/webhooks.js';
-import { domainMatches } from '../rules/email-domains.js';
+import { domainMatches } from '../../contract/index.js';
 import { noteProvisionalSeat } from '../rules/provisional-expiry.js';
 import { freeSeatOf } from '../rules/seat-lifecycle.js';
 import type { CellValue, ColumnRecord, SheetRecord, UserRecord } from '../state/records.js';

@@ -30,8 +30,6 @@ export const SERVER_ERROR_CODES = {
   cannotEditOthersDiscussion: 1081,
   duplicateTitle: 1056,
   badSystemColumnChange: 1089,
-  alternateEmailNotConfirmed: 1158,
-  alternateEmailOfOtherUser: 1159,
 } as const;
 
 /** An error answer of the API: thrown by handlers, written by the error handler as `{errorCode, message, refId}`. */

@@ -7,6 +7,7 @@ import { authenticate, isSystemAdmin } from './authenticate.js';
 import { isoDates, numericDates } from './date-format.js';
 import { queryBool, type Query } from './query.js';
 import { expireProvisionalSeats } from '../rules/provisional-expiry.js';
+import { runAs, type ChangeSource } from '../sim/change-source.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,7 +59,7 @@ function wrap(def: RouteDef, pipeline: ApiPipeline) {
     }
     if (def.adminOnly === true && !isSystemAdmin(principal)) throw ApiError.forbidden();
     // Seats whose review period ended by the server's clock drop to a free seat before anything reads them.
-    expireProvisionalSeats(server.state, server.clock.now(), server.mutations);
+    expireProvisionalSeats(server.state, server.clock.now(), server.mutations, server.events);
     const query = request.query as Query;
     const ctx: RouteContext = {
       server,
@@ -70,7 +71,8 @@ function wrap(def: RouteDef, pipeline: ApiPipeline) {
       request,
       reply,
     };
-    const result = await def.handle(ctx);
+    // The token's user made whatever the handler changes (mutation log, webhook events), with its change agent.
+    const result = await runAs(apiSource(principal.user.id, request), () => def.handle(ctx));
     if (fault?.kind === 'reset-after') return cutConnection(request, reply);
     if (fault?.kind === 'status-after') {
       throw new ApiError(fault.status, faultErrorCode(fault.status), 'Injected fault after the change was made.');
@@ -78,6 +80,13 @@ function wrap(def: RouteDef, pipeline: ApiPipeline) {
     if (reply.sent) return undefined;
     return reply.header('content-type', 'application/json;charset=UTF-8').send(result);
   };
+}
+
+/** The author of an API call's changes: the token's user and its `Smartsheet-Change-Agent` (the last 512 characters). */
+function apiSource(actorId: number, request: FastifyRequest): ChangeSource {
+  const header = request.headers['smartsheet-change-agent'];
+  const agent = (Array.isArray(header) ? header.join(',') : header)?.trim();
+  return agent === undefined || agent === '' ? { via: 'api', actorId } : { via: 'api', actorId, changeAgent: agent.slice(-512) };
 }
 
 /** Registers each definition under both prefixes. */

@@ -1,10 +1,11 @@
 import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
+import { checkMakePrimary, checkNewAlternates } from '../rules/alternate-email-rules.js';
 import { paginate, readPaging } from '../http/paging.js';
 import { pathId } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
-import { domainMatches, EMAIL_ADDRESS } from '../rules/email-domains.js';
+import { domainMatches } from '../../contract/index.js';
 import type { AlternateEmailRecord, UserRecord } from '../state/records.js';
-import { emailInUse, normalizeEmail, setPrimaryEmail, userPlanDomains } from '../state/server-state.js';
+import { setPrimaryEmail, userPlanDomains } from '../state/server-state.js';
 import { alternateEmailView } from '../state/user-views.js';
 import { requireUser, success } from './route-helpers.js';
 
@@ -33,21 +34,13 @@ function add(ctx: RouteContext): unknown {
   const { state, mutations } = ctx.server;
   const user = requireUser(ctx);
   const emails = readEmails(ctx.body);
-  const seen = new Set<string>();
-  for (const email of emails) {
-    if (!EMAIL_ADDRESS.test(email)) throw ApiError.badRequest(CODES.invalidEmail, `Invalid email address: ${email}`);
-    const key = normalizeEmail(email);
-    if (seen.has(key) || emailInUse(state, email)) {
-      throw ApiError.badRequest(CODES.alternateEmailConflict, `The address ${email} is already in use.`, { alternateEmailAddress: email });
-    }
-    seen.add(key);
-  }
+  checkNewAlternates(state, user, emails);
   const domains = userPlanDomains(state, user);
   const created = emails.map((email) => {
     // Addresses on a validated domain of the plan count as confirmed; others wait for the user to confirm.
     const record: AlternateEmailRecord = { id: state.ids.next(), email, confirmed: domainMatches(email, domains) };
     user.alternateEmails.push(record);
-    mutations.record({ operation: 'addAlternateEmail', resourceType: 'alternateEmail', resourceId: record.id, userId: user.id, summary: `added ${email} to ${user.email}` });
+    mutations.record({ operation: 'addAlternateEmail', resourceType: 'alternateEmail', resourceId: record.id, userId: user.id, summary: `added ${email} to ${user.email}${record.confirmed ? '' : ' (unconfirmed)'}` });
     return alternateEmailView(record);
   });
   return success(created);
@@ -65,12 +58,12 @@ function makePrimary(ctx: RouteContext): unknown {
   const { state, mutations } = ctx.server;
   const user = requireUser(ctx);
   const record = requireAlternate(ctx, user);
-  if (!record.confirmed) {
-    throw ApiError.badRequest(CODES.alternateEmailNotConfirmed, `The alternate address ${record.email} is not confirmed yet.`);
-  }
+  checkMakePrimary(state, user, record);
   const oldPrimary = user.email;
   setPrimaryEmail(state, user, record.email);
+  // The old primary address stays with the user as a confirmed alternate (it was the address they signed in with).
   record.email = oldPrimary;
+  record.confirmed = true;
   mutations.record({ operation: 'makeAlternateEmailPrimary', resourceType: 'user', resourceId: user.id, userId: user.id, summary: `primary ${oldPrimary} → ${user.email}` });
   return success({ id: record.id, email: user.email, confirmed: true });
 }

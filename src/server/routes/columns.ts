@@ -66,6 +66,7 @@ function addColumns(ctx: RouteContext): unknown {
   touch(ctx, sheet);
   for (const column of created) {
     ctx.server.mutations.record({ operation: 'addColumns', resourceType: 'column', resourceId: column.id, summary: `added column "${column.title}" (${column.type}) to sheet ${sheet.id}` });
+    ctx.server.events.sheet(sheet, { objectType: 'column', eventType: 'created', id: column.id });
   }
   // Added columns are reported at the highest level, so the caller sees the type it asked for.
   return success(created.map((c) => columnView(c, sheet.columns.indexOf(c), 2)), sheet.version);
@@ -83,6 +84,7 @@ function update(ctx: RouteContext): unknown {
       resourceId: column.id,
       summary: `updated ${outcome.changed.join(', ')} of column "${column.title}" on sheet ${sheet.id}; ${outcome.convertedCells} cells converted`,
     });
+    ctx.server.events.sheet(sheet, { objectType: 'column', eventType: 'updated', id: column.id });
   }
   return success(columnView(column, sheet.columns.indexOf(column), 2), sheet.version);
 }
@@ -95,6 +97,7 @@ function remove(ctx: RouteContext): unknown {
   for (const row of sheet.rows) delete row.cells[String(column.id)];
   touch(ctx, sheet);
   ctx.server.mutations.record({ operation: 'deleteColumn', resourceType: 'column', resourceId: column.id, summary: `deleted column "${column.title}" of sheet ${sheet.id}` });
+  ctx.server.events.sheet(sheet, { objectType: 'column', eventType: 'deleted', id: column.id });
   return success(undefined, sheet.version);
 }
 

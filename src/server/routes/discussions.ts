@@ -49,6 +49,7 @@ async function create(ctx: RouteContext): Promise<unknown> {
     resourceId: discussion.id,
     summary: `discussion on sheet ${sheet.id}${attachments.length > 0 ? ` with attachment ${attachments[0]?.name}` : ''}`,
   });
+  ctx.server.events.sheet(sheet, { objectType: 'discussion', eventType: 'created', id: discussion.id });
   const view = discussionView(discussion, { lookup: (id) => state.users.get(id), dates: ctx.dates, accessLevel: level, withComments: true, withAttachments: true });
   return success(view, sheet.version);
 }
@@ -73,6 +74,7 @@ function remove(ctx: RouteContext): unknown {
   sheet.discussions = sheet.discussions.filter((d) => d !== discussion);
   sheet.version += 1;
   ctx.server.mutations.record({ operation: 'deleteDiscussion', resourceType: 'discussion', resourceId: discussion.id, summary: `deleted discussion of sheet ${sheet.id}` });
+  ctx.server.events.sheet(sheet, { objectType: 'discussion', eventType: 'deleted', id: discussion.id });
   return success(undefined, sheet.version);
 }
 

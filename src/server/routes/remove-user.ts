@@ -4,6 +4,7 @@ import type { RouteContext } from '../server-context.js';
 import { pathId } from '../http/query.js';
 import { bodyObject, requireUser, success } from './route-helpers.js';
 import { refuseExternallyManaged } from '../rules/lifecycle-eligibility.js';
+import { leaveOrganization } from '../rules/leave-organization.js';
 
 /** Options come as query parameters (every SDK) or as a JSON body (the OpenAPI file); the query wins. */
 function readOptions(ctx: RouteContext): { transferTo?: number; transferSheets: boolean; removeFromSharing: boolean } {
@@ -72,13 +73,7 @@ export function removeUser(ctx: RouteContext): unknown {
       unshared += 1;
     }
   }
-  for (const group of state.groups.values()) group.memberIds = group.memberIds.filter((id) => id !== user.id);
-  user.inOrg = false;
-  user.admin = false;
-  user.groupAdmin = false;
-  user.resourceViewer = false;
-  user.licensedSheetCreator = false;
-  user.seats = [];
+  leaveOrganization(state, user, ctx.server.events);
   mutations.record({
     operation: 'removeUser',
     resourceType: 'user',

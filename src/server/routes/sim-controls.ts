@@ -8,6 +8,8 @@ import { FaultSpecError, type FaultInjector } from '../sim/faults.js';
 import { parseRateLimit, type RateLimiter } from '../sim/rate-limit.js';
 import type { RequestLog } from '../sim/request-log.js';
 import { isLoopbackHost } from '../webhooks/verify-callback.js';
+import { applyOutsideChange } from './outside-changes.js';
+import { SIM_DOMAIN_CONTROLS } from './sim-domain-controls.js';
 
 /** What /_sim can change besides the context: swapping the whole state. */
 export interface SimStateControls {
@@ -138,6 +140,7 @@ const HANDLERS: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; path: string; handl
   { method: 'POST', path: '/reset', handle: (_r, d) => (d.stateControls.reset(), { message: 'SUCCESS' }) },
   { method: 'POST', path: '/load', handle: (r, d) => (d.stateControls.load(r.body), { message: 'SUCCESS' }) },
   { method: 'GET', path: '/state', handle: (_r, d) => d.stateControls.snapshot() },
+  { method: 'POST', path: '/outside-change', handle: (r, d) => ({ message: 'SUCCESS', ...applyOutsideChange(d.server, r.body) }) },
   {
     method: 'PUT',
     path: '/plans/:planId',
@@ -150,6 +153,7 @@ const HANDLERS: { method: 'GET' | 'PUT' | 'POST' | 'DELETE'; path: string; handl
       return plan;
     },
   },
+  ...SIM_DOMAIN_CONTROLS.map((control) => ({ method: control.method, path: control.path, handle: (r: FastifyRequest, d: SimControlDeps) => control.handle(r, d.server) })),
 ];
 
 function remoteIsLoopback(request: FastifyRequest): boolean {

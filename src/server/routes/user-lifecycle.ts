@@ -2,7 +2,7 @@ import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { pathId } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import { checkDeactivate, checkReactivate } from '../rules/lifecycle-eligibility.js';
-import { assignMemberSeats, takeMemberSeats } from '../rules/seat-lifecycle.js';
+import { assignMemberSeats, describeMoves, takeMemberSeats } from '../rules/seat-lifecycle.js';
 import { requireUser, success } from './route-helpers.js';
 
 /** Smartsheet Gov offers neither deactivate nor reactivate (docs/service.md#regions). */
@@ -25,8 +25,10 @@ function deactivate(ctx: RouteContext): unknown {
       resourceType: 'user',
       resourceId: user.id,
       userId: user.id,
-      summary: `deactivated ${user.email}${moves.length === 0 ? '' : `; ${moves.join('; ')}`}`,
+      summary: `deactivated ${user.email}${describeMoves(moves)}`,
     });
+    ctx.server.events.user('deactivated', user, user.seats.map((s) => s.planId));
+    ctx.server.events.seatChanged(user, moves.map((move) => move.planId));
   }
   return success();
 }
@@ -47,8 +49,10 @@ function reactivate(ctx: RouteContext): unknown {
       resourceType: 'user',
       resourceId: target.id,
       userId: target.id,
-      summary: `reactivated ${target.email}${moves.length === 0 ? '' : `; ${moves.join('; ')}`}`,
+      summary: `reactivated ${target.email}${describeMoves(moves)}`,
     });
+    ctx.server.events.user('reactivated', target, target.seats.map((s) => s.planId));
+    ctx.server.events.seatChanged(target, moves.map((move) => move.planId));
   }
   return success();
 }

@@ -57,6 +57,7 @@ function applySeatChange(ctx: RouteContext, user: UserRecord, seat: PlanSeat, ch
     userId: user.id,
     summary: `${user.email} in plan ${seat.planId}: ${before} → ${change.target}${change.clearAdmin ? ', admin removed' : ''}`,
   });
+  ctx.server.events.seatChanged(user, [seat.planId]);
   return success();
 }
 
@@ -76,6 +77,7 @@ function upgrade(ctx: RouteContext): unknown {
 function removeFromPlan(ctx: RouteContext): unknown {
   const { state, mutations } = ctx.server;
   const { user, seat } = requireSeat(ctx);
+  ctx.server.events.user('removed', user, [seat.planId]);
   user.seats = user.seats.filter((s) => s !== seat);
   // Removing from a plan drops access to what is shared within it: sheets owned by the plan's members.
   let unshared = 0;

@@ -5,7 +5,8 @@ import { LIST_USERS_LAST_LOGIN_MAX_PAGE_SIZE, LIST_USERS_MAX_PAGE_SIZE } from '.
 import { noteProvisionalSeat } from '../rules/provisional-expiry.js';
 import { queryBool, queryIncludes, queryInt, queryList, queryString } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
-import { domainMatches, EMAIL_ADDRESS } from '../rules/email-domains.js';
+import { domainMatches } from '../../contract/index.js';
+import { EMAIL_ADDRESS } from '../rules/email-domains.js';
 import type { UserRecord } from '../state/records.js';
 import { addUser, findUserByEmail } from '../state/server-state.js';
 import { userProfileView, userView } from '../state/user-views.js';
@@ -70,8 +71,9 @@ function profile(ctx: RouteContext, user: UserRecord, isMe: boolean): unknown {
   return userProfileView(user, {
     dates: ctx.dates,
     callerIsAdmin,
-    // GET /users/{id} carries lastLogin for an admin caller without any include (docs/service.md#get-user).
-    includeLastLogin: callerIsAdmin && !isMe,
+    // GET /users/{id} and GET /users/me carry lastLogin for a System Admin caller without any include
+    // (docs/service.md#get-user).
+    includeLastLogin: callerIsAdmin,
     displayContributorSeatType: reportsContributor(ctx),
     org: state.org,
     isMe,
@@ -145,6 +147,9 @@ function addUserRoute(ctx: RouteContext): unknown {
     userId: user.id,
     summary: `added ${user.email} (${user.status}, ${user.seats[0]?.seatType})`,
   });
+  // Adding allocates a seat (docs/service.md#add-user): the plan hears of the user and of the seat.
+  ctx.server.events.user('added', user, user.seats.map((s) => s.planId));
+  ctx.server.events.seatChanged(user, user.seats.map((s) => s.planId));
   return success(userView(user, { dates: ctx.dates, callerIsAdmin: true, displayContributorSeatType: reportsContributor(ctx) }));
 }
 

@@ -7,7 +7,7 @@ import { readPaging } from '../http/paging.js';
 import { pathId } from '../http/query.js';
 import type { RouteContext, RouteDef } from '../server-context.js';
 import { listWebhooks, ownsWebhook } from '../rules/webhook-listing.js';
-import type { WebhookRecord } from '../state/records.js';
+import type { WebhookCallbackStats, WebhookRecord } from '../state/records.js';
 import { isLoopbackHost, verifyCallback } from '../webhooks/verify-callback.js';
 import { accessLevelOf, bodyBool, bodyObject, bodyString, success } from './route-helpers.js';
 
@@ -37,6 +37,15 @@ function webhookView(ctx: RouteContext, webhook: WebhookRecord, dates: DateForma
   }
   if (webhook.subscope !== undefined) view.subscope = { ...webhook.subscope };
   if (webhook.customHeaders !== undefined) view.customHeaders = { ...webhook.customHeaders };
+  if (webhook.stats !== undefined) view.stats = statsView(webhook.stats, dates);
+  return view;
+}
+
+function statsView(stats: WebhookCallbackStats, dates: DateFormat): NonNullable<Webhook['stats']> {
+  const view: NonNullable<Webhook['stats']> = {};
+  if (stats.lastCallbackAttempt !== undefined) view.lastCallbackAttempt = dates(stats.lastCallbackAttempt);
+  if (stats.lastCallbackAttemptRetryCount !== undefined) view.lastCallbackAttemptRetryCount = stats.lastCallbackAttemptRetryCount;
+  if (stats.lastSuccessfulCallback !== undefined) view.lastSuccessfulCallback = dates(stats.lastSuccessfulCallback);
   return view;
 }
 

@@ -2,7 +2,7 @@ import { ApiError, SERVER_ERROR_CODES as CODES } from '../http/api-error.js';
 import { userPlanDomains, type ServerState } from '../state/server-state.js';
 import type { UserRecord } from '../state/records.js';
 import { isIspEmail } from '../../contract/isp-domains.js';
-import { domainMatches } from './email-domains.js';
+import { domainMatches } from '../../contract/index.js';
 
 type Verb = 'deactivate' | 'reactivate';
 

@@ -1,4 +1,5 @@
 import type { MutationLog } from '../sim/mutation-log.js';
+import type { ServerEvents } from '../webhooks/server-events.js';
 import type { ServerState } from '../state/server-state.js';
 import { freeSeatOf, setSeat } from './seat-lifecycle.js';
 
@@ -11,7 +12,7 @@ import { freeSeatOf, setSeat } from './seat-lifecycle.js';
  * `state.nextProvisionalExpiry` is the earliest expiry that may be due, so most requests cost one comparison; the
  * users are scanned only once some expiry has passed.
  */
-export function expireProvisionalSeats(state: ServerState, now: number, mutations: MutationLog): void {
+export function expireProvisionalSeats(state: ServerState, now: number, mutations: MutationLog, events: ServerEvents): void {
   if (now < state.nextProvisionalExpiry) return;
   let next = Number.POSITIVE_INFINITY;
   for (const user of state.users.values()) {
@@ -30,6 +31,8 @@ export function expireProvisionalSeats(state: ServerState, now: number, mutation
         userId: user.id,
         summary: `${user.email} in plan ${seat.planId}: PROVISIONAL_MEMBER → ${seat.seatType} (review period ended, not upgraded)`,
       });
+      // The service's own change: the event names no acting user.
+      events.seatChanged(user, [seat.planId]);
     }
   }
   state.nextProvisionalExpiry = next;

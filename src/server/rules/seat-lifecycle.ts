@@ -16,8 +16,17 @@ export function setSeat(seat: PlanSeat, seatType: StoredSeat, at: number, provis
   seat.provisionalExpirationDate = seatType === 'PROVISIONAL_MEMBER' ? provisionalUntil : null;
 }
 
-/** A seat change in words, for the mutation log: `plan 54…: MEMBER → VIEWER`. */
-export type SeatMove = string;
+/** One seat that changed type: which plan, from what, to what (the mutation log's words, the webhook events). */
+export interface SeatMove {
+  planId: number;
+  from: StoredSeat;
+  to: StoredSeat;
+}
+
+/** `; plan 54…: MEMBER → VIEWER; …` for a mutation's summary, or nothing when no seat moved. */
+export function describeMoves(moves: readonly SeatMove[]): string {
+  return moves.map((move) => `; plan ${move.planId}: ${move.from} → ${move.to}`).join('');
+}
 
 /**
  * Deactivation takes the Member seat away (docs/service.md#seats-follow-the-lifecycle): every MEMBER or
@@ -29,7 +38,7 @@ export function takeMemberSeats(user: UserRecord, at: number): SeatMove[] {
     if (!HOLDS_MEMBER_SEAT.has(seat.seatType)) continue;
     const before = seat.seatType;
     setSeat(seat, freeSeatOf(seat), at);
-    moves.push(`plan ${seat.planId}: ${before} → ${seat.seatType}`);
+    moves.push({ planId: seat.planId, from: before, to: seat.seatType });
   }
   return moves;
 }
@@ -44,7 +53,7 @@ export function assignMemberSeats(user: UserRecord, at: number): SeatMove[] {
     if (!seat.isInternal || seat.seatType === 'MEMBER') continue;
     const before = seat.seatType;
     setSeat(seat, 'MEMBER', at);
-    moves.push(`plan ${seat.planId}: ${before} → MEMBER`);
+    moves.push({ planId: seat.planId, from: before, to: 'MEMBER' });
   }
   return moves;
 }

@@ -1,3 +1,5 @@
+import { currentChangeSource, type ChangeChannel } from './change-source.js';
+
 /** One state change, as the mutation log keeps it (docs/reference-server.md#mutation-log). */
 export interface Mutation {
   seq: number;
@@ -9,6 +11,10 @@ export interface Mutation {
   resourceId: number | string;
   /** The user the change is about, when it is about one. */
   userId?: number;
+  /** Who made it: the token's user, the admin of an Admin Center change; absent for the service's own changes. */
+  actorId?: number;
+  /** Through what: the API, the Admin Center, an identity-provider sync, or the service itself. */
+  via: ChangeChannel;
   summary: string;
 }
 
@@ -21,7 +27,8 @@ export interface MutationFilter {
 }
 
 export interface MutationLog {
-  record(entry: Omit<Mutation, 'seq' | 'at'>): Mutation;
+  /** Appends a change; its actor and channel are the current change source's (change-source.ts). */
+  record(entry: Omit<Mutation, 'seq' | 'at' | 'actorId' | 'via'>): Mutation;
   list(filter?: MutationFilter): Mutation[];
   clear(): void;
   size(): number;
@@ -33,7 +40,8 @@ export function createMutationLog(now: () => number): MutationLog {
   return {
     record(entry) {
       seq += 1;
-      const mutation: Mutation = { seq, at: new Date(now()).toISOString(), ...entry };
+      const source = currentChangeSource();
+      const mutation: Mutation = { seq, at: new Date(now()).toISOString(), ...entry, via: source.via, ...(source.actorId === undefined ? {} : { actorId: source.actorId }) };
       entries.push(mutation);
       return mutation;
     },

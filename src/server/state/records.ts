@@ -162,6 +162,15 @@ export interface WebhookRecord {
   customHeaders?: Record<string, string>;
   createdAt: number;
   modifiedAt: number;
+  /** Kept once a callback was attempted (epoch ms of the server's clock); the view reports them as `stats`. */
+  stats?: WebhookCallbackStats;
+}
+
+export interface WebhookCallbackStats {
+  lastCallbackAttempt?: number;
+  /** Retries made as of the last attempt: 0 for a callback's first attempt. */
+  lastCallbackAttemptRetryCount?: number;
+  lastSuccessfulCallback?: number;
 }
 
 export interface AppRecord {

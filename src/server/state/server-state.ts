@@ -78,13 +78,3 @@ export function findUserByEmail(state: ServerState, email: string): UserRecord |
 export function userPlanDomains(state: ServerState, user: UserRecord): string[] {
   return user.seats.flatMap((seat) => state.plans.get(seat.planId)?.domains ?? []);
 }
-
-/** True when some user (in the org or not) already uses this address, as primary or alternate. */
-export function emailInUse(state: ServerState, email: string): boolean {
-  const key = normalizeEmail(email);
-  if (state.usersByEmail.has(key)) return true;
-  for (const user of state.users.values()) {
-    if (user.alternateEmails.some((a) => normalizeEmail(a.email) === key)) return true;
-  }
-  return false;
-}

@@ -59,6 +59,9 @@ export function userView(user: UserRecord, options: UserViewOptions): User {
   return view;
 }
 
+/** The profile fields get user and get current user carry. */
+const PROFILE_FIELDS = ['company', 'department', 'title', 'role', 'workPhone', 'mobilePhone'] as const;
+
 export interface ProfileViewOptions extends UserViewOptions {
   org: OrgRecord;
   /** GET /users/me carries no status (docs/service.md#get-user). */
@@ -83,10 +86,8 @@ export function userProfileView(user: UserRecord, options: ProfileViewOptions): 
     delete view.status;
     view.sheetCount = -1;
   }
-  for (const key of ['company', 'department', 'title', 'role', 'workPhone', 'mobilePhone'] as const) {
-    const value = user[key];
-    if (value !== undefined) view[key] = value;
-  }
+  // Always sent, empty when unset, as the SDKs' shared recordings show them (docs/service.md#get-user).
+  for (const key of PROFILE_FIELDS) view[key] = user[key] ?? '';
   if (options.groups !== undefined) {
     view.groups = options.groups.map((g) => ({
       id: g.id,

@@ -14,7 +14,7 @@ const BOB = { id: 102, email: 'bob@acme.example', status: 'ACTIVE', seatType: 'M
 let seq = 0;
 function mutation(operation: string, userId: number, at: number): Mutation {
   seq += 1;
-  return { seq, at: new Date(at).toISOString(), operation, resourceType: 'user', resourceId: userId, userId, summary: `${operation} ${userId}` };
+  return { seq, at: new Date(at).toISOString(), operation, resourceType: 'user', resourceId: userId, userId, via: 'api', summary: `${operation} ${userId}` };
 }
 
 function promise(key: string, userId: number, notBefore: number, extra: Partial<ChangePromise> = {}): Omit<ChangePromise, 'history' | 'since'> {

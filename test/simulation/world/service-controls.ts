@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { CHANGE_CHANNELS } from '../../../src/server/sim/change-source.js';
 import type { Mutation } from '../../../src/server/sim/mutation-log.js';
 
 const clockSchema = z.object({ epochMs: z.number() });
 const mutationsSchema = z.object({
-  data: z.array(z.object({ seq: z.number(), at: z.string(), operation: z.string(), resourceType: z.string(), resourceId: z.union([z.number(), z.string()]), userId: z.number().optional(), summary: z.string() })),
+  data: z.array(z.object({ seq: z.number(), at: z.string(), operation: z.string(), resourceType: z.string(), resourceId: z.union([z.number(), z.string()]), userId: z.number().optional(), actorId: z.number().optional(), via: z.enum(CHANGE_CHANNELS), summary: z.string() })),
 });
 const usersSchema = z.object({
   data: z.array(z.object({ id: z.number(), email: z.string(), status: z.string().optional(), admin: z.boolean().optional() }).loose()),

@@ -48,4 +48,16 @@ describe('reportFatal with API errors', () => {
     expect(reportFatal(error, out.stream)).toBe(1);
     expect(out.text()).toContain('nothing was changed');
   });
+
+  it('names SMARTSHEET_API_BASE, the regions and seatflow doctor when the base URL cannot be reached', async () => {
+    const { ServiceUnavailableError } = await import('../../../src/client/api-error.js');
+    const out = sink();
+    const error = new ServiceUnavailableError({ operation: 'users.getCurrent', method: 'GET', message: 'users.getCurrent: cannot reach https://api.smartsheet.invalid/2.0 (ENOTFOUND): getaddrinfo ENOTFOUND', networkCode: 'ENOTFOUND' });
+    expect(reportFatal(error, out.stream)).toBe(1);
+    expect(out.text()).toContain('cannot reach https://api.smartsheet.invalid/2.0');
+    expect(out.text()).toContain('Check SMARTSHEET_API_BASE');
+    expect(out.text()).toContain('https://api.smartsheet.eu/2.0');
+    expect(out.text()).toContain('seatflow doctor');
+    expect(out.text()).not.toContain('Try again later');
+  });
 });

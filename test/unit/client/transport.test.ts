@@ -201,6 +201,28 @@ describe('transport', () => {
     expect(error.message).toContain('ECONNREFUSED');
   });
 
+  it('does not retry a base URL that has never answered and cannot be reached, and names it', async () => {
+    const { server, client: first } = await setup(() => ({ body: user }));
+    await first.close();
+    await server.close();
+    let attempts = 0;
+    client = createSmartsheetClient({ baseUrl: server.url, accessToken: TOKEN, retry: { maxAttempts: 5, baseDelayMs: 1 }, beforeRequest: async () => void (attempts += 1) });
+    const error = await caught(client.users.getCurrent());
+    expect(error.unreachable).toBe(true);
+    expect(error.message).toContain(`users.getCurrent: cannot reach ${server.url} (ECONNREFUSED)`);
+    expect(attempts).toBe(1);
+  });
+
+  it('retries a base URL that cannot be reached once it has answered before: a passing fault', async () => {
+    let attempts = 0;
+    const { server, client } = await setup(() => ({ body: user }), { retry: { maxAttempts: 3, baseDelayMs: 1 }, beforeRequest: async () => void (attempts += 1) });
+    await client.users.getCurrent();
+    await server.close();
+    const error = await caught(client.users.getCurrent());
+    expect(error.unreachable).toBe(true);
+    expect(attempts).toBe(1 + 3);
+  });
+
   it('stops a call when its AbortSignal fires', async () => {
     const { client } = await setup(() => ({ hang: true }));
     const controller = new AbortController();

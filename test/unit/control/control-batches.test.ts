@@ -81,7 +81,7 @@ describe('batch endpoints', () => {
     expect(retry.json()).toMatchObject({ batchId: 'b0123456789ab', requeued: 1, resumed: 0 });
     const cancel = await target.inject({ method: 'POST', url: '/v1/batches/b0123456789ab/cancel', headers: { ...auth, 'content-type': 'application/json' } });
     expect(cancel.json()).toMatchObject({ batchId: 'b0123456789ab', cancelled: 1, running: 0 });
-    expect(batches.calls.filter((call) => !call.startsWith('get '))).toEqual(['retry b0123456789ab', 'cancel b0123456789ab by the control API']);
+    expect(batches.calls.filter((call) => !call.startsWith('get '))).toEqual(['retry b0123456789ab', 'cancel b0123456789ab by control-token (control API)']);
   });
 
   it('answers 400 for an unknown report format', async () => {

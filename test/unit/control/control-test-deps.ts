@@ -32,6 +32,7 @@ export function batchRecord(overrides: Partial<BatchRecord> = {}): BatchRecord {
     target: 'sim:test',
     queueName: 'rows-test',
     counts: { ...emptyCounts(), skipped: 1, succeeded: 1 },
+    rowStates: { planned: 0, scheduled: 0, queued: 2, running: 0 },
     ...overrides,
   };
 }
@@ -64,7 +65,7 @@ export function createFakeBatches(batches: BatchRecord[] = []): ControlBatchDeps
       },
       retry: async (id: string) => {
         calls.push(`retry ${id}`);
-        return { requeued: 1, resumed: 0 };
+        return { requeued: 1, resumed: 0, leftToSteps: 0 };
       },
     },
     submit: async () => {

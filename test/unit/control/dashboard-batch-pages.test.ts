@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
 import { batchActivity } from '../../../src/control/dashboard/batch-activity.js';
-import { rowsOverTime } from '../../../src/control/dashboard/batch-charts.js';
+import { callsChart, rowsOverTime } from '../../../src/control/dashboard/batch-charts.js';
+import { createBudgetSampler } from '../../../src/control/dashboard/budget-sampler.js';
 import { lineChart } from '../../../src/control/dashboard/svg-chart.js';
-import type { ControlBatchDeps } from '../../../src/control/control-deps.js';
-import type { ControlOffboardingDeps } from '../../../src/control/routes/offboarding-routes.js';
+import type { ControlBatchDeps, ControlOffboardingDeps } from '../../../src/control/control-deps.js';
 import type { BatchRecord } from '../../../src/queue/batch-store.js';
 import { emptyCounts } from '../../../src/queue/row-outcome.js';
 import type { LeaverState } from '../../../src/workflow/leaver-state.js';
@@ -102,7 +102,7 @@ describe('dashboard: batch pages', () => {
     const page = await getPage(app, jar, `/batches/${OFFBOARDING}-remove`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`the remove step of offboarding <a href="/offboardings/${OFFBOARDING}">${OFFBOARDING}</a>`);
-    expect(page.body).toContain('<span class="badge state-waiting">waiting</span>');
+    expect(page.body).toContain('data-state="waiting">waiting</span>');
     expect(page.body).toContain('Next step due');
     // Between steps the page looks again every 30 s (a step may start), and offers no cancel (undo is the way).
     expect(liveOf(page.body)).toContain('hx-trigger="every 30s"');
@@ -125,14 +125,14 @@ describe('dashboard: batch pages', () => {
     let jar = await signIn(app);
     let list = await getPage(app, jar, '/batches');
     expect(list.body).toMatch(/<div id="batches-live">/);
-    expect(list.body.match(/state-waiting">waiting</g)).toHaveLength(2);
+    expect(list.body.match(/data-state="waiting">waiting</g)).toHaveLength(2);
     await app.close();
 
     app = buildControlApp(controlDeps({ batches: batchesWith([stepBatch('remove'), batchRecord({ state: 'queued' })], 1), offboarding }));
     jar = await signIn(app);
     list = await getPage(app, jar, '/batches');
     expect(list.body).toContain('<div id="batches-live" hx-get="/batches/live" hx-trigger="every 2s" hx-swap="outerHTML">');
-    expect(list.body).toContain('<span class="badge state-running">running</span>');
+    expect(list.body).toContain('data-state="running">running</span>');
   });
 
   it('keeps a cancelled batch live until its running rows finished, and says who cancelled it', async () => {
@@ -140,14 +140,14 @@ describe('dashboard: batch pages', () => {
     app = buildControlApp(controlDeps({ batches: batchesWith([cancelling], 3) }));
     const jar = await signIn(app);
     const page = await getPage(app, jar, '/batches/b0123456789ab');
-    expect(page.body).toContain('<span class="badge state-cancelling">cancelling</span>');
+    expect(page.body).toContain('data-state="cancelling">cancelling</span>');
     expect(liveOf(page.body)).toContain('hx-trigger="every 2s"');
     expect(page.body).toContain('cancelled by the dashboard');
     await app.close();
 
     app = buildControlApp(controlDeps({ batches: batchesWith([{ ...cancelling, counts: { ...cancelling.counts, succeeded: 2 } }], 3) }));
     const settled = await getPage(app, await signIn(app), '/batches/b0123456789ab');
-    expect(settled.body).toContain('<span class="badge state-cancelled">cancelled</span>');
+    expect(settled.body).toContain('data-state="cancelled">cancelled</span>');
     expect(liveOf(settled.body)).toBe('<div id="batch-live">');
   });
 
@@ -168,12 +168,16 @@ describe('dashboard: batch pages', () => {
     expect(anonymous).toEqual([]);
   });
 
-  it('puts the target line in the page banner, and wide tables in a box that scrolls from the keyboard', async () => {
+  it('puts the target line in the page banner, who is signed in beside Sign out, and tables that become cards on a phone', async () => {
     app = buildControlApp(controlDeps({ target: { label: 'https://api.example/2.0', id: 'https://api.example/2.0', configured: true, sim: false }, batches: batchesWith([batchRecord()]) }));
     const jar = await signIn(app);
     const page = await getPage(app, jar, '/batches');
     expect(page.body).toMatch(/<header class="top">[\s\S]*<p class="target">Target: https:\/\/api\.example\/2\.0<\/p>\s*<\/header>\s*<main id="main">/);
-    expect(page.body).toContain('<div class="table-scroll" role="region" aria-label="Recent batches" tabindex="0"><table class="batches">');
+    expect(page.body).toContain('<div class="table-box"><table class="cards batches">');
+    // Every cell says which column it is in, so that a phone shows it as a labelled line of a card.
+    expect(page.body).toMatch(/<th scope="row" data-label="Batch"><a id="open-b0123456789ab"/);
+    expect(page.body).toContain('<td data-label="State">');
+    expect(page.body).toContain('Signed in as <strong>control-token</strong> <span class="role">(admin)</span>');
   });
 });
 
@@ -195,6 +199,36 @@ describe('dashboard: the request budget on the batch page', () => {
 });
 
 describe('charts', () => {
+  it('counts the calls of the 60 s before each point, never a short burst scaled up to a minute, against what the budget allows in 60 s', async () => {
+    let now = 1_000_000;
+    let calls = 0;
+    const budget = { counters: async () => ({ calls, rateLimited: 0 }), state: async () => ({ level: 0, capacity: 10, ratePerSecond: 5, pausedForMs: 0 }) };
+    const sampler = createBudgetSampler(budget, { requests: 300, perSeconds: 60, headroom: 0.02, burst: 10 }, { now: () => now, everyMs: 3_600_000 });
+    try {
+      await sampler.view();
+      // A burst of the bucket's 10 calls in 2 s (300 a minute if scaled up), then 60 calls over the next 58 s.
+      now += 2000;
+      calls = 10;
+      await sampler.view();
+      now += 58_000;
+      calls = 70;
+      await sampler.view();
+      now += 30_000;
+      calls = 100;
+      const view = await sampler.view();
+      // Each point counts from the oldest sample within its 60 s: a shorter span says so, and is never scaled up.
+      expect(view.series.map((point) => point.calls)).toEqual([10, 70, 30]);
+      expect(view.series.map((point) => point.spanMs)).toEqual([2000, 60_000, 30_000]);
+      const chart = textOf(callsChart(view).text);
+      // The ceiling is the learned rate less the headroom, plus the bucket: 294 + 10.
+      expect(chart).toContain('at most 304 in 60 s');
+      expect(chart).toMatch(/peak 70, now 30 in the last 30 s; the budget allows at most 304 in 60 s/);
+      expect(Math.max(...view.series.map((point) => point.calls))).toBeLessThanOrEqual(304);
+    } finally {
+      sampler.close();
+    }
+  });
+
   it('adds up the rows finished per second into a rising line from the submission', () => {
     const created = Date.parse('2026-11-23T12:00:00.000Z');
     const points = rowsOverTime({ createdAt: new Date(created).toISOString() }, [

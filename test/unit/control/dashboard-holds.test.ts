@@ -1,7 +1,8 @@
+import type { PersonRow } from '../../../src/workflow/person-rows.js';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
-import type { ControlOffboardingDeps } from '../../../src/control/routes/offboarding-routes.js';
+import type { ControlOffboardingDeps } from '../../../src/control/control-deps.js';
 import type { HoldView } from '../../../src/workflow/offboarding-system.js';
 import { offboardingStatus, type LeaverView } from '../../../src/workflow/offboarding-status.js';
 import type { LeaverState } from '../../../src/workflow/leaver-state.js';
@@ -119,9 +120,12 @@ describe('dashboard: holds page', () => {
     expect(page.statusCode).toBe(200);
     const text = textOf(page.body);
     expect(text).toContain('1 holding, 1 scheduled, 1 removed');
-    expect(text).toContain('1 ana.holding@acme.example user 1001 holding deactivate succeeded 2026-11-22 12:00:01 UTC remove 2026-11-29 12:00:00 UTC');
+    expect(text).toContain('ana.holding@acme.example row 1 · user 1001 holding deactivate succeeded 2026-11-22 12:00:01 UTC remove 2026-11-29 12:00:00 UTC');
     expect(text).toContain('owns 2 groups: &lt;Sales&gt;');
-    expect(text).toContain('3 cy.removed@acme.example user 1003 removed — — — — hold ended; re-check passed');
+    expect(text).toContain('cy.removed@acme.example row 3 · user 1003 removed — — — — hold ended; re-check passed');
+    // Named by the file's name; each leaver's row has its action in the row itself (the card's last line on a phone).
+    expect(page.body).toMatch(/<h1>q4-&lt;leavers&gt;\.csv /);
+    expect(page.body).toMatch(/<td data-label="Action" class="action-cell"><a class="button danger" id="undo-o0000000000a1-1"/);
     expect(page.body).toContain(`<a id="step-reactivate" href="/batches/${OURS.reactivateBatch}">reactivate</a>`);
     expect(page.body).toContain(`hx-get="/offboardings/${OURS.id}/live?announced=1-holding-1-scheduled-1-removed"`);
     expect(page.body.match(/>Undo…<\/a>/g)).toHaveLength(2);
@@ -129,7 +133,41 @@ describe('dashboard: holds page', () => {
     expect((await getPage(app, jar, '/offboardings/not-an-id')).statusCode).toBe(404);
   });
 
-  it('undoes only from the confirmation page, with its CSRF token, recording "dashboard"', async () => {
+  it('shows what happened, not what was intended: an undo whose reactivation failed is red, with the service’s reason', async () => {
+    const undone = leaver(4, 'dee.undone@acme.example', 'undone', { undo: { by: 'alice', at: '2026-11-23T10:00:00.000Z', from: 'holding' } });
+    const failedReactivation: PersonRow = {
+      batchId: OURS.reactivateBatch,
+      action: 'reactivate',
+      state: 'ended',
+      outcome: { batchId: OURS.reactivateBatch, row: 4, line: 5, action: 'reactivate', outcome: 'failed', status: 404, message: 'User not found', attempts: 1, finishedAt: '2026-11-23T10:00:05.000Z' },
+    };
+    const offboarding = fakeOffboarding();
+    (offboarding.system as unknown as { status: (id: string) => Promise<unknown> }).status = async () => offboardingStatus(OURS, [undone], NOW, 1, new Map([[4, [failedReactivation]]]));
+    app = buildControlApp(controlDeps({ offboarding }));
+    const jar = await signIn(app);
+    const page = await getPage(app, jar, `/offboardings/${OURS.id}`);
+    expect(page.body).toContain('<span class="badge tone-bad" data-state="undo-failed">undo failed</span>');
+    expect(textOf(page.body)).toContain('the reactivation failed: User not found');
+    expect(textOf(page.body)).toContain('1 undo-failed');
+  });
+
+  it('shows the times of an offboarding planned in a zone in that zone, the UTC instant on hover, and a path as its file name', async () => {
+    const zoned = workflow('o0000000000a1', { source: '/tmp/x1/leavers-berlin.csv', timeZone: 'Europe/Berlin' });
+    const offboarding = fakeOffboarding();
+    const status = offboarding.system.status;
+    offboarding.system.status = (async (id: string) => {
+      const found = await status(id);
+      return found === undefined ? undefined : { ...found, workflow: zoned };
+    }) as typeof status;
+    app = buildControlApp(controlDeps({ offboarding }));
+    const page = await getPage(app, await signIn(app), `/offboardings/${OURS.id}`);
+    expect(page.body).toContain('<time datetime="2026-11-29T12:00:00.000Z" title="2026-11-29 12:00:00 UTC">2026-11-29 13:00 Europe/Berlin</time>');
+    expect(textOf(page.body)).toContain('Times shown in Europe/Berlin');
+    expect(page.body).toMatch(/<h1>leavers-berlin\.csv /);
+    expect(page.body).not.toContain('/tmp/x1');
+  });
+
+  it('undoes only from the confirmation page, with its CSRF token, recorded as the signed-in operator; the post redirects to the result, focused', async () => {
     const offboarding = fakeOffboarding();
     app = buildControlApp(controlDeps({ offboarding }));
     const jar = await signIn(app);
@@ -144,10 +182,18 @@ describe('dashboard: holds page', () => {
     expect(forged.body).toContain('The form expired or did not come from this dashboard');
     expect(offboarding.undos).toEqual([]);
 
+    expect(confirm.body).toContain('The undo is recorded as done by you, <strong>control-token</strong>, from the dashboard.');
     const done = await postForm(app, jar, `/offboardings/${OURS.id}/undo`, { _csrf: csrfOf(confirm.body), user: 'ana.holding@acme.example' });
-    expect(done.statusCode).toBe(200);
-    expect(done.body).toContain('<strong>ana.holding@acme.example</strong>: undone — removal cancelled; reactivation queued');
-    expect(offboarding.undos).toEqual([{ id: OURS.id, request: { by: 'dashboard', users: ['ana.holding@acme.example'] } }]);
+    // Post, redirect, get: a reload of the result undoes nothing again.
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toMatch(new RegExp(`^/offboardings/${OURS.id}\\?done=[0-9a-f]{32}$`));
+    expect(offboarding.undos).toEqual([{ id: OURS.id, request: { by: 'control-token (dashboard)', users: ['ana.holding@acme.example'] } }]);
+    const result = await getPage(app, jar, String(done.headers.location));
+    expect(result.body).toMatch(/<section id="result" class="result ok-note" role="status" tabindex="-1" autofocus aria-label="Result">/);
+    expect(textOf(result.body)).toContain('ana.holding@acme.example: undone — removal cancelled; reactivation queued');
+    // The result is shown once to this session: another session's link to it shows the page without it.
+    const other = await getPage(app, await signIn(app), String(done.headers.location));
+    expect(other.body).not.toContain('id="result"');
   });
 
   it('undoes every leaver on hold when no user is named', async () => {
@@ -159,7 +205,7 @@ describe('dashboard: holds page', () => {
     expect(confirm.body).toContain('Yes, undo all 2');
     expect(confirm.body).not.toContain('name="user"');
     await postForm(app, jar, `/offboardings/${OURS.id}/undo`, { _csrf: csrfOf(confirm.body) });
-    expect(offboarding.undos).toEqual([{ id: OURS.id, request: { by: 'dashboard' } }]);
+    expect(offboarding.undos).toEqual([{ id: OURS.id, request: { by: 'control-token (dashboard)' } }]);
   });
 
   it('offers no undo for a leaver past the hold, nor for an offboarding of another target (and refuses a post for it)', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
-import type { ControlOffboardingDeps } from '../../../src/control/routes/offboarding-routes.js';
+import type { ControlOffboardingDeps } from '../../../src/control/control-deps.js';
 import { batchRecord, controlDeps, createCapturingLogger, createFakeBatches, TOKEN } from './control-test-deps.js';
 import { csrfOf, getPage, postForm, signIn } from './dashboard-sign-in.js';
 
@@ -91,10 +91,10 @@ describe('dashboard sessions', () => {
     expect(again.statusCode).toBe(303);
     const stale = await postForm(app, jar, '/batches/b0123456789ab/cancel', { _csrf: first });
     expect(stale.statusCode).toBe(403);
-    expect(batches.calls).not.toContain('cancel b0123456789ab by the dashboard');
+    expect(batches.calls).not.toContain('cancel b0123456789ab by control-token (dashboard)');
     const fresh = csrfOf((await getPage(app, jar, '/batches/b0123456789ab/cancel')).body);
     expect((await postForm(app, jar, '/batches/b0123456789ab/cancel', { _csrf: fresh })).statusCode).toBe(303);
-    expect(batches.calls).toContain('cancel b0123456789ab by the dashboard');
+    expect(batches.calls).toContain('cancel b0123456789ab by control-token (dashboard)');
   });
 });
 

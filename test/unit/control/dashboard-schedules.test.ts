@@ -61,7 +61,7 @@ function fakeBook(schedules: ScheduleView[]) {
 
 /** The table row of one schedule, as text without tags. */
 function rowOf(body: string, name: string): string {
-  const row = new RegExp(`<tr>\\s*<th scope="row">${name}</th>[\\s\\S]*?</tr>`).exec(body)?.[0] ?? '';
+  const row = new RegExp(`<tr><th scope="row" data-label="Schedule">${name}</th>[\\s\\S]*?</tr>`).exec(body)?.[0] ?? '';
   return textOf(row);
 }
 
@@ -75,8 +75,11 @@ describe('dashboard: schedules page', () => {
     expect(page.body).toContain('<caption class="visually-hidden">Reconciliation schedules of this target, by name</caption>');
     const weekly = rowOf(page.body, 'weekly-apply');
     // Nobody can confirm a scheduled run: the page says what holds it.
-    expect(weekly).toMatch(/0 6 \* \* 1 Europe\/Berlin applies a run above guardrails\.destructiveMaxCount \(\d+\) or guardrails\.destructiveMaxShare \([\d.]+%\) is held and changes nothing: .* \/etc\/seatflow\/licences\.json 2026-11-30 05:00:00 UTC/);
-    expect(weekly).toMatch(/2026-11-23 06:00:04 UTC .* batch b0123456789ab finished 3 rows 2 succeeded 1 failed plan: 3 change, 40 no-op \/data\/reconcile\/weekly-2026-11-23\.csv/);
+    expect(weekly).toMatch(/0 6 \* \* 1 Europe\/Berlin applies a run above guardrails\.destructiveMaxCount \(\d+\) or guardrails\.destructiveMaxShare \([\d.]+%\) is held and changes nothing: .* licences\.json 2026-11-30 06:00 Europe\/Berlin/);
+    expect(weekly).toMatch(/2026-11-23 07:00 Europe\/Berlin .* batch b0123456789ab finished 3 rows 2 succeeded 1 failed plan: 3 change, 40 no-op CSV · JSON Run now…/);
+    // The report is a download of this server, not a path of its disk.
+    expect(page.body).toContain('<a id="report-weekly-apply-csv" href="/schedules/weekly-apply/report.csv" download>CSV</a>');
+    expect(page.body).not.toContain('/data/reconcile/');
     expect(page.body).toContain('<a href="/batches/b0123456789ab">b0123456789ab</a>');
     expect(rowOf(page.body, 'held')).toMatch(/none .* changed nothing: 12 removals are more than the limit of 5/);
     expect(rowOf(page.body, 'broken')).toMatch(/UTC dry run .* failed: policy file &lt;missing&gt;/);
@@ -101,11 +104,14 @@ describe('dashboard: schedules page', () => {
     const forged = await postForm(app, jar, '/schedules/weekly-apply/run', {});
     expect(forged.statusCode).toBe(403);
     expect(book.runs).toEqual([]);
-    const queued = await postForm(app, jar, '/schedules/weekly-apply/run', { _csrf: csrfOf(confirm.body) });
-    expect(queued.statusCode).toBe(200);
+    const posted = await postForm(app, jar, '/schedules/weekly-apply/run', { _csrf: csrfOf(confirm.body) });
+    // Post, redirect, get: the schedules page, with the result first (a reload runs nothing again).
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toMatch(/^\/schedules\?done=[0-9a-f]{32}$/);
     expect(book.runs).toEqual(['weekly-apply']);
-    expect(textOf(queued.body)).toMatch(/The run of weekly-apply is queued \( ?run-now-weekly-apply-1 ?\)\./);
-    expect(textOf(queued.body)).toContain('No schedule worker is connected now');
+    const queued = await getPage(app, jar, String(posted.headers.location));
+    expect(queued.body).toContain('<section id="result" class="result note" role="status" tabindex="-1" autofocus aria-label="Result">');
+    expect(textOf(queued.body)).toMatch(/The run of weekly-apply is queued \(run-now-weekly-apply-1\), but no schedule worker is connected now/);
     expect((await getPage(app, jar, '/schedules/nope/run')).statusCode).toBe(404);
     expect(textOf((await getPage(app, jar, '/schedules/dry/run')).body)).toContain('it is a dry run: nothing is changed');
   });

@@ -66,8 +66,12 @@ describe('dashboard sign-in', () => {
     const post = (fields: Record<string, string>) =>
       app!.inject({ method: 'POST', url: '/login', headers: { cookie: header(jar), 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
     const wrong = await post({ _csrf: csrfOf(form.body), token: 'x'.repeat(40) });
-    expect(wrong.statusCode).toBe(401);
+    // Refused, back to the form (post, redirect, get), which says so with 401; no session.
+    expect(wrong.statusCode).toBe(303);
     expect(wrong.cookies.find((cookie) => cookie.name === 'seatflow_session')).toBeUndefined();
+    const again = await app.inject({ method: 'GET', url: String(wrong.headers.location), headers: { cookie: header(jar) } });
+    expect(again.statusCode).toBe(401);
+    expect(again.body).toContain('not the control token of this server');
     expect((await post({ token: TOKEN })).statusCode).toBe(403);
     const forged = await app.inject({ method: 'GET', url: '/batches', headers: { cookie: `seatflow_session=s1.99999999999999` } });
     expect(forged.statusCode).toBe(303);
@@ -107,11 +111,11 @@ describe('dashboard forms', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded', cookie: header(cookiesOf(confirm, jar)) };
     const without = await app.inject({ method: 'POST', url: '/batches/b0123456789ab/cancel', headers: form, payload: '' });
     expect(without.statusCode).toBe(403);
-    expect(batches.calls).not.toContain('cancel b0123456789ab by the dashboard');
+    expect(batches.calls).not.toContain('cancel b0123456789ab by control-token (dashboard)');
     const done = await app.inject({ method: 'POST', url: '/batches/b0123456789ab/cancel', headers: form, payload: `_csrf=${encodeURIComponent(csrfOf(confirm.body))}` });
     expect(done.statusCode).toBe(303);
-    expect(done.headers.location).toBe('/batches/b0123456789ab');
-    expect(batches.calls).toContain('cancel b0123456789ab by the dashboard');
+    expect(done.headers.location).toMatch(/^\/batches\/b0123456789ab\?done=[0-9a-f]{32}$/);
+    expect(batches.calls).toContain('cancel b0123456789ab by control-token (dashboard)');
   });
 
   it('escapes what manifests and the service wrote when it shows them', async () => {

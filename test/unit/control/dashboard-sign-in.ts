@@ -79,3 +79,12 @@ export async function postFile(
   jar.take(response);
   return response;
 }
+
+/**
+ * What a browser does with the answer to a form post: every post of the dashboard answers 303 (post, redirect, get),
+ * and the browser GETs where it points; that page is returned (a reload of it sends nothing again).
+ */
+export async function follow(app: FastifyInstance, jar: CookieJar, posted: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+  expect(posted.statusCode, `a form post answers 303, not ${posted.statusCode}: ${posted.body.slice(0, 300)}`).toBe(303);
+  return getPage(app, jar, String(posted.headers.location));
+}

@@ -35,7 +35,7 @@ describe('dashboard: joiners, movers and leavers to come', () => {
     expect(page.body).toContain('<a href="/upcoming" aria-current="page">Joiners, movers, leavers</a>');
     expect(page.body).toContain('hx-get="/upcoming/live" hx-trigger="every 10s"');
     expect(page.body).toContain('1 joiner, 1 mover and 2 leavers with a step to come');
-    expect(page.body).toContain('<th scope="row">nina.&lt;new&gt;@acme.example</th>');
+    expect(page.body).toContain('<th scope="row" data-label="Person">nina.&lt;new&gt;@acme.example</th>');
     expect(page.body).not.toContain('<new>');
     const text = textOf(page.body);
     expect(text).toMatch(/leo@acme\.example Leaver leaves: deactivated .* due: a worker takes it scheduled o00000000000a/);

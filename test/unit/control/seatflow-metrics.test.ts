@@ -40,7 +40,7 @@ describe('createSeatflowMetrics', () => {
   it('counts rows by action and outcome, and observes a batch duration once, when its last row ends', async () => {
     const metrics = createSeatflowMetrics();
     const finished: BatchRecord = batchRecord({ state: 'finished', createdAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:01:30.000Z' });
-    metrics.watch({ store: { get: async () => finished } });
+    metrics.watch({ store: { get: async () => finished, list: async () => [finished] } });
     metrics.onOutcome(outcome({ row: 1 }), false);
     metrics.onOutcome(outcome({ row: 2, outcome: 'failed' }), false);
     metrics.onOutcome(outcome({ row: 3, action: 'remove' }), true);
@@ -94,5 +94,17 @@ describe('createSeatflowMetrics', () => {
     broken = true;
     text = await metrics.registry.metrics();
     expect(text).toContain('seatflow_workers 3');
+  });
+
+  it('counts the rows without an outcome by their state over the batches that have not ended', async () => {
+    const metrics = createSeatflowMetrics();
+    const waiting = batchRecord({ state: 'queued', rowStates: { planned: 4, scheduled: 3, queued: 2, running: 1 } });
+    const ended = batchRecord({ id: 'b111111111111', state: 'finished', rowStates: { planned: 9, scheduled: 9, queued: 9, running: 9 } });
+    metrics.watch({ store: { get: async () => waiting, list: async () => [waiting, ended] } });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('seatflow_rows{state="planned"} 4');
+    expect(text).toContain('seatflow_rows{state="scheduled"} 3');
+    expect(text).toContain('seatflow_rows{state="queued"} 2');
+    expect(text).toContain('seatflow_rows{state="running"} 1');
   });
 });

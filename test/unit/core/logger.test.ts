@@ -23,6 +23,14 @@ describe('createLogger', () => {
     expect(out.lines()).toContain('[REDACTED]');
   });
 
+  it('never writes a webhook\'s shared secret', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'info', pretty: false, destination: out.stream });
+    logger.info({ sharedSecret: 'c0ffee-secret', webhook: { id: 1, sharedSecret: 'c0ffee-secret' } }, 'rotated');
+    expect(out.lines()).toContain('rotated');
+    expect(out.lines()).not.toContain('c0ffee-secret');
+  });
+
   it('shows control characters and bidirectional overrides of values as escapes in lines for people, keeping line breaks', () => {
     const out = capture();
     const logger = createLogger({ level: 'info', pretty: true, destination: out.stream });

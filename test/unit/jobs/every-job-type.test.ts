@@ -119,6 +119,11 @@ const CASES: Record<ActionName, Case> = {
     effect: (s) => s.webhooks.get(IDS.userWebhook)?.sharedSecret !== 'old-secret',
     confirmAfterRun: 'not-done',
   },
+  'update-webhook': {
+    input: { action: 'update-webhook', webhookId: IDS.userWebhook, callbackUrl: 'https://hooks.acme.example/v2/assets' },
+    target: { webhookId: IDS.userWebhook },
+    effect: (s) => s.webhooks.get(IDS.userWebhook)?.callbackUrl === 'https://hooks.acme.example/v2/assets',
+  },
   'delete-webhook': {
     input: { action: 'delete-webhook', webhookId: IDS.userWebhook },
     target: { webhookId: IDS.userWebhook },

@@ -1,6 +1,6 @@
 import { ResourceNotFoundError } from '../../../src/client/api-error.js';
 import type { SmartsheetApi } from '../../../src/client/smartsheet-api.js';
-import type { AlternateEmail, Column, Discussion, IndexResult, User, UserPlan, Webhook } from '../../../src/contract/index.js';
+import type { AlternateEmail, Column, Discussion, IndexResult, User, UserPlan, Webhook, WebhookUpdate } from '../../../src/contract/index.js';
 
 /**
  * A small in-memory SmartsheetApi for job-type tests: just enough state and behaviour for every call a job makes,
@@ -114,8 +114,11 @@ export function createFakeApi(seed: Partial<FakeState> = {}): FakeApi {
     sheet('discussions.create', sheetId).discussions.push(discussion);
     return discussion;
   };
-  const updateWebhook = (id: number, enabled: boolean | undefined): Webhook => {
+  const updateWebhook = (id: number, changes: WebhookUpdate): Webhook => {
     const found = webhook('webhooks.update', id);
+    const { enabled } = changes;
+    if (changes.callbackUrl !== undefined) found.callbackUrl = changes.callbackUrl;
+    if (changes.name !== undefined) found.name = changes.name;
     if (enabled === true) {
       const verified = !state.failingVerification.has(id);
       found.enabled = verified;
@@ -262,7 +265,7 @@ export function createFakeApi(seed: Partial<FakeState> = {}): FakeApi {
           state.webhooks.set(created.id, created);
           return created;
         }),
-      update: (id, changes) => call('webhooks.update', () => updateWebhook(id, changes.enabled)),
+      update: (id, changes) => call('webhooks.update', () => updateWebhook(id, changes)),
       delete: (id) =>
         call('webhooks.delete', () => {
           webhook('webhooks.delete', id);

@@ -68,7 +68,8 @@ describe('the inverse of each job type (seatflow revert)', () => {
     expect(inverseOf({ action: 'update', user, firstName: 'Riley', admin: true }, { before: { firstName: 'Ri', admin: false } })).toEqual({ kind: 'actions', actions: [{ action: 'update', user: sameUser, firstName: 'Ri', admin: false }] });
     expect(inverseOf({ action: 'make-alternate-email-primary', user, alternateEmail: 'r.owens@acme.example' }, { before: { primaryEmail: 'Riley.Owens@acme.example' } })).toEqual({
       kind: 'actions',
-      actions: [{ action: 'make-alternate-email-primary', user: sameUser, alternateEmail: 'riley.owens@acme.example' }],
+      // Named by id with the address it made primary: the user's primary when the revert is planned.
+      actions: [{ action: 'make-alternate-email-primary', user: { ...sameUser, email: 'r.owens@acme.example' }, alternateEmail: 'riley.owens@acme.example' }],
     });
   });
 

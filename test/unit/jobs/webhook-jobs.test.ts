@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { deleteWebhookJob } from '../../../jobs/delete-webhook.js';
 import { disableWebhookJob } from '../../../jobs/disable-webhook.js';
 import { enableWebhookJob } from '../../../jobs/enable-webhook.js';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { resetWebhookSecretJob } from '../../../jobs/reset-webhook-secret.js';
-import { InvalidRequestError, ResourceNotFoundError } from '../../../src/client/api-error.js';
+import { updateWebhookJob } from '../../../jobs/update-webhook.js';
+import { InvalidArgumentError, InvalidRequestError, ResourceNotFoundError } from '../../../src/client/api-error.js';
 import { IDS, contextFor, createDemoFake } from './job-fixtures.js';
 
 describe('enableWebhookJob', () => {
@@ -38,11 +42,55 @@ describe('resetWebhookSecretJob', () => {
     expect(JSON.stringify(result)).not.toContain(String(secret));
   });
 
+  it('hands the new secret only to the file the row names: one JSON line, readable by its owner only', async () => {
+    const fake = createDemoFake();
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'sf-secrets-')), 'webhook-secrets.jsonl');
+    const row = { action: 'reset-webhook-secret', webhookId: IDS.userWebhook, secretTo: file } as const;
+    const result = await resetWebhookSecretJob.run(contextFor(fake.api, row, {}, { batchId: 'b-rotate', row: 3 }));
+    const secret = String(fake.state.webhooks.get(IDS.userWebhook)?.sharedSecret);
+    expect(JSON.stringify(result)).not.toContain(secret);
+    expect(result.detail).toEqual({ webhookId: IDS.userWebhook, secretTo: file });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ webhookId: IDS.userWebhook, sharedSecret: secret, batchId: 'b-rotate', row: 3 });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // A second rotation appends: the newest line is the secret in force.
+    await resetWebhookSecretJob.run(contextFor(fake.api, row));
+    expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(2);
+  });
+
+  it('refuses to write the secret into a file others can read, and says the secret was reset', async () => {
+    const fake = createDemoFake();
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'sf-secrets-')), 'open.jsonl');
+    await writeFile(file, '', { mode: 0o644 });
+    const run = resetWebhookSecretJob.run(contextFor(fake.api, { action: 'reset-webhook-secret', webhookId: IDS.userWebhook, secretTo: file }));
+    await expect(run).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(run).rejects.toThrow(/read by others .*chmod 600/);
+    expect(await readFile(file, 'utf8')).toBe('');
+  });
+
   it('fails confirm with not found when the webhook is gone', async () => {
     const fake = createDemoFake();
     fake.state.webhooks.delete(IDS.userWebhook);
     const confirm = resetWebhookSecretJob.confirm(contextFor(fake.api, { action: 'reset-webhook-secret', webhookId: IDS.userWebhook }));
     await expect(confirm).rejects.toBeInstanceOf(ResourceNotFoundError);
+  });
+});
+
+describe('updateWebhookJob', () => {
+  const repoint = { action: 'update-webhook', webhookId: IDS.userWebhook, callbackUrl: 'https://hooks.acme.io/assets', enabled: true } as const;
+
+  it('re-points a webhook through the verification, and fails the row (left disabled) when the new URL does not answer', async () => {
+    const fake = createDemoFake();
+    expect(await updateWebhookJob.run(contextFor(fake.api, repoint))).toEqual({ outcome: 'succeeded', detail: { webhookId: IDS.userWebhook, status: 'ENABLED' } });
+    expect(await updateWebhookJob.confirm(contextFor(fake.api, repoint))).toBe('done');
+    const failing = createDemoFake();
+    failing.state.failingVerification.add(IDS.userWebhook);
+    await expect(updateWebhookJob.run(contextFor(failing.api, repoint))).rejects.toThrow(/not enabled: the callback URL failed verification .*stays disabled/);
+    expect(failing.state.webhooks.get(IDS.userWebhook)).toMatchObject({ callbackUrl: 'https://hooks.acme.io/assets', enabled: false });
+  });
+
+  it('is undone by pointing it back at the URL it had, as on or off as it was', () => {
+    const facts = { action: repoint, target: { webhookId: IDS.userWebhook }, before: { callbackUrl: 'https://hooks.acme.example/it-assets', name: 'Asset feed', enabled: false }, detail: undefined, changedAtMs: 0, nowMs: 0, reactivationWindowMs: 0 };
+    expect(updateWebhookJob.inverse(facts)).toEqual({ kind: 'actions', actions: [{ action: 'update-webhook', webhookId: IDS.userWebhook, callbackUrl: 'https://hooks.acme.example/it-assets', enabled: false }] });
   });
 });
 

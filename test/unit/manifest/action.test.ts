@@ -33,7 +33,9 @@ describe('actionSchema', () => {
     ['enable-webhook', { webhookId: '123' }, { webhookId: 123 }],
     ['disable-webhook', { webhookId: 123 }, { webhookId: 123 }],
     ['reset-webhook-secret', { webhookId: 123 }, { webhookId: 123 }],
+    ['reset-webhook-secret', { webhookId: 123, secretTo: '/srv/secrets/webhooks.jsonl' }, { webhookId: 123, secretTo: '/srv/secrets/webhooks.jsonl' }],
     ['delete-webhook', { webhookId: 123 }, { webhookId: 123 }],
+    ['update-webhook', { webhookId: 123, callbackUrl: 'https://hooks.acme.io/assets', enabled: 'yes' }, { webhookId: 123, callbackUrl: 'https://hooks.acme.io/assets', enabled: true }],
   ];
   for (const [action, fields, expected] of valid) {
     it(`parses ${action} with ${Object.keys(fields).join(', ')}`, () => {
@@ -66,6 +68,9 @@ describe('actionSchema', () => {
     ['update-column', { sheetId: 1, columnId: 2, options: 'a|b' }, /^type: required when changing options/],
     ['create-discussion', { sheetId: 1 }, /^comment: missing: create-discussion needs it$/],
     ['enable-webhook', { webhookId: '9007199254740993' }, /too large to be kept exactly/],
+    ['update-webhook', { webhookId: 1 }, /update-webhook needs callbackUrl, name or enabled/],
+    ['update-webhook', { webhookId: 1, callbackUrl: 'ftp://hooks.acme.io' }, /^callbackUrl: .*not an http\(s\) URL/],
+    ['reset-webhook-secret', { webhookId: 1, secretTo: 'secrets.jsonl' }, /^secretTo: .*an absolute path/],
     ['deactivate', { userId: 1.5 }, /is not an id/],
     ['update', { email: 'a@acme.example', admin: 'maybe' }, /"maybe" is not true or false/],
     // Issue 14: the value is shown, what is expected is said, the field is never repeated.

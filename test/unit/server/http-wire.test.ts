@@ -73,6 +73,22 @@ describe('reference server wire', () => {
     expect(user.body).not.toHaveProperty('lastLogin');
   });
 
+  it('answers GET /users/me of a System Admin with lastLogin, and of anyone else without (docs/service.md#get-user)', async () => {
+    sim = createTestServer();
+    expect(typeof (await sim.call('GET', '/users/me')).body.lastLogin).toBe('string');
+    expect((await sim.call('GET', '/users/me', { token: sim.tokens.user })).body).not.toHaveProperty('lastLogin');
+  });
+
+  it('carries every profile field on get user and get current user, empty when unset, as the shared recordings do', async () => {
+    sim = createTestServer();
+    const fields = ['company', 'department', 'title', 'role', 'workPhone', 'mobilePhone'];
+    for (const path of ['/users/me', `/users/${sim.userId('jordan.lee@acme.example')}`]) {
+      const { body } = await sim.call('GET', path);
+      expect(fields.map((field) => typeof body[field])).toEqual(fields.map(() => 'string'));
+    }
+    expect((await sim.call('GET', `/users/${sim.userId('jordan.lee@acme.example')}`)).body.mobilePhone).toBe('');
+  });
+
   it('finds users by a comma list of e-mails in any case', async () => {
     sim = createTestServer();
     const res = await sim.call('GET', '/users?email=DANA.WHITFIELD@acme.example,nobody@acme.example,jordan.lee@acme.example');

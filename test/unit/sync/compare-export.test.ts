@@ -7,7 +7,8 @@ import { compareExport } from '../../../src/sync/compare-export.js';
 import type { Employee, KeptEmployee } from '../../../src/sync/employee.js';
 import { lifecyclePolicySchema } from '../../../src/sync/lifecycle-policy.js';
 import { LiveIndex } from '../../../src/sync/live-index.js';
-import { syncCandidates, type CandidateContext, type Candidates, type LiveMember } from '../../../src/sync/sync-candidates.js';
+import { syncCandidates, type CandidateContext, type Candidates } from '../../../src/sync/sync-candidates.js';
+import type { LiveMember } from '../../../src/sync/live-member.js';
 import { useTestRedisClient } from '../../helpers/test-redis-client.js';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LiveIndex } from '../../../src/sync/live-index.js';
-import type { LiveMember } from '../../../src/sync/sync-candidates.js';
+import type { LiveMember } from '../../../src/sync/live-member.js';
 
 describe('LiveIndex', () => {
   it('gives back each member as it was set, by e-mail and in the order set, a member set again in its first place', () => {

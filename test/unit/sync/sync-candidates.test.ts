@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { keptOf, type Employee, type KeptEmployee } from '../../../src/sync/employee.js';
 import { lifecyclePolicySchema } from '../../../src/sync/lifecycle-policy.js';
-import { syncCandidates, type CandidateInput, type LiveMember } from '../../../src/sync/sync-candidates.js';
+import { syncCandidates, type CandidateInput } from '../../../src/sync/sync-candidates.js';
+import type { LiveMember } from '../../../src/sync/live-member.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-24T12:00:00Z');

@@ -1,25 +1,30 @@
 import type { ApprovalRecord } from '../../../governance/approvals/approval-record.js';
 import type { PlanLine } from '../../../governance/approvals/plan-fingerprint.js';
+import { formatHold } from '../../../workflow/hold-duration.js';
+import { simBadge, stateBadge } from '../badges.js';
+import { cardTable } from '../card-table.js';
 import { timeOf } from '../format.js';
+import { approvalPlan, type OffboardingSettings } from './approval-plan.js';
 import { html, type SafeHtml } from '../html.js';
 
 export function approvalBadge(record: Pick<ApprovalRecord, 'state'>): SafeHtml {
-  return html`<span class="badge approval-${record.state}">${record.state === 'awaiting-approval' ? 'awaiting approval' : record.state}</span>`;
+  return stateBadge(record.state);
 }
 
 function requestsTable(records: readonly ApprovalRecord[], caption: string): SafeHtml {
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${caption}"><table class="approvals">
-<caption class="visually-hidden">${caption}</caption>
-<thead><tr><th scope="col">Change</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Requested</th><th scope="col">Changes</th><th scope="col">Why it needs approval</th></tr></thead>
-<tbody>${records.map(
-    (record) => html`<tr>
-<th scope="row"><a href="/approvals/${record.id}">${record.subject}</a><div class="muted mono">${record.id}</div></th>
-<td>${record.kind}${record.sim ? html` <span class="badge sim">SIMULATION</span>` : ''}</td>
-<td>${approvalBadge(record)}${record.staleDifference !== undefined && record.state === 'awaiting-approval' ? html`<div class="muted small">re-planned: the approved plan went stale</div>` : ''}</td>
-<td>${timeOf(record.requestedAt)}<div class="muted small">by ${record.requestedBy.name}${record.reason === undefined ? '' : ` · ${record.reason}`}</div></td>
-<td>${record.changes}<div class="muted small">${record.destructive} destructive</div></td>
-<td>${record.why.join('; ')}</td></tr>`,
-  )}</tbody></table></div>`;
+  return cardTable({
+    caption,
+    className: 'approvals',
+    items: records,
+    columns: [
+      { label: 'Change', names: true, cell: (record) => html`<a href="/approvals/${record.id}">${record.subject}</a><div class="muted mono">${record.id}</div>` },
+      { label: 'Kind', cell: (record) => html`${record.kind} ${simBadge(record.sim)}` },
+      { label: 'State', cell: (record) => html`${approvalBadge(record)}${record.staleDifference !== undefined && record.state === 'awaiting-approval' ? html`<div class="muted small">re-planned: the approved plan went stale</div>` : ''}` },
+      { label: 'Requested', cell: (record) => html`${timeOf(record.requestedAt)}<div class="muted small">by ${record.requestedBy.name}${record.reason === undefined ? '' : ` · ${record.reason}`}</div>` },
+      { label: 'Changes', cell: (record) => html`${record.changes}<div class="muted small">${record.destructive} destructive</div>` },
+      { label: 'Why it needs approval', className: 'message', cell: (record) => record.why.join('; ') },
+    ],
+  });
 }
 
 /** Changes waiting for a second person, then the latest decided ones; refreshed every 15 s. */
@@ -45,49 +50,51 @@ ${approvalsLive(waiting, decided)}`;
 export interface ApprovalPageView {
   record: ApprovalRecord;
   lines: readonly PlanLine[];
+  /** An offboarding's hold and zone, from its stored input: its dates are shown in that zone. */
+  offboarding?: OffboardingSettings | undefined;
   /** Why this operator cannot decide (their own request, their role, another target); undefined: they may. */
   cannotApprove?: string;
   cannotReject?: string;
   csrfToken: string;
-  /** What the last action did, shown on top. */
-  notice?: { text: string; kind: 'ok' | 'note' };
 }
 
-/** One change request: who asked and why, the plan (every row) and its hash, what changed when stale, and the forms. */
+/**
+ * One change request: who asked and why, then the plan as its requester saw it (every row, the same words, dates in
+ * the plan's zone), what changed when stale, and the decision after the plan — what is approved is read first.
+ */
 export function approvalPage(view: ApprovalPageView): SafeHtml {
   const { record } = view;
   const waiting = record.state === 'awaiting-approval';
+  const zone = view.offboarding?.timeZone;
+  const shown = view.lines.slice(0, 2000);
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/approvals">Approvals</a> › ${record.id}</nav>
-<h1>${record.subject} ${record.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h1>
-${view.notice === undefined ? '' : html`<p class="${view.notice.kind === 'ok' ? 'ok-note' : 'note'}" role="status">${view.notice.text}</p>`}
+<h1>${record.subject} ${simBadge(record.sim)}</h1>
 <dl class="facts approval-facts">
   <div><dt>State</dt><dd>${approvalBadge(record)}</dd></div>
   <div><dt>Kind</dt><dd>${record.kind}</dd></div>
   <div><dt>Requested by</dt><dd>${record.requestedBy.name}</dd></div>
-  <div><dt>Requested</dt><dd>${timeOf(record.requestedAt)}</dd></div>
-  <div><dt>Reason</dt><dd>${record.reason ?? '—'}</dd></div>
+  <div><dt>Requested</dt><dd>${timeOf(record.requestedAt, zone)}</dd></div>
+  <div><dt>Ticket or reason</dt><dd>${record.reason ?? '—'}</dd></div>
   <div><dt>Changes</dt><dd>${record.changes} (${record.destructive} destructive)</dd></div>
+  ${view.offboarding === undefined ? '' : html`<div><dt>Hold</dt><dd>${formatHold(view.offboarding.holdMs)}</dd></div><div><dt>Times shown in</dt><dd>${zone ?? 'UTC'}</dd></div>`}
 </dl>
 <p><strong>Why it needs approval:</strong> ${record.why.join('; ')}</p>
 ${record.guardrails.length === 0 ? '' : html`<p><strong>Guardrails crossed</strong> (the requester confirmed): ${record.guardrails.join('; ')}</p>`}
-<p>Plan hash <span class="mono plan-hash">${record.planHash}</span> — what an approval approves.</p>
 ${record.staleDifference !== undefined && waiting
   ? html`<section class="note stale" aria-labelledby="stale-title"><h2 id="stale-title">The approved plan went stale</h2><p>Planned again before it ran, the plan differed from the one approved (live state changed), so nothing ran. What differs now:</p><ul>${record.staleDifference.map((line) => html`<li>${line}</li>`)}</ul></section>`
   : ''}
 ${record.resultId === undefined ? '' : html`<p>Queued as <a href="/${record.resultId.startsWith('o') ? 'offboardings' : 'batches'}/${record.resultId}">${record.resultId}</a>.</p>`}
-${record.rejectedBy === undefined ? '' : html`<p class="error">Rejected by ${record.rejectedBy} (${timeOf(record.rejectedAt)}): ${record.rejectionReason ?? ''}</p>`}
-${waiting ? decisionForms(view) : ''}
+${record.rejectedBy === undefined ? '' : html`<p class="error">Rejected by ${record.rejectedBy} (${timeOf(record.rejectedAt, zone)}): ${record.rejectionReason ?? ''}</p>`}
 <section aria-labelledby="plan-title">
 <h2 id="plan-title">Plan (${view.lines.length} rows)</h2>
-<div class="table-scroll" tabindex="0" role="region" aria-label="The plan's rows"><table class="rows">
-<caption class="visually-hidden">Rows of the plan awaiting approval</caption>
-<thead><tr><th scope="col">Row</th><th scope="col">What</th></tr></thead>
-<tbody>${view.lines.slice(0, 2000).map((line) => html`<tr><td>${line.key}</td><td>${line.text}</td></tr>`)}</tbody></table></div>
-${view.lines.length > 2000 ? html`<p class="muted">The first 2000 of ${view.lines.length} rows are shown (GET /v1/approvals/${record.id} has all).</p>` : ''}
+${approvalPlan(record, shown, view.offboarding)}
+${view.lines.length > shown.length ? html`<p class="muted">The first ${shown.length} of ${view.lines.length} rows are shown (GET /v1/approvals/${record.id} has all).</p>` : ''}
+<p class="muted small">Plan hash <span class="mono plan-hash">${record.planHash}</span>: what an approval approves.</p>
 </section>
+${waiting ? decisionForms(view) : ''}
 <section aria-labelledby="history-title">
 <h2 id="history-title">History</h2>
-<ol class="history">${record.history.map((entry) => html`<li>${timeOf(entry.at)} — <strong>${entry.event}</strong> by ${entry.by}${entry.reason === undefined ? '' : `: ${entry.reason}`}${entry.resultId === undefined ? '' : ` as ${entry.resultId}`} <span class="mono small">${entry.planHash.slice(0, 16)}…</span></li>`)}</ol>
+<ol class="history">${record.history.map((entry) => html`<li>${timeOf(entry.at, zone)} — <strong>${entry.event}</strong> by ${entry.by}${entry.reason === undefined ? '' : `: ${entry.reason}`}${entry.resultId === undefined ? '' : ` as ${entry.resultId}`} <span class="mono small">${entry.planHash.slice(0, 16)}…</span></li>`)}</ol>
 </section>`;
 }
 

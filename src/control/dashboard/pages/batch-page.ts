@@ -5,8 +5,12 @@ import { announcement } from '../announce.js';
 import type { BatchActivity } from '../batch-activity.js';
 import { batchCharts } from '../batch-charts.js';
 import type { BudgetView } from '../budget-sampler.js';
-import { activityBadge, durationOf, outcomeCounts, percentDone, progressBar, relativeTime, scrollBox, timeOf } from '../format.js';
+import { cardTable } from '../card-table.js';
+import { activityBadge, durationOf, outcomeCounts, percentDone, progressBar, relativeTime, timeOf } from '../format.js';
+import { storyFacts } from '../story-facts.js';
+import type { ChangeStory } from '../../requests/change-story.js';
 import { html, type SafeHtml } from '../html.js';
+import { simBadge, stateBadge } from '../badges.js';
 
 export interface RowsView {
   filter: Outcome | undefined;
@@ -27,12 +31,14 @@ export interface BatchView {
   /** The announcement key the page already showed (`?announced=` of the live part). */
   announced: string | undefined;
   now: number;
+  /** Who asked for it, why, who approved it (governance); read for the whole page, not for each refresh. */
+  story?: ChangeStory | undefined;
 }
 
 function budgetFacts(budget: BudgetView): SafeHtml {
   const { learned, configured } = budget;
   const calls =
-    budget.windowMs < 1000 ? html`— (measuring)` : html`${budget.callsInWindow} in the last ${Math.round(budget.windowMs / 1000)} s`;
+    budget.windowMs < 1000 ? html`— (measuring)` : html`${budget.callsInWindow} in the last ${Math.round(budget.windowMs / 1000)} s <span class="muted small">(counted, ${budget.rateLimitedInWindow} answered 429)</span>`;
   const lowered = learned.perMinute < configured.perMinute || learned.bucket < configured.bucket;
   return html`<div><dt>API calls (fleet, this token)</dt><dd>${calls}</dd></div>
     <div><dt>Budget the fleet learned</dt><dd>${Math.floor(learned.usablePerMinute)} / min, bucket ${Math.floor(learned.bucket)}${lowered ? html` <span class="muted small">(lowered by 429s from ${Math.floor(configured.perMinute * (1 - configured.headroom))} / min, bucket ${configured.bucket})</span>` : html` <span class="muted small">(as configured)</span>`}</dd></div>
@@ -52,18 +58,22 @@ function rowsTable(batch: BatchRecord, view: RowsView): SafeHtml {
   )}</ul></nav>
 ${view.rows.length === 0
   ? html`<p>No rows ${view.filter === undefined ? 'have an outcome yet' : html`ended <strong>${view.filter}</strong>`}.</p>`
-  : scrollBox(
+  : cardTable({
       caption,
-      html`<table class="rows">
-<caption class="visually-hidden">${caption}</caption>
-<thead><tr><th scope="col">Row</th><th scope="col">Action</th><th scope="col">User or subject</th><th scope="col">Outcome</th><th scope="col">Category</th><th scope="col">HTTP</th><th scope="col">Code</th><th scope="col">Message</th><th scope="col">Attempts</th></tr></thead>
-<tbody>${view.rows.map(
-        (row) => html`<tr>
-<td>${row.row}<div class="muted small">line ${row.line}</div></td><td>${row.action}</td><td>${row.email ?? row.subject ?? (row.userId === undefined ? '—' : `user ${row.userId}`)}</td>
-<td><span class="badge outcome-${row.outcome}">${row.outcome}</span></td><td>${row.category ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}</td>
-<td>${row.status ?? ''}</td><td>${row.errorCode ?? ''}</td><td class="message">${row.message ?? ''}</td><td>${row.attempts}</td></tr>`,
-      )}</tbody></table>`,
-    )}
+      className: 'rows',
+      items: view.rows,
+      columns: [
+        { label: 'Row', cell: (row) => html`${row.row}<div class="muted small">line ${row.line}</div>` },
+        { label: 'Action', cell: (row) => row.action },
+        { label: 'User or subject', names: true, cell: (row) => row.email ?? row.subject ?? (row.userId === undefined ? '—' : `user ${row.userId}`) },
+        { label: 'Outcome', cell: (row) => stateBadge(row.outcome) },
+        { label: 'Category', cell: (row) => html`${row.category ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}` },
+        { label: 'HTTP', cell: (row) => row.status ?? '' },
+        { label: 'Code', cell: (row) => row.errorCode ?? '' },
+        { label: 'Message', className: 'message', cell: (row) => row.message ?? '' },
+        { label: 'Attempts', cell: (row) => row.attempts },
+      ],
+    })}
 ${view.more ? html`<p><a id="next-rows" href="/batches/${batch.id}${rowsQuery({ filter: view.filter, offset: view.offset + view.rows.length })}">Next rows</a></p>` : ''}
 </section>`;
 }
@@ -116,6 +126,7 @@ ${announcement(news.key, view.announced, news.text)}
   <div>${outcomeCounts(batch)}</div>
   <dl class="facts">
     <div><dt>Started</dt><dd>${timeOf(batch.createdAt)}</dd></div>
+    ${storyFacts(view.story)}
     <div><dt>Duration</dt><dd>${durationOf(batch, view.now)}</dd></div>
     ${activity.nextDueAt === undefined ? '' : html`<div><dt>Next step due</dt><dd>${timeOf(activity.nextDueAt)} <span class="muted small">${relativeTime(activity.nextDueAt, view.now)}</span></dd></div>`}
     ${budget === undefined ? '' : budgetFacts(budget)}
@@ -135,7 +146,7 @@ export function batchPage(view: BatchView): SafeHtml {
   const { batch } = view;
   const step = stepBatchOf(batch.id);
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/batches">Batches</a> › ${batch.id}</nav>
-<h1>${batch.source} ${batch.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h1>
+<h1>${batch.source} ${simBadge(batch.sim)}</h1>
 <p class="muted">Batch <span class="mono">${batch.id}</span> · target ${batch.target}${step === undefined ? '' : html` · the ${step.step} step of offboarding <a href="/offboardings/${step.workflowId}">${step.workflowId}</a>`}</p>
 ${batchLive({ ...view, announced: progressNews(view).key })}`;
 }

@@ -1,6 +1,8 @@
 import type { BatchRecord } from '../../../queue/batch-store.js';
 import type { BatchActivity } from '../batch-activity.js';
-import { activityBadge, durationOf, outcomeCounts, progressBar, relativeTime, scrollBox, timeOf } from '../format.js';
+import { simBadge } from '../badges.js';
+import { cardTable } from '../card-table.js';
+import { activityBadge, durationOf, outcomeCounts, progressBar, relativeTime, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 
 export interface BatchesView {
@@ -20,30 +22,24 @@ export function batchesTable(view: BatchesView): SafeHtml {
     return html`<div id="batches-live"${poll}><p>No batches yet. <a href="/plan">Plan a manifest</a> to start one.</p></div>`;
   }
   return html`<div id="batches-live"${poll}>
-${scrollBox(
-  'Recent batches',
-  html`<table class="batches">
-<caption class="visually-hidden">Recent batches, newest first</caption>
-<thead><tr><th scope="col">Batch</th><th scope="col">Target</th><th scope="col">State</th><th scope="col">Progress</th><th scope="col">Outcomes</th><th scope="col">Started</th><th scope="col">Duration</th></tr></thead>
-<tbody>
-${view.batches.map(
-  ({ batch, activity }) => html`<tr>
-  <th scope="row"><a id="open-${batch.id}" href="/batches/${batch.id}">${batch.source}</a><div class="muted mono">${batch.id}</div></th>
-  <td>${batch.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}<div class="muted small">${batch.target}</div></td>
-  <td>${activityBadge(activity)}${activity.nextDueAt === undefined ? '' : html`<div class="muted small">next step ${relativeTime(activity.nextDueAt, view.now)}</div>`}</td>
-  <td>${progressBar(batch, `Rows done of ${batch.source}`)}</td>
-  <td>${outcomeCounts(batch)}</td>
-  <td>${timeOf(batch.createdAt)}</td>
-  <td>${durationOf(batch, view.now)}</td>
-</tr>`,
-)}
-</tbody>
-</table>`,
-)}
+${cardTable({
+  caption: 'Recent batches, newest first',
+  className: 'batches',
+  items: view.batches,
+  columns: [
+    { label: 'Batch', names: true, cell: ({ batch }) => html`<a id="open-${batch.id}" href="/batches/${batch.id}">${batch.source}</a><div class="muted mono">${batch.id}</div>${simBadge(batch.sim)}` },
+    { label: 'State', cell: ({ activity }) => html`${activityBadge(activity)}${activity.nextDueAt === undefined ? '' : html`<div class="muted small">next step ${relativeTime(activity.nextDueAt, view.now)}</div>`}` },
+    { label: 'Progress', cell: ({ batch }) => progressBar(batch, `Rows done of ${batch.source}`) },
+    { label: 'Outcomes', cell: ({ batch }) => outcomeCounts(batch) },
+    { label: 'Started', cell: ({ batch }) => timeOf(batch.createdAt) },
+    { label: 'Duration', cell: ({ batch }) => durationOf(batch, view.now) },
+  ],
+})}
 </div>`;
 }
 
 export function batchesPage(view: BatchesView): SafeHtml {
   return html`<div class="heading"><h1>Batches</h1><a class="button" href="/plan">Plan a manifest</a></div>
-${batchesTable(view)}`;
+${batchesTable(view)}
+<p class="muted small">Every batch of this target's queue, job by job: the <a href="/admin/queues">queue board</a> (Bull Board, an expert view, read-only).</p>`;
 }

@@ -1,8 +1,11 @@
 import { formatHold } from '../../../workflow/hold-duration.js';
 import type { HoldView } from '../../../workflow/offboarding-system.js';
 import type { WorkflowRecord } from '../../../workflow/workflow-store.js';
-import { relativeTime, scrollBox, timeOf } from '../format.js';
+import { cardTable } from '../card-table.js';
+import { relativeTime, timeOf } from '../format.js';
+import { fileNameOf } from '../story-facts.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
 
 /** The holds of one offboarding of this server's target. */
 export interface HoldGroup {
@@ -18,43 +21,38 @@ export interface HoldsView {
 }
 
 export function phaseBadge(phase: string): SafeHtml {
-  return html`<span class="badge phase-${phase}">${phase}</span>`;
+  return stateBadge(phase);
 }
 
-/** When a step is due, with how far off it is, and a warning when it is due and no worker took it. */
-export function dueCell(next: HoldView['next'], now: number): SafeHtml {
+/** When a step is due (in the workflow's zone), with how far off it is, and a warning when it is due and no worker took it. */
+export function dueCell(next: HoldView['next'], now: number, zone?: string): SafeHtml {
   if (next === undefined) return html`—`;
-  return html`${next.step} ${timeOf(next.dueAt)}<div class="muted small">${relativeTime(next.dueAt, now)}</div>${next.overdue ? html`<div class="overdue">due, and no worker has taken it</div>` : ''}`;
+  return html`${next.step} ${timeOf(next.dueAt, zone)}<div class="muted small">${relativeTime(next.dueAt, now)}</div>${next.overdue ? html`<div class="overdue">due, and no worker has taken it</div>` : ''}`;
 }
 
-export function undoUntilCell(undoUntil: string | undefined, now: number): SafeHtml {
-  return undoUntil === undefined ? html`—` : html`${timeOf(undoUntil)}<div class="muted small">${relativeTime(undoUntil, now)}</div>`;
+export function undoUntilCell(undoUntil: string | undefined, now: number, zone?: string): SafeHtml {
+  return undoUntil === undefined ? html`—` : html`${timeOf(undoUntil, zone)}<div class="muted small">${relativeTime(undoUntil, now)}</div>`;
 }
 
 function group({ workflow, holds }: HoldGroup, now: number): SafeHtml {
   const titleId = `hold-${workflow.id}`;
+  const zone = workflow.timeZone;
   return html`<section class="hold-group" aria-labelledby="${titleId}">
-<div class="heading"><h2 id="${titleId}"><a id="open-${workflow.id}" href="/offboardings/${workflow.id}">${workflow.source}</a> ${workflow.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h2>
-<a class="button danger" id="undo-all-${workflow.id}" href="/offboardings/${workflow.id}/undo">Undo all ${holds.length} on hold…</a></div>
-<p class="muted">Offboarding <span class="mono">${workflow.id}</span> · hold ${formatHold(workflow.holdMs)} · submitted ${timeOf(workflow.createdAt)} · ${workflow.total} leaver${workflow.total === 1 ? '' : 's'} in all</p>
-${scrollBox(
-  `Leavers on hold in offboarding ${workflow.id}`,
-  html`<table class="holds">
-<caption class="visually-hidden">Leavers on hold in offboarding ${workflow.id} (${workflow.source})</caption>
-<thead><tr><th scope="col">Leaver</th><th scope="col">Phase</th><th scope="col">Next step</th><th scope="col">Undo until</th><th scope="col">Action</th></tr></thead>
-<tbody>
-${holds.map(
-  (hold) => html`<tr>
-  <th scope="row">${hold.email}<div class="muted small">row ${hold.row}${hold.userId === undefined ? '' : ` · user ${hold.userId}`}</div></th>
-  <td>${phaseBadge(hold.phase)}</td>
-  <td>${dueCell(hold.next, now)}</td>
-  <td>${undoUntilCell(hold.undoUntil, now)}</td>
-  <td><a class="button danger" id="undo-${workflow.id}-${hold.row}" href="/offboardings/${workflow.id}/undo?user=${encodeURIComponent(hold.email)}" aria-label="Undo the offboarding of ${hold.email}…">Undo…</a></td>
-</tr>`,
-)}
-</tbody>
-</table>`,
-)}
+<div class="heading"><h2 id="${titleId}"><a id="open-${workflow.id}" href="/offboardings/${workflow.id}">${fileNameOf(workflow.source)}</a> ${workflow.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</h2>
+<a class="button subtle-danger" id="undo-all-${workflow.id}" href="/offboardings/${workflow.id}/undo">Undo all ${holds.length} on hold…</a></div>
+<p class="muted">Offboarding <span class="mono">${workflow.id}</span> · hold ${formatHold(workflow.holdMs)} · submitted ${timeOf(workflow.createdAt, zone)} · ${workflow.total} leaver${workflow.total === 1 ? '' : 's'} in all · times in ${zone ?? 'UTC'}</p>
+${cardTable({
+  caption: `Leavers on hold in offboarding ${workflow.id} (${fileNameOf(workflow.source)})`,
+  className: 'holds',
+  items: holds,
+  columns: [
+    { label: 'Leaver', names: true, cell: (hold) => html`${hold.email}<div class="muted small">row ${hold.row}${hold.userId === undefined ? '' : ` · user ${hold.userId}`}</div>` },
+    { label: 'Phase', cell: (hold) => phaseBadge(hold.phase) },
+    { label: 'Next step', cell: (hold) => dueCell(hold.next, now, zone) },
+    { label: 'Undo until', cell: (hold) => undoUntilCell(hold.undoUntil, now, zone) },
+    { label: 'Action', action: true, cell: (hold) => html`<a class="button danger" id="undo-${workflow.id}-${hold.row}" href="/offboardings/${workflow.id}/undo?user=${encodeURIComponent(hold.email)}" aria-label="Undo the offboarding of ${hold.email}…">Undo…</a>` },
+  ],
+})}
 </section>`;
 }
 

@@ -1,7 +1,8 @@
 import { formatHold } from '../../../workflow/hold-duration.js';
 import type { LeaverVerdict, OffboardingPlan, PlannedLeaver } from '../../../workflow/plan-offboarding.js';
-import { scrollBox, timeOf } from '../format.js';
+import { leaversPlanTable, type LeaverPlanView } from './plan-tables.js';
 import { html, type SafeHtml } from '../html.js';
+import { formErrorBlock } from '../notice.js';
 import { planConfirmation } from './plan-confirmation.js';
 import { plural } from '../../../core/plural.js';
 
@@ -31,9 +32,7 @@ export function offboardForm(options: OffboardFormOptions): SafeHtml {
   const values = options.values ?? { hold: options.defaultHold, transferTo: '', removeFromSharing: false, tz: '', leaveDateColumn: '', transferColumn: '', ignoreColumns: '' };
   return html`<h1>Offboard leavers</h1>
 <p>Choose or drop the leavers file from HR (CSV, JSON or JSON Lines, with an e-mail column and optionally a leave date and a transfer target). Seatflow checks every leaver against the live state of the target and shows the plan: deactivation on the leave date, then removal with the transfer of their sheets at the end of the hold. Nothing changes until you confirm it on the next page.</p>
-${options.error === undefined
-  ? ''
-  : html`<div class="error" role="alert"><p>${options.error.message}</p>${options.error.problems === undefined ? '' : html`<ul>${options.error.problems.slice(0, 50).map((problem) => html`<li>${problem}</li>`)}</ul>`}</div>`}
+${formErrorBlock(options.error)}
 <form method="post" action="/offboardings/new" enctype="multipart/form-data" class="plan-form">
   <input type="hidden" name="_csrf" value="${options.csrfToken}">
   <label for="leavers" class="dropzone" id="dropzone"><span>Drop a leavers file here, or choose a file</span>
@@ -67,20 +66,22 @@ const VERDICTS: ReadonlyArray<{ verdict: LeaverVerdict; label: string }> = [
   { verdict: 'refused', label: 'refused' },
 ];
 
-function firstStep(leaver: PlannedLeaver): SafeHtml {
-  switch (leaver.verdict) {
-    case 'deactivate-now':
-      return html`deactivate now`;
-    case 'deactivate-on-date':
-      return html`deactivate ${timeOf(new Date(leaver.leaveAt).toISOString())}`;
-    case 'already-deactivated':
-      return html`already deactivated (no call)`;
-    case 'refused':
-      return html`<strong>nothing</strong>`;
-  }
+/** The plan of an offboarding, leaver by leaver, with the confirmation that submits exactly this plan. */
+/** A planned leaver in the words the plan page and the approval page share. */
+function leaverPlanViewOf(leaver: PlannedLeaver): LeaverPlanView {
+  return {
+    row: leaver.row,
+    line: leaver.line,
+    email: leaver.email,
+    verdict: leaver.verdict,
+    ...(leaver.verdict === 'deactivate-on-date' ? { leaveAt: leaver.leaveAt } : {}),
+    transferTo: leaver.transferTo?.email,
+    reason: leaver.reason,
+    rule: leaver.rule,
+    notes: leaver.notes,
+  };
 }
 
-/** The plan of an offboarding, leaver by leaver, with the confirmation that submits exactly this plan. */
 export function offboardPreviewPage(options: { previewId: string; name: string; plan: OffboardingPlan; csrfToken: string }): SafeHtml {
   const { plan } = options;
   const count = (verdict: LeaverVerdict) => plan.leavers.filter((leaver) => leaver.verdict === verdict).length;
@@ -88,24 +89,12 @@ export function offboardPreviewPage(options: { previewId: string; name: string; 
   const { guardrails } = plan;
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/offboardings/new">Offboard leavers</a> › ${options.name}</nav>
 <h1>Offboarding plan of ${options.name}</h1>
-<ul class="counts verdicts">${VERDICTS.map(({ verdict, label }) => html`<li class="leaver-${verdict}"><span class="n">${count(verdict)}</span> ${label}</li>`)}</ul>
-<p class="muted">${plan.leavers.length} leavers · hold ${formatHold(plan.options.holdMs)}${plan.options.transferTo === undefined ? '' : ` · transfer target when a row names none: ${plan.options.transferTo}`}${plan.options.removeFromSharing ? ' · removed from sharing' : ''}${plan.options.timeZone === undefined ? '' : ` · leave dates in ${plan.options.timeZone}`} · ${plan.apiCalls} API calls spent on the pre-flight</p>
-${planConfirmation({ guardrails, action: `/offboardings/new/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `offboard its ${plural(acting, 'leaver')}`, submitLabel: 'Start the offboarding', startOver: '/offboardings/new' })}
+<ul class="counts verdicts">${VERDICTS.map(({ verdict, label }) => html`<li><span class="n">${count(verdict)}</span> ${label}</li>`)}</ul>
+<p class="muted">${plan.leavers.length} leavers · hold ${formatHold(plan.options.holdMs)}${plan.options.transferTo === undefined ? '' : ` · transfer target when a row names none: ${plan.options.transferTo}`}${plan.options.removeFromSharing ? ' · removed from sharing' : ''} · times in ${plan.options.timeZone ?? 'UTC'} · ${plan.apiCalls} API calls spent on the pre-flight</p>
 <section aria-labelledby="leavers-title">
 <h2 id="leavers-title">Leavers</h2>
-${scrollBox(
-  'Leavers of the plan',
-  html`<table class="leavers">
-<caption class="visually-hidden">Leavers of the plan, in file order</caption>
-<thead><tr><th scope="col">Row</th><th scope="col">Leaver</th><th scope="col">First step</th><th scope="col">Removal, end of the hold</th><th scope="col">Transfer to</th><th scope="col">Why and notes</th></tr></thead>
-<tbody>${plan.leavers.slice(0, 1000).map(
-    (leaver) => html`<tr><td>${leaver.row}<div class="muted small">line ${leaver.line}</div></td><th scope="row">${leaver.email}</th>
-<td><span class="badge leaver-${leaver.verdict}">${leaver.verdict}</span><div class="small">${firstStep(leaver)}</div></td>
-<td>${leaver.verdict === 'refused' ? '—' : timeOf(new Date(leaver.leaveAt + plan.options.holdMs).toISOString())}</td>
-<td>${leaver.transferTo?.email ?? '—'}</td>
-<td>${leaver.reason ?? ''}${leaver.rule === undefined ? '' : html`<div class="muted small">${leaver.rule}</div>`}${leaver.notes.length === 0 ? '' : html`<ul class="notes">${leaver.notes.map((note) => html`<li>${note}</li>`)}</ul>`}</td></tr>`,
-  )}</tbody></table>`,
-)}
+${leaversPlanTable(plan.leavers.slice(0, 1000).map(leaverPlanViewOf), { holdMs: plan.options.holdMs, zone: plan.options.timeZone, caption: 'Leavers of the plan, in file order' })}
 ${plan.leavers.length > 1000 ? html`<p class="muted">The first 1000 of ${plan.leavers.length} leavers are shown.</p>` : ''}
-</section>`;
+</section>
+${planConfirmation({ guardrails, action: `/offboardings/new/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `offboard its ${plural(acting, 'leaver')}`, submitLabel: 'Start the offboarding', startOver: '/offboardings/new' })}`;
 }

@@ -3,18 +3,17 @@ import { firstRows } from '../../../manifest/row-store.js';
 import { describeSubject } from '../../../plan/format-plan.js';
 import type { GuardrailCheck } from '../../../plan/guardrails.js';
 import type { BatchPlan } from '../../../plan/planned-row.js';
-import { scrollBox } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { formErrorBlock } from '../notice.js';
 import { planConfirmation } from './plan-confirmation.js';
+import { planRowsTable } from './plan-tables.js';
 import { plural } from '../../../core/plural.js';
 
 /** The upload form: a file input that is also the drop zone (dropping a file on it works without script). */
 export function planForm(csrfToken: string, error?: { message: string; problems?: string[] }, values: { ignoreColumns: string } = { ignoreColumns: '' }): SafeHtml {
   return html`<h1>Plan a manifest</h1>
 <p>Choose or drop a manifest (CSV, JSON or JSON Lines). Seatflow checks every row against the live state of the target and shows what it would do. Nothing changes until you submit the batch on the next page.</p>
-${error === undefined
-  ? ''
-  : html`<div class="error" role="alert"><p>${error.message}</p>${error.problems === undefined ? '' : html`<ul>${error.problems.slice(0, 50).map((problem) => html`<li>${problem}</li>`)}</ul>`}</div>`}
+${formErrorBlock(error)}
 <form method="post" action="/plan" enctype="multipart/form-data" class="plan-form">
   <input type="hidden" name="_csrf" value="${csrfToken}">
   <label for="manifest" class="dropzone" id="dropzone"><span>Drop a manifest here, or choose a file</span>
@@ -38,19 +37,13 @@ export function planPreviewPage(options: { previewId: string; name: string; plan
 <ul class="counts verdicts">${VERDICT_ORDER.map((verdict) => html`<li class="verdict-${verdict}"><span class="n">${plan.summary[verdict]}</span> ${verdict}</li>`)}</ul>
 <p class="muted">${plural(plan.summary.total, 'row')} · ${plural(plan.apiCalls, 'API call')} spent on the pre-flight${plan.organizationUsers === undefined ? '' : ` · ${plural(plan.organizationUsers, 'user')} in the organization`}</p>
 ${options.warnings.length === 0 ? '' : html`<ul class="note">${options.warnings.map((warning) => html`<li>${warning}</li>`)}</ul>`}
-${planConfirmation({ guardrails, action: `/plan/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `run its ${plural(plan.summary.change, 'change')}`, submitLabel: 'Submit the batch', startOver: '/plan' })}
 <section aria-labelledby="rows-title">
 <h2 id="rows-title">Rows</h2>
-${scrollBox(
-  'Rows of the plan',
-  html`<table class="rows">
-<caption class="visually-hidden">Rows of the plan, with their verdicts</caption>
-<thead><tr><th scope="col">Row</th><th scope="col">Action</th><th scope="col">User</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
-<tbody>${firstRows(plan.rows, 1000).map(
-    (row) => html`<tr><td>${row.row}<div class="muted small">line ${row.line}</div></td><td>${row.actionName}</td><td>${describeSubject(row)}</td>
-<td><span class="badge verdict-${row.verdict}">${row.verdict}</span></td><td>${row.reason ?? ''}${row.rule === undefined ? '' : html`<div class="muted small">${row.rule}</div>`}${row.problems === undefined ? '' : html`<ul>${row.problems.map((p) => html`<li>${p.field === undefined ? '' : `${p.field}: `}${p.message}</li>`)}</ul>`}</td></tr>`,
-  )}</tbody></table>`,
+${planRowsTable(
+  firstRows(plan.rows, 1000).map((row) => ({ row: row.row, line: row.line, action: row.actionName, subject: describeSubject(row), verdict: row.verdict, reason: row.reason, rule: row.rule, problems: row.problems })),
+  'Rows of the plan, with their verdicts',
 )}
 ${plan.rows.length > 1000 ? html`<p class="muted">The first 1000 of ${plan.rows.length} rows are shown.</p>` : ''}
-</section>`;
+</section>
+${planConfirmation({ guardrails, action: `/plan/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `run its ${plural(plan.summary.change, 'change')}`, submitLabel: 'Submit the batch', startOver: '/plan' })}`;
 }

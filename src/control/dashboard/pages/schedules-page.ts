@@ -5,13 +5,17 @@ import { describeScheduleLimits } from '../../../reconcile/schedule-limits.js';
 
 /** The guardrails that hold a scheduled run without limits of its own. */
 type ScheduleGuardrails = Pick<Config['guardrails'], 'destructiveMaxCount' | 'destructiveMaxShare'>;
-import { relativeTime, scrollBox, timeOf } from '../format.js';
+import { cardTable } from '../card-table.js';
+import { relativeTime, timeOf } from '../format.js';
+import { fileNameOf } from '../story-facts.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
+import type { Notice } from '../notice.js';
 import { plural } from '../../../core/plural.js';
 
 function batchSummary(batch: NonNullable<ScheduleView['lastBatch']>): SafeHtml {
   const counts = OUTCOMES.filter((outcome) => batch.counts[outcome] > 0).map((outcome) => html`<li class="outcome-${outcome}"><span class="n">${batch.counts[outcome]}</span> ${outcome}</li>`);
-  return html` <span class="badge state-${batch.state}">${batch.state}</span> <span class="muted small">${plural(batch.total, 'row')}</span>${counts.length === 0 ? '' : html`<ul class="counts">${counts}</ul>`}`;
+  return html` ${stateBadge(batch.state)} <span class="muted small">${plural(batch.total, 'row')}</span>${counts.length === 0 ? '' : html`<ul class="counts">${counts}</ul>`}`;
 }
 
 /** What the last run did, as `seatflow schedule list` says it: its batch, why it changed nothing, or its error. */
@@ -29,7 +33,14 @@ function lastRunCell(view: ScheduleView, now: number): SafeHtml {
     : last.batchId !== undefined
       ? html`<p>batch <a href="/batches/${last.batchId}">${last.batchId}</a>${last.batchExisted === true ? ' (made by an earlier firing)' : ''}${view.lastBatch === undefined ? '' : batchSummary(view.lastBatch)}</p>`
     : html`<p>${last.plan.change ?? 0} change${last.plan.change === 1 ? '' : 's'} planned${last.applied ? '' : ', plan only (dry run): nothing was changed'}</p>`;
-  return html`${timeOf(last.finishedAt)}<div class="muted small">${relativeTime(last.finishedAt, now)} · tick ${timeOf(last.tick)}</div>${what}${planned === '' ? '' : html`<div class="muted small">plan: ${planned}</div>`}`;
+  return html`${timeOf(last.finishedAt, view.tz)}<div class="muted small">${relativeTime(last.finishedAt, now)} · tick ${timeOf(last.tick, view.tz)}</div>${what}${planned === '' ? '' : html`<div class="muted small">plan: ${planned}</div>`}`;
+}
+
+/** The last run's plan report, to download (the server keeps it under its data folder; its path says nothing here). */
+function reportLinks(view: ScheduleView): SafeHtml | string {
+  if (view.lastRun === undefined || view.lastRun.report === '') return '—';
+  const base = `/schedules/${encodeURIComponent(view.name)}/report`;
+  return html`<a id="report-${view.name}-csv" href="${base}.csv" download>CSV</a> · <a id="report-${view.name}-json" href="${base}.json" download>JSON</a>`;
 }
 
 /**
@@ -42,27 +53,21 @@ export function schedulesLive(schedules: readonly ScheduleView[], now: number, g
     return html`<div id="schedules-live"${poll}><p class="empty">No reconciliation schedules for this target.</p></div>`;
   }
   return html`<div id="schedules-live"${poll}>
-${scrollBox(
-  'Reconciliation schedules',
-  html`<table class="schedules">
-<caption class="visually-hidden">Reconciliation schedules of this target, by name</caption>
-<thead><tr><th scope="col">Schedule</th><th scope="col">When</th><th scope="col">Mode</th><th scope="col">Policy</th><th scope="col">Next run</th><th scope="col">Last run</th><th scope="col">Report</th><th scope="col">Action</th></tr></thead>
-<tbody>
-${schedules.map(
-  (view) => html`<tr>
-  <th scope="row">${view.name}</th>
-  <td><code>${view.cron ?? '?'}</code><div class="muted small">${view.tz ?? 'UTC'}</div></td>
-  <td>${view.apply ? html`<span class="badge mode-apply">applies</span><div class="muted small">${describeScheduleLimits(view.limits, guardrails)}</div>` : html`<span class="badge mode-dry-run">dry run</span>`}</td>
-  <td class="path mono">${view.policyPath}</td>
-  <td>${view.next === undefined ? html`<span class="muted">none</span>` : html`${timeOf(view.next)}<div class="muted small">${relativeTime(view.next, now)}</div>`}</td>
-  <td>${lastRunCell(view, now)}</td>
-  <td class="path mono">${view.lastRun === undefined || view.lastRun.report === '' ? '—' : view.lastRun.report}</td>
-  <td><a class="button" id="run-${view.name}" href="/schedules/${encodeURIComponent(view.name)}/run" aria-label="Run now: ${view.name}…">Run now…</a></td>
-</tr>`,
-)}
-</tbody>
-</table>`,
-)}
+${cardTable({
+  caption: 'Reconciliation schedules of this target, by name',
+  className: 'schedules',
+  items: schedules,
+  columns: [
+    { label: 'Schedule', names: true, cell: (view) => view.name },
+    { label: 'When', cell: (view) => html`<code>${view.cron ?? '?'}</code><div class="muted small">${view.tz ?? 'UTC'}</div>` },
+    { label: 'Mode', cell: (view) => (view.apply ? html`${stateBadge('applies')}<div class="muted small">${describeScheduleLimits(view.limits, guardrails)}</div>` : stateBadge('dry-run')) },
+    { label: 'Policy', cell: (view) => html`<span class="mono" title="${view.policyPath}">${fileNameOf(view.policyPath)}</span>` },
+    { label: 'Next run', cell: (view) => (view.next === undefined ? html`<span class="muted">none</span>` : html`${timeOf(view.next, view.tz)}<div class="muted small">${relativeTime(view.next, now)}</div>`) },
+    { label: 'Last run', className: 'message', cell: (view) => lastRunCell(view, now) },
+    { label: 'Report', cell: (view) => reportLinks(view) },
+    { label: 'Action', action: true, cell: (view) => html`<a class="button" id="run-${view.name}" href="/schedules/${encodeURIComponent(view.name)}/run" aria-label="Run now: ${view.name}…">Run now…</a>` },
+  ],
+})}
 </div>`;
 }
 
@@ -75,8 +80,8 @@ ${schedulesLive(schedules, now, guardrails)}`;
 
 function describeRun(view: ScheduleView): SafeHtml {
   return view.apply
-    ? html`It reads the policy <span class="mono">${view.policyPath}</span> now, writes its plan report and <strong>submits the changes as a batch</strong> (guardrails crossed hold the run: nobody can confirm it).`
-    : html`It reads the policy <span class="mono">${view.policyPath}</span> now and writes its plan report; it is a dry run: <strong>nothing is changed</strong>.`;
+    ? html`It reads the policy <span class="mono">${fileNameOf(view.policyPath)}</span> now, writes its plan report and <strong>submits the changes as a batch</strong> (guardrails crossed hold the run: nobody can confirm it).`
+    : html`It reads the policy <span class="mono">${fileNameOf(view.policyPath)}</span> now and writes its plan report; it is a dry run: <strong>nothing is changed</strong>.`;
 }
 
 /** Running a schedule asks first, on a page of its own, so that a stray click changes nothing. */
@@ -95,14 +100,8 @@ export function runConfirmPage(view: ScheduleView, csrfToken: string): SafeHtml 
 }
 
 /** What happened when a run was asked for: queued, and whether a worker is there to take it. */
-export function runQueuedPage(name: string, queued: { jobId: string; workers: number }): SafeHtml {
-  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/schedules">Schedules</a> › ${name}</nav>
-<section class="narrow">
-<h1>Run ${name} now</h1>
-<div role="status"><p>The run of <strong>${name}</strong> is queued (<span class="mono">${queued.jobId}</span>).</p></div>
-${queued.workers === 0
-  ? html`<p class="note">No schedule worker is connected now: the run waits in the queue until one starts (<code>seatflow worker</code>, or <code>seatflow serve --workers 1</code>).</p>`
-  : html`<p>${queued.workers} schedule worker${queued.workers === 1 ? ' is' : 's are'} connected; the Schedules page shows the run as its last run once it ends.</p>`}
-<p class="actions"><a class="button" href="/schedules">Back to the schedules</a></p>
-</section>`;
+export function runQueuedNotice(name: string, queued: { jobId: string; workers: number }): Notice {
+  return queued.workers === 0
+    ? { kind: 'note', text: `The run of ${name} is queued (${queued.jobId}), but no schedule worker is connected now: it waits in the queue until one starts (seatflow worker, or seatflow serve --workers 1).` }
+    : { kind: 'ok', text: `The run of ${name} is queued (${queued.jobId}); ${plural(queued.workers, 'schedule worker')} connected. Its last run below shows what it did once it ends.` };
 }

@@ -2,8 +2,11 @@ import { plural } from '../../../core/plural.js';
 import type { SyncPlan } from '../../../sync/sync-plan.js';
 import { describeLeaver } from '../../../workflow/format-offboarding-plan.js';
 import { formatHold } from '../../../workflow/hold-duration.js';
-import { scrollBox, timeOf } from '../format.js';
+import { cardTable } from '../card-table.js';
+import { timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
+import { formErrorBlock } from '../notice.js';
 import { planConfirmation } from './plan-confirmation.js';
 
 export interface SyncFormOptions {
@@ -17,9 +20,7 @@ export interface SyncFormOptions {
 /** Choose the HR export and one of the server's lifecycle policies; nothing changes until the plan is confirmed. */
 export function syncForm(options: SyncFormOptions): SafeHtml {
   const { policies } = options;
-  const error = options.error === undefined
-    ? ''
-    : html`<div class="error" role="alert"><p>${options.error.message}</p>${options.error.problems === undefined ? '' : html`<ul>${options.error.problems.slice(0, 50).map((problem) => html`<li>${problem}</li>`)}</ul>`}</div>`;
+  const error = formErrorBlock(options.error);
   if (policies === undefined || policies.length === 0) {
     return html`<h1>Sync from HR</h1>${error}
 <p>${policies === undefined ? 'This server has no folder of lifecycle policies (control.syncPolicyDir), so a sync cannot be started here.' : 'The policy folder of this server (control.syncPolicyDir) holds no lifecycle policy (a .json file).'} A policy decides the seats, the protections and the broken-export threshold, so it is chosen by whoever runs the server, never uploaded. Until then: <code>seatflow sync HR_EXPORT --policy FILE</code>.</p>`;
@@ -44,15 +45,15 @@ const when = (dueAt: number, plannedAt: number) => (dueAt <= plannedAt ? 'now' :
 
 function verdictCell(item: { verdict: string; reason?: string | undefined; rule?: string | undefined }, what: string): SafeHtml {
   return item.verdict === 'change'
-    ? html`<span class="badge">change</span><div class="small">${what}</div>`
-    : html`<span class="badge">${item.verdict}</span><div class="small">${item.reason ?? ''}</div>${item.rule === undefined ? '' : html`<div class="muted small">${item.rule}</div>`}`;
+    ? html`${stateBadge('change')}<div class="small">${what}</div>`
+    : html`${stateBadge(item.verdict)}<div class="small">${item.reason ?? ''}</div>${item.rule === undefined ? '' : html`<div class="muted small">${item.rule}</div>`}`;
 }
 
-function table(title: string, id: string, headers: readonly string[], rows: readonly SafeHtml[], total: number): SafeHtml {
+function table(title: string, id: string, headers: readonly string[], rows: ReadonlyArray<readonly (SafeHtml | string)[]>, total: number): SafeHtml {
   if (total === 0) return html``;
   return html`<section aria-labelledby="${id}">
 <h2 id="${id}">${title} (${total})</h2>
-${scrollBox(title, html`<table><caption class="visually-hidden">${title}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`)}
+${cardTable({ caption: title, className: 'sync-plan', items: rows, columns: headers.map((label, index) => ({ label, names: index === 0, className: index === headers.length - 1 ? 'message' : undefined, cell: (row: readonly (SafeHtml | string)[]) => row[index] ?? '' })) })}
 ${total > rows.length ? html`<p class="muted">The first ${rows.length} of ${total} are shown; the plan report has every one.</p>` : ''}
 </section>`;
 }
@@ -93,25 +94,25 @@ ${table(
   'Joiners: on the start date added (or a rehire reactivated), then given the seat',
   'joiners-title',
   ['Joiner', 'When', 'Seat and rule', 'Verdict', 'Why'],
-  plan.joiners.slice(0, shown).map((joiner) => html`<tr><th scope="row">${joiner.employee.email}</th><td>${joiner.how} ${when(joiner.dueAt, plan.plannedAt)}</td><td>${joiner.seat.seat}<div class="muted small">${joiner.seat.rule}</div></td><td>${verdictCell(joiner, joiner.cost)}</td><td>${joiner.cause}</td></tr>`),
+  plan.joiners.slice(0, shown).map((joiner) => [html`${joiner.employee.email}`, html`${joiner.how} ${when(joiner.dueAt, plan.plannedAt)}`, html`${joiner.seat.seat}<div class="muted small">${joiner.seat.rule}</div>`, html`${verdictCell(joiner, joiner.cost)}`, html`${joiner.cause}`]),
   plan.joiners.length,
 )}
 ${table(
   'Movers: on the effective date given the seat of their new department, title or location',
   'movers-title',
   ['Mover', 'When', 'Seat and rule', 'Verdict', 'Why'],
-  plan.movers.slice(0, shown).map((mover) => html`<tr><th scope="row">${mover.employee.email}</th><td>${mover.action} ${when(mover.dueAt, plan.plannedAt)}</td><td>${mover.user.seat ?? '?'} → ${mover.seat.seat}<div class="muted small">${mover.seat.rule}</div></td><td>${verdictCell(mover, `${mover.action} to ${mover.seat.seat}`)}</td><td>${mover.cause}</td></tr>`),
+  plan.movers.slice(0, shown).map((mover) => [html`${mover.employee.email}`, html`${mover.action} ${when(mover.dueAt, plan.plannedAt)}`, html`${mover.user.seat ?? '?'} → ${mover.seat.seat}<div class="muted small">${mover.seat.rule}</div>`, html`${verdictCell(mover, `${mover.action} to ${mover.seat.seat}`)}`, html`${mover.cause}`]),
   plan.movers.length,
 )}
 ${table(
   `Leavers: deactivated on the date, removed after a ${formatHold(holdMs)} hold with a transfer to their manager`,
   'leavers-title',
   ['Leaver', 'Plan', 'Why'],
-  leavers.slice(0, shown).map((leaver) => html`<tr><th scope="row">${leaver.email}</th><td>${describeLeaver(leaver, holdMs)}${leaver.notes.length === 0 ? '' : html`<ul class="notes">${leaver.notes.map((note) => html`<li>${note}</li>`)}</ul>`}</td><td>${plan.leaverCauses[leaver.row]?.cause ?? ''}</td></tr>`),
+  leavers.slice(0, shown).map((leaver) => [html`${leaver.email}`, html`${describeLeaver(leaver, holdMs)}${leaver.notes.length === 0 ? '' : html`<ul class="notes">${leaver.notes.map((note) => html`<li>${note}</li>`)}</ul>`}`, html`${plan.leaverCauses[leaver.row]?.cause ?? ''}`]),
   leavers.length,
 )}
-${table('Offboardings undone: employed again while their offboarding is open', 'undos-title', ['Person', 'Offboarding', 'Why'], plan.undos.slice(0, shown).map((undo) => html`<tr><th scope="row">${undo.employee.email}</th><td>${undo.workflowId}</td><td>${undo.cause}</td></tr>`), plan.undos.length)}
-${table('Transfer targets: an open offboarding now transfers to the new manager', 'transfers-title', ['Person', 'Offboarding', 'Transfer'], plan.transfers.slice(0, shown).map((transfer) => html`<tr><th scope="row">${transfer.employee.email}</th><td>${transfer.workflowId}</td><td>${transfer.from ?? '(none)'} → ${transfer.to}</td></tr>`), plan.transfers.length)}
+${table('Offboardings undone: employed again while their offboarding is open', 'undos-title', ['Person', 'Offboarding', 'Why'], plan.undos.slice(0, shown).map((undo) => [html`${undo.employee.email}`, html`${undo.workflowId}`, html`${undo.cause}`]), plan.undos.length)}
+${table('Transfer targets: an open offboarding now transfers to the new manager', 'transfers-title', ['Person', 'Offboarding', 'Transfer'], plan.transfers.slice(0, shown).map((transfer) => [html`${transfer.employee.email}`, html`${transfer.workflowId}`, html`${transfer.from ?? '(none)'} → ${transfer.to}`]), plan.transfers.length)}
 ${missingCheck(plan, options.acceptMissing)}
 ${planConfirmation({
   guardrails: plan.guardrails,
@@ -124,21 +125,4 @@ ${planConfirmation({
     ? { warning: html`<p>This export is taken as broken: confirming changes nothing and does not accept it. If the missing employees really left, start over and tick "really left".</p>` }
     : {}),
 })}`;
-}
-
-/** The export was accepted before for this target and policy: nothing to plan. */
-export function syncSameExportPage(options: { name: string; acceptedAt: string; runId: string }): SafeHtml {
-  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/syncs/new">Sync from HR</a> › ${options.name}</nav>
-<h1>Nothing to do</h1>
-<p>This export (${options.name}) was accepted ${timeOf(options.acceptedAt)} (run ${options.runId}): the same export again changes nothing.</p>
-<p><a href="/upcoming">Joiners, movers and leavers to come</a></p>`;
-}
-
-/** What confirming queued: the run's workflows (their steps run on a worker), and that the export is accepted. */
-export function syncQueuedPage(options: { name: string; runId: string; workflows: Array<{ label: string; workflowId: string; created: boolean }>; nothingToChange: boolean }): SafeHtml {
-  return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/syncs/new">Sync from HR</a> › ${options.name}</nav>
-<h1>Sync queued</h1>
-<p>${options.nothingToChange ? 'Nothing needed to change.' : 'The plan is queued.'} The export is accepted (run ${options.runId}): the next sync compares with it.</p>
-${options.workflows.length === 0 ? '' : html`<ul>${options.workflows.map((workflow) => html`<li>${workflow.label} <span class="mono">${workflow.workflowId}</span>${workflow.created ? '' : ' (queued before by the same run)'}</li>`)}</ul>
-<p>Their steps run on a worker (<code>seatflow worker</code>, or <code>seatflow serve --workers N</code>) on each date: <a href="/upcoming">joiners, movers and leavers to come</a>.</p>`}`;
 }

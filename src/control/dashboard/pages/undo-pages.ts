@@ -3,10 +3,8 @@ import type { UndoResult } from '../../../workflow/undo-offboarding.js';
 import type { WorkflowRecord } from '../../../workflow/workflow-store.js';
 import { timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import type { Notice } from '../notice.js';
 import { phaseBadge } from './holds-page.js';
-
-/** Who the dashboard records as having undone an offboarding (the CLI records the OS user, the API its caller). */
-export const DASHBOARD_UNDO_BY = 'dashboard';
 
 export interface UndoConfirmView {
   workflow: WorkflowRecord;
@@ -18,6 +16,8 @@ export interface UndoConfirmView {
   blocked?: string;
   /** Workers connected to the offboarding's step queue. */
   workers: number;
+  /** Who is signed in: the undo is recorded as theirs. */
+  operator: string;
   csrfToken: string;
 }
 
@@ -42,7 +42,7 @@ export function undoConfirmPage(view: UndoConfirmView): SafeHtml {
 <p>${workflow.source} ${workflow.sim ? html`<span class="badge sim">SIMULATION</span>` : ''}</p>
 <p>${view.user === undefined ? html`Undo the offboarding of these <strong>${view.leavers.length}</strong> leavers?` : html`Undo the offboarding of <strong>${view.user}</strong>?`}</p>
 <ul>${view.leavers.map((leaver) => html`<li>${leaver.email} ${phaseBadge(leaver.phase)}${leaver.undoUntil === undefined ? '' : html` <span class="muted small">undo possible until ${timeOf(leaver.undoUntil)}</span>`}${leaver.undoCost === undefined ? '' : html`<div class="small seat-cost">Cost: ${leaver.undoCost}.</div>`}</li>`)}</ul>
-<p>The removal is cancelled.${deactivated ? html` A leaver seatflow has already deactivated (<strong>holding</strong>) is reactivated by a row of the offboarding's reactivate batch. <strong>A reactivation assigns a Member seat (paid)</strong>; where the leaver held a lower seat before, a downgrade gives it back right after.` : ''}${scheduled ? html` A leaver still <strong>scheduled</strong> is simply never deactivated.` : ''} The undo is recorded as done by <strong>${DASHBOARD_UNDO_BY}</strong>.</p>
+<p>The removal is cancelled.${deactivated ? html` A leaver seatflow has already deactivated (<strong>holding</strong>) is reactivated by a row of the offboarding's reactivate batch. <strong>A reactivation assigns a Member seat (paid)</strong>; where the leaver held a lower seat before, a downgrade gives it back right after.` : ''}${scheduled ? html` A leaver still <strong>scheduled</strong> is simply never deactivated.` : ''} The undo is recorded as done by you, <strong>${view.operator}</strong>, from the dashboard.</p>
 ${deactivated && view.workers === 0 ? html`<p class="note">No seatflow worker is connected now: the reactivation waits in the queue until one runs (<code>seatflow worker</code>, or <code>seatflow serve --workers 1</code>).</p>` : ''}
 <form method="post" action="/offboardings/${workflow.id}/undo">
   <input type="hidden" name="_csrf" value="${view.csrfToken}">
@@ -53,23 +53,19 @@ ${deactivated && view.workers === 0 ? html`<p class="note">No seatflow worker is
 </section>`;
 }
 
-/** What undo did, per leaver: undone (and whether a reactivation was queued) or refused and why. */
-export function undoResultPage(workflow: WorkflowRecord, results: readonly UndoResult[]): SafeHtml {
+/** What undo did, per leaver (undone, and whether a reactivation was queued, or refused and why), for the offboarding page. */
+export function undoNotice(results: readonly UndoResult[]): Notice {
+  if (results.length === 0) return { kind: 'note', text: 'Nothing to undo: no leaver of this offboarding is on hold any more.' };
   const refused = results.filter((result) => result.result === 'refused').length;
   const before = results.filter((result) => result.result === 'already-undone').length;
   const word = { undone: 'undone', 'already-undone': 'already undone', refused: 'NOT undone' } as const;
-  return html`${crumbs(workflow)}
-<section class="narrow">
-<h1>Undo offboarding</h1>
-<div role="status">
-${results.length === 0
-  ? html`<p>Nothing to undo.</p>`
-  : html`<p>${results.length - refused - before} undone${before === 0 ? '' : html`, ${before} already undone before`}${refused === 0 ? '' : html`, <strong>${refused} not undone</strong>`}.</p>
-<ul class="undo-results">${results.map(
-      (result) => html`<li class="${result.result === 'refused' ? 'refused' : 'ok'}"><strong>${result.email}</strong>: ${word[result.result]} — ${result.message}${result.seat === undefined ? '' : html`<div class="small seat-cost">Cost: ${result.seat}.</div>`}</li>`,
-    )}</ul>`}
-</div>
-${results.some((result) => result.reactivating) ? html`<p>A worker runs the reactivation; the offboarding page shows when it is done.</p>` : ''}
-<p class="actions"><a class="button" href="/offboardings/${workflow.id}">See the offboarding</a> <a class="button secondary" href="/holds">Back to the holds</a></p>
-</section>`;
+  const reactivating = results.some((result) => result.reactivating);
+  return {
+    kind: refused > 0 ? 'error' : 'ok',
+    text: `Undo: ${results.length - refused - before} undone${before === 0 ? '' : `, ${before} already undone before`}${refused === 0 ? '' : `, ${refused} not undone`}.${reactivating ? ' A worker runs the reactivation; the table below shows when it is done.' : ''}`,
+    items: results.map((result) => ({
+      text: `${result.email}: ${word[result.result]} — ${result.message}${result.seat === undefined ? '' : ` Cost: ${result.seat}.`}`,
+      failed: result.result === 'refused',
+    })),
+  };
 }

@@ -1,6 +1,8 @@
 import type { UpcomingChange } from '../../../sync/hr-workflows.js';
-import { relativeTime, scrollBox, timeOf } from '../format.js';
+import { cardTable } from '../card-table.js';
+import { relativeTime, timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
+import { stateBadge } from '../badges.js';
 import { phaseBadge } from './holds-page.js';
 
 export interface UpcomingView {
@@ -30,25 +32,19 @@ function dayTable(day: string, changes: readonly UpcomingChange[], now: number):
   const titleId = `day-${day}`;
   return html`<section class="upcoming-day" aria-labelledby="${titleId}">
 <h2 id="${titleId}">${day}</h2>
-${scrollBox(
-  `Joiners, movers and leavers on ${day}`,
-  html`<table class="upcoming">
-<caption class="visually-hidden">Steps due on ${day} (UTC), in time order</caption>
-<thead><tr><th scope="col">Person</th><th scope="col">Kind</th><th scope="col">What happens</th><th scope="col">When</th><th scope="col">Phase</th><th scope="col">Workflow</th></tr></thead>
-<tbody>
-${changes.map(
-  (change) => html`<tr>
-  <th scope="row">${change.email}</th>
-  <td><span class="badge kind-${change.kind}">${KIND_WORDS[change.kind]}</span></td>
-  <td>${STEP_WORDS[change.step] ?? change.step}</td>
-  <td>${timeOf(change.dueAt)}<div class="muted small">${relativeTime(change.dueAt, now)}</div>${change.due && change.job !== 'running' && change.job !== 'row-queued' ? html`<div class="overdue">due: a worker takes it</div>` : ''}</td>
-  <td>${phaseBadge(change.phase)}</td>
-  <td>${workflowCell(change)}</td>
-</tr>`,
-)}
-</tbody>
-</table>`,
-)}
+${cardTable({
+  caption: `Steps due on ${day} (UTC), in time order`,
+  className: 'upcoming',
+  items: changes,
+  columns: [
+    { label: 'Person', names: true, cell: (change) => change.email },
+    { label: 'Kind', cell: (change) => stateBadge(change.kind, KIND_WORDS[change.kind]) },
+    { label: 'What happens', cell: (change) => STEP_WORDS[change.step] ?? change.step },
+    { label: 'When', cell: (change) => html`${timeOf(change.dueAt)}<div class="muted small">${relativeTime(change.dueAt, now)}</div>${change.due && change.job !== 'running' && change.job !== 'row-queued' ? html`<div class="overdue">due: a worker takes it</div>` : ''}` },
+    { label: 'Phase', cell: (change) => phaseBadge(change.phase) },
+    { label: 'Workflow', cell: (change) => workflowCell(change) },
+  ],
+})}
 </section>`;
 }
 

@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { reportLines } from '../../../queue/report-writer.js';
 import { OUTCOMES, type RowOutcome } from '../../../queue/row-outcome.js';
-import { retryBatch } from '../../retry-batch.js';
+import { plural } from '../../../core/plural.js';
+import { cancelBatch } from '../../requests/cancel-batch.js';
+import { changeStoryOf, type ChangeStory } from '../../requests/change-story.js';
+import { retryBatch } from '../../requests/retry-batch.js';
 import { withRedis } from '../../with-redis.js';
 import { csrfTokenOf } from '../../security/register-security.js';
 import type { DashboardContext } from '../dashboard-context.js';
@@ -18,12 +21,10 @@ const rowsQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0).catch(0),
   announced: z.string().max(40).optional().catch(undefined),
 });
-/** Who a cancel from these pages is recorded as (the batch's message says `cancelled by …`). */
-export const DASHBOARD_CANCELLED_BY = 'the dashboard';
 
 /** The batches list, one batch with its rows and live part, its reports, and retry/cancel behind a confirmation. */
 export function registerBatchPageRoutes(app: FastifyInstance, context: DashboardContext): void {
-  const { deps, session, csrf, render, fragment, batchOf, sampler } = context;
+  const { deps, session, csrf, render, fragment, batchOf, sampler, redirectWithNotice } = context;
   const { system } = deps.batches;
 
   const batchesView = (): Promise<BatchesView> =>
@@ -52,16 +53,27 @@ export function registerBatchPageRoutes(app: FastifyInstance, context: Dashboard
     return { filter, rows, more: false, offset };
   };
 
-  /** The batch page's view: the record, what it is doing, the budget, the pace and one page of rows. */
+  // Who asked for a batch does not change once it is queued: read once per batch (the live part asks every 2 s).
+  const stories = new Map<string, ChangeStory | undefined>();
+  const storyOf = async (batch: BatchRecord): Promise<ChangeStory | undefined> => {
+    if (stories.has(batch.id)) return stories.get(batch.id);
+    const story = await changeStoryOf(deps, batch.id, batch.createdAt);
+    if (stories.size >= 500) stories.delete(stories.keys().next().value as string);
+    stories.set(batch.id, story);
+    return story;
+  };
+
+  /** The batch page's view: the record, who asked for it, what it is doing, the budget, the pace and one page of rows. */
   const viewOf = async (batch: BatchRecord, query: unknown): Promise<BatchView> => {
     const now = Date.now();
-    const [activity, budget, rows, perSecond] = await Promise.all([
+    const [activity, budget, rows, perSecond, story] = await Promise.all([
       withRedis(deps, () => createActivityReader(deps, now)(batch)),
       sampler === undefined ? undefined : withRedis(deps, () => sampler.view()),
       withRedis(deps, () => rowsOf(batch.id, query)),
       withRedis(deps, () => system.store.finishedPerSecond(batch.id)),
+      storyOf(batch),
     ]);
-    return { batch, activity, budget, rows, perSecond, announced: rowsQuerySchema.parse(query ?? {}).announced, now };
+    return { batch, activity, budget, rows, perSecond, announced: rowsQuerySchema.parse(query ?? {}).announced, now, story };
   };
   app.get('/batches/:id', session, async (request, reply) => {
     const batch = await batchOf(request);
@@ -86,8 +98,17 @@ export function registerBatchPageRoutes(app: FastifyInstance, context: Dashboard
     });
     app.post(`/batches/:id/${what}`, csrf, async (request, reply) => {
       const batch = await batchOf(request);
-      await withRedis(deps, async () => void (what === 'retry' ? await retryBatch(deps, batch.id) : await system.control.cancel(batch.id, DASHBOARD_CANCELLED_BY)), { timeout: false });
-      return reply.redirect(`/batches/${batch.id}`, 303);
+      const asked = { by: request.actor!.name, via: 'dashboard' };
+      if (what === 'cancel') {
+        const { cancelled, running } = await cancelBatch(deps, batch.id, asked);
+        const text = `Cancelled by ${asked.by}: ${plural(cancelled, 'row')} will not run${running > 0 ? `; ${plural(running, 'row')} already running will finish` : ''}.`;
+        return redirectWithNotice(request, reply, `/batches/${batch.id}`, { kind: 'ok', text });
+      }
+      const { requeued, resumed, rerun } = await retryBatch(deps, batch.id, asked);
+      const text =
+        requeued + resumed + (rerun ?? 0) === 0 ? 'Nothing to retry: no failed, unknown or cancelled rows. The batch was left as it is.'
+        : `Retried: ${plural(requeued, 'row')} queued again${resumed > 0 ? `, ${plural(resumed, 'waiting row')} resumed` : ''}${rerun === undefined || rerun === 0 ? '' : `, ${plural(rerun, 'leaver')} whose step failed run it again`}. This page follows them.`;
+      return redirectWithNotice(request, reply, `/batches/${batch.id}`, { kind: requeued + resumed + (rerun ?? 0) === 0 ? 'note' : 'ok', text });
     });
   }
 }

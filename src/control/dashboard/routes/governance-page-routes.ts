@@ -1,26 +1,37 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { auditEntrySchema } from '../../../governance/audit/audit-entry.js';
+import { AUDIT_EVENTS, auditEntrySchema, type AuditEntry } from '../../../governance/audit/audit-entry.js';
 import { AUDIT_EXPORT_FORMATS, auditExportLines, entriesWithin, parseAuditTime, streamRangeOf } from '../../../governance/audit/audit-export.js';
 import { verifyAuditEntries } from '../../../governance/audit/verify-audit.js';
 import type { ApprovalRecord } from '../../../governance/approvals/approval-record.js';
+import { offboardingInputSchema } from '../../../governance/kinds/offboarding-kind.js';
 import { hasRole, samePerson, type Actor } from '../../../governance/operators/actor.js';
-import { approveOnTarget } from '../../approve-on-target.js';
+import { approveOnTarget } from '../../requests/approve-on-target.js';
 import { csrfTokenOf } from '../../security/register-security.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
 import type { ControlGovernanceDeps } from '../../control-deps.js';
 import { withRedis } from '../../with-redis.js';
 import { changeRequestParamsSchema } from '../../request-schemas.js';
 import type { DashboardContext } from '../dashboard-context.js';
+import type { Notice } from '../notice.js';
 import { approvalPage, approvalsLive, approvalsPage, type ApprovalPageView } from '../pages/approvals-page.js';
-import { auditPage } from '../pages/audit-page.js';
+import { auditPage, type AuditFilter } from '../pages/audit-page.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
 
 const PAGE = 50;
 const approveForm = z.object({ planHash: z.string().regex(/^[0-9a-f]{64}$/), confirm: z.literal('true'), reason: z.string().trim().max(500).optional() });
 const rejectForm = z.object({ reason: z.string().trim().min(1).max(500) });
-const auditQuery = z.object({ before: z.string().regex(/^\d+-\d+$/).optional(), verify: z.literal('1').optional() });
+const auditQuery = z.object({
+  before: z.string().regex(/^\d+-\d+$/).optional(),
+  verify: z.literal('1').optional(),
+  actor: z.string().trim().max(200).optional(),
+  event: z.enum(AUDIT_EVENTS).or(z.literal('')).optional(),
+  subject: z.string().trim().max(200).optional(),
+  user: z.string().trim().toLowerCase().max(320).optional(),
+});
+/** How far back a filter reads for one page of matches (the export reads everything). */
+const SCAN_LIMIT = 5000;
 const exportQuery = z.object({ from: z.string().optional(), to: z.string().optional(), format: z.enum(AUDIT_EXPORT_FORMATS).default('jsonl') });
 
 /**
@@ -28,7 +39,7 @@ const exportQuery = z.object({ from: z.string().optional(), to: z.string().optio
  * first, the chain checked on request, exports): through the same gate and log as the CLI and /v1.
  */
 export function registerGovernancePageRoutes(app: FastifyInstance, context: DashboardContext): void {
-  const { deps, session, csrf, render, fragment } = context;
+  const { deps, session, csrf, render, fragment, redirectWithNotice } = context;
   const governance = deps.governance;
   if (governance === undefined) {
     for (const [path, title] of [['/approvals', 'Approvals'], ['/audit', 'Audit trail']] as const) {
@@ -57,18 +68,19 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
     if (record === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.approvalNotFound, 'no such change request', { hint: 'See what waits on the approvals page.' });
     return record;
   };
-  const viewOf = async (request: FastifyRequest, record: ApprovalRecord, csrfToken: string, notice?: ApprovalPageView['notice']): Promise<ApprovalPageView> => {
+  const viewOf = async (request: FastifyRequest, record: ApprovalRecord, csrfToken: string): Promise<ApprovalPageView> => {
     const actor = request.actor!;
     const cannotApprove = whyNotApprove(actor, record, deps.target.id);
     const mine = samePerson(actor.name, record.requestedBy.name);
     const cannotReject = mine || hasRole(actor, 'approver') ? undefined : 'Rejecting needs the approver role.';
+    const input = record.kind === 'offboarding' ? offboardingInputSchema.safeParse(await withRedis(deps, () => governance.approvals.input(record.id))) : undefined;
     return {
       record,
       lines: await withRedis(deps, () => governance.approvals.lines(record.id)),
+      ...(input?.success === true ? { offboarding: { holdMs: input.data.options.holdMs, timeZone: input.data.options.timeZone } } : {}),
       ...(cannotApprove === undefined ? {} : { cannotApprove }),
       ...(cannotReject === undefined ? {} : { cannotReject }),
       csrfToken,
-      ...(notice === undefined ? {} : { notice }),
     };
   };
 
@@ -80,35 +92,35 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
   // Approving needs only the approver role to reach the gate, which refuses the requester with the reason.
   app.post('/approvals/:id/approve', { ...csrf, config: { ...csrf.config, role: 'approver' } }, async (request, reply) => {
     const record = await recordOf(request);
+    const back = `/approvals/${record.id}`;
     const form = approveForm.safeParse(request.body ?? {});
-    if (!form.success) throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, 'tick the confirmation box to approve this plan', { hint: 'Load the approval page again.' });
+    if (!form.success) return redirectWithNotice(request, reply, back, { kind: 'error', text: 'Nothing was approved: tick the confirmation box to approve this plan.' });
     const reason = form.data.reason === '' ? undefined : form.data.reason;
     const answer = await approveOnTarget(deps, governance, record.id, request.actor!, { planHash: form.data.planHash, reason });
-    const notice: ApprovalPageView['notice'] =
+    const notice: Notice =
       answer.status === 'queued'
-        ? { kind: 'ok', text: `Approved: planned again against live state, the plan is the one approved; queued as ${answer.id}.` }
-        : { kind: 'note', text: 'The plan went stale before it ran (live state changed): nothing ran, and it waits for approval again. The difference is below.' };
-    const fresh = (await withRedis(deps, () => governance.gate.get(record.id))) ?? record;
-    return render(reply, approvalPage(await viewOf(request, fresh, csrfTokenOf(reply), notice)), { title: `Approval ${record.id}`, section: 'approvals' });
+        ? { kind: 'ok', text: `Approved by ${request.actor!.name}: planned again against live state, the plan is the one approved; queued as ${answer.id}.`, links: [{ href: `/${answer.id.startsWith('o') ? 'offboardings' : 'batches'}/${answer.id}`, label: 'Follow it' }] }
+        : { kind: 'error', text: `Not approved: the plan went stale before it ran (live state changed). Nothing ran; it waits for approval of the new plan (${answer.approval.planHash.slice(0, 16)}…). What differs is below.` };
+    return redirectWithNotice(request, reply, back, notice);
   });
 
   app.post('/approvals/:id/reject', csrf, async (request, reply) => {
     const record = await recordOf(request);
+    const back = `/approvals/${record.id}`;
     const form = rejectForm.safeParse(request.body ?? {});
-    if (!form.success) throw new ControlError(400, CONTROL_ERROR_CODES.badRequest, 'a rejection needs a reason', { hint: 'Load the approval page again and say why.' });
-    const rejected = await withRedis(deps, () => governance.gate.reject(record.id, request.actor!, form.data.reason));
-    return render(reply, approvalPage(await viewOf(request, rejected, csrfTokenOf(reply), { kind: 'ok', text: 'Rejected. Nothing was changed.' })), { title: `Approval ${record.id}`, section: 'approvals' });
+    if (!form.success) return redirectWithNotice(request, reply, back, { kind: 'error', text: 'Nothing was rejected: a rejection needs a reason.' });
+    await withRedis(deps, () => governance.gate.reject(record.id, request.actor!, form.data.reason));
+    return redirectWithNotice(request, reply, back, { kind: 'ok', text: `Rejected by ${request.actor!.name}. Nothing was changed.` });
   });
 
   app.get('/audit', session, async (request, reply) => {
     const query = auditQuery.safeParse(request.query ?? {});
-    const before = query.success ? query.data.before : undefined;
-    const stored = await withRedis(deps, () => governance.audit.latest(PAGE + 1, before));
-    const shown = stored.slice(0, PAGE).map(({ id, raw }) => ({ id, entry: auditEntrySchema.parse(JSON.parse(raw)) }));
+    const { before, verify, ...given } = query.success ? query.data : {};
+    const filter = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== '')) as AuditFilter;
+    const found = await withRedis(deps, () => findEntries(governance, filter, before));
     const head = await withRedis(deps, () => governance.audit.head());
-    const verification = query.success && query.data.verify === '1' ? await verifyAll(governance) : undefined;
-    const olderFrom = stored.length > PAGE ? shown[shown.length - 1]?.id : undefined;
-    return render(reply, auditPage({ entries: shown, head, ...(olderFrom === undefined ? {} : { olderFrom }), ...(verification === undefined ? {} : { verification }) }), { title: 'Audit trail', section: 'audit' });
+    const verification = verify === '1' ? await verifyAll(governance) : undefined;
+    return render(reply, auditPage({ ...found, filter, head, ...(verification === undefined ? {} : { verification }) }), { title: 'Audit trail', section: 'audit' });
   });
 
   app.get('/audit/export', session, async (request, reply) => {
@@ -145,4 +157,35 @@ async function verifyAll(governance: ControlGovernanceDeps) {
     })(),
     { fromStart: true, head },
   );
+}
+
+/** Whether an entry matches every part of the filter (a user: any e-mail its facts name). */
+function matches(entry: AuditEntry, filter: AuditFilter): boolean {
+  if (filter.actor !== undefined && entry.actor !== filter.actor) return false;
+  if (filter.event !== undefined && entry.event !== filter.event) return false;
+  if (filter.subject !== undefined && entry.subject !== filter.subject) return false;
+  if (filter.user !== undefined && !JSON.stringify(entry.data).toLowerCase().includes(`"${filter.user}"`)) return false;
+  return true;
+}
+
+/**
+ * One page of the newest entries that match, read back in slices from `before`: at most SCAN_LIMIT entries are read
+ * for a page, and the link to older ones goes on from the last entry read.
+ */
+async function findEntries(governance: ControlGovernanceDeps, filter: AuditFilter, before: string | undefined) {
+  const entries: Array<{ id: string; entry: AuditEntry }> = [];
+  let from = before;
+  let scanned = 0;
+  for (;;) {
+    const slice = await governance.audit.latest(200, from);
+    for (const { id, raw } of slice) {
+      if (entries.length === PAGE) return { entries, scanned, olderFrom: entries[entries.length - 1]!.id };
+      scanned += 1;
+      const entry = auditEntrySchema.parse(JSON.parse(raw));
+      if (matches(entry, filter)) entries.push({ id, entry });
+    }
+    from = slice.at(-1)?.id;
+    if (slice.length < 200 || from === undefined) return { entries, scanned };
+    if (scanned >= SCAN_LIMIT) return { entries, scanned, olderFrom: from };
+  }
 }

@@ -4,9 +4,9 @@ import { emailSchema } from '../../../manifest/action.js';
 import { UNDOABLE_PHASES } from '../../../workflow/leaver-state.js';
 import type { HoldView } from '../../../workflow/offboarding-system.js';
 import type { OffboardingStatus } from '../../../workflow/offboarding-status.js';
-import { CONTROL_ERROR_CODES, ControlError } from '../../control-error.js';
+import { CONTROL_ERROR_CODES, ControlError, offboardingNotFound } from '../../control-error.js';
 import { offboardingParamsSchema } from '../../request-schemas.js';
-import { offboardingNotFound, undoOnTarget } from '../../undo-on-target.js';
+import { undoOnTarget } from '../../requests/undo-on-target.js';
 import { formatOffboardingReport } from '../../../workflow/offboarding-report.js';
 import { withRedis } from '../../with-redis.js';
 import { csrfTokenOf } from '../../security/register-security.js';
@@ -14,8 +14,9 @@ import type { DashboardContext } from '../dashboard-context.js';
 import { holdsLive, holdsPage, type HoldGroup, type HoldsView } from '../pages/holds-page.js';
 import { notAvailablePage } from '../pages/not-available-page.js';
 import { offboardingLive, offboardingPage, type OffboardingView } from '../pages/offboarding-page.js';
-import { DASHBOARD_UNDO_BY, undoConfirmPage, undoResultPage } from '../pages/undo-pages.js';
-import { auditUndo } from '../../../governance/audit/audit-undo.js';
+import { changeStoryOf, type ChangeStory } from '../../requests/change-story.js';
+import { fileNameOf } from '../story-facts.js';
+import { undoConfirmPage, undoNotice } from '../pages/undo-pages.js';
 
 const announcedSchema = z.object({ announced: z.string().max(40).optional().catch(undefined) });
 
@@ -66,18 +67,22 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
     if (status === undefined) throw offboardingNotFound(id);
     return status;
   };
-  const viewOf = (status: OffboardingStatus, query?: unknown): OffboardingView => ({
-    status,
-    onThisTarget: status.workflow.target === deps.target.id,
-    now: Date.now(),
-    announced: announcedSchema.parse(query ?? {}).announced,
-  });
+  // Who asked for an offboarding does not change once it is queued: read once per offboarding (the live part asks every 5 s).
+  const stories = new Map<string, ChangeStory | undefined>();
+  const viewOf = async (status: OffboardingStatus, query?: unknown): Promise<OffboardingView> => {
+    const { workflow } = status;
+    if (!stories.has(workflow.id)) {
+      if (stories.size >= 500) stories.delete(stories.keys().next().value as string);
+      stories.set(workflow.id, await changeStoryOf(deps, workflow.id, workflow.createdAt));
+    }
+    return { status, onThisTarget: workflow.target === deps.target.id, now: Date.now(), announced: announcedSchema.parse(query ?? {}).announced, story: stories.get(workflow.id) };
+  };
 
   app.get('/offboardings/:id', session, async (request, reply) => {
     const status = await statusOf(request);
-    return render(reply, offboardingPage(viewOf(status)), { title: status.workflow.source, section: 'holds' });
+    return render(reply, offboardingPage(await viewOf(status)), { title: fileNameOf(status.workflow.source), section: 'holds' });
   });
-  app.get('/offboardings/:id/live', session, async (request, reply) => fragment(reply, offboardingLive(viewOf(await statusOf(request), request.query))));
+  app.get('/offboardings/:id/live', session, async (request, reply) => fragment(reply, offboardingLive(await viewOf(await statusOf(request), request.query))));
 
   // The per-leaver report, as GET /v1/offboardings/:id/report gives it, behind the dashboard's sign-in.
   for (const format of ['csv', 'jsonl'] as const) {
@@ -110,6 +115,7 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
       leavers: asked === undefined ? onHold : [asked],
       ...(blocked === undefined ? {} : { blocked }),
       workers: status.workers,
+      operator: request.actor!.name,
       csrfToken: csrfTokenOf(reply),
     });
     return render(reply, body, { title: 'Undo offboarding', section: 'holds' });
@@ -118,12 +124,8 @@ export function registerHoldsPageRoutes(app: FastifyInstance, context: Dashboard
   app.post('/offboardings/:id/undo', csrf, async (request, reply) => {
     const id = idOf(request);
     const { user } = parseUser(request.body);
-    const results = await undoOnTarget(deps, offboarding, id, { by: DASHBOARD_UNDO_BY, ...(user === undefined ? {} : { users: [user] }) });
-    // The offboarding records the dashboard; the audit trail the signed-in operator.
-    if (deps.governance !== undefined) await withRedis(deps, () => auditUndo(deps.governance!.audit, { workflowId: id, by: request.actor?.name ?? DASHBOARD_UNDO_BY, results }));
-    const workflow = await withRedis(deps, () => system.store.get(id));
-    if (workflow === undefined) throw offboardingNotFound(id);
-    return render(reply, undoResultPage(workflow, results), { title: 'Undo offboarding', section: 'holds' });
+    const results = await undoOnTarget(deps, offboarding, id, { by: request.actor!.name, via: 'dashboard', ...(user === undefined ? {} : { users: [user] }) });
+    return context.redirectWithNotice(request, reply, `/offboardings/${id}`, undoNotice(results));
   });
 }
 

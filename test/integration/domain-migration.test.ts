@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { createJobRegistry } from '../../jobs/registry.js';
+import { ALTERNATE_EMAIL_LIMIT } from '../../src/contract/index.js';
+import { planRevert, revertBatchOptions } from '../../src/governance/revert/plan-revert.js';
+import { domainMigrationRequestSchema, newAddressOf, type DomainMigrationInput } from '../../src/migrate/domain-migration-request.js';
+import { domainMigrationsOf } from '../../src/migrate/domain-migrations.js';
+import { MIGRATION_LIFECYCLES } from '../../src/migrate/migration-lifecycles.js';
+import { planDomainMigration } from '../../src/migrate/plan-domain-migration.js';
+import { submitDomainMigration } from '../../src/migrate/submit-domain-migration.js';
+import { DEMO } from '../../src/server/demo/demo-organization.js';
+import { hrWorkflowsOf } from '../../src/sync/hr-workflows.js';
+import type { UserRecord } from '../../src/server/state/records.js';
+import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import type { BatchHarness } from '../helpers/batch-harness.js';
+import { createOffboardingHarness, DAY, TEST_OFFBOARDING, type OffboardingHarness } from '../helpers/offboarding-harness.js';
+
+const GUARDRAILS = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [] };
+const batches = useBatchHarnesses();
+
+async function open(): Promise<{ h: BatchHarness; o: OffboardingHarness }> {
+  const h = await batches.open({ rateLimit: 'off' });
+  const o = createOffboardingHarness(h, TEST_OFFBOARDING, MIGRATION_LIFECYCLES);
+  return { h, o };
+}
+
+const usersOn = (h: BatchHarness, domain: string): UserRecord[] => [...h.server.context.state.users.values()].filter((user) => user.inOrg && user.email.endsWith(`@${domain}`));
+const plan = (h: BatchHarness, input: DomainMigrationInput) => planDomainMigration({ api: h.api, request: domainMigrationRequestSchema.parse(input), guardrails: GUARDRAILS });
+
+const ADDRESS_CALLS = new Set(['addAlternateEmail', 'makeAlternateEmailPrimary', 'deleteAlternateEmail', 'updateUser']);
+
+/** The address changes of the mutation log per user: seatflow's calls (not the owners' clicks, nor the server's clock). */
+async function callsPerUser(h: BatchHarness): Promise<Map<number, string[]>> {
+  const calls = new Map<number, string[]>();
+  for (const m of await h.mutations()) {
+    if (m.userId === undefined || !ADDRESS_CALLS.has(m.operation)) continue;
+    calls.set(m.userId, [...(calls.get(m.userId) ?? []), m.operation]);
+  }
+  return calls;
+}
+
+/** Runs the steps due by now until every due step of the migration has ended. */
+async function settle(o: OffboardingHarness, workflowId: string): Promise<void> {
+  await o.system.promoteDue(o.clock.now());
+  await o.waitFor(async () => (await o.system.engine.nothingDue(workflowId)) && (await o.system.settled(workflowId)), 120_000);
+}
+
+describe('seatflow migrate domain, against the reference server', { timeout: 240_000 }, () => {
+  it('moves exactly the migratable users of 300 to the new primary address, each call once, lists the rest with the service\'s reason, and reverts', async () => {
+    const { h, o } = await open();
+    const state = h.server.context.state;
+    const generated = usersOn(h, 'acme.example').filter((user) => /\.\d{3}@/.test(user.email)).sort((a, b) => a.email.localeCompare(b.email));
+    expect(generated.length).toBeGreaterThanOrEqual(300);
+    const at = (i: number) => generated[i]!;
+    // Clashes the plan foresees: the new address is another user's primary (1157), another migrating user's alternate
+    // (1159); a user at the alternate limit (1330).
+    const primaryClash = at(3);
+    h.server.context.state.users.get(at(4).id)!.alternateEmails.push({ id: state.ids.next(), email: newAddressOf(at(5).email, 'acme.io'), confirmed: true });
+    const alternateClash = at(5);
+    const atLimit = at(6);
+    atLimit.alternateEmails = Array.from({ length: ALTERNATE_EMAIL_LIMIT }, (_, i) => ({ id: state.ids.next(), email: `old.${i}.${atLimit.email}`, confirmed: true }));
+    expect((await h.api.users.add({ email: newAddressOf(primaryClash.email, 'acme.io'), firstName: 'Namesake' })).email).toBe(newAddressOf(primaryClash.email, 'acme.io'));
+    // Found only when its add runs: the new address is the alternate of a user outside the migration (1159).
+    const outsider = usersOn(h, 'partner.example')[0]!;
+    const lateClash = at(7);
+    outsider.alternateEmails.push({ id: state.ids.next(), email: newAddressOf(lateClash.email, 'acme.io'), confirmed: true });
+    // On a domain the plan does not validate: a user whose only plan is Acme Labs (labs.acme.example): 1186 at make-primary.
+    const unvalidated = at(8);
+    unvalidated.seats = unvalidated.seats.filter((seat) => seat.planId === DEMO.labsPlanId).concat(unvalidated.seats.some((seat) => seat.planId === DEMO.labsPlanId) ? [] : [{ ...unvalidated.seats[0]!, planId: DEMO.labsPlanId }]);
+    // Already an alternate, confirmed: nothing to add, promoted at once.
+    const preAdded = at(9);
+    preAdded.alternateEmails.push({ id: state.ids.next(), email: newAddressOf(preAdded.email, 'acme.io'), confirmed: true });
+    // Owners who never confirm.
+    const silent = new Set([20, 40, 60, 80, 100, 120, 140, 160, 180, 200].map((i) => at(i).id));
+
+    const setUp = (await h.mutations()).length;
+    const planned = await plan(h, { from: 'acme.example', to: 'acme.io' });
+    const verdictOf = (user: UserRecord) => planned.moves.find((move) => move.userId === user.id);
+    expect(verdictOf(primaryClash)).toMatchObject({ verdict: 'conflict', errorCode: 1157 });
+    expect(verdictOf(alternateClash)).toMatchObject({ verdict: 'conflict', errorCode: 1159 });
+    expect(verdictOf(atLimit)).toMatchObject({ verdict: 'refused', errorCode: 1330 });
+    expect(verdictOf(preAdded)).toMatchObject({ verdict: 'change', newAddress: 'confirmed', waits: false });
+    expect(verdictOf(at(0))).toMatchObject({ verdict: 'change', newAddress: 'add', waits: true });
+    expect(planned.summary.refused).toBe(3);
+    // Nothing ran: the plan read and changed nothing.
+    expect(await h.mutations()).toHaveLength(setUp);
+
+    o.startWorkers();
+    const submitted = await submitDomainMigration(o.system.engine.context, planned, h.server.url);
+    expect(submitted.created).toBe(true);
+    expect((await submitDomainMigration(o.system.engine.context, planned, h.server.url)).created).toBe(false);
+    await settle(o, submitted.workflowId);
+    const migrations = domainMigrationsOf(o.system.engine);
+    const phaseOf = async (user: UserRecord) => (await migrations.status(submitted.workflowId))!.persons.find((person) => person.userId === user.id);
+    expect(await phaseOf(preAdded)).toMatchObject({ phase: 'migrated' });
+    expect(await phaseOf(lateClash)).toMatchObject({ phase: 'refused', reason: expect.stringMatching(/alternate address of another user/) });
+    expect(await phaseOf(at(0))).toMatchObject({ phase: 'confirming' });
+    // Its checks are steps to come of the engine, listed by `seatflow steps`, but nobody joins, moves or leaves.
+    expect((await o.system.engine.steps({ workflowId: submitted.workflowId })).some((step) => step.step === 'check-1')).toBe(true);
+    expect(await hrWorkflowsOf(o.system).upcoming()).toEqual([]);
+
+    // The owners click their links (all but the silent ones), the first check finds them confirmed.
+    for (const move of planned.moves) {
+      if (move.verdict !== 'change' || silent.has(move.userId!) || move.newAddress !== 'add' || move.userId === lateClash.id) continue;
+      await h.api.users.get(move.userId!); // the user is still there
+      const confirm = await fetch(`${h.server.url}/_sim/alternateemails/confirm`, { method: 'POST', headers: { authorization: `Bearer ${h.server.tokens.admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: move.newEmail }) });
+      expect(confirm.status).toBe(200);
+    }
+    h.server.context.clock.advance(2 * 3_600_000);
+    await settle(o, submitted.workflowId);
+    expect(await phaseOf(unvalidated)).toMatchObject({ phase: 'refused', reason: expect.stringMatching(/not validated/) });
+    // The last check, at the deadline, gives up on the silent owners.
+    h.server.context.clock.advance(15 * DAY);
+    await settle(o, submitted.workflowId);
+    const status = (await migrations.status(submitted.workflowId))!;
+    expect(status.workflow.state).toBe('finished');
+
+    const migrated = status.persons.filter((person) => person.phase === 'migrated').map((person) => person.userId);
+    const expected = planned.moves.filter((move) => move.verdict === 'change' && !silent.has(move.userId!) && move.userId !== lateClash.id && move.userId !== unvalidated.id).map((move) => move.userId);
+    expect(new Set(migrated)).toEqual(new Set(expected));
+    // Exactly the migratable users are on the new primary address.
+    const onNew = new Set([...state.users.values()].filter((user) => user.email.endsWith('@acme.io') && user.email !== newAddressOf(primaryClash.email, 'acme.io')).map((user) => user.id));
+    expect(onNew).toEqual(new Set(expected));
+    // Each call once: one add and one make-primary per migrated user (the pre-added one: make-primary only).
+    const calls = await callsPerUser(h);
+    for (const userId of expected) expect(calls.get(userId!), `user ${userId}`).toEqual(userId === preAdded.id ? ['makeAlternateEmailPrimary'] : ['addAlternateEmail', 'makeAlternateEmailPrimary']);
+    // The rest, each with the service's reason and code.
+    for (const person of status.persons.filter((each) => each.phase !== 'migrated')) {
+      expect(person.reason, person.email).toBeDefined();
+      expect(['refused', 'unconfirmed']).toContain(person.phase);
+    }
+    for (const userId of silent) expect((await phaseOf(state.users.get(userId)!))?.detail.errorCode).toBe('1158');
+    expect((await phaseOf(unvalidated))?.detail.errorCode).toBe('1186');
+    expect((await phaseOf(lateClash))?.detail.errorCode).toBe('1159');
+
+    // Re-running changes nothing: the plan finds the migrated users gone from the old domain and queues no change.
+    const before = (await h.mutations()).length;
+    const again = await plan(h, { from: 'acme.example', to: 'acme.io' });
+    const rerun = await submitDomainMigration(o.system.engine.context, again, h.server.url);
+    await settle(o, rerun.workflowId);
+    expect((await h.mutations()).length).toBe(before);
+
+    // The revert puts every primary back (the new domain validated first: make-primary needs the current one validated).
+    await fetch(`${h.server.url}/_sim/plans/${DEMO.planId}/domains`, { method: 'POST', headers: { authorization: `Bearer ${h.server.tokens.admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ domain: 'acme.io' }) });
+    const revert = await planRevert({ batchId: `${submitted.workflowId}-primary`, store: h.system.store, registry: createJobRegistry(), api: h.api, guardrails: { ...GUARDRAILS, protectedAccounts: [] }, reactivationWindowDays: 30 });
+    expect(revert.plan.summary.change).toBe(expected.length);
+    const queued = await h.system.submit(revert.plan, { options: revertBatchOptions(`${submitted.workflowId}-primary`) });
+    await h.waitForState(queued.batch.id, ['finished'], 120_000);
+    for (const userId of expected) expect(state.users.get(userId!)?.email.endsWith('@acme.example'), `user ${userId}`).toBe(true);
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/core/logger.js';
+import { mayHaveLostRows, requeueLostRows } from '../../src/queue/lost-rows.js';
+import { rowJobId } from '../../src/queue/row-job.js';
+import type { PlannedRow } from '../../src/plan/planned-row.js';
+import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import type { BatchHarness } from '../helpers/batch-harness.js';
+
+const batches = useBatchHarnesses();
+const DAY = 86_400_000;
+
+/** A step batch as a lifecycle makes one: a record, rows saved, nothing queued. */
+async function stepBatch(h: BatchHarness, emails: readonly string[]) {
+  const id = `o${Date.now().toString(16).slice(-12)}-deactivate`;
+  const store = h.system.store;
+  await store.create({ id, source: 'test', sha256: 'f'.repeat(64), createdAt: new Date().toISOString(), total: emails.length, queued: emails.length, sim: true, target: h.server.url, queueName: h.system.queue.name }, Date.now());
+  const rows: PlannedRow[] = emails.map((email, index) => {
+    const user = [...h.server.context.state.users.values()].find((u) => u.email === email);
+    return { row: index + 1, line: index + 2, action: { action: 'deactivate', user: { email } }, actionName: 'deactivate', verdict: 'change', target: { email, userId: user!.id } };
+  });
+  await store.saveRows(id, rows);
+  await store.transition(id, ['submitting'], 'queued');
+  return { id, rows };
+}
+
+describe('a row’s lifecycle (row-lifecycle.ts)', () => {
+  it('moves planned → scheduled → queued → running → ended, counting each state on the batch record, and refuses what a state does not allow', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { id } = await stepBatch(h, await h.deactivatableEmails(3));
+    const rows = h.system.store.rowLifecycle;
+    await rows.plan(id, [1, 2, 3]);
+    const due = h.server.context.clock.now() + DAY;
+    await rows.schedule(id, [1, 2], due);
+    expect((await h.system.store.get(id))?.rowStates).toEqual({ planned: 1, scheduled: 2, queued: 0, running: 0 });
+    expect(await rows.statusOf(id, 1)).toEqual({ state: 'scheduled', dueAt: due });
+
+    // A worker handed a scheduled row (nothing queued it) does not run it; nor a queued one before its due instant.
+    expect(await rows.start(id, 1, due - 1)).toEqual({ kind: 'not-queued', state: 'scheduled', dueAt: due });
+    expect(await rows.queue(h.system.queue, id, [{ row: 1 }], { dueAt: due })).toEqual(['queued']);
+    expect(await rows.queue(h.system.queue, id, [{ row: 1 }], { dueAt: due })).toEqual(['active']);
+    expect(await rows.start(id, 1, due - 1)).toEqual({ kind: 'not-due', dueAt: due });
+    expect(await rows.start(id, 1, due)).toEqual({ kind: 'go' });
+    expect((await h.system.store.get(id))?.rowStates).toEqual({ planned: 1, scheduled: 1, queued: 0, running: 1 });
+
+    // Cancel and a lifecycle's "will not run" end only rows nothing runs.
+    const outcome = (row: number, what: 'cancelled' | 'skipped') => ({ batchId: id, row, line: row + 1, action: 'deactivate', outcome: what, attempts: 0, finishedAt: new Date().toISOString() });
+    expect(await h.system.store.endRow(outcome(1, 'cancelled'), ['planned', 'scheduled', 'queued'])).toEqual({ kind: 'refused', state: 'running' });
+    expect(await h.system.store.endRow(outcome(2, 'skipped'), ['planned', 'scheduled'])).toEqual({ kind: 'recorded', batchFinished: false });
+    expect(await h.system.store.endRow(outcome(2, 'skipped'))).toEqual({ kind: 'had-outcome' });
+    expect((await h.system.store.get(id))?.rowStates).toEqual({ planned: 1, scheduled: 0, queued: 0, running: 1 });
+
+    // Parked (a backoff): queued again; retry reopens an ended row to queued, a step's retry to planned.
+    await rows.park(id, 1);
+    expect(await rows.statusOf(id, 1)).toEqual({ state: 'queued', dueAt: due });
+    expect(await h.system.store.forgetOutcome(id, 2, 'skipped', 'planned')).toBe(true);
+    expect(await rows.statusOf(id, 2)).toEqual({ state: 'planned' });
+    expect((await h.system.store.get(id))?.rowStates).toEqual({ planned: 2, scheduled: 0, queued: 1, running: 0 });
+  });
+
+  it('never takes a scheduled row for a lost one: only a row whose state says queued or running and that has no job', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { id } = await stepBatch(h, await h.deactivatableEmails(2));
+    const rows = h.system.store.rowLifecycle;
+    await rows.schedule(id, [1, 2], h.server.context.clock.now() + 30 * DAY);
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, id)).toBe(false);
+    const batch = (await h.system.store.get(id))!;
+    expect(await requeueLostRows(h.system.queue, h.system.store, batch, createSilentLogger())).toEqual([]);
+
+    // Row 2 comes due and is queued; its job is lost (a failover): found, and queued again.
+    await rows.queue(h.system.queue, id, [{ row: 2 }], { dueAt: h.server.context.clock.now() });
+    await h.system.queue.remove(rowJobId(id, 2));
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, id)).toBe(true);
+    expect(await requeueLostRows(h.system.queue, h.system.store, (await h.system.store.get(id))!, createSilentLogger())).toEqual([2]);
+    expect((await h.system.queue.getJob(rowJobId(id, 2)))?.data).toEqual({ batchId: id, row: 2, recovered: true });
+    expect(await h.system.queue.getJob(rowJobId(id, 1))).toBeUndefined();
+  });
+
+  it('a worker refuses a row queued before its due instant: it waits, and runs once the service clock passes it', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const [email] = await h.deactivatableEmails(1);
+    const { id } = await stepBatch(h, [email!]);
+    const due = h.server.context.clock.now() + 2 * DAY;
+    // Whoever queued it (a bug, a sweep of old): the row says when it is due.
+    await h.system.store.rowLifecycle.queue(h.system.queue, id, [{ row: 1 }], { dueAt: due });
+    h.startWorkers({ concurrency: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await h.mutations()).filter((m) => m.operation === 'deactivateUser')).toEqual([]);
+    expect(await (await h.system.queue.getJob(rowJobId(id, 1)))?.getState()).toBe('delayed');
+
+    h.server.context.clock.advance(2 * DAY + 1000);
+    // Parked for at most a minute on this machine's reckoning: promoted here instead of waiting for it.
+    await (await h.system.queue.getJob(rowJobId(id, 1)))!.promote();
+    const done = await h.waitForState(id, ['finished']);
+    expect(done.counts.succeeded).toBe(1);
+    const deactivations = (await h.mutations()).filter((m) => m.operation === 'deactivateUser');
+    expect(deactivations).toHaveLength(1);
+    expect(Date.parse(deactivations[0]!.at)).toBeGreaterThanOrEqual(due);
+  });
+});
