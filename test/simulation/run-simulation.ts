@@ -75,7 +75,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     writeFileSync(path.join(world.policyDir, SIM_POLICY_FILE), JSON.stringify(SIM_LIFECYCLE_POLICY, null, 2));
     const initialUsers = await world.service.users();
     const sheetId = 2094857361029384;
-    const population = populationOf({ users: initialUsers, sheetId, columns: await world.service.columns(sheetId), webhooks: await world.service.webhooks() });
+    const population = populationOf({ users: initialUsers, sheetId, columns: await world.service.columns(sheetId), webhooks: (await world.service.webhooks()).filter((webhook) => webhook.id !== world.events.webhookId) });
     const scenario = generateScenario({ seed: options.seed, days: options.days, startAt: SIMULATION_START, population, actions: OPERATOR_ACTIONS, faults: FAULT_KINDS, faultRate: options.faultRate ?? 1, world: { redis: options.redis, workers: options.workers } });
     const trace = createTrace(options.echo);
     const ledger = createLedger();

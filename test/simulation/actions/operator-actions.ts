@@ -2,6 +2,7 @@ import { cancelBatch, retryBatch } from './batch-control.js';
 import { hrSync } from './hr-sync.js';
 import { manifestBatch } from './manifest-batch.js';
 import { offboard } from './offboard.js';
+import { outsideChange } from './outside-change.js';
 import type { OperatorAction } from './operator-action.js';
 import { reviewChange } from './review-change.js';
 import { revertBatch } from './revert-batch.js';
@@ -25,4 +26,5 @@ export const OPERATOR_ACTIONS: readonly OperatorAction[] = [
   retryBatch,
   revertBatch,
   runStepNow,
+  outsideChange,
 ];

@@ -1,7 +1,7 @@
 import type { Mutation } from '../../../src/server/sim/mutation-log.js';
 import type { ChangePromise } from '../ledger/promise.js';
 import type { Evidence, ReportedOutcome } from './evidence.js';
-import { subjectsOf } from './mutation-subjects.js';
+import { promisedOperationOf, subjectsOf } from './mutation-subjects.js';
 import { INVARIANTS, isLifecycleKey, type Violation } from './violation.js';
 
 /** Outcomes that say the row made its change (or may have: `unknown`). */
@@ -21,8 +21,8 @@ export function checkOutcomes(evidence: Evidence, kept: ReadonlyMap<string, Muta
   const violations: Violation[] = [];
   const changedKeys = new Set<string>();
   for (const mutation of evidence.mutations) {
-    // A provisional seat that expired on the service's clock went down on its own: a downgrade found it done.
-    const operation = mutation.operation === 'provisionalSeatExpired' ? 'downgradeUser' : mutation.operation;
+    // A provisional seat expired on the service's clock, an admin's seat change elsewhere: a row may find it done.
+    const operation = promisedOperationOf(mutation);
     for (const subject of subjectsOf(mutation, evidence.identities)) changedKeys.add(`${operation} ${subject}`);
   }
   const initially = new Map(evidence.initialUsers.map((user) => [user.id, user]));

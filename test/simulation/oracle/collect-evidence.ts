@@ -11,6 +11,8 @@ import type { ServiceUser } from '../world/service-controls.js';
 import type { World } from '../world/start-world.js';
 import type { AuditLine, Evidence, ReportedLeaver, ReportedOutcome, StepToCome } from './evidence.js';
 import { identitiesOf, type Identities } from './identities.js';
+import { isOutside } from './mutation-subjects.js';
+import type { Mutation } from '../../../src/server/sim/mutation-log.js';
 
 const SAYS_CHANGED = new Set(['succeeded', 'unknown']);
 
@@ -22,7 +24,8 @@ const SAYS_CHANGED = new Set(['succeeded', 'unknown']);
  */
 export async function collectEvidence(run: { world: World; ledger: Ledger; handles: ReadonlyMap<number, Handle>; initialUsers: readonly ServiceUser[]; keep?: boolean }): Promise<Evidence> {
   const { world } = run;
-  const mutations = await world.service.mutations();
+  // The subscription's own changes at the start (webhooks subscribe) are the world's setup, not the run's.
+  const mutations = await world.service.mutations(world.events.setupSeq);
   const finalUsers = await world.service.users();
   const promises = run.ledger.all();
   const batchIds = new Set(promises.flatMap((promise) => promise.outcome?.batchIds ?? []));
@@ -44,8 +47,7 @@ export async function collectEvidence(run: { world: World; ledger: Ledger; handl
 
   const verified = await world.api.control.get('/v1/audit/verify');
   const verification = verified.body as { ok?: boolean } | undefined;
-  const trail = await world.api.control.get('/v1/audit?format=jsonl');
-  const entries = trail.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as AuditLine);
+  const entries = await auditTrailOnceToldOf(world, mutations);
 
   // What an operator asks the command line at the end: `seatflow steps` (every workflow, every lifecycle).
   const listed = await world.cli(['steps', '--json']);
@@ -69,6 +71,23 @@ export async function collectEvidence(run: { world: World; ledger: Ledger; handl
     stepsToCome,
     unreadable,
   };
+}
+
+/**
+ * The audit trail, read once every change made elsewhere had the time to arrive as a callback and be handled by serve
+ * (its queue may be retrying through a storm): up to 60 s, then as it is (what is missing then is a violation).
+ */
+async function auditTrailOnceToldOf(world: World, mutations: readonly Mutation[]): Promise<AuditLine[]> {
+  const outside = mutations.filter((mutation) => isOutside(mutation) && mutation.userId !== undefined);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const trail = await world.api.control.get('/v1/audit?format=jsonl');
+    const entries = trail.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as AuditLine);
+    const told = new Set(entries.filter((entry) => entry.event === 'change.outside').map((entry) => entry.data?.userId));
+    if (trail.status === 200 && (outside.every((mutation) => told.has(mutation.userId)) || Date.now() > deadline)) return entries;
+    if (Date.now() > deadline) throw new Error(`the audit trail could not be read: ${trail.status} ${trail.text.slice(0, 200)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 /** The outcome a promise's row has: of its batches, the one that says the change was made, else the first found. */

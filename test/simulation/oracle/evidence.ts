@@ -23,7 +23,8 @@ export interface ReportedOutcome {
 export interface AuditLine {
   event: string;
   subject?: string;
-  data?: { row?: number; email?: string; outcome?: string; confirmed?: boolean; action?: string };
+  /** `change.outside` entries add the event, the user's id, when the service says it happened and why it is outside. */
+  data?: { row?: number; email?: string; outcome?: string; confirmed?: boolean; action?: string; event?: string; userId?: number; at?: string; why?: string };
 }
 
 /** A leaver as `GET /v1/offboardings/:id` shows them at the end. */

@@ -1,7 +1,7 @@
 import type { Mutation } from '../../../src/server/sim/mutation-log.js';
 import type { ChangePromise } from '../ledger/promise.js';
 import type { Evidence } from './evidence.js';
-import { isServiceOwn, subjectsOf } from './mutation-subjects.js';
+import { isOutside, isServiceOwn, subjectsOf } from './mutation-subjects.js';
 import { INVARIANTS, isLifecycleKey, type Violation } from './violation.js';
 
 /** Which promise each change of the mutation log kept, and the changes that broke an invariant. */
@@ -43,7 +43,8 @@ export function matchMutations(evidence: Evidence): Matching {
     return outcome !== undefined && (OUTCOMES_THAT_CHANGED.has(outcome.outcome) || outcome.confirmed === true) ? 0 : 1;
   };
   for (const mutation of [...evidence.mutations].sort((a, b) => a.seq - b.seq)) {
-    if (isServiceOwn(mutation)) continue;
+    // Nobody promised what the service did by itself or what an admin did elsewhere; check-outside-changes.ts holds those.
+    if (isServiceOwn(mutation) || isOutside(mutation)) continue;
     const at = Date.parse(mutation.at);
     const subjects = subjectsOf(mutation, evidence.identities);
     const seen = new Set<ChangePromise>();

@@ -13,6 +13,21 @@ export function isServiceOwn(mutation: Mutation): boolean {
   return mutation.operation === 'updateWebhook' && mutation.summary.endsWith(': DISABLED_VERIFICATION_FAILED');
 }
 
+/** A change made outside seatflow: in the Admin Center or by an identity provider (the simulation's other admins). */
+export function isOutside(mutation: Mutation): boolean {
+  return mutation.via === 'admin-center' || mutation.via === 'identity-provider';
+}
+
+/**
+ * The operation a promise would name this change by: an Admin Center seat change is an upgrade to a Member seat or a
+ * downgrade from one (what a row of seatflow's finds done afterwards).
+ */
+export function promisedOperationOf(mutation: Mutation): string {
+  if (mutation.operation === 'provisionalSeatExpired') return 'downgradeUser';
+  if (mutation.operation === 'changeSeat') return / → MEMBER\b/.test(mutation.summary) ? 'upgradeUser' : 'downgradeUser';
+  return mutation.operation;
+}
+
 /** Every key a promise may name this change by: the user's id and e-mail, a column, a sheet, a webhook. */
 export function subjectsOf(mutation: Mutation, identities: Identities): string[] {
   const keys: string[] = [];

@@ -114,4 +114,26 @@ describe('the oracle', () => {
     const found = judge(evidence({ promises: [promise('row 1', ALICE.id, T0)], mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR)], outcomes: [succeeded(1)], audit: { intact: false, detail: 'entry 7: hash', entries: [] } }));
     expect(found.map((v) => v.invariant)).toEqual(['audit-trail-complete', 'audit-trail-complete']);
   });
+
+  it('names a change made in the Admin Center that the audit trail does not tell, and seatflow’s own change told as outside', () => {
+    const outside = { ...mutation('deactivateUser', BOB.id, T0 + HOUR), via: 'admin-center' as const, actorId: 9 };
+    const own = mutation('deactivateUser', ALICE.id, T0 + 2 * HOUR);
+    const toldOwn = { event: 'change.outside', subject: ALICE.email, data: { event: 'user.deactivated', userId: ALICE.id, email: ALICE.email, at: own.at, why: 'own-account-not-seatflow' } };
+    const found = judge(evidence({ promises: [promise('row 1', ALICE.id, T0)], mutations: [outside, own], outcomes: [succeeded(1)], audit: { intact: true, detail: '', entries: [{ event: 'row.applied', subject: 'b000000000001', data: { row: 1, outcome: 'succeeded' } }, toldOwn] } }));
+    expect(found.map((v) => v.invariant)).toEqual(['changes-elsewhere-told-apart', 'changes-elsewhere-told-apart']);
+    expect(found[0]!.message).toContain('no change.outside entry');
+    expect(found[1]!.message).toContain("it was seatflow's");
+  });
+
+  it('takes a change made in the Admin Center, told once in the trail, as no promise of seatflow’s, and lets a row find it done', () => {
+    const outside = { ...mutation('changeSeat', ALICE.id, T0 + HOUR), summary: 'alice@acme.example in plan 1: MEMBER → VIEWER in the Admin Center', via: 'admin-center' as const, actorId: 9 };
+    const told = { event: 'change.outside', subject: ALICE.email, data: { event: 'user.seatType.updated', userId: ALICE.id, at: outside.at, why: 'another-user' } };
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0, { changes: [{ operation: 'downgradeUser', subject: userKey(ALICE.id) }] })],
+      mutations: [outside],
+      outcomes: [{ batchId: 'b000000000001', row: 1, outcome: 'unchanged' }],
+      audit: { intact: true, detail: '', entries: [told] },
+    }));
+    expect(found).toEqual([]);
+  });
 });

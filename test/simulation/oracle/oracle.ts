@@ -1,6 +1,7 @@
 import { checkAudit } from './check-audit.js';
 import { checkOffboardings } from './check-offboardings.js';
 import { checkOutcomes } from './check-outcomes.js';
+import { checkOutsideChanges } from './check-outside-changes.js';
 import { checkStepsToCome } from './check-steps-to-come.js';
 import type { Evidence } from './evidence.js';
 import { matchMutations } from './match-mutations.js';
@@ -14,5 +15,5 @@ import { INVARIANTS, type Violation } from './violation.js';
 export function judge(evidence: Evidence): Violation[] {
   const { kept, violations } = matchMutations(evidence);
   const unreadable = evidence.unreadable.map((batch): Violation => ({ invariant: INVARIANTS.reports, message: `the control API would not serve the outcomes of batch ${batch}`, eventSeqs: [] }));
-  return [...violations, ...unreadable, ...checkOutcomes(evidence, kept), ...checkOffboardings(evidence, kept), ...checkStepsToCome(evidence), ...checkAudit(evidence, kept)];
+  return [...violations, ...unreadable, ...checkOutcomes(evidence, kept), ...checkOffboardings(evidence, kept), ...checkStepsToCome(evidence), ...checkAudit(evidence, kept), ...checkOutsideChanges(evidence)];
 }

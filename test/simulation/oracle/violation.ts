@@ -8,6 +8,7 @@ export const INVARIANTS = {
   reports: 'reports-match-the-service',
   bound: 'finishes-within-bound',
   audit: 'audit-trail-complete',
+  elsewhere: 'changes-elsewhere-told-apart',
 } as const;
 export type Invariant = (typeof INVARIANTS)[keyof typeof INVARIANTS];
 

@@ -13,6 +13,7 @@ const usersSchema = z.object({
 
 const columnSchema = z.object({ id: z.number(), title: z.string(), primary: z.boolean().optional() }).loose();
 const webhookSchema = z.object({ id: z.number(), name: z.string(), status: z.string().optional() }).loose();
+const outsideChangeSchema = z.object({ changed: z.boolean(), mutation: z.object({ seq: z.number() }).loose().optional() });
 const listSchema = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
 /** A user as the service lists it, as much as the simulation reads. */
@@ -37,6 +38,8 @@ export interface ServiceControls {
   users(): Promise<ServiceUser[]>;
   columns(sheetId: number): Promise<{ id: number; title: string; primary?: boolean }[]>;
   webhooks(): Promise<{ id: number; name: string; status?: string }[]>;
+  /** A change made in the Admin Center (`POST /_sim/outside-change`): whether it changed anything, and its seq. */
+  outsideChange(body: Record<string, unknown>): Promise<{ changed: boolean; seq?: number }>;
 }
 
 export function serviceControls(origin: string, adminToken: string): ServiceControls {
@@ -59,5 +62,9 @@ export function serviceControls(origin: string, adminToken: string): ServiceCont
     users: async () => usersSchema.parse(await call('GET', '/2.0/users?includeAll=true')).data,
     columns: async (sheetId) => listSchema(columnSchema).parse(await call('GET', `/2.0/sheets/${sheetId}/columns?includeAll=true`)).data,
     webhooks: async () => listSchema(webhookSchema).parse(await call('GET', '/2.0/webhooks?includeAll=true')).data,
+    async outsideChange(body) {
+      const answer = outsideChangeSchema.parse(await call('POST', '/_sim/outside-change', body));
+      return { changed: answer.changed, ...(answer.mutation === undefined ? {} : { seq: answer.mutation.seq }) };
+    },
   };
 }

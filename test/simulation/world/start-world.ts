@@ -43,6 +43,11 @@ export interface World {
   policyDir: string;
   /** Files the operators hand to seatflow (manifests, leavers, exports). */
   inbox: string;
+  /**
+   * The plan webhook `seatflow webhooks subscribe` made at the start (serve takes its callbacks: changes made elsewhere),
+   * and the mutation log's last seq once the world was up: the subscription's own changes come before the run.
+   */
+  events: { webhookId: number; setupSeq: number };
   /** The environment every seatflow process of the world runs with (REDIS_URL, SEATFLOW_QUEUE_PREFIX, …). */
   env: NodeJS.ProcessEnv;
   cli(args: string[], options?: { timeoutMs?: number }): Promise<SeatflowResult>;
@@ -107,6 +112,11 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     await service.reset();
     const origin = `http://127.0.0.1:${controlPort}`;
     await waitForHealth(origin, serve);
+    // serve answers the service's verification, then takes every user change made elsewhere (docs/events.md).
+    const subscribed = await runSeatflow(['webhooks', 'subscribe', '--by', 'it-ops'], env, { timeoutMs: 120_000 });
+    const webhookId = /plan webhook (\d+)/.exec(subscribed.stdout)?.[1];
+    if (subscribed.code !== 0 || webhookId === undefined) throw new Error(`seatflow webhooks subscribe failed (exit ${subscribed.code}): ${subscribed.stdout}${subscribed.stderr}`);
+    const setupSeq = (await service.mutations()).reduce((last, mutation) => Math.max(last, mutation.seq), 0);
     let commands = 0;
     let commandWallMs = 0;
     return {
@@ -125,6 +135,7 @@ export async function startWorld(options: WorldOptions): Promise<World> {
       redis: { topology: options.redis, restart: () => redis.restart(), failover: () => redis.failover() },
       policyDir,
       inbox,
+      events: { webhookId: Number(webhookId), setupSeq },
       env,
       async cli(args, cliOptions = {}) {
         const started = Date.now();
