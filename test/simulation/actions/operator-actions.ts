@@ -1,6 +1,7 @@
 import { cancelBatch, retryBatch } from './batch-control.js';
 import { hrSync } from './hr-sync.js';
 import { manifestBatch } from './manifest-batch.js';
+import { migrateColumns } from './migrate-columns.js';
 import { offboard } from './offboard.js';
 import { outsideChange } from './outside-change.js';
 import type { OperatorAction } from './operator-action.js';
@@ -27,4 +28,5 @@ export const OPERATOR_ACTIONS: readonly OperatorAction[] = [
   revertBatch,
   runStepNow,
   outsideChange,
+  migrateColumns,
 ];
