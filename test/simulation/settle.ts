@@ -25,8 +25,27 @@ export async function settle(world: World, options: { boundMs: number; workflowI
       const open = (status?.leavers ?? []).filter((leaver) => !ENDED_PHASES.has(leaver.phase));
       unfinished.push(`offboarding ${id} ${state ?? '?'} (${open.map((leaver) => `${leaver.email} ${leaver.phase}${leaver.last === undefined ? '' : `, last ${leaver.last.step} ${leaver.last.outcome}`}${leaver.next === undefined ? '' : `, next ${leaver.next.step} due ${leaver.next.dueAt}`}`).join('; ')})`);
     }
-    if (unfinished.length === 0 || Date.now() > deadline) return unfinished;
+    // Every batch ended and every offboarding finished: a joiners or movers step may still have to see its row's
+    // outcome (a step that waited long for its row looks again only every minute). What `seatflow steps` lists is
+    // asked last, a few seconds apart (each ask is a command line): the bound covers these workflows too.
+    if (unfinished.length === 0) {
+      const steps = await stepsListed(world);
+      if (steps.length === 0) return [];
+      unfinished.push(...steps.map((step) => `${step.workflowId}: ${step.step} of ${step.email} (${step.phase}, due ${step.dueAt}) still listed by seatflow steps`));
+      if (Date.now() <= deadline) await new Promise((resolve) => setTimeout(resolve, 4000));
+    }
+    if (Date.now() > deadline) return unfinished;
     await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** What `seatflow steps --json` lists still to come (a listing that cannot be read counts as one such step). */
+async function stepsListed(world: World): Promise<{ workflowId: string; email: string; step: string; phase: string; dueAt: string }[]> {
+  const listed = await world.cli(['steps', '--json']);
+  try {
+    return (JSON.parse(listed.stdout) as { steps: { workflowId: string; email: string; step: string; phase: string; dueAt: string }[] }).steps;
+  } catch {
+    return [{ workflowId: '?', email: '?', step: 'seatflow steps --json', phase: `exit ${listed.code}`, dueAt: '?' }];
   }
 }
 
