@@ -25,7 +25,7 @@ export const APPROVAL_DESTRUCTIVE_ABOVE = 4;
 /**
  * The config file every seatflow process of the simulation reads: fast periodic checks (so that a sweep that acts
  * early does so within the run), short locks (a killed worker's rows move on within seconds), a retry policy that
- * outlasts a fault storm, named operators and an approvals policy.
+ * outlasts a fault storm, named operators, an approvals policy, and a callback tolerance for a clock that runs fast.
  */
 export function worldConfig(options: { controlPort: number; syncPolicyDir: string }): Record<string, unknown> {
   const osUser = os.userInfo().username;
@@ -37,6 +37,9 @@ export function worldConfig(options: { controlPort: number; syncPolicyDir: strin
     redis: { giveUpAfterMs: 60_000 },
     guardrails: { destructiveMaxCount: 1000, destructiveMaxShare: 1, protectedAccounts: ['admin@acme.example'], maxRows: 100_000 },
     offboarding: { stepPollMs: WORKER_TUNING.stepPollMs, dueSweepMs: WORKER_TUNING.dueSweepMs, defaultHoldDays: 1, minHoldHours: 24 },
+    // The service clock moves an hour per 150 ms of wall time: a callback's timestamp is hours from serve's estimate of
+    // it by the time it is checked. Two days keeps the check (a replay from before the run is still refused).
+    events: { toleranceSeconds: 2 * 86_400 },
     control: { token: CONTROL_TOKEN, port: options.controlPort, host: '127.0.0.1', syncPolicyDir: options.syncPolicyDir, rateLimit: { max: 100_000, perSeconds: 60 } },
     governance: {
       operators: Object.values(OPERATORS).map((operator) => ({ ...operator, osUsers: [osUser] })),
