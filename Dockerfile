@@ -6,7 +6,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # The npm cache lives in a build cache, never in a layer.
 RUN --mount=type=cache,target=/root/.npm npm ci
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
 COPY src ./src
 COPY jobs ./jobs
 COPY scripts/bundle-cli.mjs ./scripts/

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/isolated-home.ts'],
+    globalSetup: ['test/setup/isolated-home.ts', 'test/setup/cli-bundle.ts'],
     // A hang detector, not a speed check (speed is measured in bench/): tests that start seatflow processes pay a
     // few seconds a command on a busy machine, and no test may depend on the machine being idle.
     testTimeout: 60_000,

@@ -126,7 +126,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
   /** The add row ran: refused (the service's reason stands), or the address is the user's and is confirmed or not. */
   async function added(run: StepRun<DomainRecord, DomainPerson>, person: DomainPerson): Promise<DomainPerson | undefined> {
     const { workflow } = run;
-    const outcome = await rowOutcomeOf(engine, { batchId: workflow.addBatch, row: person.row, dueAt: run.data.dueAt }, run.waitForRow);
+    const outcome = await rowOutcomeOf(engine, { batchId: workflow.addBatch, row: person.row, dueAt: run.data.dueAt }, run);
     if (outcome.outcome === 'unknown') return run.waitForRow();
     if (!DONE_OUTCOMES.has(outcome.outcome)) return refusedBy(workflow, person, 'adding', 'add', outcome);
     const detailId = outcome.detail?.alternateEmailId;
@@ -170,7 +170,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
   /** The make-primary row ran: migrated (then the old address goes, with --remove-old), or the service's reason stands. */
   async function promoted(run: StepRun<DomainRecord, DomainPerson>, person: DomainPerson): Promise<DomainPerson | undefined> {
     const { workflow } = run;
-    const outcome = await rowOutcomeOf(engine, { batchId: workflow.primaryBatch, row: person.row, dueAt: run.data.dueAt }, run.waitForRow);
+    const outcome = await rowOutcomeOf(engine, { batchId: workflow.primaryBatch, row: person.row, dueAt: run.data.dueAt }, run);
     if (outcome.outcome === 'unknown') return run.waitForRow();
     if (!DONE_OUTCOMES.has(outcome.outcome)) return refusedBy(workflow, person, 'promoting', 'primary', outcome);
     if (workflow.removeBatch === undefined) {
@@ -184,7 +184,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
   async function removed(run: StepRun<DomainRecord, DomainPerson>, person: DomainPerson): Promise<DomainPerson | undefined> {
     const batchId = run.workflow.removeBatch;
     if (batchId === undefined) throw new Error(`domain migration ${run.workflow.id} has no remove step batch`);
-    const outcome = await rowOutcomeOf(engine, { batchId, row: person.row, dueAt: run.data.dueAt }, run.waitForRow);
+    const outcome = await rowOutcomeOf(engine, { batchId, row: person.row, dueAt: run.data.dueAt }, run);
     if (outcome.outcome === 'unknown') return run.waitForRow();
     const kept = DONE_OUTCOMES.has(outcome.outcome) ? [] : [`the old address ${person.email} was not deleted (${outcome.outcome}: ${outcome.message ?? ''})`];
     return finish(run.workflow, person, 'removing', { phase: 'migrated', step: 'remove', outcome: outcome.outcome, notes: kept, rest: { outcome: 'skipped', message: 'nothing else to do' } });

@@ -95,6 +95,7 @@ export function judgeRemoval(facts: RemovalFacts): RemovalVerdict {
   return { ok: true, notes: ['no transfer target: sheets stay with the removed user'] };
 }
 
-function isGroupAdmin(user: User | UserProfile): boolean {
+/** A target the service hands groups to (1107 otherwise): a group admin, or a System Admin. */
+export function isGroupAdmin(user: User | UserProfile): boolean {
   return user.groupAdmin === true || user.admin === true;
 }

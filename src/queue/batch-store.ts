@@ -4,6 +4,7 @@ import type { QueueKeys } from './queue-keys.js';
 import { luaScript, type RedisClient } from './redis/lua-script.js';
 import { createRowLifecycle, rowStateCountsOf, type EndResult, type RowLifecycle, type RowState, type RowStateCounts } from './row-lifecycle.js';
 import { OUTCOMES, emptyCounts, rowOutcomeSchema, rowsWithOutcome, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
+import type { RowWaker } from './row-waiter.js';
 
 /**
  * submitting: rows are being queued; queued: every row is queued or has an outcome; stopped: the token was refused,
@@ -59,7 +60,8 @@ export interface BatchStore {
   recordOutcome(outcome: RowOutcome): Promise<boolean>;
   /**
    * Ends a row with this outcome only while its state is one of `from` (e.g. a step that will not run: planned or
-   * scheduled, never a row a worker has): says what it did, or which state refused it.
+   * scheduled, never a row a worker has): says what it did, or which state refused it. A row that ended wakes the job
+   * waiting for it (its step).
    */
   endRow(outcome: RowOutcome, from?: readonly (RowState | 'none')[]): Promise<EndResult>;
   getOutcome(batchId: string, row: number): Promise<RowOutcome | undefined>;
@@ -106,7 +108,11 @@ export function combineStoreHooks(...all: Array<BatchStoreHooks | undefined>): B
   };
 }
 
-export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: BatchStoreHooks = {}): BatchStore {
+/**
+ * `wake`: wakes the job that waits for a row once the row has ended (row-waiter.ts); without it (a store that only
+ * reads, or ends rows no step waits for) such a job finds the outcome on its own slower look.
+ */
+export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: BatchStoreHooks = {}, wake?: RowWaker): BatchStore {
   /** Each row of the batch with its outcome's JSON (null: none yet), 500 rows a round trip. */
   async function* outcomeSlots(batchId: string): AsyncIterable<{ row: number; json: string | null }> {
     const total = Number((await redis.hget(keys.batch(batchId), 'total')) ?? 0);
@@ -181,7 +187,10 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     },
     async endRow(outcome, from) {
       const result = await rowLifecycle.end(outcome, from);
-      if (result.kind === 'recorded') await hooks.onOutcome?.(outcome, result.batchFinished);
+      if (result.kind === 'recorded') {
+        if (result.waiter !== undefined) await wake?.(result.waiter);
+        await hooks.onOutcome?.(outcome, result.batchFinished);
+      }
       return result;
     },
     async getOutcome(batchId, row) {

@@ -15,6 +15,7 @@ import { createRequestBudget, type RequestBudget, type RequestBudgetOptions } fr
 import type { RetryPolicy } from './retry-policy.js';
 import type { RowJobData } from './row-job.js';
 import { createRowProcessor } from './row-processor.js';
+import { createRowWaker } from './row-waiter.js';
 import { createTokenCheck } from './token-check.js';
 import { queueNameOf, submitBatch, type SubmitOptions, type SubmitResult } from './submit-batch.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
@@ -67,7 +68,6 @@ export interface BatchSystem {
 /** The queue machinery over one Redis, assembled; the composition roots (CLI, control API) build one of these. */
 export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
   const keys = createQueueKeys(options.prefix);
-  const store = createBatchStore(options.redis.client, keys, options.hooks);
   const queues = new Map<string, Queue<RowJobData>>();
   const queueFor = (name: string): Queue<RowJobData> => {
     let queue = queues.get(name);
@@ -78,6 +78,8 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
     }
     return queue;
   };
+  // A row's end wakes the step waiting for it, on the step's queue (same Redis and prefix), opened when first needed.
+  const store = createBatchStore(options.redis.client, keys, options.hooks, createRowWaker(queueFor, options.logger));
   // Opened on first use: status and report never open a BullMQ connection.
   const ownQueue = (): Queue<RowJobData> => queueFor(queueNameOf(options.target));
   const control = createBatchControl({ redis: options.redis.client, keys, store, queueFor });

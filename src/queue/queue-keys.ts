@@ -41,6 +41,8 @@ export function createQueueKeys(prefix: string) {
     crashed: (batchId: string) => `${batch(batchId)}:crashed`,
     /** Hash row → first start time (ms). */
     started: (batchId: string) => `${batch(batchId)}:started`,
+    /** Hash row → the job waiting for the row's end (a lifecycle's step: queue and job id), written by row-lifecycle.ts. */
+    rowWaiters: (batchId: string) => `${batch(batchId)}:row-waiters`,
     /** Hash row → the row's state just before its change (JSON, as its job type read it), for `seatflow revert`. */
     before: (batchId: string) => `${batch(batchId)}:before`,
     /** Hash second (ISO, `2026-11-23T12:00:05`) → rows whose outcome was recorded in that second: the batch's pace. */

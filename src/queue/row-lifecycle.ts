@@ -4,6 +4,7 @@ import type { QueueKeys } from './queue-keys.js';
 import { luaScript, type RedisClient } from './redis/lua-script.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
 import { OUTCOMES, rowOutcomeSchema, type Outcome, type RowOutcome } from './row-outcome.js';
+import { decodeRowWaiter, encodeRowWaiter, type RowWaiter } from './row-waiter.js';
 
 /**
  * The lifecycle of a row, written here and nowhere else:
@@ -18,6 +19,9 @@ import { OUTCOMES, rowOutcomeSchema, type Outcome, type RowOutcome } from './row
  *   without a job, which the lost-row sweep finds, as it should: the row was due);
  * - running: a worker has started it;
  * - ended: it has its outcome (the outcomes hash holds it; `cancelled` is one of them).
+ *
+ * A row a lifecycle's step queues names the step's job (its waiter, row-waiter.ts): the end of the row returns it, so
+ * the step is woken the moment its row ends instead of looking again later.
  *
  * Every transition is one Lua script over the batch's keys (one hash slot): the state, the batch's per-state counts
  * and, for an end, the outcome are written together. A row's due instant, once known, stays with it through the later
@@ -53,8 +57,11 @@ export type RowStart =
   /** Queued before its due instant: it must wait. */
   | { kind: 'not-due'; dueAt: number };
 
-/** What ending a row did: recorded (and whether that finished the batch), or why not. */
-export type EndResult = { kind: 'recorded'; batchFinished: boolean } | { kind: 'had-outcome' } | { kind: 'refused'; state: RowState | 'none' };
+/**
+ * What ending a row did: recorded (whether that finished the batch, and the job waiting for the row, to wake), or why
+ * not.
+ */
+export type EndResult = { kind: 'recorded'; batchFinished: boolean; waiter?: RowWaiter } | { kind: 'had-outcome' } | { kind: 'refused'; state: RowState | 'none' };
 
 // Shared by every script: a state is `state` or `state@dueMs`; `move` rewrites it and the batch's per-state counts.
 // KEYS[1] is always the batch's row-states hash, KEYS[2] the batch record.
@@ -85,13 +92,16 @@ for i = 3, #ARGV do
 end
 return n`);
 
-// KEYS: states, batch, outcomes, rows. ARGV: due ('' for none), then pairs (row, planned row JSON or '').
-// A row with an outcome stays ended; a queued or running row stays so; any other becomes queued, its planned row saved
-// first when given and not kept yet. A row nothing can run (no planned row) is refused.
+// KEYS: states, batch, outcomes, rows, waiters. ARGV: due ('' for none), waiter ('' for none), then pairs (row, planned
+// row JSON or ''). A row with an outcome stays ended; a queued or running row stays so; any other becomes queued, its
+// planned row saved first when given and not kept yet. A row nothing can run (no planned row) is refused. The waiter
+// (the job that waits for the row's end) is kept with the row, whatever its state: its end, now or after a retry,
+// names it.
 const QUEUE = luaScript('RowStateQueue', `${PRELUDE}
 local results = {}
-for i = 2, #ARGV, 2 do
+for i = 3, #ARGV, 2 do
   local row = ARGV[i]
+  if ARGV[2] ~= '' then redis.call('HSET', KEYS[5], row, ARGV[2]) end
   local result
   if redis.call('HEXISTS', KEYS[3], row) == 1 then
     result = 'ended'
@@ -133,14 +143,15 @@ local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
 if state == 'running' then move(ARGV[1], state, 'queued', due) end
 return 1`);
 
-// KEYS: states, batch, outcomes, inflight, finished-per-second. ARGV: row, outcome JSON, outcome, finishedAt (ISO),
-// the states it may end from ('*': any). Keeps the first outcome of a row only (returns 0 when it had one; -1 and the
-// state when its state is not one of those allowed); counts it (and in its second, for the pace shown on the
+// KEYS: states, batch, outcomes, inflight, finished-per-second, waiters. ARGV: row, outcome JSON, outcome, finishedAt
+// (ISO), the states it may end from ('*': any). Keeps the first outcome of a row only (returns 0 when it had one; -1
+// and the state when its state is not one of those allowed); counts it (and in its second, for the pace shown on the
 // dashboard); marks the batch finished when every row has one (returns 2 then), at the latest outcome's time: rows end
 // concurrently (several workers, cancel's slices), so the row that completes the count is not always the one that
 // ended last. Only a row that ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a
 // change an earlier attempt made unseen, and `retry` can run it again, which must then confirm before acting. The
-// counted outcomes come from OUTCOMES, so a new outcome cannot be left out of "every row has one".
+// counted outcomes come from OUTCOMES, so a new outcome cannot be left out of "every row has one". The row's waiter,
+// if any, comes back with a recorded end (second element) for the caller to wake.
 const END = luaScript('RowStateEnd', `${PRELUDE}
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return {0} end
 local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
@@ -163,13 +174,14 @@ local c = redis.call('HMGET', KEYS[2], ${OUTCOMES.map((o) => `'n:${o}'`).join(',
 local n = ${OUTCOMES.length}
 local sum = 0
 for i = 1, n do sum = sum + tonumber(c[i] or '0') end
+local waiter = redis.call('HGET', KEYS[6], ARGV[1]) or ''
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 'submitting' then
   redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', last)
-  return {2}
+  return {2, waiter}
 end
 -- A cancelled batch stays cancelled; its last row's end is when it stopped (its duration stops growing).
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call('HSET', KEYS[2], 'finishedAt', last) end
-return {1}`);
+return {1, waiter}`);
 
 // KEYS: states, batch, outcomes, finished-per-second. ARGV: row, expected outcome, state to reopen to (queued |
 // planned), due ('' keeps the row's; a planned row has none). Forgets an outcome so the row can run again (retry), in its second too. A batch
@@ -221,14 +233,19 @@ export function createRowLifecycle(redis: RedisClient, keys: QueueKeys) {
     /**
      * Queues rows: their state becomes queued (with `dueAt` when they belong to a step that is due), then their jobs
      * are added. A row queued or running already keeps its job, except one whose job is lost (its state says queued, no
-     * job holds it): that one gets a job again. `planned` rows are saved first where the batch has none yet.
+     * job holds it): that one gets a job again. `planned` rows are saved first where the batch has none yet. `waiter`:
+     * the job that waits for these rows' ends (a step), kept with each row so that its end wakes it.
      */
-    async queue(queue: Queue<RowJobData>, batchId: string, rows: readonly { row: number; planned?: PlannedRow }[], options: { dueAt?: number; jobName?: string } = {}): Promise<QueueResult[]> {
+    async queue(queue: Queue<RowJobData>, batchId: string, rows: readonly { row: number; planned?: PlannedRow }[], options: { dueAt?: number; jobName?: string; waiter?: RowWaiter } = {}): Promise<QueueResult[]> {
       const results: QueueResult[] = [];
       for (let i = 0; i < rows.length; i += SLICE / 2) {
         const slice = rows.slice(i, i + SLICE / 2);
         const args = slice.flatMap(({ row, planned }) => [row, planned === undefined ? '' : JSON.stringify(planned)]);
-        const answers = (await QUEUE.run(redis, [keys.rowStates(batchId), keys.batch(batchId), keys.outcomes(batchId), keys.rows(batchId)], [options.dueAt === undefined ? '' : Math.round(options.dueAt), ...args])) as QueueResult[];
+        const answers = (await QUEUE.run(
+          redis,
+          [keys.rowStates(batchId), keys.batch(batchId), keys.outcomes(batchId), keys.rows(batchId), keys.rowWaiters(batchId)],
+          [options.dueAt === undefined ? '' : Math.round(options.dueAt), options.waiter === undefined ? '' : encodeRowWaiter(options.waiter), ...args],
+        )) as QueueResult[];
         const toAdd = slice.filter((_, index) => answers[index] === 'queued');
         if (toAdd.length > 0) {
           const names = await Promise.all(toAdd.map(async ({ row, planned }) => options.jobName ?? planned?.actionName ?? (await redis.hget(keys.rows(batchId), String(row)).then((json) => (json === null ? 'row' : (JSON.parse(json) as PlannedRow).actionName)))));
@@ -264,12 +281,13 @@ export function createRowLifecycle(redis: RedisClient, keys: QueueKeys) {
       const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
       const answer = (await END.run(
         redis,
-        [keys.rowStates(outcome.batchId), keys.batch(outcome.batchId), keys.outcomes(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId)],
+        [keys.rowStates(outcome.batchId), keys.batch(outcome.batchId), keys.outcomes(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId), keys.rowWaiters(outcome.batchId)],
         [outcome.row, json, outcome.outcome, outcome.finishedAt, from === undefined ? '*' : from.join(',')],
       )) as [number, string?];
       if (answer[0] === 0) return { kind: 'had-outcome' };
       if (answer[0] === -1) return { kind: 'refused', state: (answer[1] ?? 'none') as RowState | 'none' };
-      return { kind: 'recorded', batchFinished: answer[0] === 2 };
+      const waiter = decodeRowWaiter(answer[1]);
+      return { kind: 'recorded', batchFinished: answer[0] === 2, ...(waiter === undefined ? {} : { waiter }) };
     },
 
     /** Forgets the row's outcome when it is `expected` and reopens it to `to` (retry): true when it did. */

@@ -3,7 +3,7 @@ import { isApiError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
-import type { Lifecycle, StepRun } from '../workflow/lifecycle.js';
+import type { Lifecycle, RowWait, StepRun } from '../workflow/lifecycle.js';
 import { personStepOf } from '../workflow/workflow-shapes.js';
 import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
 import { createPersonStore } from '../workflow/person-store.js';
@@ -50,7 +50,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     persons.update(workflow.id, row, (current) => (current.phase === from ? change(current) : undefined));
 
   async function runStep(run: StepRun<HrRecord, JoinerState>): Promise<string> {
-    const { workflow, api, signal, waitForRow } = run;
+    const { workflow, api, signal } = run;
     const { dueAt } = run.data;
     let person: JoinerState | undefined = run.person;
     if (!JOINER_OPEN.has(person.phase)) {
@@ -59,8 +59,8 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     }
     try {
       if (person.phase === 'scheduled') person = (await begin(workflow, person, api, signal)) ?? (await persons.get(workflow.id, person.row));
-      if (person?.phase === 'adding' || person?.phase === 'reactivating') person = (await arrive(workflow, person, dueAt, waitForRow)) ?? (await persons.get(workflow.id, person.row));
-      if (person?.phase === 'seating') person = (await seat(workflow, person, api, dueAt, waitForRow, signal)) ?? (await persons.get(workflow.id, person.row));
+      if (person?.phase === 'adding' || person?.phase === 'reactivating') person = (await arrive(workflow, person, dueAt, run)) ?? (await persons.get(workflow.id, person.row));
+      if (person?.phase === 'seating') person = (await seat(workflow, person, api, dueAt, run, signal)) ?? (await persons.get(workflow.id, person.row));
       return person?.phase ?? 'missing';
     } catch (error) {
       if (error instanceof DelayedError) throw error;
@@ -98,11 +98,11 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
   }
 
   /** The add or reactivate row ran (or runs now): into the organization, or failed. */
-  async function arrive(workflow: HrRecord, person: JoinerState, dueAt: number, waitForRow: () => Promise<never>): Promise<JoinerState | undefined> {
+  async function arrive(workflow: HrRecord, person: JoinerState, dueAt: number, wait: RowWait): Promise<JoinerState | undefined> {
     const adding = person.phase === 'adding';
     const batchId = requireBatch(adding ? workflow.addBatch : workflow.reactivateBatch, adding ? 'add' : 'reactivate');
-    const outcome = await rowOutcomeOf(engine, { batchId, row: person.row, dueAt }, waitForRow);
-    if (outcome.outcome === 'unknown') return waitForRow();
+    const outcome = await rowOutcomeOf(engine, { batchId, row: person.row, dueAt }, wait);
+    if (outcome.outcome === 'unknown') return wait.waitForRow();
     const at = new Date(outcome.finishedAt);
     if (!DONE_OUTCOMES.has(outcome.outcome)) {
       const reason = `${adding ? 'add' : 'reactivation'} ${outcome.outcome}: ${outcome.message ?? ''}`.trim();
@@ -124,7 +124,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
   }
 
   /** In the organization: the seat the policy gives, by an upgrade or downgrade row when the seat held differs. */
-  async function seat(workflow: HrRecord, person: JoinerState, api: SmartsheetApi, dueAt: number, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<JoinerState | undefined> {
+  async function seat(workflow: HrRecord, person: JoinerState, api: SmartsheetApi, dueAt: number, wait: RowWait, signal?: AbortSignal): Promise<JoinerState | undefined> {
     const outcome = await engine.batches.getOutcome(workflow.seatBatch, person.row);
     if (outcome === undefined && (await engine.batches.getRow(workflow.seatBatch, person.row)) === undefined) {
       const userId = person.userId ?? (await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) })).data.find((user) => user.email.toLowerCase() === person.email)?.id;
@@ -140,8 +140,8 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       await engine.batches.saveRows(workflow.seatBatch, [change.row]);
       await persons.update(workflow.id, person.row, (current) => ({ ...current, steps: [...current.steps, personStepOf('seat', 'queued', now(), `${change.row.actionName} ${change.from ?? '?'} → ${change.to} (${person.seatRule})`)] }));
     }
-    const done = outcome ?? (await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt }, waitForRow));
-    if (done.outcome === 'unknown') return waitForRow();
+    const done = outcome ?? (await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt }, wait));
+    if (done.outcome === 'unknown') return wait.waitForRow();
     const joined = DONE_OUTCOMES.has(done.outcome);
     const ended = await move(workflow, person.row, 'seating', (current) => ({
       ...current,

@@ -40,7 +40,7 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
   };
 
   async function runStep(run: StepRun<HrRecord, MoverState>): Promise<string> {
-    const { workflow, person, api, signal, waitForRow } = run;
+    const { workflow, person, api, signal } = run;
     if (!MOVER_OPEN.has(person.phase)) {
       if (workflow.state === 'open') await persons.close(workflow, person.row, MOVER_OPEN);
       return person.phase;
@@ -65,8 +65,8 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
         );
         if (moving === undefined) return (await persons.get(workflow.id, person.row))?.phase ?? 'missing';
       }
-      const outcome = await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt: run.data.dueAt }, waitForRow);
-      if (outcome.outcome === 'unknown') return waitForRow();
+      const outcome = await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt: run.data.dueAt }, run);
+      if (outcome.outcome === 'unknown') return run.waitForRow();
       const moved = DONE_OUTCOMES.has(outcome.outcome);
       const ended = await persons.update(workflow.id, person.row, (current) =>
         current.phase === 'moving'

@@ -48,6 +48,7 @@ export async function seatChangeFor(api: SmartsheetApi, subject: SeatChangeSubje
     kind: 'row',
     from: current,
     to: wanted,
-    row: { row: subject.row, line: subject.line, action, actionName: action.action, verdict: 'change', target: { userId: subject.userId, email: subject.email, planId: plan.planId } },
+    // The seat and admin flag just read are the row's state before (its revert's), as a pre-flight's are: no read again.
+    row: { row: subject.row, line: subject.line, action, actionName: action.action, verdict: 'change', target: { userId: subject.userId, email: subject.email, planId: plan.planId, seatBefore: { ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }), ...(profile.admin === undefined ? {} : { admin: profile.admin }) } } },
   };
 }

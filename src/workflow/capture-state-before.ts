@@ -1,23 +1,40 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
-import type { StateBefore } from './leaver-state.js';
+import type { LeaverState, StateBefore } from './leaver-state.js';
 import { groupsOwnedBy } from '../plan/group-ownership.js';
+
+export interface CaptureOptions {
+  /** Now, on the workflow's clock. */
+  at: Date;
+  signal?: AbortSignal;
+}
+
+/**
+ * How long the plan's reading of a leaver stands as the state before a deactivation that was due when the plan read
+ * it: about as long as a row may wait in a rate-limited batch between a read at its step and its call (a 5,000-row
+ * batch at 300 calls a minute runs for 17 minutes), so the plan's reading is no staler than a read at the step was.
+ */
+export const PLAN_READING_STANDS_MS = 15 * 60_000;
 
 /**
  * The user's state just before deactivation, as far as the service tells it: status and admin flags, seat per plan,
- * groups owned (when `include=groups` is answered), sheet count (unless the sunset -1), alternate e-mails. Reads only.
+ * groups owned (when `include=groups` is answered), sheet count (unless the sunset -1). A leaver whose deactivation
+ * was due when the plan read them, and whose step runs within PLAN_READING_STANDS_MS of that reading, keeps the plan's
+ * reading (states-at-plan.ts): no call. Anyone else (a later leave date, an offboarding queued long after its plan, a
+ * leaver the plan found in none of the caller's plans) is read now: the profile (groups when answered) and the seats
+ * (`GET /users/{id}/plans`), which an undo gives back and whose status tells it whether to reactivate. Reads only.
  */
-export async function captureStateBefore(api: SmartsheetApi, userId: number, at: Date, signal?: AbortSignal): Promise<StateBefore> {
-  const call = signal === undefined ? {} : { signal };
-  const profile = await api.users.get(userId, { ...call, include: ['groups'] });
-  const seats: StateBefore['seats'] = [];
-  for await (const plan of api.users.listPlans(userId, { ...call, includePlanName: true })) {
-    seats.push({ planId: plan.planId, ...(plan.planName === undefined ? {} : { planName: plan.planName }), ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }) });
+export async function captureStateBefore(api: SmartsheetApi, leaver: LeaverState & { userId: number }, options: CaptureOptions): Promise<StateBefore> {
+  const call = options.signal === undefined ? {} : { signal: options.signal };
+  const planned = leaver.stateBefore;
+  if (planned !== undefined) {
+    const readAt = Date.parse(planned.recordedAt);
+    if (leaver.leaveAt <= readAt && options.at.getTime() - readAt <= PLAN_READING_STANDS_MS) return planned;
   }
-  const alternateEmails: string[] = [];
-  for await (const alternate of api.alternateEmails.list(userId, call)) alternateEmails.push(alternate.email);
+  const profile = await api.users.get(leaver.userId, { ...call, include: ['groups'] });
+  const seats = await seatsOf(api, leaver.userId, call);
   const groups = groupsOwnedBy(profile);
   return {
-    recordedAt: at.toISOString(),
+    recordedAt: options.at.toISOString(),
     ...(profile.status === undefined ? {} : { status: profile.status }),
     ...(profile.admin === undefined ? {} : { admin: profile.admin }),
     ...(profile.groupAdmin === undefined ? {} : { groupAdmin: profile.groupAdmin }),
@@ -26,6 +43,13 @@ export async function captureStateBefore(api: SmartsheetApi, userId: number, at:
     seats,
     ...(groups.known ? { groupsOwned: [...groups.groups] } : {}),
     ...(profile.sheetCount === undefined || profile.sheetCount < 0 ? {} : { sheetCount: profile.sheetCount }),
-    alternateEmails,
   };
+}
+
+async function seatsOf(api: SmartsheetApi, userId: number, call: { signal?: AbortSignal }): Promise<StateBefore['seats']> {
+  const seats: StateBefore['seats'] = [];
+  for await (const plan of api.users.listPlans(userId, { ...call, includePlanName: true })) {
+    seats.push({ planId: plan.planId, ...(plan.planName === undefined ? {} : { planName: plan.planName }), ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }) });
+  }
+  return seats;
 }

@@ -14,7 +14,10 @@ export const UNDOABLE_PHASES: ReadonlySet<LeaverPhase> = new Set(['scheduled', '
 
 const userRefSchema = z.object({ email: z.string(), userId: z.number().optional() });
 
-/** What the user looked like just before seatflow deactivated them, as far as the service tells. */
+/**
+ * What the user looked like just before seatflow deactivated them, as far as the service tells: as the plan read them
+ * when the deactivation was due at once, else read again on the leave date (capture-state-before.ts).
+ */
 export const stateBeforeSchema = z.object({
   recordedAt: z.string(),
   status: z.string().optional(),
@@ -27,7 +30,8 @@ export const stateBeforeSchema = z.object({
   groupsOwned: z.array(z.object({ id: z.number(), name: z.string() })).optional(),
   /** Absent when the service did not tell (it reports -1 since the field's sunset). */
   sheetCount: z.number().optional(),
-  alternateEmails: z.array(z.string()),
+  /** Recorded by offboardings before issue 30; no longer read (nothing used them). */
+  alternateEmails: z.array(z.string()).optional(),
 });
 export type StateBefore = z.infer<typeof stateBeforeSchema>;
 
@@ -51,6 +55,8 @@ export const leaverStateSchema = z.object({
   transferTo: userRefSchema.optional(),
   /** The transfer target the removal used, after the re-check. */
   transferUsed: userRefSchema.optional(),
+  /** The groups the user owned at the re-check before the removal (what went to the target); absent: not listed. */
+  groupsAtRemoval: z.array(z.object({ id: z.number(), name: z.string() })).optional(),
   phase: z.enum(LEAVER_PHASES),
   /** Bumped on every write: a write only lands on the version it read (see workflow-store.ts). */
   version: z.number().int(),

@@ -1,4 +1,5 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
+import type { RowWaiter } from '../queue/row-waiter.js';
 import type { PersonStore } from './person-store.js';
 import type { RecordStore } from './record-store.js';
 import type { StepJobData } from './step-job.js';
@@ -9,22 +10,31 @@ import { DEFAULT_LIFECYCLE, type ChangeElsewhere, type PersonBase, type Workflow
  * existing job types, with compare-and-set phases. Offboarding (leave date → deactivate → hold → remove with transfer)
  * is one (offboarding-lifecycle.ts); joiners and movers are others (src/sync). The engine (workflow-engine.ts) owns what
  * they share: the step queue and its jobs, the index of steps to come, the sweep on the service clock, polling a row's
- * outcome, steps run now, BullMQ giving up, and a workflow that finishes with its last person. A lifecycle owns what
+ * outcome (woken by its end), steps run now, BullMQ giving up, and a workflow that finishes with its last person. A lifecycle owns what
  * its steps do.
  */
 
+/**
+ * How a step waits for the row it queued (step-rows.ts): as delayed work, not a timer. The row's end wakes it at once
+ * (the row names the step's job as its waiter); a slow look again, a little later each time, is the fallback.
+ */
+export interface RowWait {
+  /** The step's job, named on each row the step queues. */
+  waiter: RowWaiter;
+  /**
+   * The step job waits and runs again. `ended` is asked once it waits, so a row that ended while the step was still
+   * running (its wake-up found nothing to wake) does not leave it waiting. Never returns.
+   */
+  waitForRow(ended?: () => Promise<boolean>): Promise<never>;
+}
+
 /** One step of one person, as the engine hands it to the lifecycle that runs it. */
-export interface StepRun<R extends WorkflowBase, P extends PersonBase> {
+export interface StepRun<R extends WorkflowBase, P extends PersonBase> extends RowWait {
   data: StepJobData;
   workflow: R;
   person: P;
   api: SmartsheetApi;
   signal?: AbortSignal;
-  /**
-   * The step queued a row (of a step batch) and must look again for its outcome: the step job waits as delayed work
-   * (not a timer), a little longer each time, and runs again. Never returns.
-   */
-  waitForRow(): Promise<never>;
 }
 
 /**

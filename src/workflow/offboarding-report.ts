@@ -27,8 +27,9 @@ export type LeaverOutcomes = Partial<Record<StepBatch, RowOutcome>>;
  */
 export function offboardingReportRow(workflow: WorkflowRecord, leaver: LeaverState, outcomes: LeaverOutcomes, reportedAt: Date): OffboardingReportRow {
   const { deactivate, remove, reactivate, restore } = outcomes;
-  const groups = leaver.stateBefore?.groupsOwned;
-  // The service answers a removal with SUCCESS and no counts: what moved is what the user owned before, to whom.
+  const groups = leaver.groupsAtRemoval ?? leaver.stateBefore?.groupsOwned;
+  // The service answers a removal with SUCCESS and no counts: what moved is what the user owned at the re-check just
+  // before it (else at the leave date), to whom.
   const handedOver =
     remove !== undefined && (remove.outcome === 'succeeded') && leaver.transferUsed !== undefined
       ? `${groups === undefined ? 'groups (count not reported)' : `${groups.length} group(s)`} and owned sheets to ${leaver.transferUsed.email}`

@@ -8,8 +8,10 @@ import { RULES, type PlannedRow } from '../plan/planned-row.js';
 import { preflight } from '../plan/preflight.js';
 import { checkHold } from './hold-duration.js';
 import type { LeaveDateSource, Leaver, LeaversColumnChoices, LeaversFile } from './read-leavers.js';
-import { createGroupOwnershipReader, type GroupOwnershipReader } from '../plan/group-ownership.js';
-import { judgeRemoval, type TransferCandidate } from '../plan/removal-preflight.js';
+import { createGroupOwnershipReader, type GroupOwnership, type GroupOwnershipReader } from '../plan/group-ownership.js';
+import { isGroupAdmin, judgeRemoval, type TransferCandidate } from '../plan/removal-preflight.js';
+import type { StateBefore } from './leaver-state.js';
+import { readStatesAtPlan } from './states-at-plan.js';
 
 /**
  * deactivate-on-date: access is cut on a future leave date; deactivate-now: no date or a past one; already-deactivated:
@@ -30,8 +32,13 @@ export interface PlannedLeaver {
   reason?: string;
   notes: string[];
   transferTo?: { email: string; userId: number };
-  /** Groups the user owns now; undefined when the service did not say. */
+  /** Groups the user owns now; undefined when the service did not say, or they were not read (a group admin takes them). */
   groupsOwned?: number;
+  /**
+   * The user as the plan read them (status, admin flags, seats per plan, groups when read): the state before of a
+   * deactivation that is due at once, so its step reads nothing again.
+   */
+  stateBefore?: StateBefore;
   /** The deactivate row as the pre-flight planned it (the deactivate step's row). */
   deactivateRow: PlannedRow;
 }
@@ -89,6 +96,12 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
   const targets = await resolveTargets(api, file.leavers, options.options.transferTo);
   const leavingHere = new Map(file.leavers.map((leaver) => [leaver.email, leaver.row]));
   const groups = createGroupOwnershipReader(api);
+  // The state before of the deactivations due now, read in bulk (a later leave date is read on the day).
+  const dueNow = new Set(file.leavers.filter((leaver) => (leaver.leaveAt ?? options.now) <= options.now).map((leaver) => leaver.row));
+  const resolved = Array.from(deactivation.rows).flatMap(({ row, verdict, target }) =>
+    dueNow.has(row) && (verdict === 'change' || verdict === 'no-op') && target.userId !== undefined && target.email !== undefined ? [{ userId: target.userId, email: target.email }] : [],
+  );
+  const states = await readStatesAtPlan(api, resolved, new Date(options.now));
 
   // The rows by number, read once: a search per leaver read the plan again for each.
   const deactivations = new Map(Array.from(deactivation.rows, (planned) => [planned.row, planned]));
@@ -101,7 +114,7 @@ export async function planOffboarding(file: LeaversFile, options: PlanOffboardin
         slice.map((leaver) => {
           const row = deactivations.get(leaver.row);
           if (row === undefined) throw new Error(`the pre-flight lost row ${leaver.row}`);
-          return planLeaver(leaver, row, { ...options, api, targets, leavingHere, groups });
+          return planLeaver(leaver, row, { ...options, api, targets, leavingHere, groups, states });
         }),
       )),
     );
@@ -126,7 +139,11 @@ interface LeaverContext extends PlanOffboardingOptions {
   targets: Map<string, User>;
   leavingHere: Map<string, number>;
   groups: GroupOwnershipReader;
+  states: ReadonlyMap<number, StateBefore>;
 }
+
+/** Why the plan did not read a leaver's groups. */
+const GROUPS_GO_TO_ADMIN = 'not read: the transfer target is a group admin and takes whatever groups the user owns';
 
 async function planLeaver(leaver: Leaver, row: PlannedRow, context: LeaverContext): Promise<PlannedLeaver> {
   const leaveAt = Math.max(leaver.leaveAt ?? context.now, context.now);
@@ -138,18 +155,6 @@ async function planLeaver(leaver: Leaver, row: PlannedRow, context: LeaverContex
   const elsewhere = await context.leavingElsewhere(userId);
   if (elsewhere !== undefined) return refused('already-leaving', `already leaving in ${elsewhere}`);
 
-  const { ownership } = await context.groups.read(userId);
-  const planned: PlannedLeaver = {
-    ...base,
-    userId,
-    verdict: row.verdict === 'no-op' ? 'already-deactivated' : leaver.leaveAt !== undefined && leaver.leaveAt > context.now ? 'deactivate-on-date' : 'deactivate-now',
-    ...(ownership.known ? { groupsOwned: ownership.groups.length } : {}),
-  };
-  if (leaver.leaveAt !== undefined && leaver.leaveAt < context.now) {
-    const given = leaver.leaveDate === undefined ? '' : ` (${leaver.leaveDate.column}: ${leaver.leaveDate.readAs})`;
-    planned.notes.push(`leave date ${new Date(leaver.leaveAt).toISOString()}${given} has passed: deactivates now`);
-  }
-
   // The row's target first, then --transfer-to: judged by the removal pre-flight every path shares.
   const candidates: TransferCandidate[] = [];
   for (const [email, from] of [[leaver.transferTo, 'row'], [context.options.transferTo, 'fallback']] as const) {
@@ -160,7 +165,25 @@ async function planLeaver(leaver: Leaver, row: PlannedRow, context: LeaverContex
     candidates.push({ named: email, from, user, leavingIn });
   }
   const user = row.target.email === undefined ? { id: userId, email: leaver.email } : { id: userId, email: row.target.email };
-  const verdict = judgeRemoval({ user, groups: ownership, candidates, transferSheets: true });
+  // Groups are read (one call per leaver) only where the verdict depends on them: a group admin who takes over takes
+  // whatever groups the user owns; the re-check before the removal reads them then.
+  const unread: GroupOwnership = { known: false, why: GROUPS_GO_TO_ADMIN };
+  const blind = judgeRemoval({ user, groups: unread, candidates, transferSheets: true });
+  const takesAnyGroups = blind.ok && candidates.some((candidate) => candidate.user !== undefined && candidate.user.id === blind.transferTo?.userId && isGroupAdmin(candidate.user));
+  const ownership = takesAnyGroups ? unread : (await context.groups.read(userId)).ownership;
+  const atPlan = context.states.get(userId);
+  const planned: PlannedLeaver = {
+    ...base,
+    userId,
+    verdict: row.verdict === 'no-op' ? 'already-deactivated' : leaver.leaveAt !== undefined && leaver.leaveAt > context.now ? 'deactivate-on-date' : 'deactivate-now',
+    ...(ownership.known ? { groupsOwned: ownership.groups.length } : {}),
+    ...(atPlan === undefined ? {} : { stateBefore: { ...atPlan, ...(ownership.known ? { groupsOwned: [...ownership.groups] } : {}) } }),
+  };
+  if (leaver.leaveAt !== undefined && leaver.leaveAt < context.now) {
+    const given = leaver.leaveDate === undefined ? '' : ` (${leaver.leaveDate.column}: ${leaver.leaveDate.readAs})`;
+    planned.notes.push(`leave date ${new Date(leaver.leaveAt).toISOString()}${given} has passed: deactivates now`);
+  }
+  const verdict = takesAnyGroups ? blind : judgeRemoval({ user, groups: ownership, candidates, transferSheets: true });
   if (!verdict.ok) return { ...planned, verdict: 'refused', rule: verdict.rule, reason: verdict.reason };
   if (verdict.transferTo !== undefined) planned.transferTo = verdict.transferTo;
   planned.notes.push(...verdict.notes);

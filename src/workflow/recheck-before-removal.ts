@@ -1,20 +1,23 @@
-import { ResourceNotFoundError } from '../client/api-error.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { LeaverState } from './leaver-state.js';
 import { createGroupOwnershipReader, type GroupOwnership } from '../plan/group-ownership.js';
 import { RULES } from '../plan/planned-row.js';
-import { judgeRemoval, type TransferCandidate } from '../plan/removal-preflight.js';
+import { judgeRemoval, transferTargetProblem, type TransferCandidate } from '../plan/removal-preflight.js';
+import type { TransferTargets } from './transfer-targets.js';
 
 export type Recheck =
-  | { kind: 'remove'; transferTo?: { email: string; userId: number }; note?: string }
+  | { kind: 'remove'; transferTo?: { email: string; userId: number }; note?: string; groups?: readonly { id: number; name: string }[] }
   | { kind: 'skip'; reason: string }
   | { kind: 'fail'; reason: string };
 
 export interface RecheckOptions {
   api: SmartsheetApi;
+  workflowId: string;
   /** --transfer-to of the offboarding: the fallback when the planned target can no longer take over. */
   fallback: string | undefined;
   leavingIn: (userId: number) => Promise<string | undefined>;
+  /** Reads a target once per offboarding and step run (transfer-targets.ts). */
+  targets: TransferTargets;
   signal?: AbortSignal;
 }
 
@@ -22,10 +25,10 @@ export interface RecheckOptions {
  * What the service says at the end of the hold: is the leaver still deactivated (someone may have reactivated them:
  * then they are not removed), and can the transfer target still take over? The same removal pre-flight as the plan
  * (src/plan/removal-preflight.ts: active, on a paid seat, not leaving, a group admin when there are groups), on what the
- * service says now. Else --transfer-to, else the removal fails with the reason. Reads only.
+ * service says now. Else --transfer-to, else the removal fails with the reason. Reads only: the leaver once, each
+ * target once per offboarding and step run.
  */
 export async function recheckBeforeRemoval(leaver: LeaverState, options: RecheckOptions): Promise<Recheck> {
-  const call = options.signal === undefined ? {} : { signal: options.signal };
   if (leaver.userId === undefined) return { kind: 'fail', reason: 'the leaver was never resolved to a user' };
   const { profile, ownership } = await createGroupOwnershipReader(options.api).read(leaver.userId, options.signal);
   if (profile === undefined) return { kind: 'skip', reason: 'no longer a user of the organization (removed by someone else during the hold)' };
@@ -38,8 +41,11 @@ export async function recheckBeforeRemoval(leaver: LeaverState, options: Recheck
   const candidates: TransferCandidate[] = [];
   for (const [email, from] of [[leaver.transferTo?.email, 'row'], [options.fallback, 'fallback']] as const) {
     if (email === undefined || candidates.some((candidate) => candidate.named === email)) continue;
-    const user = await findTarget(options.api, email, leaver.transferTo, call);
-    candidates.push({ named: email, from, user, leavingIn: user === undefined ? undefined : await options.leavingIn(user.id) });
+    const user = await options.targets.read({ workflowId: options.workflowId, email, planned: leaver.transferTo, api: options.api, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    const candidate: TransferCandidate = { named: email, from, user, leavingIn: user === undefined ? undefined : await options.leavingIn(user.id) };
+    // A target that cannot take over is read again by the next removal: it may be being fixed.
+    if (transferTargetProblem(candidate, { user: profile, groups }) !== undefined) options.targets.forget(options.workflowId, email);
+    candidates.push(candidate);
   }
   const verdict = judgeRemoval({ user: profile, groups, candidates, transferSheets: true });
   if (!verdict.ok) {
@@ -51,16 +57,7 @@ export async function recheckBeforeRemoval(leaver: LeaverState, options: Recheck
     kind: 'remove',
     ...(verdict.transferTo === undefined ? {} : { transferTo: verdict.transferTo }),
     ...(switched === undefined ? {} : { note: switched.replace('transfers to --transfer-to', 'transferred to --transfer-to') }),
+    // What the removal hands over: the groups the service lists now.
+    ...(ownership.known ? { groups: ownership.groups } : {}),
   };
-}
-
-async function findTarget(api: SmartsheetApi, email: string, planned: LeaverState['transferTo'], call: { signal?: AbortSignal }) {
-  try {
-    if (planned?.userId !== undefined && planned.email === email) return await api.users.get(planned.userId, call);
-    const page = await api.users.listPage({ ...call, email: [email] });
-    return page.data.find((user) => user.email.toLowerCase() === email);
-  } catch (error) {
-    if (error instanceof ResourceNotFoundError) return undefined;
-    throw error;
-  }
 }

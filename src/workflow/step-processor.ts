@@ -6,11 +6,12 @@ import type { RowOutcome } from '../queue/row-outcome.js';
 import { captureStateBefore } from './capture-state-before.js';
 import { closeLeaver, endSteps, leaverOutcome } from './leaver-ends.js';
 import { OPEN_PHASES, stepOf, type LeaverState } from './leaver-state.js';
-import type { StepRun } from './lifecycle.js';
+import type { RowWait, StepRun } from './lifecycle.js';
 import { reactivationSeatOf } from './reactivation-seat.js';
 import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import { rowOutcomeOf } from './step-rows.js';
+import { createTransferTargets } from './transfer-targets.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
@@ -28,19 +29,21 @@ const DONE: ReadonlySet<RowOutcome['outcome']> = new Set(['succeeded', 'unchange
  */
 export function createOffboardingSteps(options: WorkflowContext) {
   const { store, batches, clock } = options;
+  // One read of a transfer target serves the removals of its offboarding that run close together.
+  const targets = createTransferTargets();
 
   return async function runStep(run: StepRun<WorkflowRecord, LeaverState>): Promise<string> {
-    const { data, workflow, person: leaver, api, signal, waitForRow } = run;
+    const { data, workflow, person: leaver, api, signal } = run;
     const { row, step } = data;
     const workflowId = workflow.id;
-    if (step === 'reactivate') return reactivate(workflow, leaver, data.dueAt, waitForRow);
+    if (step === 'reactivate') return reactivate(workflow, leaver, data.dueAt, run);
     // A step run again after its worker died between ending the leaver and closing it: close it now.
     if (!OPEN_PHASES.has(leaver.phase)) {
       if (workflow.state === 'open') await closeLeaver(options, workflow, leaver);
       return leaver.phase;
     }
     try {
-      return step === 'deactivate' ? await deactivate(workflow, leaver, api, data.dueAt, waitForRow, signal) : await remove(workflow, leaver, api, data.dueAt, waitForRow, signal);
+      return step === 'deactivate' ? await deactivate(workflow, leaver, api, data.dueAt, run, signal) : await remove(workflow, leaver, api, data.dueAt, run, signal);
     } catch (error) {
       if (error instanceof DelayedError) throw error;
       // A refusal that repeating cannot change ends the leaver; anything passing (5xx, network, Redis) is retried.
@@ -60,13 +63,13 @@ export function createOffboardingSteps(options: WorkflowContext) {
     }
   };
 
-  async function deactivate(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, dueAt: number, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
+  async function deactivate(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, dueAt: number, wait: RowWait, signal?: AbortSignal): Promise<string> {
     let leaver: LeaverState | undefined = start;
     if (leaver.phase === 'scheduled') {
       const userId = leaver.userId;
       if (userId === undefined) throw new Error(`leaver row ${leaver.row} has no user id`);
       const now = new Date(clock.now());
-      const before = await captureStateBefore(api, userId, now, signal);
+      const before = await captureStateBefore(api, { ...leaver, userId }, { at: now, ...(signal === undefined ? {} : { signal }) });
       leaver = (await store.update(workflow.id, leaver.row, (current) =>
         current.phase !== 'scheduled'
           ? undefined
@@ -74,8 +77,8 @@ export function createOffboardingSteps(options: WorkflowContext) {
       )) ?? (await store.getLeaver(workflow.id, leaver.row));
     }
     if (leaver?.phase === 'deactivating') {
-      const outcome = await rowOutcomeOf(options, { batchId: workflow.deactivateBatch, row: leaver.row, dueAt }, waitForRow);
-      if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.deactivateBatch, waitForRow);
+      const outcome = await rowOutcomeOf(options, { batchId: workflow.deactivateBatch, row: leaver.row, dueAt }, wait);
+      if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.deactivateBatch, wait);
       const at = new Date(clock.now());
       if (DONE.has(outcome.outcome)) {
         const holdUntil = (leaver.deactivateRequestedAt ?? clock.now()) + workflow.holdMs;
@@ -112,9 +115,9 @@ export function createOffboardingSteps(options: WorkflowContext) {
    * After an undo: reactivate (a row of the reactivate batch), then give back the seat held before where it was lower
    * than the Member seat the reactivation assigns (a downgrade row of the restore batch; reactivation-seat.ts).
    */
-  async function reactivate(workflow: WorkflowRecord, leaver: LeaverState, dueAt: number, waitForRow: () => Promise<never>): Promise<string> {
+  async function reactivate(workflow: WorkflowRecord, leaver: LeaverState, dueAt: number, wait: RowWait): Promise<string> {
     if (leaver.phase !== 'undone') return leaver.phase;
-    const outcome = await rowOutcomeOf(options, { batchId: workflow.reactivateBatch, row: leaver.row, dueAt }, waitForRow);
+    const outcome = await rowOutcomeOf(options, { batchId: workflow.reactivateBatch, row: leaver.row, dueAt }, wait);
     const restoreBatch = workflow.restoreBatch;
     if (restoreBatch === undefined || (await batches.hasOutcome(restoreBatch, leaver.row))) return 'undone';
     const seat = reactivationSeatOf(leaver.stateBefore);
@@ -128,11 +131,12 @@ export function createOffboardingSteps(options: WorkflowContext) {
       return 'undone';
     }
     if ((await batches.getRow(restoreBatch, leaver.row)) === undefined) {
-      await batches.saveRows(restoreBatch, [restoreRow(leaver, seat.restore)]);
+      // Reactivated by this row: the service assigned a Member seat, which is the seat before the restore (no read).
+      await batches.saveRows(restoreBatch, [restoreRow(leaver, seat.restore, outcome.outcome === 'succeeded' ? 'MEMBER' : undefined)]);
       await store.update(workflow.id, leaver.row, (current) => ({ ...current, steps: [...current.steps, stepOf('restore', 'queued', at, seat.cost)] }));
     }
     // The step is done when the seat is back: until then it stays in the index, so `settled` (undo, offboard) waits.
-    await rowOutcomeOf(options, { batchId: restoreBatch, row: leaver.row, dueAt }, waitForRow);
+    await rowOutcomeOf(options, { batchId: restoreBatch, row: leaver.row, dueAt }, wait);
     return 'undone';
   }
 
@@ -141,21 +145,23 @@ export function createOffboardingSteps(options: WorkflowContext) {
    * neither failed nor done: it waits, with a note saying how to settle it (`seatflow retry` confirms the row first);
    * once the row has a known outcome, this step goes on from it.
    */
-  async function waitForUnknown(workflow: WorkflowRecord, leaver: LeaverState, batchId: string, waitForRow: () => Promise<never>): Promise<never> {
+  async function waitForUnknown(workflow: WorkflowRecord, leaver: LeaverState, batchId: string, wait: RowWait): Promise<never> {
     const note = `the ${batchId === workflow.deactivateBatch ? 'deactivation' : 'removal'} ${UNKNOWN_NOTE}: run  seatflow retry ${batchId}  to confirm it`;
     if (!leaver.notes.includes(note)) {
       await store.update(workflow.id, leaver.row, (current) => (current.notes.includes(note) ? undefined : { ...current, notes: [...current.notes, note] }));
     }
-    return waitForRow();
+    return wait.waitForRow();
   }
 
-  async function remove(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, dueAt: number, waitForRow: () => Promise<never>, signal?: AbortSignal): Promise<string> {
+  async function remove(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, dueAt: number, wait: RowWait, signal?: AbortSignal): Promise<string> {
     let leaver: LeaverState | undefined = start;
     if (leaver.phase === 'holding') {
       const check = await recheckBeforeRemoval(leaver, {
         api,
+        workflowId: workflow.id,
         fallback: workflow.transferTo,
         leavingIn: (userId) => store.leavingIn(userId),
+        targets,
         ...(signal === undefined ? {} : { signal }),
       });
       const at = new Date(clock.now());
@@ -177,14 +183,17 @@ export function createOffboardingSteps(options: WorkflowContext) {
               ...current,
               phase: 'removing',
               ...(check.transferTo === undefined ? {} : { transferUsed: check.transferTo }),
+              ...(check.groups === undefined ? {} : { groupsAtRemoval: [...check.groups] }),
               steps: [...current.steps, stepOf('recheck', 'passed', at, check.note ?? (check.transferTo === undefined ? 'still deactivated; no transfer target' : `still deactivated; transfer to ${check.transferTo.email}`))],
             },
       )) ?? (await store.getLeaver(workflow.id, leaver.row));
     }
     if (leaver?.phase === 'removing') {
-      const outcome = await rowOutcomeOf(options, { batchId: workflow.removeBatch, row: leaver.row, dueAt }, waitForRow);
-      if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.removeBatch, waitForRow);
+      const outcome = await rowOutcomeOf(options, { batchId: workflow.removeBatch, row: leaver.row, dueAt }, wait);
+      if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.removeBatch, wait);
       const phase = DONE.has(outcome.outcome) ? 'removed' : 'failed';
+      // The service refused it (say its target changed since it was read): the next removal reads the targets again.
+      if (phase === 'failed') targets.forget(workflow.id);
       const ended = await store.update(workflow.id, leaver.row, (current) =>
         current.phase !== 'removing'
           ? undefined
@@ -203,15 +212,18 @@ function skipped(message: string) {
 
 const notUndone = skipped('not undone');
 
-/** The downgrade row that gives a reactivated leaver back the seat held before, in the plan it was held in. */
-function restoreRow(leaver: LeaverState, restore: { planId: number; seatType: 'GUEST' | 'CONTRIBUTOR' }): PlannedRow {
+/**
+ * The downgrade row that gives a reactivated leaver back the seat held before, in the plan it was held in; `seatNow`:
+ * the seat the user holds before the downgrade, when known (the revert of the row gives it back).
+ */
+function restoreRow(leaver: LeaverState, restore: { planId: number; seatType: 'GUEST' | 'CONTRIBUTOR' }, seatNow: string | undefined): PlannedRow {
   return {
     row: leaver.row,
     line: leaver.line,
     action: { action: 'downgrade', user: { email: leaver.email }, planId: restore.planId, seatType: restore.seatType },
     actionName: 'downgrade',
     verdict: 'change',
-    target: { ...(leaver.userId === undefined ? {} : { userId: leaver.userId }), email: leaver.email, planId: restore.planId },
+    target: { ...(leaver.userId === undefined ? {} : { userId: leaver.userId }), email: leaver.email, planId: restore.planId, ...(seatNow === undefined ? {} : { seatBefore: { seatType: seatNow } }) },
   };
 }
 

@@ -2,7 +2,7 @@ import { DelayedError, type Job } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { msUntilDue } from '../core/clock.js';
 import { lifecycleOf, type LifecycleRegistry } from './lifecycle.js';
-import type { StepJobData } from './step-job.js';
+import { stepJobId, type StepJobData } from './step-job.js';
 import type { EngineContext } from './workflow-context.js';
 
 /** The longest wait between two looks at a queued row's outcome. */
@@ -11,8 +11,8 @@ const MAX_POLL_MS = 60_000;
 /**
  * The processor of the step queue, for every lifecycle: a step handed out before it is due on the service clock waits
  * until then; the step index learns when a worker starts a step and when it ends; the step itself is the lifecycle's
- * (lifecycle.ts). A step whose row is queued looks again after `pollMs` as delayed work, not as a timer, a little
- * longer each time.
+ * (lifecycle.ts). A step whose row is queued waits as delayed work, not as a timer: the row's end wakes it (its job is
+ * the row's waiter); failing that it looks again after `pollMs`, a little longer each time, up to a minute.
  */
 export function createStepRunner(context: EngineContext, registry: LifecycleRegistry, api: SmartsheetApi) {
   const { clock } = context;
@@ -45,13 +45,17 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
     const workflow = await lifecycle.records.get(workflowId);
     const person = await lifecycle.persons.get(workflowId, row);
     if (workflow === undefined || person === undefined) return 'missing';
-    // A row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
-    const waitForRow = async (): Promise<never> => {
+    // The row's end wakes the step. The look again is the fallback (a row ended by a process that could not wake it):
+    // a row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
+    const waitForRow = async (ended?: () => Promise<boolean>): Promise<never> => {
       const polls = job.data.polls ?? 0;
       await job.updateData({ ...job.data, polls: polls + 1 });
       await job.moveToDelayed(Date.now() + Math.min(context.pollMs * 1.5 ** polls, MAX_POLL_MS), token);
+      // The row may have ended while this step still ran, when its wake-up found nothing delayed to promote.
+      if (ended !== undefined && (await ended())) await job.promote().catch(() => undefined);
       throw new DelayedError();
     };
-    return lifecycle.runStep({ data: job.data, workflow, person, api, ...(signal === undefined ? {} : { signal }), waitForRow });
+    const waiter = { queue: context.stepQueue.name, jobId: job.id ?? stepJobId(workflowId, row, job.data.step) };
+    return lifecycle.runStep({ data: job.data, workflow, person, api, ...(signal === undefined ? {} : { signal }), waiter, waitForRow });
   }
 }

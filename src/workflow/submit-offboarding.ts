@@ -95,6 +95,8 @@ function initialState(leaver: PlannedLeaver, at: Date): LeaverState {
     ...(leaver.userId === undefined ? {} : { userId: leaver.userId }),
     leaveAt: leaver.leaveAt,
     ...(leaver.transferTo === undefined ? {} : { transferTo: leaver.transferTo }),
+    // As the plan read them: the deactivate step keeps it when it was due then (capture-state-before.ts).
+    ...(leaver.stateBefore === undefined || leaver.verdict === 'refused' ? {} : { stateBefore: leaver.stateBefore }),
     phase: leaver.verdict === 'refused' ? 'refused' : 'scheduled',
     version: 0,
     ...(leaver.reason === undefined ? {} : { reason: leaver.reason }),

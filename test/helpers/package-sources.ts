@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ROOT } from './run-seatflow.js';
 
 /** What `npm pack` and the image build read from a checkout: the package's own files, sources and build settings. */
-export const PACKAGE_SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'bin', 'src', 'jobs', 'config', 'assets', 'scripts'];
+export const PACKAGE_SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'bin', 'src', 'jobs', 'config', 'assets', 'scripts'];
 
 /**
  * Copies the package's sources to `dir`, so packing and building there never write into the checkout (dist/, the

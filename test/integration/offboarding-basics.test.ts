@@ -18,7 +18,9 @@ describe('offboarding', () => {
       expect(leaver.phase, email).toBe('holding');
       expect(leaver.stateBefore?.status).toBe('ACTIVE');
     }
-    expect((await o.leaver(workflow.id, 'priya.shah@acme.example')).stateBefore?.groupsOwned).toHaveLength(1);
+    // Dana, the target, is a group admin: whatever groups Priya owns go to her, so the plan did not read them; the
+    // re-check before the removal reads them, and the leaver records what went over.
+    expect((await o.leaver(workflow.id, 'priya.shah@acme.example')).stateBefore?.groupsOwned).toBeUndefined();
 
     await o.advance(2 * DAY + 60_000);
     await o.settle(workflow.id);
@@ -39,6 +41,7 @@ describe('offboarding', () => {
     const group = [...h.server.context.state.groups.values()].find((g) => g.name === 'Data Platform');
     const dana = [...h.server.context.state.users.values()].find((u) => u.email === 'dana.whitfield@acme.example');
     expect(group?.ownerId).toBe(dana?.id);
+    expect(priya.groupsAtRemoval).toEqual([{ id: group?.id, name: 'Data Platform' }]);
     for (const email of [a!, b!, c!, 'priya.shah@acme.example']) expect(await o.changesOf(email), email).toEqual(['deactivateUser', 'removeUser']);
   });
 });

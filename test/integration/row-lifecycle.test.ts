@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { mayHaveLostRows, requeueLostRows } from '../../src/queue/lost-rows.js';
@@ -95,5 +96,38 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
     const deactivations = (await h.mutations()).filter((m) => m.operation === 'deactivateUser');
     expect(deactivations).toHaveLength(1);
     expect(Date.parse(deactivations[0]!.at)).toBeGreaterThanOrEqual(due);
+  });
+
+  it('wakes the job waiting for a row when the row ends: the delayed step is promoted at once, and again after a retry ends it again', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { id } = await stepBatch(h, await h.deactivatableEmails(2));
+    const rows = h.system.store.rowLifecycle;
+    const steps = new Queue('{row-waiters-test}', { connection: h.redisHandle.bullmqConnection(), prefix: h.prefix });
+    try {
+      // A step that waits an hour for its row, as delayed work.
+      const step = await steps.add('remove', {}, { jobId: `${id}-1-remove`, delay: 3_600_000 });
+      const waiter = { queue: steps.name, jobId: step.id! };
+      await rows.plan(id, [1, 2]);
+      expect(await rows.queue(h.system.queue, id, [{ row: 1 }], { dueAt: h.server.context.clock.now(), waiter })).toEqual(['queued']);
+      await rows.queue(h.system.queue, id, [{ row: 2 }], { dueAt: h.server.context.clock.now() });
+      expect(await step.getState()).toBe('delayed');
+
+      const outcome = (row: number, what: 'succeeded' | 'unknown') => ({ batchId: id, row, line: row + 1, action: 'deactivate', outcome: what, attempts: 1, finishedAt: new Date().toISOString() });
+      // A row nobody waits for wakes nobody; the waited row's end names its waiter and promotes it.
+      expect(await h.system.store.endRow(outcome(2, 'succeeded'))).toEqual({ kind: 'recorded', batchFinished: false });
+      expect(await step.getState()).toBe('delayed');
+      expect(await h.system.store.endRow(outcome(1, 'unknown'))).toEqual({ kind: 'recorded', batchFinished: true, waiter });
+      expect(await step.getState()).toBe('waiting');
+
+      // The step waits again (for a retry of the unknown row): the row, reopened and ended again, wakes it again.
+      await (await steps.getJob(step.id!))!.remove();
+      const again = await steps.add('remove', {}, { jobId: `${id}-1-remove`, delay: 3_600_000 });
+      expect(await h.system.store.forgetOutcome(id, 1, 'unknown')).toBe(true);
+      expect(await h.system.store.endRow(outcome(1, 'succeeded'))).toMatchObject({ kind: 'recorded', waiter });
+      expect(await again.getState()).toBe('waiting');
+    } finally {
+      await steps.obliterate({ force: true });
+      await steps.close();
+    }
   });
 });
