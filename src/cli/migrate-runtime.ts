@@ -74,13 +74,13 @@ export async function runMigrateCommand(flags: MigrateFlags, inputOf: () => Prom
       },
     );
     if (gated.status === 'awaiting-approval') {
-      out.write(awaitingApprovalText(gated.request, gated.created, runtime.sim !== undefined));
+      say.write(awaitingApprovalText(gated.request, gated.created, runtime.sim !== undefined));
       return EXIT_AWAITING_APPROVAL;
     }
     const queued = gated.value;
     if (queued.batch !== undefined) {
       if (flags.wait === false) {
-        out.write(`Batch ${queued.id} ${queued.created ? 'queued' : 'was queued before: nothing queued again'}. A running seatflow worker takes it (watch: seatflow status ${queued.id}).\n`);
+        say.write(`Batch ${queued.id} ${queued.created ? 'queued' : 'was queued before: nothing queued again'}. A running seatflow worker takes it (watch: seatflow status ${queued.id}).\n`);
         return 0;
       }
       return runBatchToEnd(runtime, batch, queued.batch);

@@ -27,11 +27,21 @@ export function serviceClockOf(baseUrl: string, accessToken: string | undefined,
   });
 }
 
-/** The reference server's clock, or undefined when the target does not answer as one (the real service never does). */
+/**
+ * The reference server's clock, or undefined when the target answers and not as one (the real service never does);
+ * rejects when the target cannot be reached, so that it is asked again later.
+ */
 async function readSimClock(url: string, accessToken: string): Promise<number | undefined> {
   const response = await request(url, { headers: { authorization: `Bearer ${accessToken}` }, headersTimeout: 2000, bodyTimeout: 2000 });
   const text = await response.body.text();
   if (response.statusCode !== 200) return undefined;
-  const parsed = simClockSchema.safeParse(JSON.parse(text));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // An answer that is not JSON is an answer: this target is no reference server (not a reason to ask again).
+    return undefined;
+  }
+  const parsed = simClockSchema.safeParse(body);
   return parsed.success ? parsed.data.epochMs : undefined;
 }

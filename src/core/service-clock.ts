@@ -26,7 +26,8 @@ export interface ServiceClock extends Clock {
 export interface ServiceClockOptions {
   /**
    * Reads the reference server's clock (epoch ms), or resolves undefined when the target is not one (the real
-   * service): asked once first, then on every refresh while it answers.
+   * service): asked until it answers either way (a rejection is asked again at the next refresh), then on every
+   * refresh while it answers with a clock.
    */
   readSimClock?: () => Promise<number | undefined>;
   /** This machine's clock; default Date.now. */
@@ -68,7 +69,15 @@ export function createServiceClock(options: ServiceClockOptions = {}): ServiceCl
 
   const read = async (): Promise<void> => {
     const before = local();
-    const serviceMs = await options.readSimClock?.().catch(() => undefined);
+    let serviceMs: number | undefined;
+    try {
+      serviceMs = await options.readSimClock?.();
+    } catch {
+      // Not reached (a reference server not up yet, a moment of network trouble): asked again at the next refresh. Taken
+      // for "not a reference server", a worker started before `seatflow sim` kept this machine's clock for good.
+      lastRead = local();
+      return;
+    }
     probed = true;
     lastRead = local();
     if (serviceMs === undefined) return;

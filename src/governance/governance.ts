@@ -8,7 +8,7 @@ import { checkApprovalPolicy } from './approvals/approval-policy.js';
 import { createApprovalStore, type ApprovalStore } from './approvals/approval-store.js';
 import { createAuditLog, type AuditLog } from './audit/audit-log.js';
 import { recordConfigIfChanged } from './audit/record-config.js';
-import { auditRowHooks } from './audit/row-audit.js';
+import { appendMissingRowEntries, auditRowHooks } from './audit/row-audit.js';
 import { batchNotificationHooks } from './notifications/batch-notifications.js';
 import { createDeliveryLog, type DeliveryLog } from './notifications/delivery-log.js';
 import { startNotificationWorker, type NotificationWorker } from './notifications/notification-worker.js';
@@ -38,6 +38,11 @@ export interface Governance {
   storeHooks: BatchStoreHooks;
   /** The client's response hook that sends `budget.paused` on repeated 429s of this access token. */
   rateLimitWatch(accessToken: string): (status: number) => void;
+  /**
+   * Appends the `row.applied` entries a crash left out (a row's outcome recorded, its entry not yet): run by a worker
+   * when it starts. Returns how many were appended; never throws (a failure is logged and the next start tries again).
+   */
+  appendMissingRowEntries(): Promise<number>;
   /** Appends `config.loaded` when the configuration files changed since they were last recorded. */
   recordConfig(files: readonly string[], actor: string): Promise<void>;
   /** Sends notifications from this process until closed (worker, serve). */
@@ -63,6 +68,16 @@ export function createGovernance(options: GovernanceOptions): Governance {
     notifier,
     deliveries,
     storeHooks: combineStoreHooks(auditRowHooks(audit, logger), batchNotificationHooks(reader, notifier, logger)),
+    async appendMissingRowEntries() {
+      try {
+        const appended = await appendMissingRowEntries({ audit, store: reader });
+        if (appended > 0) logger.warn({ appended }, 'rows whose audit entry a crash left out were appended to the audit trail (marked recovered)');
+        return appended;
+      } catch (error) {
+        logger.warn({ err: error }, 'could not look for rows missing from the audit trail now; the next worker start looks again');
+        return 0;
+      }
+    },
     rateLimitWatch: (accessToken) =>
       createRateLimitWatch({ redis: redis.client, keys, notifier, tokenKey: tokenKey(accessToken), threshold: governance.notifications.rateLimitedAfter, target: options.target, sim: options.sim, logger }),
     async recordConfig(files, actor) {

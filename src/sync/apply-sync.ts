@@ -25,7 +25,8 @@ export interface AppliedSync {
   joiners?: { workflowId: string; created: boolean };
   movers?: { workflowId: string; created: boolean };
   offboarding?: { workflowId: string; created: boolean };
-  undos: { email: string; workflowId: string; result: string; message: string }[];
+  /** Per person undone: the result and, when the user had been deactivated, that a reactivation was queued. */
+  undos: { email: string; workflowId: string; result: string; reactivating: boolean; message: string }[];
   transfers: { email: string; workflowId: string; result: 'updated' | 'unchanged'; message: string }[];
 }
 
@@ -43,7 +44,7 @@ export async function applySync(plan: SyncPlan, options: ApplySyncOptions): Prom
 
   for (const undo of plan.undos) {
     for (const result of (await offboarding.undo(undo.workflowId, { by, users: [undo.employee.email] })) ?? []) {
-      applied.undos.push({ email: result.email, workflowId: undo.workflowId, result: result.result, message: result.message });
+      applied.undos.push({ email: result.email, workflowId: undo.workflowId, result: result.result, reactivating: result.reactivating, message: result.message });
     }
   }
   for (const transfer of plan.transfers) {

@@ -92,10 +92,14 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
       path: hrExport.path,
       sha256: runHash,
       format: hrExport.format,
-      leavers: candidates.leavers.map((leaver) => ({ row: leaver.row, line: leaver.line, email: leaver.email, ...(leaver.leaveAt === undefined ? {} : { leaveAt: leaver.leaveAt }), ...(leaver.leaveDate === undefined ? {} : { leaveDate: leaver.leaveDate }), ...(leaver.transferTo === undefined ? {} : { transferTo: leaver.transferTo }) })),
+      // Rows 1..n of the offboarding, as a leavers file's are (its step batches hold rows 1..total); the export's line
+      // still says where each came from.
+      leavers: candidates.leavers.map((leaver, index) => ({ row: index + 1, line: leaver.line, email: leaver.email, ...(leaver.leaveAt === undefined ? {} : { leaveAt: leaver.leaveAt }), ...(leaver.leaveDate === undefined ? {} : { leaveDate: leaver.leaveDate }), ...(leaver.transferTo === undefined ? {} : { transferTo: leaver.transferTo }) })),
       ignored: [],
     };
-    for (const leaver of candidates.leavers) leaverCauses[leaver.row] = { cause: leaver.cause, ...(leaver.employeeId === undefined ? {} : { employeeId: leaver.employeeId }) };
+    candidates.leavers.forEach((leaver, index) => {
+      leaverCauses[index + 1] = { cause: leaver.cause, ...(leaver.employeeId === undefined ? {} : { employeeId: leaver.employeeId }) };
+    });
     const holdMs = holdOf(policy.policy.leavers.hold, options.config.offboarding);
     leavers = await options.offboarding.plan(file, {
       api,

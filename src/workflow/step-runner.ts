@@ -25,6 +25,9 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
     const early = msUntilDue(clock, job.data.dueAt);
     if (early > 0) {
       await context.steps.waiting(workflowId, { row, step, dueAt: job.data.dueAt });
+      // It waits for its due instant now, not for a row: the sweep, which leaves polling steps alone, must promote it
+      // (this wait is reckoned on a clock found behind, so it may be far too long in this machine's time).
+      if ((job.data.polls ?? 0) > 0) await job.updateData({ ...job.data, polls: 0 });
       await job.moveToDelayed(Date.now() + early, token);
       throw new DelayedError();
     }

@@ -5,6 +5,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { createAuditLog } from '../../src/governance/audit/audit-log.js';
+import { appendMissingRowEntries, auditRowHooks } from '../../src/governance/audit/row-audit.js';
+import { createBatchStore } from '../../src/queue/batch-store.js';
 import { recordConfigIfChanged } from '../../src/governance/audit/record-config.js';
 import { verifyAuditEntries } from '../../src/governance/audit/verify-audit.js';
 import { createQueueKeys } from '../../src/queue/queue-keys.js';
@@ -93,5 +95,31 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     expect(entries.join('\n')).not.toMatch(/control-token-0123456789/);
     expect(JSON.parse(entries[1]!)).toMatchObject({ event: 'config.loaded', actor: 'carol', data: { files: [{ path: file, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }], previousSha256: expect.any(String) } });
     expect(readFileSync(file, 'utf8')).toContain('another');
+  });
+
+  it("appends a row's entry that a crash left out (its outcome recorded, the worker killed before its entry) once, marked recovered", async () => {
+    // Found by the whole-system simulation (seed 14): a worker SIGKILLed just after two rows' outcomes left both out of the trail.
+    const keys = createQueueKeys(redis.prefix());
+    const log = createAuditLog(handle.client, keys);
+    const withHooks = createBatchStore(handle.client, keys, auditRowHooks(log, createSilentLogger()));
+    const crashed = createBatchStore(handle.client, keys);
+    const batchId = 'b00000000c0a5';
+    await withHooks.create({ id: batchId, source: 'm.csv', sha256: 'x', createdAt: new Date().toISOString(), total: 3, queued: 3, sim: true, target: 'sim', queueName: 'q' }, Date.now());
+    const finishedAt = Date.now();
+    const [first, second, third] = [1, 2, 3].map((row) => ({ batchId, row, line: row, action: 'deactivate', outcome: 'succeeded' as const, email: `user${row}@acme.example`, attempts: 1, finishedAt: new Date(finishedAt + row).toISOString() }));
+    await withHooks.recordOutcome(first!);
+    // Rows 2 and 3 end in a worker that dies before its entries: the outcomes are there, the trail lacks them.
+    await crashed.recordOutcome(second!);
+    await crashed.recordOutcome(third!);
+    const rowsInTrail = async () => (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; data: { row: number; recovered?: boolean } }).filter((entry) => entry.event === 'row.applied');
+    expect((await rowsInTrail()).map((entry) => entry.data.row)).toEqual([1]);
+
+    expect(await appendMissingRowEntries({ audit: log, store: crashed })).toBe(2);
+    expect((await rowsInTrail()).map((entry) => [entry.data.row, entry.data.recovered ?? false])).toEqual([[1, false], [2, true], [3, true]]);
+    // Again (another worker starts), or the dying worker's own append arriving late: nothing twice.
+    expect(await appendMissingRowEntries({ audit: log, store: crashed })).toBe(0);
+    await auditRowHooks(log, createSilentLogger()).onOutcome!(third!, true);
+    expect((await rowsInTrail()).map((entry) => entry.data.row)).toEqual([1, 2, 3]);
+    expect(await verifyLog(log)).toMatchObject({ ok: true, entries: 3 });
   });
 });

@@ -59,11 +59,18 @@ describe('control API with Redis, workers and the reference server', () => {
 
     const first = await post();
     expect(first.status).toBe(202);
-    const submitted = (await first.json()) as { batchId: string; created: boolean; jobsAdded: number };
+    const submitted = (await first.json()) as { batchId: string; created: boolean; jobsAdded: number; plan?: { rows: { row: number; verdict: string; target: { userId?: number } }[] } };
     expect(submitted).toMatchObject({ created: true, jobsAdded: 5 });
+    // The answer carries the plan it queued, row by row: what the caller was promised.
+    expect(submitted.plan?.rows.map((row) => row.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(submitted.plan?.rows.filter((row) => row.verdict === 'change').map((row) => row.row)).toEqual([1, 2, 3, 4, 5]);
+    expect(submitted.plan?.rows.slice(0, 5).every((row) => typeof row.target.userId === 'number')).toBe(true);
     const again = await post();
     expect(again.status).toBe(200);
-    expect(await again.json()).toMatchObject({ batchId: submitted.batchId, created: false, existing: true, jobsAdded: 0 });
+    const existing = (await again.json()) as Record<string, unknown>;
+    expect(existing).toMatchObject({ batchId: submitted.batchId, created: false, existing: true, jobsAdded: 0 });
+    // Nothing was planned again for a batch that exists: no plan to show.
+    expect(existing.plan).toBeUndefined();
 
     // `seatflow submit` of the same bytes finds the same batch: the API and the CLI share batch ids.
     const viaCli = await harness.system.submit(await harness.plan(harness.writeManifest('offboarding.csv', lines)), { options: { skipInvalid: false } });

@@ -90,6 +90,13 @@ describe('seatflow approve, reject, audit and revert', { timeout: 240_000 }, () 
     expect(verified.code, verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/The audit trail is intact: \d+ entries/);
 
+    // The revert's plan as data, row by row (what a script is promised), with nothing queued.
+    const dry = await runSeatflow(['revert', id!, '--dry-run', '--json', '--by', 'alice'], env);
+    expect(dry.code, dry.stderr).toBe(0);
+    const shown = JSON.parse(dry.stdout) as { status: string; revertOf: string; rows: { actionName: string; verdict: string; target: { email?: string } }[] };
+    expect(shown).toMatchObject({ status: 'dry-run', revertOf: id });
+    expect(shown.rows.map((row) => [row.actionName, row.verdict, row.target.email])).toEqual(emails.map((email) => ['upgrade', 'change', email]));
+
     // Reverting asks again, through the same gate: 3 upgrades wait for bob.
     const revert = await runSeatflow(['revert', id!, '--by', 'alice', '--yes', '--reason', 'INC-9'], env);
     expect(revert.code, revert.stderr).toBe(4);

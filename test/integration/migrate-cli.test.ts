@@ -18,6 +18,16 @@ describe('seatflow migrate (CLI)', { timeout: 60_000 }, () => {
     expect(stderr).toContain('Dry run: nothing was changed');
   });
 
+  it('with --apply --json --no-wait, prints the plan alone on stdout and says the queued batch on stderr', async () => {
+    // Found by the whole-system simulation, which reads the plan a migration promised from stdout.
+    const { code, stdout, stderr } = await seatflow(['migrate', 'columns', '--sheets', 'jobs/examples/column-migration-sheets.txt', '--spec', 'jobs/examples/column-standard.json', '--sim', '--apply', '--json', '--no-wait', '--yes']);
+    expect(code).toBe(0);
+    const plan = JSON.parse(stdout) as { migration: string; sheets: { rows: { verdict: string }[] }[] };
+    expect(plan.migration).toBe('columns');
+    expect(plan.sheets.flatMap((sheet) => sheet.rows).some((row) => row.verdict === 'change')).toBe(true);
+    expect(stderr).toMatch(/^Batch [0-9a-f]+ queued\. A running seatflow worker takes it/m);
+  });
+
   it('refuses a request it cannot read, saying what to give, with exit code 2', async () => {
     const domain = await seatflow(['migrate', 'domain', '--from', 'https://acme.example', '--to', 'acme.io', '--sim']);
     expect(domain.code).toBe(2);

@@ -137,6 +137,11 @@ describe('seatflow sync: a sequence of nightly exports against the reference ser
     expect(await changes(h, 'marcus.chen@acme.example')).toEqual(['deactivateUser', 'removeUser']);
     const removal = (await h.mutations()).find((m) => m.operation === 'removeUser' && m.userId === userOf(h, 'marcus.chen@acme.example', true)?.id);
     expect(removal?.summary).toMatch(/dana\.whitfield@acme\.example/);
+    // Its report has Marcus's outcome in each step batch, though he is row 4 of the export and the offboarding's only
+    // leaver (found by the simulation: a sync's leavers kept their export rows, and a step batch of 1 row read row 1).
+    const offboardingId = two.applied?.offboarding?.workflowId;
+    expect(offboardingId).toMatch(/^o[0-9a-f]{12}$/);
+    for (const step of ['deactivate', 'remove']) expect((await h.outcomes(`${offboardingId}-${step}`)).map((o) => [o.email, o.outcome])).toEqual([['marcus.chen@acme.example', 'succeeded']]);
 
     // Each user changed once per change, over the whole sequence.
     expect(await changes(h, 'omar.intern@acme.example')).toEqual(['addUser', 'downgradeUser']);

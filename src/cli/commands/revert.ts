@@ -15,11 +15,13 @@ import { awaitingApprovalText, throughGate } from '../governance-runtime.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 import { runBatchToEnd } from '../run-batch-to-end.js';
+import { writeJson } from '../write-text.js';
 
 interface RevertFlags extends CommonFlags, RequestFlags {
   yes?: boolean;
   dryRun?: boolean;
   wait?: boolean;
+  json?: boolean;
 }
 
 /**
@@ -33,7 +35,8 @@ export function defineRevertCommand(command: Command): void {
     .argument('<batch>', 'the batch to undo')
     .option('--dry-run', 'print the plan of the revert and stop: nothing is queued')
     .option('--yes', 'confirm destructive changes above the guardrails without a prompt')
-    .option('--no-wait', 'queue the revert and return (a running seatflow worker takes it)');
+    .option('--no-wait', 'queue the revert and return (a running seatflow worker takes it)')
+    .option('--json', 'print the plan of the revert, row by row, and what became of it as JSON; returns once queued (a running seatflow worker takes it)');
   addCommonOptions(addRequestOptions(command)).action(async (batchId: string, flags: RevertFlags) => {
     if (flags.sim === true) throw new UsageError('revert acts on a batch in Redis: --sim has no batch to undo', 'Run it against the target the batch ran on (SMARTSHEET_API_BASE).');
     process.exitCode = await revert(batchId, flags);
@@ -61,18 +64,25 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
       service: { region: serviceRegionOf(config), externalSources: config.externalSources },
     });
     const { plan } = revertPlan;
-    out.write(`Target: ${runtime.targetLabel}\nRevert of batch ${batchId} (${revertPlan.batch.source}; ${countsLine(revertPlan.batch)}):\n`);
-    out.write(`  ${revertPlan.changed} rows changed something; ${revertPlan.unchanged} changed nothing and need no undo.\n`);
-    out.write(formatPlan(plan, { width: process.stdout.isTTY === true ? process.stdout.columns : undefined }));
+    const json = flags.json === true;
+    // With --json the plan is data: the rows the revert promises, and what became of them, in one document.
+    const printJson = (outcome: Record<string, unknown>) => writeJson(out, { target: runtime.targetLabel, revertOf: batchId, ...outcome, ...plan, guardrails: revertPlan.guardrails });
+    if (!json) {
+      out.write(`Target: ${runtime.targetLabel}\nRevert of batch ${batchId} (${revertPlan.batch.source}; ${countsLine(revertPlan.batch)}):\n`);
+      out.write(`  ${revertPlan.changed} rows changed something; ${revertPlan.unchanged} changed nothing and need no undo.\n`);
+      out.write(formatPlan(plan, { width: process.stdout.isTTY === true ? process.stdout.columns : undefined }));
+    }
     if (flags.dryRun === true) {
-      out.write('Dry run: nothing was queued.\n');
+      if (json) await printJson({ status: 'dry-run' });
+      else out.write('Dry run: nothing was queued.\n');
       return 0;
     }
     if (plan.summary.change === 0) {
-      out.write('Nothing to undo: no row of the revert would change anything.\n');
+      if (json) await printJson({ status: 'nothing-to-undo' });
+      else out.write('Nothing to undo: no row of the revert would change anything.\n');
       return plan.summary.refused > 0 ? 1 : 0;
     }
-    await confirmOnTerminal(revertPlan.guardrails, flags);
+    await confirmOnTerminal(revertPlan.guardrails, flags, json);
     const options = revertBatchOptions(batchId);
     const gated = await throughGate<SubmitResult>(
       batch,
@@ -94,8 +104,13 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
       },
     );
     if (gated.status === 'awaiting-approval') {
-      out.write(awaitingApprovalText(gated.request, gated.created, false));
+      if (json) await printJson({ status: 'awaiting-approval', batchId: gated.request.id, created: gated.created, approval: gated.request });
+      else out.write(awaitingApprovalText(gated.request, gated.created, false));
       return EXIT_AWAITING_APPROVAL;
+    }
+    if (json) {
+      await printJson({ status: 'queued', batchId: gated.value.batch.id, created: gated.value.created, jobsAdded: gated.value.jobsAdded });
+      return 0;
     }
     if (flags.wait === false) {
       out.write(`Revert batch ${gated.value.batch.id} queued: ${gated.value.jobsAdded} rows. Process it with: seatflow worker\n`);

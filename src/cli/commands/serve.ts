@@ -116,6 +116,8 @@ export function defineServeCommand(command: Command): void {
       deps.migrations = { ...migrationPlanningOf(runtime, batchRuntime, offboarding), status: (id) => domainMigrationsOf(offboarding.engine).status(id) };
       metrics.watch({ workflows: offboarding.store, schedules: deps.schedules, upcoming: hr.upcoming });
       if (workers > 0) {
+        // As `seatflow worker` does at start: rows whose audit entry a crash left out get it now.
+        void governance.appendMissingRowEntries();
         for (let i = 0; i < workers; i += 1) {
           pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));
           pools.push(offboarding.startStepWorker({ api: budgetedApi, ...workerSettingsOf(runtime) }));

@@ -4,6 +4,7 @@ import { batchInputOf } from '../../governance/kinds/batch-kind.js';
 import type { Actor } from '../../governance/operators/actor.js';
 import type { ActionName } from '../../manifest/action.js';
 import type { ManifestFormat } from '../../manifest/manifest-format.js';
+import type { BatchPlan } from '../../plan/planned-row.js';
 import { batchIdOf, type SubmitResult } from '../../queue/submit-batch.js';
 import { batchView, type BatchView } from './batch-view.js';
 import type { ControlDeps } from '../control-deps.js';
@@ -30,9 +31,14 @@ export interface SubmitManifestOptions {
   reason?: string | undefined;
 }
 
+/**
+ * `plan`: the plan this submission made and queued (or holds for approval), row by row, as POST /v1/plans shows one:
+ * what the caller was promised, which may differ from an earlier preview when live state changed in between. Absent
+ * when nothing was planned (the batch, or its change request, existed already).
+ */
 export type SubmitManifestResult =
-  | { batchId: string; created: boolean; existing: boolean; jobsAdded: number; batch: BatchView }
-  | { batchId: string; awaitingApproval: true; created: boolean; approval: ApprovalView };
+  | { batchId: string; created: boolean; existing: boolean; jobsAdded: number; batch: BatchView; plan?: BatchPlan }
+  | { batchId: string; awaitingApproval: true; created: boolean; approval: ApprovalView; plan?: BatchPlan };
 
 /**
  * `seatflow submit` for the API and the dashboard: the same manifest bytes and options give the same batch id as the
@@ -72,7 +78,7 @@ export async function submitManifest(deps: ControlDeps, options: SubmitManifestO
     });
   }
   const queue = () => withRedis(deps, () => system.submit(plan, { options: batchOptions }), { timeout: false });
-  const queued = (result: SubmitResult): SubmitManifestResult => ({ batchId: result.batch.id, created: result.created, existing: !result.created, jobsAdded: result.jobsAdded, batch: batchView(result.batch) });
+  const queued = (result: SubmitResult): SubmitManifestResult => ({ batchId: result.batch.id, created: result.created, existing: !result.created, jobsAdded: result.jobsAdded, batch: batchView(result.batch), ...(result.created ? { plan } : {}) });
   if (governance === undefined) return queued(await queue());
 
   const actor = options.actor ?? governance.operators.byToken(deps.token)!;
@@ -109,6 +115,6 @@ export async function submitManifest(deps: ControlDeps, options: SubmitManifestO
       ),
     { timeout: false },
   );
-  if (gated.status === 'awaiting-approval') return { batchId: id, awaitingApproval: true, created: gated.created, approval: approvalView(gated.request) };
+  if (gated.status === 'awaiting-approval') return { batchId: id, awaitingApproval: true, created: gated.created, approval: approvalView(gated.request), ...(gated.created ? { plan } : {}) };
   return queued(submitted ?? (await queue()));
 }

@@ -2,14 +2,18 @@ import type { QueueKeys } from '../../queue/queue-keys.js';
 import { luaScript, type RedisClient } from '../../queue/redis/lua-script.js';
 import { auditEntrySchema, GENESIS_HASH, sealEntry, type AuditEntry, type AuditRecord } from './audit-entry.js';
 
-// KEYS: log (stream), head (hash). ARGV: the prev hash the entry was sealed on, its seq, its JSON, its hash.
-// Appends only when the head is still what the entry was sealed on (compare-and-set): two writers never chain two
-// entries onto one predecessor. Returns {1, id} when appended, {0} when another entry came first (seal again).
-const APPEND = luaScript('AuditAppend', `
+// KEYS: log (stream), head (hash), once (set). ARGV: the prev hash the entry was sealed on, its seq, its JSON, its
+// hash, and its once-key ('' for none). Appends only when the head is still what the entry was sealed on
+// (compare-and-set): two writers never chain two entries onto one predecessor. An entry with a once-key is appended
+// only if no entry with that key was: a row's entry written by its worker and by a catch-up after a crash is one entry.
+// Returns {1, id} when appended, {0} when another entry came first (seal again), {2} when the once-key was taken.
+const APPEND = luaScript('AuditAppendOnce', `
+if ARGV[5] ~= '' and redis.call('SISMEMBER', KEYS[3], ARGV[5]) == 1 then return {2} end
 local prev = redis.call('HGET', KEYS[2], 'hash') or '${GENESIS_HASH}'
 if prev ~= ARGV[1] then return {0} end
 local id = redis.call('XADD', KEYS[1], '*', 'e', ARGV[3])
 redis.call('HSET', KEYS[2], 'seq', ARGV[2], 'hash', ARGV[4], 'id', id)
+if ARGV[5] ~= '' then redis.call('SADD', KEYS[3], ARGV[5]) end
 return {1, id}`);
 
 /** The last entry: its place in the chain. */
@@ -30,6 +34,11 @@ export interface StoredAuditEntry {
 export interface AuditLog {
   /** Appends one entry after the current head; resolves the sealed entry. */
   append(record: AuditRecord): Promise<AuditEntry>;
+  /**
+   * Appends the entry unless an entry with the same `once` key was appended before (then resolves undefined): what
+   * makes a row's entry appendable again by a catch-up after a crash, without ever being there twice.
+   */
+  appendOnce(record: AuditRecord, once: string): Promise<AuditEntry | undefined>;
   head(): Promise<AuditHead>;
   /**
    * Stored entries in order, read in slices; `fromMs`/`toMs` bound the stream ids (Redis time), so a date range
@@ -46,7 +55,7 @@ export interface AuditLogOptions {
 
 /**
  * The audit trail in Redis: a stream under its own hash tag (append-only: XADD only, never trimmed; a stream entry
- * cannot be edited in place), and a head that the append script alone moves. Works on a cluster: both keys share the
+ * cannot be edited in place), and a head that the append script alone moves. Works on a cluster: its keys share the
  * `{audit}` slot.
  */
 export function createAuditLog(redis: RedisClient, keys: Pick<QueueKeys, 'auditLog' | 'auditHead'>, options: AuditLogOptions = {}): AuditLog {
@@ -57,28 +66,37 @@ export function createAuditLog(redis: RedisClient, keys: Pick<QueueKeys, 'auditL
     return { seq: Number(seq ?? 0), hash: hash ?? GENESIS_HASH, ...(id === null ? {} : { id }) };
   }
 
+  // Beside the head, under the same {audit} tag (one slot on a cluster): the once-keys of the entries appended with one.
+  const onceKey = `${keys.auditHead}:once`;
+
+  async function appendWith(record: AuditRecord, once: string): Promise<AuditEntry | undefined> {
+    for (let attempt = 0; ; attempt += 1) {
+      const current = await head();
+      const entry = sealEntry({
+        seq: current.seq + 1,
+        at: now().toISOString(),
+        event: record.event,
+        actor: record.actor,
+        subject: record.subject,
+        ...(record.reason === undefined || record.reason === '' ? {} : { reason: record.reason }),
+        data: JSON.parse(JSON.stringify(record.data ?? {})) as Record<string, unknown>,
+        prev: current.hash,
+      });
+      auditEntrySchema.parse(entry);
+      const result = (await APPEND.run(redis, [keys.auditLog, keys.auditHead, onceKey], [entry.prev, entry.seq, JSON.stringify(entry), entry.hash, once])) as [number, string?];
+      if (result[0] === 1) return entry;
+      if (result[0] === 2) return undefined;
+      // Another process appended between our read of the head and our append: seal on the new head.
+      if (attempt > 1000) throw new Error('the audit log is too busy to append to (1000 tries lost to other writers)');
+    }
+  }
+
   return {
     head,
     async append(record) {
-      for (let attempt = 0; ; attempt += 1) {
-        const current = await head();
-        const entry = sealEntry({
-          seq: current.seq + 1,
-          at: now().toISOString(),
-          event: record.event,
-          actor: record.actor,
-          subject: record.subject,
-          ...(record.reason === undefined || record.reason === '' ? {} : { reason: record.reason }),
-          data: JSON.parse(JSON.stringify(record.data ?? {})) as Record<string, unknown>,
-          prev: current.hash,
-        });
-        auditEntrySchema.parse(entry);
-        const result = (await APPEND.run(redis, [keys.auditLog, keys.auditHead], [entry.prev, entry.seq, JSON.stringify(entry), entry.hash])) as [number, string?];
-        if (result[0] === 1) return entry;
-        // Another process appended between our read of the head and our append: seal on the new head.
-        if (attempt > 1000) throw new Error('the audit log is too busy to append to (1000 tries lost to other writers)');
-      }
+      return (await appendWith(record, ''))!;
     },
+    appendOnce: (record, once) => appendWith(record, once),
     async *entries(range = {}) {
       let start = range.fromMs === undefined ? '-' : `${Math.max(0, Math.floor(range.fromMs))}-0`;
       const end = range.toMs === undefined ? '+' : `${Math.floor(range.toMs)}`;

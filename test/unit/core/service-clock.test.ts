@@ -36,6 +36,28 @@ describe('createServiceClock', () => {
     expect(clock.now()).toBe(server);
   });
 
+  it('asks again when the reference server cannot be reached yet: a worker started before `seatflow sim` follows its clock once it answers', async () => {
+    let local = 1_000_000_000_000;
+    const server = local + 5 * 24 * HOUR;
+    let up = false;
+    const clock = createServiceClock({
+      local: () => local,
+      readSimClock: async () => {
+        if (!up) throw new Error('connect ECONNREFUSED 127.0.0.1:8090');
+        return server;
+      },
+      refreshMs: 1000,
+    });
+    await clock.refresh();
+    expect(clock.source()).toBe('local');
+    expect(clock.now()).toBe(local);
+    up = true;
+    local += 1000;
+    await clock.refresh();
+    expect(clock.source()).toBe('sim-clock');
+    expect(clock.now()).toBe(server);
+  });
+
   it('stays on Date headers when the target is not a reference server, and warns once about a large skew', async () => {
     const warnings: number[] = [];
     const local = 1_000_000_000_000;

@@ -1,0 +1,104 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { userKey } from '../ledger/promise.js';
+import type { OperatorAction, PerformContext } from './operator-action.js';
+
+const SCHEDULE = 'nightly-seats';
+
+/** Members who have not logged in for 90 days go to a Contributor seat; as the clock moves, more of them qualify. */
+const POLICY = {
+  version: 1,
+  planId: 5420192837465012,
+  rules: [{ name: 'no login for 90 days', when: { seat: 'MEMBER', lastLoginOlderThanDays: 90 }, then: { seat: 'CONTRIBUTOR' } }],
+  exclude: { admins: true, emails: ['dana.whitfield@acme.example'] },
+};
+
+/** A line of the run's plan report (src/reconcile/reconciliation-report.ts). */
+interface ReportLine {
+  row: string;
+  userId: string;
+  action: string;
+  verdict: string;
+  batchId: string;
+}
+
+/**
+ * The nightly licence reconciliation: the first night IT adds the schedule (`seatflow schedule add nightly-seats …
+ * --apply --max-changes 12`), and every night its tick runs — fired with the dashboard's "Run now…" (a schedule's
+ * cron follows the machine's clock, which the simulation does not move), run by a worker. The run's plan report (the
+ * worker writes it in the seatflow home) is the promise: each seat change once, from the tick on.
+ */
+export const scheduledReconciliation: OperatorAction = {
+  name: 'scheduled-reconciliation',
+  perDay: 'once',
+  hours: [3, 4],
+  background: true,
+  draw(context) {
+    return { add: !context.earlier.some((event) => event.name === 'scheduled-reconciliation') };
+  },
+  async perform(params, context) {
+    const { world } = context;
+    if (params.add === true) {
+      const policy = path.join(world.inbox, 'sim-seats.json');
+      writeFileSync(policy, JSON.stringify(POLICY, null, 2));
+      const added = await world.cli(['schedule', 'add', SCHEDULE, policy, '--cron', '0 3 * * *', '--apply', '--max-changes', '12', '--by', 'it-ops']);
+      await context.note(`schedule add ${SCHEDULE}: exit ${added.code}${added.code === 0 ? '' : `; ${(added.stderr || added.stdout).trim().slice(0, 300)}`}`);
+      if (added.code !== 0) return;
+    }
+    const reports = path.join(world.home, 'reconcile');
+    const before = new Set(reportsIn(reports));
+    const at = await context.now();
+    const dashboard = await world.dashboard();
+    const ran = await dashboard.submitForm(`/schedules/${SCHEDULE}/run`, `/schedules/${SCHEDULE}/run`);
+    if (ran.status !== 200) {
+      await context.note(`Run now of ${SCHEDULE} on the dashboard: ${ran.status}`);
+      return;
+    }
+    const report = await newReport(reports, before);
+    if (report === undefined) {
+      await context.note(`Run now of ${SCHEDULE}: no plan report within 10 minutes`);
+      return;
+    }
+    await promiseReport(context, report, at);
+  },
+};
+
+function reportsIn(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
+}
+
+/** The plan report a worker writes for the run (JSON beside its CSV), once it appears. */
+async function newReport(dir: string, before: ReadonlySet<string>): Promise<string | undefined> {
+  // Long enough for a loaded machine and a fleet paused by a 429 storm: a report never read is a promise not made.
+  const deadline = Date.now() + 600_000;
+  while (Date.now() < deadline) {
+    const fresh = reportsIn(dir).find((name) => !before.has(name) && existsSync(path.join(dir, name.replace(/\.json$/, '.csv'))));
+    if (fresh !== undefined) return path.join(dir, fresh);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return undefined;
+}
+
+async function promiseReport(context: PerformContext, report: string, at: number): Promise<void> {
+  const run = JSON.parse(readFileSync(report, 'utf8')) as { runId?: string; batchId?: string; heldBecause?: string[] };
+  const lines = parse(readFileSync(report.replace(/\.json$/, '.csv'), 'utf8'), { columns: true, skip_empty_lines: true }) as ReportLine[];
+  const keys: string[] = [];
+  for (const line of lines) {
+    if (line.verdict !== 'change' || line.batchId === '' || line.userId === '') continue;
+    const key = `${line.batchId}:row ${line.row}`;
+    context.ledger.promise({
+      key,
+      eventSeq: context.event.seq,
+      label: `scheduled run ${run.runId ?? '?'}: ${line.action} user ${line.userId}`,
+      changes: [{ operation: line.action === 'upgrade' ? 'upgradeUser' : 'downgradeUser', subject: userKey(Number(line.userId)) }],
+      notBefore: at,
+      state: 'expected',
+      since: at,
+      outcome: { batchIds: [line.batchId], row: Number(line.row) },
+    });
+    keys.push(key);
+  }
+  context.remember({ ...(run.batchId === undefined ? {} : { batchId: run.batchId }), promiseKeys: keys });
+  await context.note(`Run now of ${SCHEDULE} (${run.runId ?? '?'}): ${lines.length} planned, ${keys.length} promised${run.batchId === undefined ? '' : ` in ${run.batchId}`}${run.heldBecause === undefined ? '' : `; held: ${run.heldBecause.join('; ')}`}`);
+}

@@ -1,0 +1,33 @@
+import type { Mutation } from '../../../src/server/sim/mutation-log.js';
+import type { Evidence } from './evidence.js';
+import { INVARIANTS, type Violation } from './violation.js';
+
+/** Phases from which a leaver still has a step to come. */
+const OPEN = new Set(['scheduled', 'deactivating', 'holding', 'removing']);
+
+/**
+ * Each offboarding's leavers, as seatflow shows them at the end, against what the service did for that offboarding:
+ * none still open (the run ended after every due instant), `removed` only when its removal happened, `undone` only
+ * when nothing of it stands (no deactivation, or one reactivated again), and no other end when it removed the user.
+ */
+export function checkOffboardings(evidence: Evidence, kept: ReadonlyMap<string, Mutation>): Violation[] {
+  const violations: Violation[] = [];
+  const present = new Set(evidence.finalUsers.map((user) => user.email.toLowerCase()));
+  for (const offboarding of evidence.offboardings) {
+    for (const leaver of offboarding.leavers) {
+      const key = (step: string) => `${offboarding.id}:${leaver.email}:${step}`;
+      const deactivated = kept.get(key('deactivate'));
+      const removed = kept.get(key('remove'));
+      const reactivated = kept.get(key('reactivate'));
+      const say = (message: string) => violations.push({ invariant: INVARIANTS.reports, message: `offboarding ${offboarding.id}, ${leaver.email}: seatflow says ${leaver.phase}${leaver.reason === undefined ? '' : ` (${leaver.reason})`}; ${message}`, eventSeqs: [offboarding.eventSeq], lifecycle: true });
+      if (OPEN.has(leaver.phase)) {
+        violations.push({ invariant: INVARIANTS.bound, message: `offboarding ${offboarding.id}, ${leaver.email}: still ${leaver.phase} after every due instant passed`, eventSeqs: [offboarding.eventSeq], lifecycle: true });
+        continue;
+      }
+      if (leaver.phase === 'removed' && removed === undefined && present.has(leaver.email)) say('the user is still in the organization and no removal by it happened');
+      if (leaver.phase === 'undone' && deactivated !== undefined && reactivated === undefined) say(`it deactivated the user at ${deactivated.at} (seq ${deactivated.seq}) and never reactivated them`);
+      if (leaver.phase !== 'removed' && removed !== undefined) say(`it removed the user at ${removed.at} (seq ${removed.seq})`);
+    }
+  }
+  return violations;
+}

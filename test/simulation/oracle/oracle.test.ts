@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { Mutation } from '../../../src/server/sim/mutation-log.js';
+import { createLedger } from '../ledger/ledger.js';
+import { userKey, type ChangePromise } from '../ledger/promise.js';
+import type { Evidence, ReportedOutcome } from './evidence.js';
+import { identitiesOf } from './identities.js';
+import { judge } from './oracle.js';
+
+const T0 = Date.parse('2031-03-03T00:00:00.000Z');
+const HOUR = 3_600_000;
+const ALICE = { id: 101, email: 'alice@acme.example', status: 'ACTIVE', seatType: 'MEMBER' };
+const BOB = { id: 102, email: 'bob@acme.example', status: 'ACTIVE', seatType: 'MEMBER' };
+
+let seq = 0;
+function mutation(operation: string, userId: number, at: number): Mutation {
+  seq += 1;
+  return { seq, at: new Date(at).toISOString(), operation, resourceType: 'user', resourceId: userId, userId, via: 'api', summary: `${operation} ${userId}` };
+}
+
+function promise(key: string, userId: number, notBefore: number, extra: Partial<ChangePromise> = {}): Omit<ChangePromise, 'history' | 'since'> {
+  return { key, eventSeq: 1, label: key, changes: [{ operation: 'deactivateUser', subject: userKey(userId) }], notBefore, state: 'expected', outcome: { batchIds: ['b000000000001'], row: Number(key.split(' ')[1] ?? 1) }, ...extra };
+}
+
+/** Evidence of a run with these promises, changes and outcomes; an intact, complete audit trail unless given. */
+function evidence(options: { promises: Omit<ChangePromise, 'history' | 'since'>[]; mutations: Mutation[]; outcomes?: ReportedOutcome[]; audit?: Evidence['audit'] }): Evidence {
+  const ledger = createLedger();
+  for (const each of options.promises) ledger.promise(each);
+  const outcomes = options.outcomes ?? [];
+  const users = [ALICE, BOB];
+  return {
+    promises: ledger.all(),
+    mutations: options.mutations,
+    identities: identitiesOf([users], options.mutations),
+    initialUsers: users,
+    finalUsers: users,
+    outcomeOf: (ref) => outcomes.find((o) => ref.batchIds.includes(o.batchId) && o.row === ref.row),
+    offboardings: [],
+    stepsToCome: [],
+    unreadable: [],
+    audit: options.audit ?? { intact: true, detail: '', entries: outcomes.filter((o) => o.outcome === 'succeeded').map((o) => ({ event: 'row.applied', subject: o.batchId, data: { row: o.row, outcome: 'succeeded' } })) },
+  };
+}
+
+const succeeded = (row: number): ReportedOutcome => ({ batchId: 'b000000000001', row, outcome: 'succeeded' });
+
+describe('the oracle', () => {
+  it('finds nothing wrong when every promised change happened once, on time, and is reported and in the trail', () => {
+    const found = judge(evidence({ promises: [promise('row 1', ALICE.id, T0)], mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR)], outcomes: [succeeded(1)] }));
+    expect(found).toEqual([]);
+  });
+
+  it('names a change made before its due instant, by how much', () => {
+    const found = judge(evidence({ promises: [promise('row 1', ALICE.id, T0 + 48 * HOUR)], mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR)], outcomes: [succeeded(1)] }));
+    expect(found.map((v) => v.invariant)).toEqual(['nothing-before-its-time']);
+    expect(found[0]!.message).toContain('47 h early');
+  });
+
+  it('takes a change within the clock tolerance of its instant as on time, and one just beyond it as early', () => {
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0 + HOUR), promise('row 2', BOB.id, T0 + HOUR)],
+      mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR - 1500), mutation('deactivateUser', BOB.id, T0 + HOUR - 2500)],
+      outcomes: [succeeded(1), succeeded(2)],
+    }));
+    expect(found.map((v) => v.invariant)).toEqual(['nothing-before-its-time']);
+    expect(found[0]!.message).toContain('bob@acme.example');
+  });
+
+  it('names a second change of a promise kept already, and a change no plan promised', () => {
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0)],
+      mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR), mutation('deactivateUser', ALICE.id, T0 + 2 * HOUR), mutation('deactivateUser', BOB.id, T0 + HOUR)],
+      outcomes: [succeeded(1)],
+    }));
+    expect(found.map((v) => v.invariant).sort()).toEqual(['each-change-once', 'nothing-unpromised']);
+  });
+
+  it('names a withdrawn change that happened, and a promise neither kept nor explained', () => {
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0, { state: 'withdrawn' }), promise('row 2', BOB.id, T0)],
+      mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR)],
+    }));
+    expect(found.map((v) => v.invariant).sort()).toEqual(['promise-kept-or-explained', 'withdrawn-stays-undone']);
+  });
+
+  it('holds reports against the service: succeeded without the change, cancelled with it, unchanged with nothing that made it so', () => {
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0), promise('row 2', BOB.id, T0), promise('row 3', ALICE.id, T0, { changes: [{ operation: 'downgradeUser', subject: userKey(BOB.id) }] })],
+      mutations: [mutation('deactivateUser', BOB.id, T0 + HOUR)],
+      outcomes: [succeeded(1), { batchId: 'b000000000001', row: 2, outcome: 'cancelled' }, { batchId: 'b000000000001', row: 3, outcome: 'unchanged' }],
+    }));
+    expect(found.map((v) => v.invariant)).toEqual(['reports-match-the-service', 'reports-match-the-service', 'reports-match-the-service', 'audit-trail-complete']);
+  });
+
+  it('takes succeeded for a change another row made first (the service answers a deactivation of a deactivated user with success)', () => {
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0), promise('row 2', ALICE.id, T0)],
+      mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR)],
+      outcomes: [succeeded(1), succeeded(2)],
+    }));
+    expect(found).toEqual([]);
+  });
+
+  it('names a batch whose outcomes the control API would not serve', () => {
+    const found = judge({ ...evidence({ promises: [], mutations: [] }), unreadable: ['b000000000009 (500)'] });
+    expect(found.map((v) => v.message)).toEqual(['the control API would not serve the outcomes of batch b000000000009 (500)']);
+  });
+
+  it('takes a refusal with the service’s answer as the reason a promise was not kept', () => {
+    const found = judge(evidence({ promises: [promise('row 1', ALICE.id, T0)], mutations: [], outcomes: [{ batchId: 'b000000000001', row: 1, outcome: 'failed', status: 403, errorCode: 9002, category: 'Refused' }] }));
+    expect(found).toEqual([]);
+  });
+
+  it('names a change missing from the audit trail, and a trail that does not verify', () => {
+    const found = judge(evidence({ promises: [promise('row 1', ALICE.id, T0)], mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR)], outcomes: [succeeded(1)], audit: { intact: false, detail: 'entry 7: hash', entries: [] } }));
+    expect(found.map((v) => v.invariant)).toEqual(['audit-trail-complete', 'audit-trail-complete']);
+  });
+
+  it('names a change made in the Admin Center that the audit trail does not tell, and seatflow’s own change told as outside', () => {
+    const outside = { ...mutation('deactivateUser', BOB.id, T0 + HOUR), via: 'admin-center' as const, actorId: 9 };
+    const own = mutation('deactivateUser', ALICE.id, T0 + 2 * HOUR);
+    const toldOwn = { event: 'change.outside', subject: ALICE.email, data: { event: 'user.deactivated', userId: ALICE.id, email: ALICE.email, at: own.at, why: 'own-account-not-seatflow' } };
+    const found = judge(evidence({ promises: [promise('row 1', ALICE.id, T0)], mutations: [outside, own], outcomes: [succeeded(1)], audit: { intact: true, detail: '', entries: [{ event: 'row.applied', subject: 'b000000000001', data: { row: 1, outcome: 'succeeded' } }, toldOwn] } }));
+    expect(found.map((v) => v.invariant)).toEqual(['changes-elsewhere-told-apart', 'changes-elsewhere-told-apart']);
+    expect(found[0]!.message).toContain('no change.outside entry');
+    expect(found[1]!.message).toContain("it was seatflow's");
+  });
+
+  it('takes a change made in the Admin Center, told once in the trail, as no promise of seatflow’s, and lets a row find it done', () => {
+    const outside = { ...mutation('changeSeat', ALICE.id, T0 + HOUR), summary: 'alice@acme.example in plan 1: MEMBER → VIEWER in the Admin Center', via: 'admin-center' as const, actorId: 9 };
+    const told = { event: 'change.outside', subject: ALICE.email, data: { event: 'user.seatType.updated', userId: ALICE.id, at: outside.at, why: 'another-user' } };
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0, { changes: [{ operation: 'downgradeUser', subject: userKey(ALICE.id) }] })],
+      mutations: [outside],
+      outcomes: [{ batchId: 'b000000000001', row: 1, outcome: 'unchanged' }],
+      audit: { intact: true, detail: '', entries: [told] },
+    }));
+    expect(found).toEqual([]);
+  });
+});

@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { simulationGate } from './gate.js';
+
+describe('the whole system, simulated', () => {
+  simulationGate(20);
+});

@@ -1,0 +1,68 @@
+import type { World } from './world/start-world.js';
+
+const ENDED = new Set(['finished', 'cancelled']);
+const ENDED_PHASES = new Set(['removed', 'undone', 'skipped', 'failed', 'refused']);
+
+/**
+ * Waits until every batch seatflow lists (step batches of workflows included) has ended and every offboarding of the
+ * run is finished, as the control API shows them, for at most `boundMs`; returns what is still unfinished then (empty:
+ * all ended within the bound).
+ */
+export async function settle(world: World, options: { boundMs: number; workflowIds: readonly string[] }): Promise<string[]> {
+  const deadline = Date.now() + options.boundMs;
+  for (;;) {
+    const unfinished: string[] = [];
+    const list = await world.api.control.get('/v1/batches?limit=500');
+    const batches = (list.body as { batches?: { id: string; state: string; progress?: { done: number; total: number } }[] } | undefined)?.batches ?? [];
+    if (list.status !== 200) unfinished.push(`the batch list (${list.status})`);
+    for (const batch of batches) if (!ENDED.has(batch.state)) unfinished.push(`batch ${batch.id} ${batch.state} (${batch.progress?.done ?? '?'}/${batch.progress?.total ?? '?'})`);
+    for (const id of new Set(options.workflowIds)) {
+      const answer = await world.api.control.get(`/v1/offboardings/${id}`);
+      const status = answer.body as { workflow?: { state?: string }; leavers?: { email: string; phase: string; next?: { step: string; dueAt: string }; last?: { step: string; outcome: string } }[] } | undefined;
+      const state = status?.workflow?.state;
+      if (answer.status !== 200 || state === 'finished') continue;
+      // Where each leaver still open stands, so that a run that does not finish says why.
+      const open = (status?.leavers ?? []).filter((leaver) => !ENDED_PHASES.has(leaver.phase));
+      unfinished.push(`offboarding ${id} ${state ?? '?'} (${open.map((leaver) => `${leaver.email} ${leaver.phase}${leaver.last === undefined ? '' : `, last ${leaver.last.step} ${leaver.last.outcome}`}${leaver.next === undefined ? '' : `, next ${leaver.next.step} due ${leaver.next.dueAt}`}`).join('; ')})`);
+    }
+    // Every batch ended and every offboarding finished: a joiners or movers step may still have to see its row's
+    // outcome (a step that waited long for its row looks again only every minute). What `seatflow steps` lists is
+    // asked last, a few seconds apart (each ask is a command line): the bound covers these workflows too.
+    if (unfinished.length === 0) {
+      const steps = await stepsListed(world);
+      if (steps.length === 0) return [];
+      unfinished.push(...steps.map((step) => `${step.workflowId}: ${step.step} of ${step.email} (${step.phase}, due ${step.dueAt}) still listed by seatflow steps`));
+      if (Date.now() <= deadline) await new Promise((resolve) => setTimeout(resolve, 4000));
+    }
+    if (Date.now() > deadline) return unfinished;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** What `seatflow steps --json` lists still to come (a listing that cannot be read counts as one such step). */
+async function stepsListed(world: World): Promise<{ workflowId: string; email: string; step: string; phase: string; dueAt: string }[]> {
+  const listed = await world.cli(['steps', '--json']);
+  try {
+    return (JSON.parse(listed.stdout) as { steps: { workflowId: string; email: string; step: string; phase: string; dueAt: string }[] }).steps;
+  } catch {
+    return [{ workflowId: '?', email: '?', step: 'seatflow steps --json', phase: `exit ${listed.code}`, dueAt: '?' }];
+  }
+}
+
+/**
+ * The latest instant an open offboarding's leaver is next due, as the control API shows it (undefined: none is open).
+ * It can lie after the plan's instant: the hold counts from when the deactivation was asked for, later than the leave
+ * instant when the step ran late (a storm, a killed worker), and the run's end must cross it too.
+ */
+export async function latestStepDue(world: World, workflowIds: readonly string[]): Promise<number | undefined> {
+  let latest: number | undefined;
+  for (const id of new Set(workflowIds)) {
+    const answer = await world.api.control.get(`/v1/offboardings/${id}`);
+    const leavers = (answer.body as { leavers?: { next?: { dueAt?: string } }[] } | undefined)?.leavers ?? [];
+    for (const leaver of leavers) {
+      const due = leaver.next?.dueAt === undefined ? Number.NaN : Date.parse(leaver.next.dueAt);
+      if (Number.isFinite(due)) latest = Math.max(latest ?? due, due);
+    }
+  }
+  return latest;
+}
