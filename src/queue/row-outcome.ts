@@ -37,6 +37,11 @@ export const rowOutcomeSchema = z.object({
   startedAt: z.string().optional(),
   finishedAt: z.string(),
   /**
+   * The service's clock when the row began, past its due check: what its due instant is compared with (`finishedAt` is
+   * on Redis's clock, which may differ from the service's). Absent on rows that never ran, and on older outcomes.
+   */
+  startedOnServiceClock: z.string().optional(),
+  /**
    * True when an earlier attempt's result was unknown and the state was re-read before acting. A row found done then
    * ends `succeeded` (this batch did it; the answer was lost), with this flag.
    */

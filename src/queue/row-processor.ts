@@ -107,6 +107,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
     // The row's state decides whether it may run now (row-lifecycle.ts): a row that ended is never run again; one
     // that is not queued, or not due yet on the service clock, must not be, whoever queued it.
     await serviceClock.refresh?.();
+    const startedOnServiceClock = new Date(serviceClock.now()).toISOString();
     const begun = await rows.start(batchId, row, surelyPassed(serviceClock));
     if (begun.kind === 'ended') return (await store.getOutcome(batchId, row))?.outcome ?? 'unknown';
     if (begun.kind === 'not-queued') {
@@ -121,7 +122,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
       logger.error({ dueAt: new Date(begun.dueAt).toISOString(), waitMs }, 'a row was queued before its due instant: not run; it waits until it is due on the service clock');
       return park(Math.min(waitMs, NOT_DUE_RECHECK_MS), NOT_DUE_RECHECK_MS, undefined, false);
     }
-    const base = rowIdentity(batchId, row, planned, job.name, options.sim);
+    const base = { ...rowIdentity(batchId, row, planned, job.name, options.sim), startedOnServiceClock };
     const lockLost = (): boolean => signal?.aborted === true;
     /** Attempts of this row that ended without an answer (worker died, row lost): shown apart from `attempts`. */
     let crashedAttempts = 0;

@@ -41,7 +41,12 @@ export function changed(row: PersonRow): boolean {
 
 /** A change made before the instant its step was due: shown as such, never hidden behind the plan. */
 export function changedEarly(row: PersonRow): boolean {
-  return changed(row) && row.dueAt !== undefined && row.outcome !== undefined && Date.parse(row.outcome.finishedAt) < row.dueAt;
+  return changed(row) && row.dueAt !== undefined && row.outcome !== undefined && Date.parse(madeAt(row.outcome)) < row.dueAt;
+}
+
+/** When a row's change was made, on the service's clock where the outcome says (its due instant is on that clock). */
+function madeAt(outcome: NonNullable<PersonRow['outcome']>): string {
+  return outcome.startedOnServiceClock ?? outcome.finishedAt;
 }
 
 /**
@@ -52,7 +57,7 @@ export function describeRows(rows: readonly PersonRow[]): string[] {
   const lines: string[] = [];
   for (const row of rows) {
     if (inFlight(row)) lines.push(`${row.action} is being made now (its row is ${row.state})`);
-    else if (changedEarly(row)) lines.push(`${row.action} was made at ${row.outcome!.finishedAt}, before its due instant ${new Date(row.dueAt!).toISOString()}`);
+    else if (changedEarly(row)) lines.push(`${row.action} was made at ${madeAt(row.outcome!)}, before its due instant ${new Date(row.dueAt!).toISOString()}`);
   }
   return lines;
 }
