@@ -92,7 +92,7 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
     },
     rowsParkedBeyond: (batch, boundMs) => rowsParkedBeyond(options.redis.client, options.prefix, batch, boundMs),
     submit: (plan, submitOptions) => submitBatch(ownQueue(), store, plan, { ...submitOptions, target: options.target, sim: options.sim }),
-    budget: (budgetOptions) => createRequestBudget({ ...budgetOptions, redis: options.redis.client, keys, logger: options.logger }),
+    budget: (budgetOptions) => createRequestBudget({ ...budgetOptions, redis: options.redis.client, keys, logger: options.logger, replicaAcks: options.redis.replicaAcks }),
     startWorkers(workerOptions) {
       const processor = createRowProcessor({
         redis: options.redis.client,

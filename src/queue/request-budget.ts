@@ -2,7 +2,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { QueueKeys } from './queue-keys.js';
 import { tokenKey } from './queue-keys.js';
-import { scriptOf, type RedisClient } from './redis/lua-script.js';
+import { scriptOf, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
 import { CONFIRM, PAUSE, READ, RECORD_429, RESERVE } from './request-budget-scripts.js';
 
 /**
@@ -38,6 +38,11 @@ export interface RequestBudgetOptions {
   service?: string;
   rate: BudgetRate;
   clock?: Clock;
+  /**
+   * Replicas that must hold a reservation before the call goes out (RedisHandle.replicaAcks; none by default). A
+   * reservation a failover lost would be granted again: the fleet would send more than the service's bucket holds.
+   */
+  replicaAcks?: ReplicaAcks | undefined;
   logger?: Logger;
 }
 
@@ -121,13 +126,17 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
 
   // EVALSHA of each script (lua-script.ts); the three keys are one token's, in one cluster slot (queue-keys.ts).
   const run = async (script: string, ...extra: Array<number | string>): Promise<unknown> => scriptOf(script).run(options.redis, keys, [...args, ...extra]);
+  const replicaAcks = options.replicaAcks ?? { count: 0, timeoutMs: 0 };
+  /** A reservation, on a replica too where there are replicas (in the same round trip: lua-script.ts). */
+  const reserve = async (cost: number): Promise<unknown> =>
+    replicaAcks.count === 0 ? run(RESERVE, cost) : (await scriptOf(RESERVE).runReplicated(options.redis, keys, [...args, cost], replicaAcks)).result;
 
   const budget: RequestBudget = {
     async beforeRequest(info) {
       const cost = Math.max(1, info.cost ?? 1);
       for (;;) {
         info.signal?.throwIfAborted();
-        const [reserved, wait, epoch, interval, slot] = (await run(RESERVE, cost)) as [number, number, number, string, string];
+        const [reserved, wait, epoch, interval, slot] = (await reserve(cost)) as [number, number, number, string, string];
         intervalMs = Number(interval);
         if (wait > 0) await clock.sleep(wait, info.signal);
         if (reserved === 1 && (wait <= 0 || (await scriptOf(CONFIRM).run(options.redis, keys, [epoch, cost, slot, lateToleranceMs(intervalMs)])) === 1)) return;
