@@ -205,8 +205,11 @@ describe('createRequestBudget', () => {
     const first = createRequestBudget({ redis: testRedis.client, keys, accessToken: 'tok', rate: fast });
     for (let i = 0; i < 4; i += 1) await first.beforeRequest({ operation: 'x' });
     // Two 429s within one window (sent together: on a busy machine two awaited calls can be a window apart, and a
-    // 429 a window after the last teaches the capacity again instead of the rate).
-    await Promise.all([first.onResponse({ operation: 'x', status: 429 }), first.onResponse({ operation: 'x', status: 429 })]);
+    // 429 a window after the last teaches the capacity again instead of the rate). Each says Retry-After 2 s: the
+    // bucket stays full through the pause, so the second 429 teaches the rate however late the machine runs it
+    // (without one, the pause is one 6 ms interval and a bucket leaked past it teaches the capacity again).
+    const refused = { operation: 'x', status: 429, retryAfterMs: 2000 } as const;
+    await Promise.all([first.onResponse(refused), first.onResponse(refused)]);
     const lowered = await first.state();
     expect(lowered.capacity).toBeLessThan(40);
     expect(lowered.ratePerSecond).toBeLessThan(160);
