@@ -39,6 +39,8 @@ export interface FleetResult {
   outcomes: RowOutcome[];
   mutations: Mutation[];
   refused429: number;
+  /** When each 429 was refused, relative to the failover and the worker kill: a failing run says which one caused it. */
+  refusedAt: string[];
   failedOver: string;
   /** Rows done when the failover and the worker's kill came: both must land mid-batch. */
   doneAtFailover: number;
@@ -69,10 +71,14 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
     // Every call takes 100 ms, so killed workers and a failover meet rows mid-call.
     server = await startReferenceServer({ rateLimit: LIMIT, faults: 'delay:100ms:1' });
     let refused429 = 0;
+    const refusedAtMs: number[] = [];
     const take = server.rateLimiter.take.bind(server.rateLimiter);
     server.rateLimiter.take = (token, cost) => {
       const decision = take(token, cost);
-      if (!decision.allowed) refused429 += 1;
+      if (!decision.allowed) {
+        refused429 += 1;
+        refusedAtMs.push(Date.now());
+      }
       return decision;
     };
     const emails = deactivatableEmails(server, ROWS);
@@ -117,10 +123,12 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
     };
     await waitUntil(async () => (await progress()) >= 15, 45_000, 'the fleet to finish 15 rows');
     const doneAtFailover = await progress();
+    const failoverAtMs = Date.now();
     const failedOver = await topology.failover({ queueKey: `${prefix}:${rowsQueueName(server.url)}:wait`, batchKey: keys.batch(batchId) });
     await waitUntil(async () => (await progress()) >= 30, 45_000, 'the fleet to finish 30 rows after the failover');
     const killed = workers[0] as ChildProcess;
     killed.kill('SIGKILL');
+    const killAtMs = Date.now();
     const doneAtKill = await progress();
 
     // When the batch never ends, say where each unfinished row's job stands (the failure is then readable from a CI log).
@@ -155,7 +163,9 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
     const body = (await response.json()) as { data?: Mutation[] } | Mutation[];
     const mutations = Array.isArray(body) ? body : (body.data ?? []);
     await expectKeysInTheirSlots(topology, prefix, batchId, server.url, tokenKey(server.tokens.admin));
-    return { batch, outcomes, mutations, refused429, failedOver, doneAtFailover, doneAtKill, watchOutput: watched.stdout + watched.stderr };
+    const since = (at: number, mark: number): string => `${at >= mark ? '+' : ''}${((at - mark) / 1000).toFixed(2)} s`;
+    const refusedAt = refusedAtMs.map((at) => `${since(at, failoverAtMs)} from the failover, ${since(at, killAtMs)} from the kill`);
+    return { batch, outcomes, mutations, refused429, refusedAt, failedOver, doneAtFailover, doneAtKill, watchOutput: watched.stdout + watched.stderr };
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await redis?.close().catch(() => undefined);
@@ -180,7 +190,7 @@ export function expectFleetDidItsWork(result: FleetResult): void {
   }
   for (const outcome of changed) expect(perUser.get(outcome.userId ?? -1), `changes of ${outcome.email}`).toBe(1);
   expect(perUser.size).toBe(ROWS);
-  expect(result.refused429).toBe(0);
+  expect(result.refused429, `429s refused at: ${result.refusedAt.join('; ')}`).toBe(0);
   expect(result.watchOutput).toContain('finished');
 }
 
