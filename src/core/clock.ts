@@ -4,9 +4,11 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
    * Reads the time again where it comes from elsewhere (the service's clock, see service-clock.ts): called before a
-   * decision that depends on it (a step, a plan). Absent for a clock that is always current.
+   * decision that depends on it (a step, a plan). Absent for a clock that is always current. A clock read from
+   * elsewhere may skip a read made a moment ago; `fresh` reads anyway (a decision that a read a moment old would get
+   * wrong: someone else found due what this reading says is early).
    */
-  refresh?(): Promise<void>;
+  refresh?(fresh?: boolean): Promise<void>;
   /**
    * How far `now()` may be off the time it stands for (ms): a clock read from elsewhere is known only to within its
    * read (see service-clock.ts). Absent: exact.

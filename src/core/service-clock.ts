@@ -19,8 +19,11 @@ export interface ServiceClock extends Clock {
   skewMs(): number;
   /** A `Date` header seen on an answer (ms, whole seconds) and this machine's time when the answer came. */
   observe(serviceDateMs: number, localMs: number): void;
-  /** Reads the reference server's clock again (at most once per `refreshMs`); a no-op against the real service. */
-  refresh(): Promise<void>;
+  /**
+   * Reads the reference server's clock again (at most once per `refreshMs`, unless `fresh`); a no-op against the real
+   * service.
+   */
+  refresh(fresh?: boolean): Promise<void>;
 }
 
 export interface ServiceClockOptions {
@@ -102,9 +105,11 @@ export function createServiceClock(options: ServiceClockOptions = {}): ServiceCl
       const sorted = [...samples].sort((a, b) => a - b);
       settle(sorted[Math.floor(sorted.length / 2)] ?? 0);
     },
-    async refresh() {
+    async refresh(fresh = false) {
       if (probed && source !== 'sim-clock') return;
-      if (local() - lastRead < refreshMs) return;
+      if (!fresh && local() - lastRead < refreshMs) return;
+      // A fresh read must begin after it was asked for: one already under way may have read the clock before.
+      if (fresh && reading !== undefined) await reading;
       reading ??= read().finally(() => (reading = undefined));
       await reading;
     },

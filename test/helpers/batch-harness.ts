@@ -1,4 +1,4 @@
-import { systemClock } from '../../src/core/clock.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,7 +41,7 @@ export interface BatchHarness {
   budget: RequestBudget;
   writeManifest(name: string, lines: string[]): string;
   plan(file: string): Promise<BatchPlan>;
-  startWorkers(options?: { concurrency?: number; policy?: RetryPolicy; api?: SmartsheetClient; budget?: RequestBudget; requestSettleMs?: number }): WorkerPool;
+  startWorkers(options?: { concurrency?: number; policy?: RetryPolicy; api?: SmartsheetClient; budget?: RequestBudget; requestSettleMs?: number; serviceClock?: Clock }): WorkerPool;
   clientFor(token: string, timeouts?: ClientTimeouts): { api: SmartsheetClient; budget: RequestBudget };
   waitForState(batchId: string, states: BatchRecord['state'][], timeoutMs?: number): Promise<BatchRecord>;
   outcomes(batchId: string): Promise<RowOutcome[]>;
@@ -108,7 +108,7 @@ export async function createBatchHarness(redis: TestRedis, serverOptions: StartR
         lockDurationMs: 4000,
         stalledIntervalMs: 1000,
         // The service's clock is the reference server's: tests move it, and rows of lifecycle steps are due by it.
-        serviceClock: { now: () => server.context.clock.now(), sleep: systemClock.sleep },
+        serviceClock: options.serviceClock ?? { now: () => server.context.clock.now(), sleep: systemClock.sleep },
       });
       pools.push(pool);
       return pool;

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { mayHaveLostRows, requeueLostRows } from '../../src/queue/lost-rows.js';
 import { rowJobId } from '../../src/queue/row-job.js';
+import { NOT_DUE_RECHECK_MS } from '../../src/queue/row-processor.js';
+import { createServiceClock } from '../../src/core/service-clock.js';
 import type { PlannedRow } from '../../src/plan/planned-row.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
@@ -92,6 +94,27 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
     // Parked for at most a minute on this machine's reckoning: promoted here instead of waiting for it.
     await (await h.system.queue.getJob(rowJobId(id, 1)))!.promote();
     const done = await h.waitForState(id, ['finished']);
+    expect(done.counts.succeeded).toBe(1);
+    const deactivations = (await h.mutations()).filter((m) => m.operation === 'deactivateUser');
+    expect(deactivations).toHaveLength(1);
+    expect(Date.parse(deactivations[0]!.at)).toBeGreaterThanOrEqual(due);
+  });
+
+  it('a worker whose reading of the service clock is a moment old reads it again before it parks a row queued as due', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const [email] = await h.deactivatableEmails(1);
+    const { id } = await stepBatch(h, [email!]);
+    // The worker's service clock as `seatflow worker` keeps it: read from the reference server, at most once a
+    // minute here (once a second by default), so that its reading is surely older than the clock's move below.
+    const serviceClock = createServiceClock({ readSimClock: async () => h.server.context.clock.now(), refreshMs: 60_000 });
+    await serviceClock.refresh();
+    h.startWorkers({ concurrency: 1, serviceClock });
+    // Two days pass on the service (a rehearsal moving its clock); a step that read the clock since queues the row.
+    h.server.context.clock.advance(2 * DAY);
+    const due = h.server.context.clock.now();
+    await h.system.store.rowLifecycle.queue(h.system.queue, id, [{ row: 1 }], { dueAt: due });
+    // Parked as "not due" on the old reading, it would wait a minute (NOT_DUE_RECHECK_MS) before it looked again.
+    const done = await h.waitForState(id, ['finished'], NOT_DUE_RECHECK_MS / 2);
     expect(done.counts.succeeded).toBe(1);
     const deactivations = (await h.mutations()).filter((m) => m.operation === 'deactivateUser');
     expect(deactivations).toHaveLength(1);

@@ -34,6 +34,12 @@ describe('createServiceClock', () => {
     server += 1000;
     await clock.refresh();
     expect(clock.now()).toBe(server);
+    // A fresh read is made however recent the last: a worker about to park a row someone found due.
+    server += 24 * HOUR;
+    await clock.refresh();
+    expect(clock.now()).toBe(server - 24 * HOUR);
+    await clock.refresh(true);
+    expect(clock.now()).toBe(server);
   });
 
   it('asks again when the reference server cannot be reached yet: a worker started before `seatflow sim` follows its clock once it answers', async () => {
