@@ -16,6 +16,7 @@ import { resolveUserId } from './resolve-target.js';
  */
 export const setProfileImageJob: ReversibleJobType<ActionOf<'set-profile-image'>> = {
   action: 'set-profile-image',
+  repeatShows: true,
 
   async run(context) {
     const userId = await resolveUserId(context);

@@ -50,6 +50,7 @@ export function columnHas(column: Column, changes: ColumnUpdate): boolean {
  */
 export const updateColumnJob: ReversibleJobType<UpdateColumnAction> = {
   action: 'update-column',
+  repeatShows: true,
 
   async run(context) {
     const sheetId = context.target.sheetId ?? context.action.sheetId;

@@ -21,6 +21,7 @@ const profileBeforeSchema = userUpdateSchema;
  */
 export const updateUserJob: ReversibleJobType<UpdateAction> = {
   action: 'update',
+  repeatShows: true,
 
   async run(context) {
     const userId = await resolveUserId(context);

@@ -22,6 +22,7 @@ function changesOf(action: UpdateWebhookAction): WebhookUpdate {
  */
 export const updateWebhookJob: ReversibleJobType<UpdateWebhookAction> = {
   action: 'update-webhook',
+  repeatShows: true,
 
   async run(context) {
     const webhookId = context.target.webhookId ?? context.action.webhookId;

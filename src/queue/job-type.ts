@@ -47,6 +47,12 @@ export interface JobType<A extends Action = Action> extends Reversible<A> {
    */
   readonly creates?: boolean;
   /**
+   * True for updates the service records again when repeated with the values already there (a column, a profile, a
+   * webhook): harmless to the state, yet a second change in the service's history and a second event for whoever
+   * subscribes. A confirm after an attempt whose request got no answer waits as a create's does.
+   */
+  readonly repeatShows?: boolean;
+  /**
    * For creates the service lets happen twice: after a create that followed an uncertain attempt, lists this row's
    * objects and, when a late request made a second one, keeps the oldest and removes the others. Returns the facts
    * for the report (the id kept, the ids removed), or undefined when there was only one.
@@ -92,4 +98,12 @@ export interface Reversible<A extends Action = Action> {
    * optional here so that a job type built for a test needs none.
    */
   inverse?(facts: InverseFacts<A>): RowInverse;
+}
+
+/**
+ * Whether a confirm after an attempt whose request got no answer must wait until that request can no longer land:
+ * repeating the call would not be harmless (a create) or would show (an update recorded again).
+ */
+export function confirmsAfterSettle(jobType: Pick<JobType, 'creates' | 'repeatShows'>): boolean {
+  return jobType.creates === true || jobType.repeatShows === true;
 }

@@ -4,7 +4,7 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { msUntilDue, surelyPassed, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
-import type { JobContext, JobRegistry, JobResult, JobType } from './job-type.js';
+import { confirmsAfterSettle, type JobContext, type JobRegistry, type JobResult, type JobType } from './job-type.js';
 import { parkJob } from './park-job.js';
 import type { QueueKeys } from './queue-keys.js';
 import { createRedisClock, type SharedClock } from './redis/redis-clock.js';
@@ -152,7 +152,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
     }
 
     const late = job.data.confirmLater;
-    const start = await attemptsOf.start(batchId, row, { settleMs: jobType.creates === true ? settleMs : 0, countAttempt: late === undefined, maxCrashed: MAX_CRASHES_PER_ROW });
+    const start = await attemptsOf.start(batchId, row, { settleMs: confirmsAfterSettle(jobType) ? settleMs : 0, countAttempt: late === undefined, maxCrashed: MAX_CRASHES_PER_ROW });
     crashedAttempts = start.crashed;
     if (start.kind === 'crashed-out') {
       return finish({
@@ -202,7 +202,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
       // Still unknown when the confirm itself failed, or when this call may have applied unseen.
       const mayHaveApplied = isApiError(error) && error.mayHaveApplied;
       // Only this attempt's own write can still be on its way; a failed confirm read leaves nothing in flight.
-      const inFlightMs = mayHaveApplied && error.status === undefined && jobType.creates === true ? settleMs : 0;
+      const inFlightMs = mayHaveApplied && error.status === undefined && confirmsAfterSettle(jobType) ? settleMs : 0;
       return handleFailure(error, (uncertain && !confirmed) || mayHaveApplied, inFlightMs);
     }
     // A create after an uncertain attempt may sit beside a late one. So may one this worker sent after losing the row

@@ -24,6 +24,9 @@ import type { ParsedFixture } from './demo/fixture-schema.js';
 import { createCallbackDispatcher, DEFAULT_RETRY_DELAYS_MS, type CallbackDispatcher } from './webhooks/callback-dispatcher.js';
 import { createServerEvents } from './webhooks/server-events.js';
 
+/** The status logged for a request whose client closed it before an answer came (nginx's convention). */
+const CLIENT_CLOSED_REQUEST = 499;
+
 /** The tokens a newcomer needs; the app token acts for the admin on behalf of the app "Acme HR Sync". */
 export interface ReferenceServerTokens {
   admin: string;
@@ -145,6 +148,18 @@ export function buildReferenceServer(options: ReferenceServerOptions = {}): Refe
     const operation = operationOf(request);
     if (operation === undefined) return;
     requests.record({ method: request.method, path: request.url.split('?')[0] ?? '', query: flatQuery(request.query), operation, status: reply.statusCode });
+  });
+  // A request whose connection closed before its answer was written (its client gave up, or a fault cut it) is still
+  // served and may still change something: it was sent, so it is logged, with 499 for a status no answer reached.
+  // (Fastify's onRequestAbort fires only while the request's body is still arriving.)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.once('close', () => {
+      // An answer under way is logged by onResponse.
+      if (reply.raw.headersSent) return;
+      const operation = operationOf(request);
+      if (operation === undefined) return;
+      requests.record({ method: request.method, path: request.url.split('?')[0] ?? '', query: flatQuery(request.query), operation, status: CLIENT_CLOSED_REQUEST });
+    });
   });
 
   const matchers = buildPathMatchers(API_ROUTES);

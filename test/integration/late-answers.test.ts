@@ -48,7 +48,7 @@ async function setFaults(h: BatchHarness, spec: string): Promise<void> {
   });
 }
 
-describe('a create whose answer is late rather than lost', () => {
+describe('a change whose answer is late rather than lost', () => {
   it('is not done twice when requests outlast the client timeout: the confirm waits them out (2 workers, delay faults)', async () => {
     const h = await batches.open({ rateLimit: 'off' });
     const count = 16;
@@ -68,6 +68,31 @@ describe('a create whose answer is late rather than lost', () => {
     // Some rows did meet a late answer: found done on their confirm, after the wait.
     const outcomes = await h.outcomes(batch.id);
     expect(outcomes.some((o) => o.confirmed === true)).toBe(true);
+  }, 150_000);
+
+  it('does not send an update twice when its answer is late: a repeat would be a second change in the service\'s history', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const emails = await h.deactivatableEmails(12);
+    const rows = emails.map((email, i) => ({ action: 'update', user: { email }, firstName: `Renamed${i + 1}` }));
+    const plan = await h.plan(h.writeManifest('u.json', [JSON.stringify({ version: 1, rows })]));
+    const { batch } = await h.system.submit(plan);
+    // Half the calls take 2.5 s; the client gives up on the headers after 1 s: those updates land 1.5 s after it did,
+    // and a confirm read made before they land finds the old name. A request lasts at most 3 s (headers + body).
+    await setFaults(h, 'delay:2500ms:0.5');
+    const timeouts = { headersMs: 1000, bodyMs: 2000 };
+    h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts), policy: { ...FAST_RETRY, maxAttempts: 30 } });
+    const done = await h.waitForState(batch.id, ['finished'], 120_000);
+    await setFaults(h, '');
+    await lateRequestsLanded(2500);
+    expect(done.counts).toMatchObject({ succeeded: emails.length, failed: 0, unknown: 0 });
+    // Each update sent once (the service ignores a repeat of values already there; a column or a webhook records it):
+    // the request log says what was sent, answered in time or not.
+    const sent = new Map<string, number>();
+    for (const request of h.server.requests.list({ operation: 'updateUser' })) sent.set(request.path, (sent.get(request.path) ?? 0) + 1);
+    expect([...sent.values()]).toEqual(Array(emails.length).fill(1));
+    expect((await h.mutations()).filter((m) => m.operation === 'updateUser')).toHaveLength(emails.length);
+    // Some rows did meet a late answer and were found done after the wait, not sent again.
+    expect((await h.outcomes(batch.id)).some((o) => o.confirmed === true)).toBe(true);
   }, 150_000);
 
   it('keeps the oldest and removes the other when a late request made the row\'s discussion twice, and says so in the report', async () => {

@@ -1,5 +1,5 @@
 /**
- * Every API request the reference server answered, with its query and status: what a test reads to prove how a
+ * Every API request the reference server answered or its client gave up on (status 499), with its query and status: what a test reads to prove how a
  * client called the service (the page sizes of a plan against 12,000 users, say), where the mutation log only shows
  * changes. Never part of the API; `GET /_sim/requests` reads it. Keeps the newest `capacity` entries.
  */
