@@ -24,7 +24,7 @@ export const addUserJob: ReversibleJobType<ActionOf<'add'>> = {
     return succeeded({
       userId: user.id,
       ...(user.status === undefined ? {} : { status: user.status }),
-      // With the status, what a seat change right after the add is judged on (src/sync/joiner-lifecycle.ts): no read again.
+      // With the status, what a seat change right after the add is judged on when it reads the seat alone (src/sync/joiner-lifecycle.ts).
       ...(user.admin === undefined ? {} : { admin: user.admin }),
       ...(user.seatType === undefined ? {} : { seatType: user.seatType }),
       ...(typeof user.provisionalExpirationDate === 'string' ? { provisionalUntil: user.provisionalExpirationDate } : {}),

@@ -3,6 +3,7 @@ import { createSilentLogger } from '../../src/core/logger.js';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import type { Config } from '../../src/core/config.js';
 import type { LoggedRequest } from '../../src/server/sim/request-log.js';
+import { MIGRATION_LIFECYCLES } from '../../src/migrate/migration-lifecycles.js';
 import { HR_LIFECYCLES } from '../../src/sync/hr-lifecycles.js';
 import { createOffboardingSystem, type OffboardingSystem } from '../../src/workflow/offboarding-system.js';
 import { createBatchHarness, type BatchHarness } from '../../test/helpers/batch-harness.js';
@@ -16,7 +17,7 @@ export const GUARDRAILS: Config['guardrails'] = { destructiveMaxCount: 1e9, dest
 /**
  * What one scenario of bench/calls.ts works with: a reference server of its own (rate limit off: the calls are counted,
  * not timed), a fresh queue prefix on the bench's Redis, row and step workers in this process, the offboarding system
- * with the HR lifecycles on the server's clock; and the server's request log, from which every figure is counted.
+ * with the HR and migration lifecycles on the server's clock (every lifecycle a worker runs, as the CLI's); and the server's request log, from which every figure is counted.
  */
 export interface CallEnv {
   h: BatchHarness;
@@ -38,7 +39,7 @@ export async function openCallEnv(redis: TestRedis, users: number): Promise<Call
   const h = await createBatchHarness(redis, { users, rateLimit: 'off' }, { requests: 1e9, perSeconds: 1, headroom: 0 });
   const serverClock = h.server.context.clock;
   const clock: Clock = { now: () => serverClock.now(), sleep: systemClock.sleep };
-  const offboarding = createOffboardingSystem({ batches: h.system, redis: h.redisHandle, prefix: h.prefix, target: h.server.url, sim: true, logger: createSilentLogger(), offboarding: OFFBOARDING, clock, lifecycles: HR_LIFECYCLES });
+  const offboarding = createOffboardingSystem({ batches: h.system, redis: h.redisHandle, prefix: h.prefix, target: h.server.url, sim: true, logger: createSilentLogger(), offboarding: OFFBOARDING, clock, lifecycles: [...HR_LIFECYCLES, ...MIGRATION_LIFECYCLES] });
   const rows = h.startWorkers({ concurrency: 32 });
   const steps = offboarding.startStepWorker({ api: h.api, concurrency: 32, sweepMs: 500 });
   const env: CallEnv = {

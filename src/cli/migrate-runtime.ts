@@ -42,7 +42,7 @@ export async function runMigrateCommand(flags: MigrateFlags, inputOf: () => Prom
     const planning = migrationPlanningOf(runtime, batch, offboarding);
     const planned = await planning.plan(input);
     if (flags.json === true) out.write(`${JSON.stringify(migrationJson(planned, runtime.targetLabel), null, 2)}\n`);
-    else out.write(`Target: ${runtime.targetLabel}\n${formatMigration(planned, { width: process.stdout.isTTY === true ? process.stdout.columns : undefined })}`);
+    else out.write(`Target: ${runtime.targetLabel}\n${formatMigration(planned, { width: process.stdout.isTTY === true ? process.stdout.columns : undefined, rate: runtime.config.rateLimit })}`);
     // With --json, stdout is the plan's JSON document alone: what is said besides goes to stderr.
     const say = flags.json === true ? process.stderr : out;
     if (flags.apply !== true) {

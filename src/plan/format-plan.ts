@@ -3,6 +3,7 @@ import type { RowProblem } from '../manifest/manifest-row.js';
 import { printable } from '../core/printable.js';
 import type { BatchPlan, PlannedRow } from './planned-row.js';
 import { plural } from '../core/plural.js';
+import { callsToApplyLine, type CallRate } from './calls-at-rate.js';
 
 /**
  * What a row is about, in a few words: the user's e-mail, a sheet's column, a webhook. An invalid row names the
@@ -29,6 +30,8 @@ export interface FormatPlanOptions {
    * terminal, and then nothing is cut, so a piped or redirected plan keeps every word.
    */
   width?: number | undefined;
+  /** The configured rate: with it, the calls applying the plan makes (one per row to change) and how long they take. */
+  rate?: CallRate | undefined;
 }
 
 /**
@@ -75,6 +78,7 @@ export function* planLines(plan: BatchPlan, options: FormatPlanOptions = {}): Ge
   for (const row of plan.rows) yield line(cellsOf(row), reasonCell(row));
   yield '';
   yield summaryLine(plan);
+  if (options.rate !== undefined) yield callsToApplyLine(plan.summary.change, options.rate);
   for (const note of plan.notes ?? []) yield `Note: ${printable(note)}`;
 }
 

@@ -1,14 +1,7 @@
+import { durationAtRate } from '../plan/calls-at-rate.js';
 import type { LiveReadPlan } from './live-read-plan.js';
 
 const count = (value: number) => value.toLocaleString('en-US');
-
-/** How long `calls` take at the token's limit of `requests` per `perSeconds` (docs/service.md#rate-limits). */
-export function durationAtRate(calls: number, rate: { requests: number; perSeconds: number }): string {
-  const seconds = (calls / rate.requests) * rate.perSeconds;
-  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
-  if (seconds < 90 * 60) return `${(seconds / 60).toFixed(1)} minutes`;
-  return `${(seconds / 3600).toFixed(1)} hours`;
-}
 
 /**
  * The plan of calls as a person reads it before the read starts: the total, its time at the rate limit, and one line

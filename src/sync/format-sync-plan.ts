@@ -1,6 +1,8 @@
 import { formatHold } from '../workflow/hold-duration.js';
 import { describeLeaver } from '../workflow/format-offboarding-plan.js';
+import { callsToApplyLine, type CallRate } from '../plan/calls-at-rate.js';
 import type { SyncPlan } from './sync-plan.js';
+import { syncPlanCalls } from './sync-plan-calls.js';
 
 /** Lines shown per section; the report has every one. */
 const SHOWN = 40;
@@ -11,7 +13,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/
  * export, which seat rule) and what it costs, the undos and transfer updates, who is protected or only listed, the
  * accidental-deletion check and the guardrails. Long sections show their first lines; the plan report has all.
  */
-export function formatSyncPlan(plan: SyncPlan): string {
+export function formatSyncPlan(plan: SyncPlan, rate?: CallRate): string {
   const lines: string[] = [];
   const ex = plan.export;
   lines.push(`HR export: ${ex.path} (${ex.format.toUpperCase()}, ${ex.employees} employees, written ${iso(ex.exportedAt)} by ${ex.exportedAtFrom === 'column' ? 'its generatedAt column' : "the file's time"})${ex.ignored.length === 0 ? '' : `; columns ignored: ${ex.ignored.join(', ')}`}`);
@@ -50,6 +52,7 @@ export function formatSyncPlan(plan: SyncPlan): string {
   lines.push(
     `Accidental-deletion check: ${Math.max(missing.gone, missing.absentLeavers)} ${plan.previous === undefined ? `of the organization's ${missing.base} users` : `of the ${missing.base} employees of the last accepted export`} missing (${(100 * missing.share).toFixed(1)}%; the policy's safety.maxMissingShare ${(100 * missing.threshold).toFixed(0)}%)${missing.broken ? ': BROKEN EXPORT, nothing is done unless confirmed with --accept-missing' : ''}`,
   );
+  if (rate !== undefined) lines.push(callsToApplyLine(syncPlanCalls(plan), rate));
   if (plan.guardrails.needsConfirmation) lines.push(`Guardrails: ${plan.guardrails.reasons.join('; ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -14,7 +14,8 @@ import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { StepJobData } from '../workflow/step-job.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
 import { hrRecordSchema, JOINER_OPEN, joinerStateSchema, type HrRecord, type JoinerState } from './hr-workflow-state.js';
-import { seatChangeFor } from './seat-change.js';
+import { createPlanSeatReads } from './plan-seat-reads.js';
+import { judgeSeatChange, seatChangeFor, type SeatChange } from './seat-change.js';
 import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
 
 export const JOINERS = 'joiners';
@@ -40,6 +41,8 @@ export function joinerBatches(workflow: HrRecord): (StepBatchRef & { name: strin
 export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord, JoinerState> {
   const records = createRecordStore(engine.redis, engine.keys, hrRecordSchema, JOINERS);
   const persons = createPersonStore(engine.redis, engine.keys, joinerStateSchema);
+  // The seat steps that run close together read their users' seats in one call (plan-seat-reads.ts).
+  const seatReads = createPlanSeatReads();
   const lifecycle: Lifecycle<HrRecord, JoinerState> = {
     name: JOINERS,
     steps: [JOIN_STEP],
@@ -156,7 +159,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       const userId = person.userId ?? (await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) })).data.find((user) => user.email.toLowerCase() === person.email)?.id;
       if (userId === undefined) throw new Error(`joiner ${person.email} (row ${person.row}) is not in the organization after joining`);
       if (person.userId === undefined) await persons.update(workflow.id, person.row, (current) => ({ ...current, userId }));
-      const change = await seatChangeFor(api, { ...person, userId }, workflow.planId, person.seat, signal, await addAnswer(workflow, person, dueAt));
+      const change = await seatChangeOf(workflow, { ...person, userId }, api, dueAt, signal);
       if (change.kind !== 'row') {
         const message = change.kind === 'same' ? `holds ${change.seat}, the seat the policy gives (${person.seatRule})` : `seat not changed: ${change.reason}`;
         const joined = await move(workflow, person.row, 'seating', (current) => ({ ...current, phase: 'joined', ...(change.kind === 'skip' ? { notes: [...current.notes, message] } : {}), steps: [...current.steps, personStepOf('seat', change.kind === 'same' ? 'unchanged' : 'skipped', now(), message)] }));
@@ -180,9 +183,27 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
   }
 
   /**
+   * What giving the policy's seat takes, judged on the user as the plan-scoped listing of the policy's plan lists them
+   * now, read together with the other seat steps that run close together (one call for up to 100: plan-seat-reads.ts)
+   * after the add, reactivation or look-up that brought the person here. A user the listing does not show under their
+   * id (no seat in the plan, or anything unexpected), or a policy without a planId, is read on its own as before.
+   */
+  async function seatChangeOf(workflow: HrRecord, person: JoinerState & { userId: number }, api: SmartsheetApi, dueAt: number, signal?: AbortSignal): Promise<SeatChange> {
+    const { planId } = workflow;
+    if (planId !== undefined) {
+      const listed = await seatReads.read({ key: workflow.id, planId, email: person.email, api });
+      if (listed?.id === person.userId) {
+        const seat = { planId, ...(listed.seatType === undefined ? {} : { seatType: listed.seatType }), ...(listed.isInternal === undefined ? {} : { isInternal: listed.isInternal }) };
+        return judgeSeatChange(person, planId, person.seat, { status: listed.status, admin: listed.admin, plans: [seat] });
+      }
+    }
+    return seatChangeFor(api, person, planId, person.seat, signal, await addAnswer(workflow, person, dueAt));
+  }
+
+  /**
    * The status and admin flag the add answered (its row's detail), while that answer stands as a reading for the seat
    * step (plan-reading-stands.ts: the step runs within 15 minutes of its due instant, before which the add cannot have
-   * run): the seat change then reads the user's plans only. Undefined for a reactivation, a member, a confirmed add (no
+   * run): a seat change the plan's listing could not judge then reads the user's plans only. Undefined for a reactivation, a member, a confirmed add (no
    * answer) or an answer that may be older: the profile is read again.
    */
   async function addAnswer(workflow: HrRecord, person: JoinerState, dueAt: number): Promise<{ status: UserStatus; admin: boolean } | undefined> {

@@ -1,6 +1,8 @@
 import { formatHold } from './hold-duration.js';
 import type { LeaverVerdict, OffboardingPlan, PlannedLeaver } from './plan-offboarding.js';
 import { plural } from '../core/plural.js';
+import { callsToApplyLine, type CallRate } from '../plan/calls-at-rate.js';
+import { leaverCalls } from './leaver-calls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/, 'Z');
 
@@ -20,8 +22,11 @@ export function describeLeaver(leaver: PlannedLeaver, holdMs: number): string {
   return `${first[leaver.verdict]}; ${removal}${transfer}${groups}`;
 }
 
-/** The plan of an offboarding as text: one line per leaver with its verdict, then the notes. */
-export function formatOffboardingPlan(plan: OffboardingPlan): string {
+/**
+ * The plan of an offboarding as text: one line per leaver with its verdict, then the notes; with the configured rate,
+ * the calls applying it makes and how long they take.
+ */
+export function formatOffboardingPlan(plan: OffboardingPlan, rate?: CallRate): string {
   const count = (verdict: LeaverVerdict) => plan.leavers.filter((leaver) => leaver.verdict === verdict).length;
   const lines = [
     `Plan: ${plural(plan.leavers.length, 'leaver')}: ${count('deactivate-now')} deactivate now, ${count('deactivate-on-date')} on a later date, ` +
@@ -33,6 +38,7 @@ export function formatOffboardingPlan(plan: OffboardingPlan): string {
     lines.push(`  ${String(leaver.row).padStart(3)}  ${leaver.email.padEnd(width)}  ${describeLeaver(leaver, plan.options.holdMs)}`);
     for (const note of leaver.notes) lines.push(`       note: ${note}`);
   }
+  if (rate !== undefined) lines.push(callsToApplyLine(leaverCalls(plan.leavers), rate));
   if (plan.guardrails.needsConfirmation) lines.push(`Guardrails: ${plan.guardrails.reasons.join('; ')}`);
   return `${lines.join('\n')}\n`;
 }

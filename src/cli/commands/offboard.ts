@@ -106,7 +106,7 @@ async function offboard(file: string, flags: OffboardFlags): Promise<number> {
     } else {
       const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true }).api;
       const plan = await offboarding.plan(leavers, { api: preflightApi, config: runtime.config, options });
-      out.write(formatOffboardingPlan(plan));
+      out.write(formatOffboardingPlan(plan, runtime.config.rateLimit));
       if (flags.dryRun === true) {
         out.write('Dry run: nothing was queued.\n');
         return 0;

@@ -33,7 +33,7 @@ async function runPlan(manifestPath: string, flags: PlanFlags): Promise<number> 
         out.write(printed`Target: ${runtime.targetLabel}\nManifest: ${plan.source.path} (${plan.source.format}, sha256 ${plan.source.sha256.slice(0, 12)})\n`);
         for (const warning of manifest.warnings) out.write(printed`note: ${warning}\n`);
         out.write('\n');
-        await writeLines(out, planLines(plan, { width: out.columns }));
+        await writeLines(out, planLines(plan, { width: out.columns, rate: runtime.config.rateLimit }));
         out.write('Nothing was changed.\n');
         if (guardrails.needsConfirmation) out.write(printed`guardrail: ${guardrails.reasons.join('; ')}\n`);
       }

@@ -70,7 +70,7 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
     if (!json) {
       out.write(`Target: ${runtime.targetLabel}\nRevert of batch ${batchId} (${revertPlan.batch.source}; ${countsLine(revertPlan.batch)}):\n`);
       out.write(`  ${revertPlan.changed} rows changed something; ${revertPlan.unchanged} changed nothing and need no undo.\n`);
-      out.write(formatPlan(plan, { width: process.stdout.isTTY === true ? process.stdout.columns : undefined }));
+      out.write(formatPlan(plan, { width: process.stdout.isTTY === true ? process.stdout.columns : undefined, rate: runtime.config.rateLimit }));
     }
     if (flags.dryRun === true) {
       if (json) await printJson({ status: 'dry-run' });

@@ -75,7 +75,7 @@ async function sync(exportPath: string, flags: SyncFlags): Promise<number> {
       return 0;
     }
     if (flags.json === true) out.write(`${JSON.stringify({ target: runtime.targetLabel, ...syncSummary(run.plan, run.disposition, run.applied) }, null, 2)}\n`);
-    else out.write(`Target: ${runtime.targetLabel}\n${formatSyncPlan(run.plan)}`);
+    else out.write(`Target: ${runtime.targetLabel}\n${formatSyncPlan(run.plan, runtime.config.rateLimit)}`);
     out.write(`Plan report: ${path.resolve(run.report.csv)} (run ${run.disposition.runId})\n`);
     if (flags.apply !== true) {
       out.write(`Nothing was changed${run.plan.missing.broken ? ' (and --apply would be held: a broken export)' : ''}, and the export is not accepted. Add --apply to queue these changes.\n`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeLiveRead, durationAtRate } from '../../../src/sync/describe-live-read.js';
+import { durationAtRate } from '../../../src/plan/calls-at-rate.js';
+import { describeLiveRead } from '../../../src/sync/describe-live-read.js';
 import { planLiveRead, type LiveReadNeeds } from '../../../src/sync/live-read-plan.js';
 
 const MAIN = 5420192837465012;
