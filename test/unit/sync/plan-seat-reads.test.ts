@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSmartsheetClient, type SmartsheetClient } from '../../../src/client/create-smartsheet-client.js';
+import { describe, expect, it } from 'vitest';
 import type { SmartsheetApi } from '../../../src/client/smartsheet-api.js';
 import { DEMO } from '../../../src/server/demo/demo-organization.js';
-import { startReferenceServer, type RunningReferenceServer } from '../../../src/server/index.js';
 import { createPlanSeatReads } from '../../../src/sync/plan-seat-reads.js';
+import { useCountedClient } from '../../helpers/counted-client.js';
 
-let server: RunningReferenceServer;
-let api: SmartsheetClient;
-const calls: string[] = [];
-
-beforeAll(async () => {
-  server = await startReferenceServer({ rateLimit: 'off', users: 300 });
-  api = createSmartsheetClient({ baseUrl: server.url, accessToken: server.tokens.admin, beforeRequest: async (info) => void calls.push(info.operation) });
-});
-afterAll(async () => {
-  await api.close();
-  await server.close();
-});
+const counted = useCountedClient({ users: 300 });
+const { calls } = counted;
 
 /** Members with a seat in the demo plan, in the organization's order. */
 function membersOfPlan(count: number): string[] {
-  return [...server.context.state.users.values()].filter((user) => user.inOrg && user.seats.some((seat) => seat.planId === DEMO.planId)).slice(0, count).map((user) => user.email);
+  return [...counted.server.context.state.users.values()].filter((user) => user.inOrg && user.seats.some((seat) => seat.planId === DEMO.planId)).slice(0, count).map((user) => user.email);
 }
 
 describe('createPlanSeatReads', () => {
@@ -28,7 +17,7 @@ describe('createPlanSeatReads', () => {
     const reads = createPlanSeatReads(50);
     const emails = membersOfPlan(20);
     calls.length = 0;
-    const users = await Promise.all(emails.map((email) => reads.read({ key: 'w1', planId: DEMO.planId, email: email.toUpperCase(), api })));
+    const users = await Promise.all(emails.map((email) => reads.read({ key: 'w1', planId: DEMO.planId, email: email.toUpperCase(), api: counted.api })));
     expect(calls).toEqual(['users.list']);
     expect(users.map((user) => user?.email)).toEqual(emails);
     expect(users.every((user) => user?.seatType !== undefined && user.status !== undefined)).toBe(true);
@@ -38,12 +27,12 @@ describe('createPlanSeatReads', () => {
     const reads = createPlanSeatReads(20);
     const [first, second] = membersOfPlan(2);
     calls.length = 0;
-    const missing = reads.read({ key: 'w1', planId: DEMO.planId, email: 'nobody@acme.example', api });
-    const one = reads.read({ key: 'w1', planId: DEMO.planId, email: first!, api });
+    const missing = reads.read({ key: 'w1', planId: DEMO.planId, email: 'nobody@acme.example', api: counted.api });
+    const one = reads.read({ key: 'w1', planId: DEMO.planId, email: first!, api: counted.api });
     expect(await missing).toBeUndefined();
     expect((await one)?.email).toBe(first);
     // Asked after the read: a new read, never the older answer.
-    expect((await reads.read({ key: 'w1', planId: DEMO.planId, email: second!, api }))?.email).toBe(second);
+    expect((await reads.read({ key: 'w1', planId: DEMO.planId, email: second!, api: counted.api }))?.email).toBe(second);
     expect(calls).toEqual(['users.list', 'users.list']);
   });
 
@@ -52,13 +41,13 @@ describe('createPlanSeatReads', () => {
     const emails = membersOfPlan(100);
     calls.length = 0;
     const started = Date.now();
-    const users = await Promise.all(emails.map((email) => reads.read({ key: 'w1', planId: DEMO.planId, email, api })));
+    const users = await Promise.all(emails.map((email) => reads.read({ key: 'w1', planId: DEMO.planId, email, api: counted.api })));
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(users.filter((user) => user !== undefined)).toHaveLength(100);
     expect(calls).toEqual(['users.list']);
     const other = createPlanSeatReads(10);
     calls.length = 0;
-    await Promise.all([other.read({ key: 'w1', planId: DEMO.planId, email: emails[0]!, api }), other.read({ key: 'w2', planId: DEMO.planId, email: emails[1]!, api })]);
+    await Promise.all([other.read({ key: 'w1', planId: DEMO.planId, email: emails[0]!, api: counted.api }), other.read({ key: 'w2', planId: DEMO.planId, email: emails[1]!, api: counted.api })]);
     expect(calls).toEqual(['users.list', 'users.list']);
   });
 

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSmartsheetClient, type SmartsheetClient } from '../../../src/client/create-smartsheet-client.js';
-import { startReferenceServer, type RunningReferenceServer } from '../../../src/server/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { captureStateBefore } from '../../../src/workflow/capture-state-before.js';
 import { PLAN_READING_STANDS_MS } from '../../../src/workflow/plan-reading-stands.js';
 import type { LeaverState, StateBefore } from '../../../src/workflow/leaver-state.js';
+import { useCountedClient } from '../../helpers/counted-client.js';
 
-let server: RunningReferenceServer;
-let api: SmartsheetClient;
-const calls: string[] = [];
-
-beforeAll(async () => {
-  server = await startReferenceServer({ rateLimit: 'off', users: 20 });
-  api = createSmartsheetClient({ baseUrl: server.url, accessToken: server.tokens.admin, beforeRequest: async (info) => void calls.push(info.operation) });
-});
-afterAll(async () => {
-  await api.close();
-  await server.close();
-});
+const counted = useCountedClient({ users: 20 });
+const { calls } = counted;
 beforeEach(() => {
   calls.length = 0;
 });
@@ -26,7 +15,7 @@ const PLANNED_AT = Date.parse('2026-11-02T09:00:00Z');
 const atPlan: StateBefore = { recordedAt: new Date(PLANNED_AT).toISOString(), status: 'ACTIVE', seats: [{ planId: 1, seatType: 'GUEST' }] };
 
 function leaver(email: string, leaveAt: number, stateBefore?: StateBefore): LeaverState & { userId: number } {
-  const user = [...server.context.state.users.values()].find((candidate) => candidate.email === email);
+  const user = [...counted.server.context.state.users.values()].find((candidate) => candidate.email === email);
   if (user === undefined) throw new Error(`no ${email}`);
   return { row: 1, line: 2, email, userId: user.id, leaveAt, phase: 'scheduled', version: 0, notes: [], steps: [], ...(stateBefore === undefined ? {} : { stateBefore }) };
 }
@@ -34,13 +23,13 @@ function leaver(email: string, leaveAt: number, stateBefore?: StateBefore): Leav
 describe('captureStateBefore', () => {
   it('keeps the plan\'s reading, with no call, for a deactivation due when the plan read it and run soon after', async () => {
     const at = new Date(PLANNED_AT + PLAN_READING_STANDS_MS);
-    expect(await captureStateBefore(api, leaver('priya.shah@acme.example', PLANNED_AT, atPlan), { at })).toEqual(atPlan);
+    expect(await captureStateBefore(counted.api, leaver('priya.shah@acme.example', PLANNED_AT, atPlan), { at })).toEqual(atPlan);
     expect(calls).toEqual([]);
   });
 
   it('reads the user again when the step runs long after the plan (an offboarding queued later than planned)', async () => {
     const at = new Date(PLANNED_AT + PLAN_READING_STANDS_MS + 1);
-    const before = await captureStateBefore(api, leaver('priya.shah@acme.example', PLANNED_AT, atPlan), { at });
+    const before = await captureStateBefore(counted.api, leaver('priya.shah@acme.example', PLANNED_AT, atPlan), { at });
     expect(calls.sort()).toEqual(['users.get', 'users.listPlans']);
     expect(before.recordedAt).toBe(at.toISOString());
     expect(before.seats).not.toEqual(atPlan.seats);
@@ -49,15 +38,15 @@ describe('captureStateBefore', () => {
 
   it('reads the user on a later leave date: someone deactivated them since the plan, so an undo must not reactivate them', async () => {
     const dana = leaver('dana.whitfield@acme.example', PLANNED_AT + 86_400_000, atPlan);
-    await api.users.deactivate(dana.userId);
+    await counted.api.users.deactivate(dana.userId);
     calls.length = 0;
-    const before = await captureStateBefore(api, dana, { at: new Date(PLANNED_AT + 86_400_000) });
+    const before = await captureStateBefore(counted.api, dana, { at: new Date(PLANNED_AT + 86_400_000) });
     expect(before.status).toBe('DEACTIVATED');
     expect(calls.sort()).toEqual(['users.get', 'users.listPlans']);
   });
 
   it('reads a leaver the plan has no reading of (found in none of the caller\'s plans)', async () => {
-    const before = await captureStateBefore(api, leaver('priya.shah@acme.example', PLANNED_AT), { at: new Date(PLANNED_AT) });
+    const before = await captureStateBefore(counted.api, leaver('priya.shah@acme.example', PLANNED_AT), { at: new Date(PLANNED_AT) });
     expect(before.status).toBe('ACTIVE');
     expect(calls.sort()).toEqual(['users.get', 'users.listPlans']);
   });

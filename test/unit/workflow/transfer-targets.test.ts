@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSmartsheetClient, type SmartsheetClient } from '../../../src/client/create-smartsheet-client.js';
-import { startReferenceServer, type RunningReferenceServer } from '../../../src/server/index.js';
+import { describe, expect, it } from 'vitest';
 import { createTransferTargets, TARGET_READ_MS } from '../../../src/workflow/transfer-targets.js';
+import { useCountedClient } from '../../helpers/counted-client.js';
 
-let server: RunningReferenceServer;
-let api: SmartsheetClient;
-const calls: string[] = [];
-
-beforeAll(async () => {
-  server = await startReferenceServer({ rateLimit: 'off', users: 20 });
-  api = createSmartsheetClient({ baseUrl: server.url, accessToken: server.tokens.admin, beforeRequest: async (info) => void calls.push(info.operation) });
-});
-afterAll(async () => {
-  await api.close();
-  await server.close();
-});
+const counted = useCountedClient({ users: 20 });
+const { calls } = counted;
 
 const dana = 'dana.whitfield@acme.example';
 
@@ -23,26 +12,26 @@ describe('createTransferTargets', () => {
     let now = 1_000_000;
     const targets = createTransferTargets(() => now);
     calls.length = 0;
-    const reads = await Promise.all(Array.from({ length: 20 }, () => targets.read({ workflowId: 'o1', email: dana, planned: undefined, api })));
+    const reads = await Promise.all(Array.from({ length: 20 }, () => targets.read({ workflowId: 'o1', email: dana, planned: undefined, api: counted.api })));
     expect(new Set(reads.map((user) => user?.email))).toEqual(new Set([dana]));
     expect(calls).toEqual(['users.list']);
-    await targets.read({ workflowId: 'o2', email: dana, planned: undefined, api });
+    await targets.read({ workflowId: 'o2', email: dana, planned: undefined, api: counted.api });
     expect(calls).toHaveLength(2);
     now += TARGET_READ_MS;
-    await targets.read({ workflowId: 'o1', email: dana, planned: undefined, api });
+    await targets.read({ workflowId: 'o1', email: dana, planned: undefined, api: counted.api });
     expect(calls).toHaveLength(3);
   });
 
   it('reads by id when the plan resolved the target, and reads again once told to forget (a target that could not take over)', async () => {
     const targets = createTransferTargets(() => 5);
-    const id = [...server.context.state.users.values()].find((user) => user.email === dana)!.id;
+    const id = [...counted.server.context.state.users.values()].find((user) => user.email === dana)!.id;
     calls.length = 0;
-    expect((await targets.read({ workflowId: 'o1', email: dana, planned: { email: dana, userId: id }, api }))?.id).toBe(id);
-    await targets.read({ workflowId: 'o1', email: dana, planned: { email: dana, userId: id }, api });
+    expect((await targets.read({ workflowId: 'o1', email: dana, planned: { email: dana, userId: id }, api: counted.api }))?.id).toBe(id);
+    await targets.read({ workflowId: 'o1', email: dana, planned: { email: dana, userId: id }, api: counted.api });
     expect(calls).toEqual(['users.get']);
     targets.forget('o1');
-    await targets.read({ workflowId: 'o1', email: dana, planned: { email: dana, userId: id }, api });
+    await targets.read({ workflowId: 'o1', email: dana, planned: { email: dana, userId: id }, api: counted.api });
     expect(calls).toEqual(['users.get', 'users.get']);
-    expect(await targets.read({ workflowId: 'o1', email: 'nobody@acme.example', planned: undefined, api })).toBeUndefined();
+    expect(await targets.read({ workflowId: 'o1', email: 'nobody@acme.example', planned: undefined, api: counted.api })).toBeUndefined();
   });
 });
