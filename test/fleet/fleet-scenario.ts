@@ -103,9 +103,20 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
       SMARTSHEET_ACCESS_TOKEN: server.tokens.admin,
       SEATFLOW_LOG_LEVEL: 'warn',
     };
+    // The workers' warnings about the budget and Redis replicas, when they came: what a failing no-429 check prints.
+    const budgetWarnings: string[] = [];
     const seatflow = (args: string[]): ChildProcess => {
       const child = spawn(process.execPath, [path.join(ROOT, 'bin/seatflow'), ...args, '--config', config], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
+      if (args[0] === 'worker') {
+        for (const stream of [child.stdout, child.stderr]) {
+          stream?.on('data', (chunk: Buffer) => {
+            for (const line of chunk.toString('utf8').split('\n')) {
+              if (/rate limited|replica|budget/i.test(line) && budgetWarnings.length < 40) budgetWarnings.push(`${new Date().toISOString()} pid ${child.pid}: ${line.slice(0, 300)}`);
+            }
+          });
+        }
+      }
       return child;
     };
     const workers = [0, 1, 2].map(() => seatflow(['worker']));
@@ -164,7 +175,10 @@ export async function runFleetScenario(topology: FleetTopology): Promise<FleetRe
     const mutations = Array.isArray(body) ? body : (body.data ?? []);
     await expectKeysInTheirSlots(topology, prefix, batchId, server.url, tokenKey(server.tokens.admin));
     const since = (at: number, mark: number): string => `${at >= mark ? '+' : ''}${((at - mark) / 1000).toFixed(2)} s`;
-    const refusedAt = refusedAtMs.map((at) => `${since(at, failoverAtMs)} from the failover, ${since(at, killAtMs)} from the kill`);
+    const refusedAt = [
+      ...refusedAtMs.map((at) => `${since(at, failoverAtMs)} from the failover, ${since(at, killAtMs)} from the kill`),
+      ...(refusedAtMs.length > 0 ? [`failover at ${new Date(failoverAtMs).toISOString()}, the workers said:`, ...budgetWarnings] : []),
+    ];
     return { batch, outcomes, mutations, refused429, refusedAt, failedOver, doneAtFailover, doneAtKill, watchOutput: watched.stdout + watched.stderr };
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -190,7 +204,7 @@ export function expectFleetDidItsWork(result: FleetResult): void {
   }
   for (const outcome of changed) expect(perUser.get(outcome.userId ?? -1), `changes of ${outcome.email}`).toBe(1);
   expect(perUser.size).toBe(ROWS);
-  expect(result.refused429, `429s refused at: ${result.refusedAt.join('; ')}`).toBe(0);
+  expect(result.refused429, `429s refused at:\n${result.refusedAt.join('\n')}`).toBe(0);
   expect(result.watchOutput).toContain('finished');
 }
 
