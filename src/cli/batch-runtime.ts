@@ -15,6 +15,7 @@ import { readRetryPolicy, withCliRuntime, type CliRuntime } from './cli-runtime.
 import type { CommonFlags } from './common-options.js';
 import { createEventKeys } from '../events/event-keys.js';
 import { createOwnChangeLedger } from '../events/own-change-ledger.js';
+import { createReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { Clock } from '../core/clock.js';
 import { cliActorNameOf } from './cli-actor.js';
 
@@ -107,12 +108,17 @@ export function createBudgetedApi(
   const { metrics } = options;
   metrics?.watch({ budget });
   const retry = readRetryPolicy(runtime.config);
-  // Every user-changing call is written to the own-change ledger just before it leaves, after the budget's wait, so an
-  // event it causes is told seatflow's (docs/events.md#whose-change).
-  const ledger = createOwnChangeLedger(batch.redis.client, createEventKeys(runtime.config.redis.queuePrefix, batch.target), { windowMs: runtime.config.events.ownCallWindowMinutes * 60_000 });
+  // Every user-changing call is written to the own-change ledger just before it leaves, so an event it causes is told
+  // seatflow's (docs/events.md#whose-change). Before the budget's reservation, not after: a note that waits (for a
+  // replica, or through a failover of its Redis) would otherwise hold calls past their reserved place and send them
+  // together, over the service's rate.
+  const ledger = createOwnChangeLedger(batch.redis.client, createEventKeys(runtime.config.redis.queuePrefix, batch.target), {
+    windowMs: runtime.config.events.ownCallWindowMinutes * 60_000,
+    replicated: createReplicatedWrites({ redis: batch.redis.client, replicas: batch.redis.replicaAcks, logger: runtime.logger, what: 'own-change ledger' }),
+  });
   const beforeRequest = async (info: BeforeRequestInfo) => {
-    await budget.beforeRequest(info);
     await ledger.note(info);
+    await budget.beforeRequest(info);
   };
   const watch429 = batch.governance.rateLimitWatch(runtime.config.api.accessToken ?? 'no-token');
   const api = runtime.createApi({

@@ -75,7 +75,7 @@ export function startEventHandling(runtime: CliRuntime, batch: BatchRuntime, opt
   const subscriptions = createSubscriptionStore(redis.client, keys);
   const provisional = createProvisionalTracker(redis.client, keys);
   const connection = { connection: redis.bullmqConnection(), prefix: config.redis.queuePrefix, target: batch.target, logger };
-  const inbox = createCallbackInbox(connection);
+  const inbox = createCallbackInbox({ ...connection, replicas: redis.replicaAcks });
   const { api } = options;
   const intake = createCallbackIntake({
     redis: redis.client,

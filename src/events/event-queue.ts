@@ -3,6 +3,8 @@ import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { callbackSchema, type Callback } from '../contract/index.js';
 import type { Logger } from '../core/logger.js';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
+import type { RedisClient, ReplicaAcks } from '../queue/redis/lua-script.js';
+import { createReplicatedWrites, type ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import { eventsQueueNameOf } from './event-keys.js';
 
 /** A callback taken by the endpoint: verified, its nonce recorded, waiting to be handled. */
@@ -18,6 +20,11 @@ export interface EventQueueOptions {
   /** The queue target whose callbacks these are. */
   target: string;
   logger: Logger;
+  /**
+   * Replicas a taken callback must reach before the service is told so (behind Sentinel, on a cluster: the service
+   * does not deliver a callback again once answered). None by default.
+   */
+  replicas?: ReplicaAcks;
 }
 
 export interface CallbackInbox {
@@ -33,6 +40,7 @@ export interface CallbackInbox {
 export function createCallbackInbox(options: EventQueueOptions): CallbackInbox {
   let queue: Queue<CallbackJobData> | undefined;
   let ordered: Promise<unknown> | undefined;
+  let replicated: Promise<ReplicatedWrites> | undefined;
   const open = (): Queue<CallbackJobData> => {
     if (queue === undefined) {
       queue = new Queue<CallbackJobData>(eventsQueueNameOf(options.target), { connection: options.connection, prefix: options.prefix });
@@ -51,14 +59,26 @@ export function createCallbackInbox(options: EventQueueOptions): CallbackInbox {
           throw error;
         });
       await ordered;
-      await open().add('callback', { callback, receivedAt: new Date().toISOString() }, {
-        // One job per delivery: the same callback taken twice (it cannot be: its nonce is kept) is one job anyway.
-        jobId: `c${createHash('sha256').update(`${callback.webhookId}\n${callback.nonce}`).digest('hex').slice(0, 24)}`,
-        attempts: 20,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: { age: 7 * 24 * 3600 },
-        removeOnFail: { age: 30 * 24 * 3600 },
-      });
+      const inbox = open();
+      const data = { callback, receivedAt: new Date().toISOString() };
+      const write = () =>
+        inbox.add('callback', data, {
+          // One job per delivery: the same callback taken twice (it cannot be: its nonce is kept), or added again
+          // because no replica took it in time, is one job.
+          jobId: `c${createHash('sha256').update(`${callback.webhookId}\n${callback.nonce}`).digest('hex').slice(0, 24)}`,
+          attempts: 20,
+          backoff: { type: 'exponential', delay: 1000 },
+          removeOnComplete: { age: 7 * 24 * 3600 },
+          removeOnFail: { age: 30 * 24 * 3600 },
+        });
+      const replicas = options.replicas;
+      if (replicas === undefined || replicas.count === 0) {
+        await write();
+        return;
+      }
+      // On BullMQ's own connection (an ioredis client): WAIT counts the writes of the connection that made them.
+      replicated ??= inbox.client.then((redis) => createReplicatedWrites({ redis: redis as unknown as RedisClient, replicas, logger: options.logger, what: 'callback inbox' }));
+      await (await replicated).write(inbox.keys.meta!, write);
     },
     async close() {
       if (queue !== undefined) await closeBullmq(queue);

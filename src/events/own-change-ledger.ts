@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BeforeRequestInfo } from '../client/smartsheet-client-options.js';
 import { eventNameOf, type CallbackEvent } from '../contract/index.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
+import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { EventKeys } from './event-keys.js';
 
 /**
@@ -42,6 +43,8 @@ export interface OwnChangeLedgerOptions {
   /** How long a call may explain an event that arrives after it (default 15 minutes: a callback's retries). */
   windowMs?: number;
   now?: () => number;
+  /** Where a note must reach a replica before its call leaves (behind Sentinel, on a cluster): replicated-write.ts. */
+  replicated?: ReplicatedWrites;
 }
 
 /**
@@ -61,12 +64,11 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
       const key = subject.userId !== undefined ? keys.ownCalls(`u:${subject.userId}`) : subject.email !== undefined ? keys.ownCalls(`e:${subject.email}`) : undefined;
       if (key === undefined) return;
       const call: OwnCall = { id: randomUUID(), operation: info.operation, at, ...subject };
-      await redis
-        .multi()
-        .zadd(key, at, JSON.stringify(call))
-        .zremrangebyscore(key, '-inf', at - windowMs)
-        .pexpire(key, windowMs * 2)
-        .exec();
+      const member = JSON.stringify(call);
+      // The same member each time: a note made again (a replica did not take it in time) is still one call.
+      const write = () => redis.multi().zadd(key, at, member).zremrangebyscore(key, '-inf', at - windowMs).pexpire(key, windowMs * 2).exec();
+      // A note a failover dropped would make seatflow's own change look like someone else's.
+      await (options.replicated === undefined ? write() : options.replicated.write(key, write));
     },
     async explain(event, now) {
       const name = eventNameOf(event);

@@ -3,6 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { QueueKeys } from './queue-keys.js';
 import { tokenKey } from './queue-keys.js';
 import { scriptOf, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
+import { UNREPLICATED_QUIET_MS } from './redis/replicated-write.js';
 import { CONFIRM, PAUSE, READ, RECORD_429, RESERVE } from './request-budget-scripts.js';
 
 /**
@@ -127,9 +128,22 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
   // EVALSHA of each script (lua-script.ts); the three keys are one token's, in one cluster slot (queue-keys.ts).
   const run = async (script: string, ...extra: Array<number | string>): Promise<unknown> => scriptOf(script).run(options.redis, keys, [...args, ...extra]);
   const replicaAcks = options.replicaAcks ?? { count: 0, timeoutMs: 0 };
-  /** A reservation, on a replica too where there are replicas (in the same round trip: lua-script.ts). */
-  const reserve = async (cost: number): Promise<unknown> =>
-    replicaAcks.count === 0 ? run(RESERVE, cost) : (await scriptOf(RESERVE).runReplicated(options.redis, keys, [...args, cost], replicaAcks)).result;
+  let unreplicatedUntil = -Infinity;
+  /**
+   * A reservation, on a replica too where there are replicas (in the same round trip: lua-script.ts). Once a
+   * reservation found no replica in time (a new master whose replica is still syncing, a replica down), the next ones
+   * do not wait for one for a while: reservations that come back after different waits would send their calls
+   * together, past their places, over the service's rate.
+   */
+  const reserve = async (cost: number): Promise<unknown> => {
+    if (replicaAcks.count === 0 || Date.now() < unreplicatedUntil) return run(RESERVE, cost);
+    const { result, acknowledged } = await scriptOf(RESERVE).runReplicated(options.redis, keys, [...args, cost], replicaAcks);
+    if (acknowledged < replicaAcks.count) {
+      unreplicatedUntil = Date.now() + UNREPLICATED_QUIET_MS;
+      options.logger?.warn({ wanted: replicaAcks.count }, 'no Redis replica took a budget reservation in time: reservations go on without waiting for one for 30 s (a failover now could lose some)');
+    }
+    return result;
+  };
 
   const budget: RequestBudget = {
     async beforeRequest(info) {

@@ -176,10 +176,11 @@ export async function startTestRedisSentinel(downAfterMs = 1000): Promise<TestRe
       },
       stop,
     };
-    // Every sentinel must know the replica (and each other) before a failover can elect it.
-    const deadline = Date.now() + 30_000;
+    // Every sentinel must know the replica (and each other) before a failover can elect it. Sentinels meet through
+    // hello messages every 2 s; on a loaded machine the replica's first sync can take longer than that.
+    const deadline = Date.now() + 60_000;
     for (;;) {
-      const ready = await Promise.all(
+      const states = await Promise.all(
         sentinels.map(async (s) => {
           const client = sentinel.nodeClient(s.port);
           try {
@@ -187,16 +188,17 @@ export async function startTestRedisSentinel(downAfterMs = 1000): Promise<TestRe
             const others = (await client.call('SENTINEL', 'SENTINELS', masterName)) as unknown[];
             const masterClient = sentinel.nodeClient(master.port);
             const synced = await masterClient.info('replication').finally(() => masterClient.disconnect());
-            return replicas.length >= 1 && others.length >= 2 && /connected_slaves:1/.test(synced) && replicasInSync(synced);
-          } catch {
-            return false;
+            const ready = replicas.length >= 1 && others.length >= 2 && /connected_slaves:1/.test(synced) && replicasInSync(synced);
+            return { ready, seen: `sentinel ${s.port}: ${replicas.length} replica(s), ${others.length} other sentinel(s), master ${/connected_slaves:1/.test(synced) ? 'has its replica' : 'has no replica'}${replicasInSync(synced) ? ' in sync' : ''}` };
+          } catch (error) {
+            return { ready: false, seen: `sentinel ${s.port}: ${error instanceof Error ? error.message : String(error)}` };
           } finally {
             client.disconnect();
           }
         }),
       );
-      if (ready.every(Boolean)) break;
-      if (Date.now() > deadline) throw new Error('the sentinels did not find the replica and each other in time');
+      if (states.every((state) => state.ready)) break;
+      if (Date.now() > deadline) throw new Error(`the sentinels did not find the replica and each other in time: ${states.map((state) => state.seen).join('; ')}`);
       await sleep(200);
     }
     return sentinel;

@@ -1,0 +1,79 @@
+import type { Logger } from '../../core/logger.js';
+import type { RedisClient, ReplicaAcks } from './lua-script.js';
+
+/** How long a write keeps being made again while no replica acknowledges it: a planned failover's window and more. */
+export const REPLICATION_PATIENCE_MS = 10_000;
+
+/** After a write no replica took within the patience, how long later writes go on without waiting (replicas down). */
+export const UNREPLICATED_QUIET_MS = 30_000;
+
+const PAUSE_BETWEEN_TRIES_MS = 250;
+
+export interface ReplicatedWrites {
+  /**
+   * Makes `write` (which must be idempotent: it may run several times) and waits until `replicas.count` replicas hold
+   * it. When none acknowledges within `replicas.timeoutMs`, the master this client reaches may be on its way out (a
+   * planned failover: demoted, it drops what it took since the promotion) or its replica lagging: the write is made
+   * again, on whatever master the client reaches by then, until a replica acknowledges or the patience runs out.
+   * `routeKey` is a key the write touches: on a cluster, WAIT goes to that key's node (where the write went). Resolves
+   * whether a replica holds it; false also while replicas were found missing a moment ago (nothing waits then).
+   */
+  write(routeKey: string, write: () => Promise<unknown>): Promise<boolean>;
+}
+
+export interface ReplicatedWritesOptions {
+  /** The connection `write` uses: WAIT counts the writes this connection made. */
+  redis: RedisClient;
+  replicas: ReplicaAcks;
+  logger: Logger;
+  /** What the write is, for the warning when no replica took it. */
+  what: string;
+  patienceMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Writes that must survive a failover before seatflow acts on them or answers for them (the own-change ledger before
+ * a call, a callback before the service is told it was taken). Without replicas (a single Redis) a write is made once.
+ */
+export function createReplicatedWrites(options: ReplicatedWritesOptions): ReplicatedWrites {
+  const { redis, replicas, logger } = options;
+  const patienceMs = options.patienceMs ?? REPLICATION_PATIENCE_MS;
+  const now = options.now ?? Date.now;
+  let quietUntil = -Infinity;
+
+  const acknowledged = async (routeKey: string): Promise<number> => {
+    const replies = await redis.pipeline().exists(routeKey).wait(replicas.count, replicas.timeoutMs).exec();
+    const [, waited] = replies ?? [];
+    if (waited?.[0]) throw waited[0];
+    return Number(waited?.[1] ?? 0);
+  };
+
+  return {
+    async write(routeKey, write) {
+      if (replicas.count <= 0 || now() < quietUntil) {
+        await write();
+        return replicas.count <= 0;
+      }
+      const started = now();
+      for (;;) {
+        try {
+          await write();
+          if ((await acknowledged(routeKey)) >= replicas.count) return true;
+        } catch (error) {
+          // The connection closed under the write (a failover's master demoted and its clients dropped): made again
+          // on the master the client reaches next, within the patience.
+          if (now() - started >= patienceMs) throw error;
+        }
+        // Another write ran out of patience meanwhile: replicas are missing, this one stops waiting too.
+        if (now() < quietUntil) return false;
+        if (now() - started >= patienceMs) {
+          quietUntil = now() + UNREPLICATED_QUIET_MS;
+          logger.warn({ what: options.what, wanted: replicas.count, patienceMs }, 'no Redis replica took a write in time; going on without waiting for replicas for 30 s (a failover now could lose such writes)');
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, PAUSE_BETWEEN_TRIES_MS));
+      }
+    },
+  };
+}

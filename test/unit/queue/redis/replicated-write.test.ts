@@ -1,0 +1,77 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSilentLogger, type Logger } from '../../../../src/core/logger.js';
+import { createReplicatedWrites } from '../../../../src/queue/redis/replicated-write.js';
+import { startTestRedis, type TestRedis } from '../../../helpers/redis-server.js';
+
+let master: TestRedis;
+let replica: TestRedis;
+let client: Redis;
+let replicaClient: Redis;
+
+beforeAll(async () => {
+  [master, replica] = await Promise.all([startTestRedis({ volatile: true }), startTestRedis({ volatile: true })]);
+  client = new Redis(master.url);
+  replicaClient = new Redis(replica.url);
+});
+afterAll(async () => {
+  client.disconnect();
+  replicaClient.disconnect();
+  await Promise.all([master.stop(), replica.stop()]);
+});
+
+/** A logger that keeps the messages of its warnings. */
+function warningsOf(): { logger: Logger; warnings: string[] } {
+  const warnings: string[] = [];
+  const logger = createSilentLogger();
+  logger.warn = ((_fields: unknown, message?: string) => void warnings.push(message ?? '')) as Logger['warn'];
+  return { logger, warnings };
+}
+
+describe('createReplicatedWrites', () => {
+  it('makes a write once where there are no replicas to wait for', async () => {
+    let writes = 0;
+    const writer = createReplicatedWrites({ redis: client, replicas: { count: 0, timeoutMs: 0 }, logger: createSilentLogger(), what: 'test' });
+    expect(await writer.write('k0', async () => void (writes += 1))).toBe(true);
+    expect(writes).toBe(1);
+  });
+
+  it('makes the write again while no replica takes it, then goes on without waiting for a while, and says so once', async () => {
+    let writes = 0;
+    const { logger, warnings } = warningsOf();
+    let clock = 0;
+    const writer = createReplicatedWrites({ redis: client, replicas: { count: 1, timeoutMs: 20 }, logger, what: 'test', patienceMs: 300, now: () => (clock += 50) });
+    const write = async () => {
+      writes += 1;
+      await client.set('k1', String(writes));
+    };
+    expect(await writer.write('k1', write)).toBe(false);
+    expect(writes).toBeGreaterThan(1);
+    expect(warnings).toHaveLength(1);
+    // Replicas were found missing a moment ago: the next write is made once, with no wait.
+    const before = writes;
+    expect(await writer.write('k1', write)).toBe(false);
+    expect(writes).toBe(before + 1);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('answers once a replica holds the write: at once with a replica in place, and after writing again when one comes', async () => {
+    let writes = 0;
+    const write = async () => {
+      writes += 1;
+      await client.set('k2', 'v');
+    };
+    // No replica yet: the write is made again until one comes and takes it.
+    const writer = createReplicatedWrites({ redis: client, replicas: { count: 1, timeoutMs: 100 }, logger: createSilentLogger(), what: 'test', patienceMs: 30_000 });
+    const written = writer.write('k2', write);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await replicaClient.replicaof('127.0.0.1', master.port);
+    expect(await written).toBe(true);
+    expect(writes).toBeGreaterThan(1);
+    expect(await replicaClient.get('k2')).toBe('v');
+
+    const now = writes;
+    expect(await writer.write('k2', write)).toBe(true);
+    expect(writes).toBe(now + 1);
+  });
+});
