@@ -42,7 +42,7 @@ export async function planMigration(input: MigrationInput, options: PlanMigratio
   if (input.migration === 'columns') {
     const sheets = await readSheetIds(input.sheetsFile, Buffer.from(input.sheetsBase64, 'base64'));
     const { spec } = await readColumnSpec(input.specFile, Buffer.from(input.specBase64, 'base64'));
-    const judged = await planColumnMigration({ api: options.api, sheetIds: sheets, spec, sheetsFile: input.sheetsFile, specFile: input.specFile, guardrails: options.guardrails });
+    const judged = await planColumnMigration({ api: options.api, sheetIds: sheets, spec, sheetsFile: input.sheetsFile, specFile: input.specFile, guardrails: options.guardrails, nowMs: options.nowMs });
     return { kind: 'columns', input, ...judged };
   }
   const judged = await planWebhookMigration({ api: options.api, request: input.request, guardrails: options.guardrails, nowMs: options.nowMs });
