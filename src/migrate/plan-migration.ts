@@ -36,7 +36,7 @@ export interface PlanMigrationOptions {
 /** Plans any migration from its input, against live state; changes nothing. */
 export async function planMigration(input: MigrationInput, options: PlanMigrationOptions): Promise<PlannedMigration> {
   if (input.migration === 'domain') {
-    const domain = await planDomainMigration({ api: options.api, request: input.request, guardrails: options.guardrails, ...(options.externalSources === undefined ? {} : { externalSources: options.externalSources }) });
+    const domain = await planDomainMigration({ api: options.api, request: input.request, guardrails: options.guardrails, nowMs: options.nowMs, ...(options.externalSources === undefined ? {} : { externalSources: options.externalSources }) });
     return { kind: 'domain', input, plan: domain.plan, guardrails: domain.guardrails, domain };
   }
   if (input.migration === 'columns') {
