@@ -33,11 +33,12 @@ export function domainBatches(workflow: Pick<DomainRecord, 'addBatch' | 'primary
 
 /**
  * A domain migration as a lifecycle of the engine: per user, the migrate step reads the user again (or stands on the
- * plan's reading while it stands) and adds the new address (a row of the add step batch), promotes it once the service counts it confirmed (the primary step batch) and,
- * with --remove-old, deletes the old one (the remove step batch); every change is a row run by the existing job types
- * (budget, retries, confirm before repeating, one outcome per row). An address on a domain not validated for the plan
- * waits for its owner's confirmation: the check steps, due on a schedule until the migration's deadline, look again
- * and promote it, and the last one ends the user `unconfirmed`. Undo until the migrate step runs (cancel-pending.ts).
+ * plan's reading while it stands) and adds the new address (a row of the add step batch), promotes it once the service
+ * counts it confirmed (the primary step batch) and, with --remove-old, deletes the old one (the remove step batch);
+ * every change is a row run by the existing job types (budget, retries, confirm before repeating, one outcome per row).
+ * An address on a domain not validated for the plan waits for its owner's confirmation: the check steps, due on a
+ * schedule until the migration's deadline, look again and promote it, and the last one ends the user `unconfirmed`.
+ * Undo until the migrate step runs (cancel-pending.ts).
  */
 export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRecord, DomainPerson> {
   const records = createRecordStore(engine.redis, engine.keys, domainRecordSchema, DOMAIN_MIGRATION);
