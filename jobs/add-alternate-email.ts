@@ -17,7 +17,8 @@ export const addAlternateEmailJob: ReversibleJobType<ActionOf<'add-alternate-ema
     const added = await context.api.alternateEmails.add(userId, [context.action.alternateEmail], callOptions(context));
     const wanted = context.action.alternateEmail.toLowerCase();
     const created = added.find((alternate) => alternate.email.toLowerCase() === wanted) ?? added[0];
-    return succeeded({ userId, ...(created === undefined ? {} : { alternateEmailId: created.id }) });
+    // Whether the service counts it confirmed, as it answered: a domain migration's step goes on from the answer.
+    return succeeded({ userId, ...(created === undefined ? {} : { alternateEmailId: created.id, ...(created.confirmed === undefined ? {} : { confirmed: created.confirmed }) }) });
   },
 
   async confirm(context) {

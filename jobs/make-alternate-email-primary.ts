@@ -4,6 +4,11 @@ import { callOptions, succeeded } from './job-support.js';
 import { cannotInvert, invert, NOTHING_RECORDED, sameUser, stateBefore, type ReversibleJobType } from './inverse-support.js';
 import { resolveAlternateEmailId, resolveUserId } from './resolve-target.js';
 
+/** The row's state before: the user's primary address, as readBefore reads it or a domain migration knew it. */
+export function primaryStateBefore(primaryEmail: string): Record<string, unknown> {
+  return { primaryEmail };
+}
+
 /**
  * make-alternate-email-primary: promote an alternate address to the user's primary one (the old primary becomes an
  * alternate). Confirm: get the user; the primary e-mail equals the address (case-insensitive) → done.
@@ -25,9 +30,11 @@ export const makeAlternateEmailPrimaryJob: ReversibleJobType<ActionOf<'make-alte
     return user.email.toLowerCase() === context.action.alternateEmail.toLowerCase() ? 'done' : 'not-done';
   },
 
+  // A domain migration's row carries the primary address its step knew (target.readAtPlan, primaryStateBefore): the
+  // row processor keeps that instead while it stands.
   async readBefore(context) {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
-    return { primaryEmail: user.email };
+    return primaryStateBefore(user.email);
   },
 
   // The old primary address became an alternate of the same user: promoting it back restores both. The user is named

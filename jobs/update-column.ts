@@ -43,6 +43,19 @@ export function columnHas(column: Column, changes: ColumnUpdate): boolean {
 }
 
 /**
+ * The row's state before, from the column as read at level 2 (MULTI_* types as themselves): its id and type, and every
+ * field the row sets. readBefore builds it from its own read, a migration's plan from its listing (target.readAtPlan).
+ */
+export function columnStateBefore(column: Column, action: UpdateColumnAction): Record<string, unknown> {
+  const before: Record<string, unknown> = { columnId: column.id, type: column.type };
+  for (const field of Object.keys(columnFields(action)) as (keyof ColumnUpdate)[]) {
+    const value = FALSE_WHEN_ABSENT.has(field) ? (column[field as keyof Column] ?? false) : column[field as keyof Column];
+    if (value !== undefined) before[field] = value;
+  }
+  return before;
+}
+
+/**
  * update-column: rename, move, retype or reconfigure one column. Confirm: get the column (at level 2, so MULTI_*
  * types read as themselves) and compare every requested field → all equal → done.
  * Limit: `index` is compared as it is now; if another change moved the column since, confirm says not-done and the
@@ -71,12 +84,7 @@ export const updateColumnJob: ReversibleJobType<UpdateColumnAction> = {
     const sheetId = context.target.sheetId ?? context.action.sheetId;
     const columnId = await resolveColumnId(context);
     const column = await context.api.columns.get(sheetId, columnId, { ...callOptions(context), level: 2 });
-    const before: Record<string, unknown> = { columnId, type: column.type };
-    for (const field of Object.keys(columnFields(context.action)) as (keyof ColumnUpdate)[]) {
-      const value = FALSE_WHEN_ABSENT.has(field) ? (column[field as keyof Column] ?? false) : column[field as keyof Column];
-      if (value !== undefined) before[field] = value;
-    }
-    return before;
+    return columnStateBefore({ ...column, id: columnId }, context.action);
   },
 
   // "A column restored": the fields the row changed, back to what they were (the type too, since a row that changes

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InvalidRequestError } from '../src/client/api-error.js';
-import type { WebhookUpdate } from '../src/contract/index.js';
+import type { Webhook, WebhookUpdate } from '../src/contract/index.js';
 import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, definedOnly, succeeded } from './job-support.js';
 import { cannotInvert, invert, NOTHING_RECORDED, stateBefore, type ReversibleJobType } from './inverse-support.js';
@@ -11,6 +11,11 @@ const webhookBeforeSchema = z.object({ callbackUrl: z.string().optional(), name:
 
 function changesOf(action: UpdateWebhookAction): WebhookUpdate {
   return definedOnly({ callbackUrl: action.callbackUrl, name: action.name, enabled: action.enabled });
+}
+
+/** The row's state before, from the webhook as read: by readBefore, or by a migration's plan (target.readAtPlan). */
+export function webhookStateBefore(webhook: Pick<Webhook, 'callbackUrl' | 'name' | 'enabled'>): Record<string, unknown> {
+  return definedOnly({ callbackUrl: webhook.callbackUrl, name: webhook.name, enabled: webhook.enabled });
 }
 
 /**
@@ -46,8 +51,7 @@ export const updateWebhookJob: ReversibleJobType<UpdateWebhookAction> = {
   },
 
   async readBefore(context) {
-    const webhook = await context.api.webhooks.get(context.target.webhookId ?? context.action.webhookId, callOptions(context));
-    return definedOnly({ callbackUrl: webhook.callbackUrl, name: webhook.name, enabled: webhook.enabled });
+    return webhookStateBefore(await context.api.webhooks.get(context.target.webhookId ?? context.action.webhookId, callOptions(context)));
   },
 
   // The URL and name back as they were, and on or off as it was (turning it on verifies the old URL again).

@@ -9,6 +9,8 @@ import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-e
 import { createPersonStore } from '../workflow/person-store.js';
 import { createRecordStore } from '../workflow/record-store.js';
 import type { StepJobData } from '../workflow/step-job.js';
+import { planReadingStands } from '../workflow/plan-reading-stands.js';
+import { primaryStateBefore } from '../../jobs/make-alternate-email-primary.js';
 import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
 import { DOMAIN_MIGRATION, DOMAIN_OPEN, domainPersonSchema, domainRecordSchema, type DomainPerson, type DomainPhase, type DomainRecord } from './domain-workflow-state.js';
@@ -30,12 +32,13 @@ export function domainBatches(workflow: Pick<DomainRecord, 'addBatch' | 'primary
 }
 
 /**
- * A domain migration as a lifecycle of the engine: per user, the migrate step reads the user again and adds the new
- * address (a row of the add step batch), promotes it once the service counts it confirmed (the primary step batch) and,
- * with --remove-old, deletes the old one (the remove step batch); every change is a row run by the existing job types
- * (budget, retries, confirm before repeating, one outcome per row). An address on a domain not validated for the plan
- * waits for its owner's confirmation: the check steps, due on a schedule until the migration's deadline, look again
- * and promote it, and the last one ends the user `unconfirmed`. Undo until the migrate step runs (cancel-pending.ts).
+ * A domain migration as a lifecycle of the engine: per user, the migrate step reads the user again (or stands on the
+ * plan's reading while it stands) and adds the new address (a row of the add step batch), promotes it once the service
+ * counts it confirmed (the primary step batch) and, with --remove-old, deletes the old one (the remove step batch);
+ * every change is a row run by the existing job types (budget, retries, confirm before repeating, one outcome per row).
+ * An address on a domain not validated for the plan waits for its owner's confirmation: the check steps, due on a
+ * schedule until the migration's deadline, look again and promote it, and the last one ends the user `unconfirmed`.
+ * Undo until the migrate step runs (cancel-pending.ts).
  */
 export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRecord, DomainPerson> {
   const records = createRecordStore(engine.redis, engine.keys, domainRecordSchema, DOMAIN_MIGRATION);
@@ -98,11 +101,33 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
     }
   }
 
-  /** The migrate step: the user as they are now decides what is still to do. */
+  /**
+   * The user as the plan read them, while that reading stands (plan-reading-stands.ts): the migrate step has no instant
+   * of its own to act for (it is due when the migration is queued, right after its plan), so, as for a batch row, the
+   * plan's reading stands within 15 minutes of it; a migration queued later (an approval) reads the user again.
+   */
+  function standingReading(person: DomainPerson): { primary: string; existing?: { id: number; confirmed: boolean } } | undefined {
+    const reading = person.reading;
+    if (reading === undefined) return undefined;
+    const readAtMs = Date.parse(reading.readAt);
+    if (!planReadingStands(readAtMs, readAtMs, engine.clock.now())) return undefined;
+    if (reading.newAddress === 'add') return { primary: person.email };
+    if (person.alternateEmailId === undefined) return undefined;
+    return { primary: person.email, existing: { id: person.alternateEmailId, confirmed: reading.newAddress === 'confirmed' } };
+  }
+
+  /** The migrate step: the user as they are now (or as the plan read them, while that stands) decides what is still to do. */
   async function begin(run: StepRun<DomainRecord, DomainPerson>, person: DomainPerson): Promise<DomainPerson | undefined> {
     const { workflow, api, signal } = run;
-    const user = await api.users.get(requireUserId(person), signal === undefined ? {} : { signal });
-    const primary = user.email.toLowerCase();
+    let seen = standingReading(person);
+    let reading = person.reading;
+    if (seen === undefined) {
+      const user = await api.users.get(requireUserId(person), signal === undefined ? {} : { signal });
+      const alternate = (user.alternateEmails ?? []).find((each) => each.email.toLowerCase() === person.newEmail);
+      seen = { primary: user.email.toLowerCase(), ...(alternate === undefined ? {} : { existing: { id: alternate.id, confirmed: alternate.confirmed !== false } }) };
+      reading = { readAt: now().toISOString(), newAddress: alternate === undefined ? 'add' : alternate.confirmed === false ? 'unconfirmed' : 'confirmed' };
+    }
+    const primary = seen.primary;
     if (primary === person.newEmail) {
       const message = `${person.newEmail} is already the primary address`;
       return finish(workflow, person, 'scheduled', { phase: 'migrated', step: MIGRATE_STEP, outcome: 'unchanged', reason: message, rest: { outcome: 'unchanged', message } });
@@ -111,16 +136,17 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
       const message = `the primary address is ${primary} now, not ${person.email}: it changed since the plan, so nothing is done`;
       return finish(workflow, person, 'scheduled', { phase: 'skipped', step: MIGRATE_STEP, outcome: 'skipped', reason: message, rest: { outcome: 'skipped', message } });
     }
-    const existing = (user.alternateEmails ?? []).find((alternate) => alternate.email.toLowerCase() === person.newEmail);
+    const existing = seen.existing;
+    const read = reading === undefined ? {} : { reading };
     if (existing === undefined) {
       await engine.batches.saveRows(workflow.addBatch, [rowOf(person, 'add')]);
-      return move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'adding', steps: stepped(current, 'add', 'queued') }));
+      return move(workflow, person.row, 'scheduled', (current) => ({ ...current, ...read, phase: 'adding', steps: stepped(current, 'add', 'queued') }));
     }
     // The add's outcome first: a step run again after a crash finds it and goes on from there.
     await endPerson(engine, lifecycle, workflow, person, [{ batch: batchOf(workflow, 'add'), end: { outcome: 'unchanged', message: `${person.newEmail} is already an alternate address` } }]);
-    const withId = await move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'adding', alternateEmailId: existing.id, steps: stepped(current, 'add', 'unchanged', `${person.newEmail} is already an alternate address`) }));
+    const withId = await move(workflow, person.row, 'scheduled', (current) => ({ ...current, ...read, phase: 'adding', alternateEmailId: existing.id, steps: stepped(current, 'add', 'unchanged', `${person.newEmail} is already an alternate address`) }));
     if (withId === undefined) return undefined;
-    return confirmedOrWaiting(run, withId, 'adding', existing.confirmed !== false);
+    return confirmedOrWaiting(run, withId, 'adding', existing.confirmed);
   }
 
   /** The add row ran: refused (the service's reason stands), or the address is the user's and is confirmed or not. */
@@ -130,7 +156,15 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
     if (outcome.outcome === 'unknown') return run.waitForRow();
     if (!DONE_OUTCOMES.has(outcome.outcome)) return refusedBy(workflow, person, 'adding', 'add', outcome);
     const detailId = outcome.detail?.alternateEmailId;
-    const alternate = await readAlternate(run, { ...person, ...(typeof detailId === 'number' ? { alternateEmailId: detailId } : {}) });
+    const answered = outcome.detail?.confirmed;
+    // The add's own answer (its row ran, not a confirm after a lost answer) says the address's id and whether the
+    // service counts it confirmed: not read again. Since then the id cannot change, and a confirmation can only come
+    // (an owner's click): a check step finds it, as it would have a moment after a read here. A removal meanwhile is
+    // the make-primary row's 404, reported as for any row.
+    const alternate =
+      outcome.outcome === 'succeeded' && outcome.confirmed !== true && typeof detailId === 'number' && typeof answered === 'boolean'
+        ? { id: detailId, confirmed: answered }
+        : await readAlternate(run, { ...person, ...(typeof detailId === 'number' ? { alternateEmailId: detailId } : {}) });
     if (alternate === undefined) throw new Error(`${person.newEmail} is not an alternate address of user ${person.userId ?? '?'} after its add ${outcome.outcome}`);
     const withId = await persons.update(workflow.id, person.row, (current) => (current.phase === 'adding' ? { ...current, alternateEmailId: alternate.id } : undefined));
     if (withId === undefined) return undefined;
@@ -248,12 +282,17 @@ export function rowOf(person: DomainPerson, name: BatchName): PlannedRow {
         ? { action: 'make-alternate-email-primary', user: { userId, email: person.email }, alternateEmail: person.newEmail }
         : { action: 'delete-alternate-email', user: { userId, email: person.newEmail }, alternateEmail: person.email };
   const email = name === 'remove' ? person.newEmail : person.email;
+  // Make-primary: the primary address as the latest reading of the user saw it (the plan's or the migrate step's) is
+  // the row's state before for revert while that reading stands (target.readAtPlan); a row run later reads it.
+  // The remove row names the old address by e-mail: its id as an alternate, once the new one is primary, is not in the
+  // make-primary answer (which names the promoted address), so the job lists the user's addresses to find it.
+  const primaryBefore = name === 'primary' && person.reading !== undefined ? { readAtPlan: { readAt: person.reading.readAt, state: primaryStateBefore(person.email) } } : {};
   return {
     row: person.row,
     line: person.line,
     action,
     actionName: action.action,
     verdict: 'change',
-    target: { userId, email, ...(name === 'primary' && person.alternateEmailId !== undefined ? { alternateEmailId: person.alternateEmailId } : {}) },
+    target: { userId, email, ...(name === 'primary' && person.alternateEmailId !== undefined ? { alternateEmailId: person.alternateEmailId } : {}), ...primaryBefore },
   };
 }

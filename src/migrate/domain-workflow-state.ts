@@ -42,6 +42,12 @@ export const domainPersonSchema = z.object({
   newEmail: z.string(),
   /** The new address's id once it is an alternate of the user. */
   alternateEmailId: z.number().optional(),
+  /**
+   * The latest reading of the user (the plan's, or the migrate step's own): when (ISO, service clock), and the new
+   * address as it saw it (to add, or an alternate, confirmed or not); the primary address was `email`. The migrate step
+   * stands on the plan's while it stands, and the make-primary row keeps `email` as its state before (for revert).
+   */
+  reading: z.object({ readAt: z.string(), newAddress: z.enum(['add', 'confirmed', 'unconfirmed']) }).optional(),
   /** Whether check steps were scheduled for the user (the plan expected a wait for the owner's confirmation). */
   checked: z.boolean(),
   /** The code of the service's refusal that ended the user (1157, 1159, 1330, 1186…). */

@@ -5,7 +5,7 @@ import { classifyResourceRow } from '../plan/classify-resource-row.js';
 import { checkGuardrails, type GuardrailCheck, type GuardrailLimits } from '../plan/guardrails.js';
 import { countsOf } from '../plan/plan-rows.js';
 import type { PreflightFacts } from '../plan/preflight-facts.js';
-import type { BatchPlan, PlannedRow } from '../plan/planned-row.js';
+import type { BatchPlan, PlannedRow, ResolvedTarget } from '../plan/planned-row.js';
 
 /** A row a migration wants, with what it adds to the pre-flight's reason (why this row, in the migration's words). */
 export interface WantedRow {
@@ -24,7 +24,21 @@ export interface JudgedPlan {
  * as a batch plan: the plan printers, the guardrails, approvals and the queue take it as they take a manifest's. The
  * source's hash covers the rows, so the same migration over the same live state is the same batch.
  */
-export function judgedPlan(title: string, wanted: readonly WantedRow[], facts: PreflightFacts, options: { apiCalls: number; guardrails: GuardrailLimits; notes?: string[] }): JudgedPlan {
+export interface JudgedPlanOptions {
+  apiCalls: number;
+  guardrails: GuardrailLimits;
+  notes?: string[];
+  /**
+   * When the migration read the live state (service clock), and the state before of a row to change as that read saw
+   * it (the shape of its job type's readBefore): kept in the row's target (readAtPlan), so the row is not read again
+   * for revert while the reading stands. Either absent: the rows read for themselves.
+   */
+  readAtMs?: number;
+  stateBefore?: (action: WantedRow['action'], target: ResolvedTarget) => Record<string, unknown> | undefined;
+}
+
+export function judgedPlan(title: string, wanted: readonly WantedRow[], facts: PreflightFacts, options: JudgedPlanOptions): JudgedPlan {
+  const readAt = options.readAtMs === undefined ? undefined : new Date(options.readAtMs).toISOString();
   const problems: string[] = [];
   const rows: PlannedRow[] = wanted.map(({ action: built, note }, i) => {
     // Built from a standard or a request, a row still goes through the manifest's schema, as any row does.
@@ -32,6 +46,8 @@ export function judgedPlan(title: string, wanted: readonly WantedRow[], facts: P
     if (!parsed.success) problems.push(`  ${built.action} ${'sheetId' in built ? `on sheet ${built.sheetId}` : `of webhook ${built.webhookId}`}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
     const action = (parsed.success ? parsed.data : built) as WantedRow['action'];
     const judged = classifyResourceRow(action, facts);
+    const state = readAt === undefined || judged.verdict !== 'change' ? undefined : options.stateBefore?.(action, judged.target);
+    const target = state === undefined || readAt === undefined ? judged.target : { ...judged.target, readAtPlan: { readAt, state } };
     const reason = [note, judged.reason].filter((part) => part !== undefined && part !== '').join('; ');
     return {
       row: i + 1,
@@ -42,7 +58,7 @@ export function judgedPlan(title: string, wanted: readonly WantedRow[], facts: P
       ...(reason === '' ? {} : { reason }),
       ...(judged.rule === undefined ? {} : { rule: judged.rule }),
       ...(judged.errorCode === undefined ? {} : { errorCode: judged.errorCode }),
-      target: judged.target,
+      target,
     };
   });
   if (problems.length > 0) throw new UsageError(`${title}: the rows it would run are not valid:\n${problems.slice(0, 20).join('\n')}`, 'Check the values of the standard or the request (no control characters; options only for dropdown columns).');

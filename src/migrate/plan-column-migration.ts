@@ -6,6 +6,8 @@ import type { GuardrailLimits } from '../plan/guardrails.js';
 import type { ColumnSpec, SpecColumn } from './column-spec.js';
 import { judgedPlan, type JudgedPlan, type WantedRow } from './judged-plan.js';
 import { resourceFacts } from './resource-facts.js';
+import { columnStateBefore } from '../../jobs/update-column.js';
+import type { ResolvedTarget } from '../plan/planned-row.js';
 
 export interface PlanColumnMigrationOptions {
   api: SmartsheetApi;
@@ -15,6 +17,11 @@ export interface PlanColumnMigrationOptions {
   sheetsFile: string;
   specFile: string;
   guardrails: GuardrailLimits;
+  /**
+   * Now on the service's clock, before the columns are read: the rows carry the columns as read then (readAtPlan), so
+   * the batch does not read each again for revert while that reading stands. Absent: each row reads its column.
+   */
+  nowMs?: number;
 }
 
 /**
@@ -58,7 +65,13 @@ export async function planColumnMigration(options: PlanColumnMigrationOptions): 
     wanted.push(...sheetRows(sheetId, live, options.spec));
   }
   const title = `migrate columns ${options.specFile} on ${options.sheetsFile}`;
-  const judged = judgedPlan(title, wanted, resourceFacts({ columns }), { apiCalls: calls(), guardrails: options.guardrails });
+  const stateBefore = (action: WantedRow['action'], target: ResolvedTarget) => {
+    if (action.action !== 'update-column') return undefined;
+    const live = columns.get(action.sheetId);
+    const column = live === 'not-found' ? undefined : live?.find((each) => each.id === (target.columnId ?? action.columnId));
+    return column === undefined ? undefined : columnStateBefore(column, action);
+  };
+  const judged = judgedPlan(title, wanted, resourceFacts({ columns }), { apiCalls: calls(), guardrails: options.guardrails, ...(options.nowMs === undefined ? {} : { readAtMs: options.nowMs, stateBefore }) });
   const conversions: CellConversion[] = [];
   for (const row of judged.plan.rows) {
     if (row.verdict !== 'change' || row.action?.action !== 'update-column' || row.action.type === undefined) continue;

@@ -39,6 +39,11 @@ export interface DomainMigrationPlan {
   plan: BatchPlan;
   guardrails: GuardrailCheck;
   summary: { users: number; migrate: number; already: number; refused: number; waits: number };
+  /**
+   * When the users were read (service clock, taken before the read): each user's migrate step stands on this reading
+   * instead of reading the user again while it stands (domain-lifecycle.ts). Absent: every step reads.
+   */
+  readAtMs?: number;
 }
 
 export interface PlanDomainMigrationOptions {
@@ -47,6 +52,8 @@ export interface PlanDomainMigrationOptions {
   guardrails: GuardrailLimits & { protectedAccounts: readonly string[] };
   /** config externalSources: users whose address an identity provider sets (it may set it back). */
   externalSources?: readonly ExternalSource[];
+  /** Now on the service's clock, before the users are read (the plan's readAtMs). */
+  nowMs?: number;
 }
 
 /**
@@ -82,6 +89,7 @@ export async function planDomainMigration(options: PlanDomainMigrationOptions): 
     plan,
     guardrails: checkGuardrails(plan, options.guardrails),
     summary: { users: moves.length, migrate: count(['change']), already: count(['no-op']), refused: count(['refused', 'conflict', 'not-found']), waits: moves.filter((move) => move.verdict === 'change' && move.waits).length },
+    ...(options.nowMs === undefined ? {} : { readAtMs: options.nowMs }),
   };
 }
 

@@ -36,13 +36,13 @@ export interface PlanMigrationOptions {
 /** Plans any migration from its input, against live state; changes nothing. */
 export async function planMigration(input: MigrationInput, options: PlanMigrationOptions): Promise<PlannedMigration> {
   if (input.migration === 'domain') {
-    const domain = await planDomainMigration({ api: options.api, request: input.request, guardrails: options.guardrails, ...(options.externalSources === undefined ? {} : { externalSources: options.externalSources }) });
+    const domain = await planDomainMigration({ api: options.api, request: input.request, guardrails: options.guardrails, nowMs: options.nowMs, ...(options.externalSources === undefined ? {} : { externalSources: options.externalSources }) });
     return { kind: 'domain', input, plan: domain.plan, guardrails: domain.guardrails, domain };
   }
   if (input.migration === 'columns') {
     const sheets = await readSheetIds(input.sheetsFile, Buffer.from(input.sheetsBase64, 'base64'));
     const { spec } = await readColumnSpec(input.specFile, Buffer.from(input.specBase64, 'base64'));
-    const judged = await planColumnMigration({ api: options.api, sheetIds: sheets, spec, sheetsFile: input.sheetsFile, specFile: input.specFile, guardrails: options.guardrails });
+    const judged = await planColumnMigration({ api: options.api, sheetIds: sheets, spec, sheetsFile: input.sheetsFile, specFile: input.specFile, guardrails: options.guardrails, nowMs: options.nowMs });
     return { kind: 'columns', input, ...judged };
   }
   const judged = await planWebhookMigration({ api: options.api, request: input.request, guardrails: options.guardrails, nowMs: options.nowMs });

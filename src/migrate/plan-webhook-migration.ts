@@ -6,6 +6,7 @@ import type { GuardrailLimits } from '../plan/guardrails.js';
 import { plural } from '../core/plural.js';
 import { judgedPlan, type JudgedPlan, type WantedRow } from './judged-plan.js';
 import { resourceFacts } from './resource-facts.js';
+import { webhookStateBefore } from '../../jobs/update-webhook.js';
 
 const DAY = 86_400_000;
 const urlPrefix = z.string().trim().pipe(z.url({ protocol: /^https?$/, message: 'is not an http(s) URL prefix' }));
@@ -70,7 +71,12 @@ export async function planWebhookMigration(options: PlanWebhookMigrationOptions)
     }
     if (unjudged.length > 0) notes.push(`${plural(unjudged.length, 'enabled webhook')} (${unjudged.slice(0, 10).join(', ')}${unjudged.length > 10 ? ', …' : ''}) carry no callback times (stats) and no creation date: not judged, left on.`);
   }
-  return judgedPlan(title, wanted, resourceFacts({ webhooks }), { apiCalls: calls(), guardrails: options.guardrails, notes });
+  // A re-pointed webhook's state before (for revert) is as this listing read it while that reading stands (readAtPlan).
+  const stateBefore = (action: WantedRow['action']) => {
+    const webhook = action.action === 'update-webhook' ? webhooks.get(action.webhookId) : undefined;
+    return webhook === undefined ? undefined : webhookStateBefore(webhook);
+  };
+  return judgedPlan(title, wanted, resourceFacts({ webhooks }), { apiCalls: calls(), guardrails: options.guardrails, notes, readAtMs: options.nowMs, stateBefore });
 }
 
 function repoint(webhook: Webhook, from: string, to: string): WantedRow {

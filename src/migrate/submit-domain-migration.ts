@@ -55,7 +55,7 @@ export async function submitDomainMigration(engine: EngineContext, plan: DomainM
     primaryBatch: `${id}-primary`,
     ...(request.oldAddress === 'remove' ? { removeBatch: `${id}-remove` } : {}),
   };
-  const persons = plan.moves.map((move) => personOf(move, at));
+  const persons = plan.moves.map((move) => personOf(move, at, plan.readAtMs));
   const open = persons.filter((person) => person.phase === 'scheduled');
   const batches = domainBatches(record);
   const steps: StepJobData[] = open.flatMap((person) => [
@@ -73,8 +73,9 @@ export async function submitDomainMigration(engine: EngineContext, plan: DomainM
   return { workflowId: submitted.workflow.id, created: submitted.created, queued: open.length };
 }
 
-function personOf(move: DomainMove, at: Date): DomainPerson {
+function personOf(move: DomainMove, at: Date, readAtMs: number | undefined): DomainPerson {
   const phase = move.verdict === 'change' ? 'scheduled' : move.verdict === 'no-op' ? 'migrated' : 'refused';
+  const newAddress = move.newAddress === 'primary' ? undefined : move.newAddress;
   return {
     row: move.row,
     line: 0,
@@ -88,6 +89,7 @@ function personOf(move: DomainMove, at: Date): DomainPerson {
     steps: [personStepOf('plan', move.verdict, at, move.reason)],
     newEmail: move.newEmail,
     ...(move.alternateEmailId === undefined ? {} : { alternateEmailId: move.alternateEmailId }),
+    ...(readAtMs === undefined || phase !== 'scheduled' || newAddress === undefined ? {} : { reading: { readAt: new Date(readAtMs).toISOString(), newAddress } }),
     checked: move.waits,
     ...(move.errorCode === undefined ? {} : { errorCode: move.errorCode }),
   };

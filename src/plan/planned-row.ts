@@ -73,6 +73,14 @@ export interface ResolvedTarget {
    * before for `seatflow revert` without another read when the row runs (docs/governance.md#revert).
    */
   seatBefore?: { seatType?: string; admin?: boolean };
+  /**
+   * update-column, update-webhook (a migration's rows), make-alternate-email-primary (a domain migration's): what the
+   * row changes as the plan (or the step that queued the row) read it, in the shape the job type's `readBefore`
+   * returns, and when it was read (ISO, on the service's clock). The row processor keeps it as the row's state before
+   * for `seatflow revert` instead of reading again while that reading stands (plannedStateBefore,
+   * plan-reading-stands.ts: the row runs within 15 minutes of it); after that it reads as before.
+   */
+  readAtPlan?: { readAt: string; state: Record<string, unknown> };
   /** set-profile-image, create-discussion with a file: the file checked when the manifest was read, uploaded as is. */
   upload?: LocalFile;
 }

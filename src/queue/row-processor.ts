@@ -19,6 +19,7 @@ import type { RowOutcome } from './row-outcome.js';
 import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
 import { plural } from '../core/plural.js';
+import { plannedStateBefore } from '../workflow/planned-state-before.js';
 
 export interface RowProcessorOptions {
   redis: RedisClient;
@@ -218,11 +219,12 @@ export function createRowProcessor(options: RowProcessorOptions) {
 
     /**
      * The row's state before is read once, just before its first change (a later attempt finds it kept): a read that
-     * fails fails the attempt like the change would, and is retried with it (it changed nothing).
+     * fails fails the attempt like the change would, and is retried with it (it changed nothing). What the plan read
+     * for the row (target.readAtPlan) stands in for the read while that reading stands (planned-state-before.ts).
      */
     async function recordBeforeAndRun(type: JobType, rowContext: JobContext): Promise<JobResult> {
       if (type.readBefore !== undefined && options.recordStateBefore !== false && !(await store.hasStateBefore(batchId, row))) {
-        await store.saveStateBefore(batchId, row, await type.readBefore(rowContext));
+        await store.saveStateBefore(batchId, row, plannedStateBefore(rowContext.target, serviceClock.now()) ?? (await type.readBefore(rowContext)));
       }
       return type.run(rowContext);
     }

@@ -80,7 +80,9 @@ const spec = columnSpecSchema.parse({
   ],
 });
 
-const plan = (h: BatchHarness, sheetIds: number[]) => planColumnMigration({ api: h.api, sheetIds, spec, sheetsFile: 'sheets.txt', specFile: 'columns.json', guardrails: GUARDRAILS });
+// As `seatflow migrate` plans it: at now on the service's clock (the reference server's), so the rows carry what it read.
+const plan = (h: BatchHarness, sheetIds: number[]) => planColumnMigration({ api: h.api, sheetIds, spec, sheetsFile: 'sheets.txt', specFile: 'columns.json', guardrails: GUARDRAILS, nowMs: h.server.context.clock.now() });
+const lastSeq = (h: BatchHarness) => h.server.requests.list().at(-1)?.seq ?? 0;
 
 describe('seatflow migrate columns, against the reference server', { timeout: 180_000 }, () => {
   it('over 20 sheets (a Status primary column, a Gantt sheet with dependencies) converts exactly what the plan said; revert and re-run', async () => {
@@ -117,10 +119,16 @@ describe('seatflow migrate columns, against the reference server', { timeout: 18
     expect(adds).toHaveLength(9 + 2 + 1);
 
     const before = (await h.mutations()).length;
+    const since = lastSeq(h);
     h.startWorkers();
     const submitted = await h.system.submit(planned.plan);
     const finished = await h.waitForState(submitted.batch.id, ['finished'], 120_000);
     expect(finished.counts).toMatchObject({ failed: 0 });
+    // The plan's listing stands in for each update's read of its column (for revert): not one column read again.
+    const updates = rows.filter((row) => row.verdict === 'change' && row.action?.action === 'update-column');
+    expect(updates.every((row) => row.target.readAtPlan !== undefined)).toBe(true);
+    expect(h.server.requests.list({ afterSeq: since, operation: 'getColumn' })).toHaveLength(0);
+    expect(h.server.requests.list({ afterSeq: since, operation: 'updateColumn' })).toHaveLength(updates.length);
     const mutations = (await h.mutations()).slice(before);
     // Each planned change once, nothing else: one mutation per change row.
     expect(mutations).toHaveLength(planned.plan.summary.change);
@@ -148,5 +156,25 @@ describe('seatflow migrate columns, against the reference server', { timeout: 18
     expect(owner1.type).toBe('TEXT_NUMBER');
     expect(office1.columns.map((c) => c.title)).toEqual(['Asset', 'Status', 'Owner', 'Notes']);
     expect(office1.columns.find((c) => c.title === 'Status')?.options).toBeUndefined();
+  });
+
+  it('a plan older than its reading stands (15 minutes) reads each column before its change, and revert restores it the same', async () => {
+    const h = await batches.open({ rateLimit: 'off', data: fixture, adminToken: ADMIN });
+    const state = h.server.context.state;
+    const office2 = [...state.sheets.values()].find((sheet) => sheet.name === 'Assets office 2')!;
+    const planned = await plan(h, [office2.id]);
+    const updates = Array.from(planned.plan.rows).filter((row) => row.verdict === 'change' && row.action?.action === 'update-column');
+    expect(updates.length).toBeGreaterThan(0);
+    // Queued 16 minutes after the plan read (an approval, say): the plan's reading no longer stands.
+    h.server.context.clock.advance(16 * 60_000);
+    const since = lastSeq(h);
+    h.startWorkers();
+    const submitted = await h.system.submit(planned.plan);
+    expect((await h.waitForState(submitted.batch.id, ['finished'], 60_000)).counts).toMatchObject({ failed: 0 });
+    expect(h.server.requests.list({ afterSeq: since, operation: 'getColumn' })).toHaveLength(updates.length);
+    const revert = await planRevert({ batchId: submitted.batch.id, store: h.system.store, registry: createJobRegistry(), api: h.api, guardrails: { ...GUARDRAILS, protectedAccounts: [] }, reactivationWindowDays: 30 });
+    const reverting = await h.system.submit(revert.plan, { options: revertBatchOptions(submitted.batch.id) });
+    await h.waitForState(reverting.batch.id, ['finished'], 60_000);
+    expect(office2.columns.map((c) => [c.title, c.type])).toEqual([['Asset', 'TEXT_NUMBER'], ['Status', 'TEXT_NUMBER'], ['Owner', 'TEXT_NUMBER'], ['Notes', 'TEXT_NUMBER'], ['Assigned On', 'DATE']]);
   });
 });

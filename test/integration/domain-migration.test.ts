@@ -147,4 +147,53 @@ describe('seatflow migrate domain, against the reference server', { timeout: 240
     await h.waitForState(queued.batch.id, ['finished'], 120_000);
     for (const userId of expected) expect(state.users.get(userId!)?.email.endsWith('@acme.example'), `user ${userId}`).toBe(true);
   });
+
+  it('stands on the plan\'s reading of each user while it stands: add and make-primary only, no read again; revert restores from it; a stale plan reads again', async () => {
+    const { h, o } = await open();
+    const state = h.server.context.state;
+    // The new domain validated for the plan: every new address counts as confirmed at once.
+    state.plans.get(DEMO.planId)!.domains.push('acme.io');
+    const members = usersOn(h, 'acme.example').filter((user) => /\.\d{3}@/.test(user.email) && user.seats.length > 0 && user.seats.every((seat) => seat.planId === DEMO.planId)).sort((a, b) => a.email.localeCompare(b.email));
+    expect(members.length).toBeGreaterThanOrEqual(30);
+    const request = (users: UserRecord[]) => domainMigrationRequestSchema.parse({ from: 'acme.example', to: 'acme.io', users: users.map((user) => user.email), usersFile: 'users.txt', oldAddress: 'keep', validatedDomains: ['acme.example', 'acme.io'] });
+    const planAt = (users: UserRecord[]) => planDomainMigration({ api: h.api, request: request(users), guardrails: GUARDRAILS, nowMs: h.server.context.clock.now() });
+    const since = () => h.server.requests.list().at(-1)?.seq ?? 0;
+    const count = (after: number, operation: string) => h.server.requests.list({ afterSeq: after, operation }).length;
+    o.startWorkers();
+
+    const fresh = members.slice(0, 20);
+    const planned = await planAt(fresh);
+    expect(planned.summary.migrate).toBe(fresh.length);
+    const start = since();
+    const submitted = await submitDomainMigration(o.system.engine.context, planned, h.server.url);
+    await settle(o, submitted.workflowId);
+    const status = (await domainMigrationsOf(o.system.engine).status(submitted.workflowId))!;
+    expect(status.persons.map((person) => person.phase)).toEqual(fresh.map(() => 'migrated'));
+    // Each user: the add and the make-primary, nothing read again (the plan's reading, the add's answer).
+    expect(count(start, 'addAlternateEmail')).toBe(fresh.length);
+    expect(count(start, 'makeAlternateEmailPrimary')).toBe(fresh.length);
+    for (const operation of ['getUser', 'getAlternateEmail', 'listAlternateEmails', 'listUsers']) expect(count(start, operation), operation).toBe(0);
+    for (const user of fresh) expect(state.users.get(user.id)?.email.endsWith('@acme.io'), user.email).toBe(true);
+
+    // The revert puts every primary back, from the primary address the plan read (kept as each row's state before).
+    const revert = await planRevert({ batchId: `${submitted.workflowId}-primary`, store: h.system.store, registry: createJobRegistry(), api: h.api, guardrails: { ...GUARDRAILS, protectedAccounts: [] }, reactivationWindowDays: 30 });
+    expect(revert.plan.summary.change).toBe(fresh.length);
+    const queued = await h.system.submit(revert.plan, { options: revertBatchOptions(`${submitted.workflowId}-primary`) });
+    await h.waitForState(queued.batch.id, ['finished'], 60_000);
+    for (const user of fresh) expect(state.users.get(user.id)?.email, `user ${user.id}`).toBe(user.email);
+
+    // Queued 16 minutes after its plan (an approval, say): the migrate step reads each user again, once.
+    const late = members.slice(20, 25);
+    const stale = await planAt(late);
+    h.server.context.clock.advance(16 * 60_000);
+    const later = since();
+    const lateRun = await submitDomainMigration(o.system.engine.context, stale, h.server.url);
+    await settle(o, lateRun.workflowId);
+    expect((await domainMigrationsOf(o.system.engine).status(lateRun.workflowId))!.persons.map((person) => person.phase)).toEqual(late.map(() => 'migrated'));
+    expect(count(later, 'getUser')).toBe(late.length);
+    const lateRevert = await planRevert({ batchId: `${lateRun.workflowId}-primary`, store: h.system.store, registry: createJobRegistry(), api: h.api, guardrails: { ...GUARDRAILS, protectedAccounts: [] }, reactivationWindowDays: 30 });
+    const lateQueued = await h.system.submit(lateRevert.plan, { options: revertBatchOptions(`${lateRun.workflowId}-primary`) });
+    await h.waitForState(lateQueued.batch.id, ['finished'], 60_000);
+    for (const user of late) expect(state.users.get(user.id)?.email, `user ${user.id}`).toBe(user.email);
+  });
 });

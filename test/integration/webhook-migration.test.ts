@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobRegistry } from '../../jobs/registry.js';
+import { planRevert, revertBatchOptions } from '../../src/governance/revert/plan-revert.js';
 import { planWebhookMigration, webhookMigrationRequestSchema, type WebhookMigrationRequest } from '../../src/migrate/plan-webhook-migration.js';
 import { writeReport } from '../../src/queue/report-writer.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
@@ -39,7 +41,7 @@ async function enabledWebhook(h: BatchHarness, name: string, url: string): Promi
 }
 
 async function run(h: BatchHarness, request: WebhookMigrationRequest) {
-  const planned = await planWebhookMigration({ api: h.api, request: webhookMigrationRequestSchema.parse(request), guardrails: GUARDRAILS, nowMs: Date.now() });
+  const planned = await planWebhookMigration({ api: h.api, request: webhookMigrationRequestSchema.parse(request), guardrails: GUARDRAILS, nowMs: h.server.context.clock.now() });
   const submitted = await h.system.submit(planned.plan);
   await h.waitForState(submitted.batch.id, ['finished'], 60_000);
   return { planned, batchId: submitted.batch.id, outcomes: await h.outcomes(submitted.batch.id) };
@@ -51,7 +53,11 @@ describe('seatflow migrate webhooks, against the reference server', { timeout: 1
     const good = await enabledWebhook(h, 'Assets to the new host', `${base}/old/good`);
     const broken = await enabledWebhook(h, 'Assets to nowhere', `${base}/old/broken`);
     h.startWorkers();
-    const { planned, outcomes } = await run(h, { mode: 'repoint', from: `${base}/old`, to: `${base}/new` });
+    const since = h.server.requests.list().at(-1)?.seq ?? 0;
+    const { planned, outcomes, batchId } = await run(h, { mode: 'repoint', from: `${base}/old`, to: `${base}/new` });
+    // The plan's listing is each row's state before (for revert): no webhook is read again before its update.
+    expect(h.server.requests.list({ afterSeq: since, operation: 'getWebhook' })).toHaveLength(0);
+    expect(h.server.requests.list({ afterSeq: since, operation: 'updateWebhook' })).toHaveLength(2);
     expect(Array.from(planned.plan.rows, (row) => [row.target.webhookId, row.verdict])).toEqual([[good, 'change'], [broken, 'change']].sort((a, b) => Number(a[0]) - Number(b[0])));
     const webhooks = h.server.context.state.webhooks;
     expect(webhooks.get(good)).toMatchObject({ callbackUrl: `${base}/new/good`, enabled: true, status: 'ENABLED' });
@@ -62,8 +68,15 @@ describe('seatflow migrate webhooks, against the reference server', { timeout: 1
     expect(planned.plan.summary.total).toBe(2);
 
     // Re-run: the good one is already at its new URL (no row), the broken one is too, and stays off (no change).
-    const again = await planWebhookMigration({ api: h.api, request: { mode: 'repoint', from: `${base}/old`, to: `${base}/new` }, guardrails: GUARDRAILS, nowMs: Date.now() });
+    const again = await planWebhookMigration({ api: h.api, request: { mode: 'repoint', from: `${base}/old`, to: `${base}/new` }, guardrails: GUARDRAILS, nowMs: h.server.context.clock.now() });
     expect(again.plan.summary.change).toBe(0);
+
+    // Revert, from the state the plan read: the re-pointed webhook goes back to its old URL, on (verified there again).
+    const revert = await planRevert({ batchId, store: h.system.store, registry: createJobRegistry(), api: h.api, guardrails: { ...GUARDRAILS, protectedAccounts: [] }, reactivationWindowDays: 30 });
+    expect(revert.plan.summary.change).toBe(1);
+    const reverting = await h.system.submit(revert.plan, { options: revertBatchOptions(batchId) });
+    await h.waitForState(reverting.batch.id, ['finished'], 60_000);
+    expect(webhooks.get(good)).toMatchObject({ callbackUrl: `${base}/old/good`, enabled: true, status: 'ENABLED' });
   });
 
   it('rotates every shared secret into the named file only: never in the outcomes or the report', async () => {

@@ -98,7 +98,9 @@ function lineOfRow(row: PlannedRow): PlanLine {
 }
 
 function decisionOf(row: PlannedRow): Record<string, unknown> {
-  const { upload, ...target } = row.target;
+  // What the plan read for revert (readAtPlan) is a reading with its time, not what will be done: a re-plan of the same
+  // live state reads it again at another time.
+  const { upload, readAtPlan: _reading, ...target } = row.target;
   return {
     action: row.action ?? row.actionName,
     verdict: row.verdict,

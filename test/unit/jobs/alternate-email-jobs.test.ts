@@ -8,13 +8,13 @@ import { IDS, contextFor, createDemoFake } from './job-fixtures.js';
 const chris = { email: 'chris.morgan@acme.example' };
 
 describe('addAlternateEmailJob', () => {
-  it('reports the id of the address it added', async () => {
+  it('reports the id of the address it added, and whether the service counts it confirmed', async () => {
     const fake = createDemoFake();
     const result = await addAlternateEmailJob.run(
       contextFor(fake.api, { action: 'add-alternate-email', user: chris, alternateEmail: 'c.morgan@acme.example' }, { userId: IDS.chris }),
     );
     const added = fake.state.users.get(IDS.chris)!.alternates.find((a) => a.email === 'c.morgan@acme.example');
-    expect(result.detail).toEqual({ userId: IDS.chris, alternateEmailId: added?.id });
+    expect(result.detail).toEqual({ userId: IDS.chris, alternateEmailId: added?.id, confirmed: added?.confirmed });
   });
 
   it('confirms done whatever the case of the stored address', async () => {
