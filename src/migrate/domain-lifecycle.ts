@@ -9,7 +9,7 @@ import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-e
 import { createPersonStore } from '../workflow/person-store.js';
 import { createRecordStore } from '../workflow/record-store.js';
 import type { StepJobData } from '../workflow/step-job.js';
-import { planReadingStands } from '../workflow/plan-reading-stands.js';
+import { planReadingStands } from '../plan/plan-reading-stands.js';
 import { primaryStateBefore } from '../../jobs/make-alternate-email-primary.js';
 import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { EngineContext } from '../workflow/workflow-context.js';

@@ -19,7 +19,7 @@ import type { RowOutcome } from './row-outcome.js';
 import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
 import { plural } from '../core/plural.js';
-import { plannedStateBefore } from '../workflow/planned-state-before.js';
+import { plannedStateBefore } from '../plan/planned-state-before.js';
 
 export interface RowProcessorOptions {
   redis: RedisClient;

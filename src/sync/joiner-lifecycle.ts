@@ -5,7 +5,7 @@ import { USER_STATUSES, type UserStatus } from '../contract/enums.js';
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import type { Lifecycle, RowWait, StepRun } from '../workflow/lifecycle.js';
-import { planReadingStands } from '../workflow/plan-reading-stands.js';
+import { planReadingStands } from '../plan/plan-reading-stands.js';
 import { personStepOf } from '../workflow/workflow-shapes.js';
 import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
 import { createPersonStore } from '../workflow/person-store.js';

@@ -1,6 +1,6 @@
 import { SEAT_TYPES, USER_STATUSES, type SeatType, type UserStatus } from '../contract/enums.js';
 import type { PersonStore } from '../workflow/person-store.js';
-import { planReadingStands } from '../workflow/plan-reading-stands.js';
+import { planReadingStands } from '../plan/plan-reading-stands.js';
 import { describeChangeElsewhere, type ChangeElsewhere, type PersonBase, type WorkflowBase } from '../workflow/workflow-shapes.js';
 import type { UserAtPlan } from './hr-workflow-state.js';
 import type { LiveMember } from './live-member.js';

@@ -1,7 +1,7 @@
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { LeaverState, StateBefore } from './leaver-state.js';
 import { groupsOwnedBy } from '../plan/group-ownership.js';
-import { planReadingStands } from './plan-reading-stands.js';
+import { planReadingStands } from '../plan/plan-reading-stands.js';
 
 export interface CaptureOptions {
   /** Now, on the workflow's clock. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/server/demo/demo-organization.js';
-import { PLAN_READING_STANDS_MS } from '../../src/workflow/plan-reading-stands.js';
+import { PLAN_READING_STANDS_MS } from '../../src/plan/plan-reading-stands.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 import { changes, seatOf, userOf, useSyncHarnesses, type SyncHarness } from '../helpers/sync-harness.js';
 

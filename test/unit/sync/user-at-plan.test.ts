@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MoverState, UserAtPlan } from '../../../src/sync/hr-workflow-state.js';
 import { forgetUserAtPlan, memberAtPlan, standingUserAtPlan } from '../../../src/sync/user-at-plan.js';
-import { PLAN_READING_STANDS_MS } from '../../../src/workflow/plan-reading-stands.js';
+import { PLAN_READING_STANDS_MS } from '../../../src/plan/plan-reading-stands.js';
 
 const PLANNED_AT = Date.parse('2026-11-28T09:00:00Z');
 const PLAN_ID = 77;

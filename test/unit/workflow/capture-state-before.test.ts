@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { captureStateBefore } from '../../../src/workflow/capture-state-before.js';
-import { PLAN_READING_STANDS_MS } from '../../../src/workflow/plan-reading-stands.js';
+import { PLAN_READING_STANDS_MS } from '../../../src/plan/plan-reading-stands.js';
 import type { LeaverState, StateBefore } from '../../../src/workflow/leaver-state.js';
 import { useCountedClient } from '../../helpers/counted-client.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plannedStateBefore } from '../../../src/workflow/planned-state-before.js';
+import { plannedStateBefore } from '../../../src/plan/planned-state-before.js';
 
 const READ_AT = Date.parse('2026-11-28T12:00:00.000Z');
 const target = { readAtPlan: { readAt: new Date(READ_AT).toISOString(), state: { primaryEmail: 'ann@acme.example' } } };

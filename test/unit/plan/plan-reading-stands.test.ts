@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_READING_STANDS_MS, planReadingStands } from '../../../src/workflow/plan-reading-stands.js';
+import { PLAN_READING_STANDS_MS, planReadingStands } from '../../../src/plan/plan-reading-stands.js';
 
 const READ_AT = Date.parse('2026-11-28T09:00:00Z');
 
