@@ -13,10 +13,10 @@ export interface PendingStep {
  * queued (submission, the hold's start, undo, retry, `seatflow steps run`) and leaves it when its job returns, so
  * "is anything of this workflow due by now" is one count, whatever the number of leavers, and `seatflow steps` lists
  * them in order without reading every leaver. A second set holds the same steps until a worker starts them: the only
- * ones the service-clock sweep may have to promote. Only a worker takes a step off it (it started it, or it ended): the
- * sweep reads it and acts on the jobs, never writes it, since what it read of a job may have changed by then (a worker
- * whose clock is behind sending the step back to wait). The step jobs themselves stay the truth of what runs: this is
- * their index.
+ * ones the service-clock sweep may have to promote. A step leaves it when the worker holding it starts it, or when it
+ * ends (its run, an undo); the sweep reads it and acts on the jobs, never writes it, since what it read of a job may
+ * have changed by then (a worker whose clock is behind sending the step back to wait). The step jobs themselves stay
+ * the truth of what runs: this is their index.
  */
 export interface StepIndex {
   add(workflowId: string, steps: readonly PendingStep[]): Promise<void>;
