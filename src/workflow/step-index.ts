@@ -12,13 +12,15 @@ export interface PendingStep {
  * Every step of a workflow that has not ended, by due time: one sorted set per workflow. A step enters it when it is
  * queued (submission, the hold's start, undo, retry, `seatflow steps run`) and leaves it when its job returns, so
  * "is anything of this workflow due by now" is one count, whatever the number of leavers, and `seatflow steps` lists
- * them in order without reading every leaver. A second set holds the same steps until a worker starts them (or BullMQ
- * hands them out): the only ones the service-clock sweep may have to promote, each looked at about once. The step
- * jobs themselves stay the truth of what runs: this is their index.
+ * them in order without reading every leaver. A second set holds the same steps until a worker starts them: the only
+ * ones the service-clock sweep may have to promote. A step leaves it when the worker holding it starts it, or when it
+ * ends (its run, an undo); the sweep reads it and acts on the jobs, never writes it, since what it read of a job may
+ * have changed by then (a worker whose clock is behind sending the step back to wait). The step jobs themselves stay
+ * the truth of what runs: this is their index.
  */
 export interface StepIndex {
   add(workflowId: string, steps: readonly PendingStep[]): Promise<void>;
-  /** A worker started the step, or BullMQ holds it as due: the sweep has nothing more to do for it. */
+  /** A worker started the step: the sweep has nothing more to do for it. Only the worker that holds the step says so. */
   started(workflowId: string, row: number, step: string): Promise<void>;
   /** The step waits for its time again (it was handed out before it was due on the service clock). */
   waiting(workflowId: string, step: PendingStep): Promise<void>;

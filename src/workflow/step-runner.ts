@@ -31,7 +31,9 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
       await job.moveToDelayed(Date.now() + early, token);
       throw new DelayedError();
     }
-    if ((job.data.polls ?? 0) === 0) await context.steps.started(workflowId, row, step);
+    // Started: off the sweep's list, by the one that knows (a step looking again for its row may have been listed
+    // again meanwhile: `seatflow steps run`, a retry).
+    await context.steps.started(workflowId, row, step);
     const ended = await runStep(job, token, signal);
     await context.steps.done(workflowId, row, step);
     return ended;

@@ -145,14 +145,13 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
     async promoteDue(atMs) {
       let promoted = 0;
       for (const workflow of await activeWorkflows()) {
-        // Only steps no worker has started: each is looked at about once after it falls due, whatever the backlog.
+        // Only steps no worker has started. The sweep acts on their jobs and never takes one off that list: the worker
+        // that starts a step does (step-runner.ts). What the sweep reads of a job is already old when it would write: a
+        // step it promoted, or saw a worker hold, may be one that a worker whose clock is behind is sending back to
+        // wait for its due instant at that moment (and putting back on the list); taken off the list then, it would
+        // wait as a delayed job of hours of wall time that no sweep promotes.
         for (const step of await context.steps.dueWaiting(workflow.id, atMs, 1000)) {
           const job = await queue().getJob(stepJobId(workflow.id, step.row, step.step));
-          const state = job === undefined ? undefined : await job.getState();
-          if (job !== undefined && state === 'delayed' && (job.data.polls ?? 0) === 0) {
-            await job.promote().catch(() => undefined);
-            promoted += 1;
-          }
           if (job === undefined) {
             // Due and never started, yet no job holds it: lost with a Redis failover (its job removed on one master,
             // its start never recorded on the other) or removed by an undo. Queued again, it runs as a step run twice
@@ -160,9 +159,11 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
             const data: StepJobData = { workflowId: workflow.id, row: step.row, step: step.step, dueAt: step.dueAt };
             await queue().add(step.step, data, stepJobOptions(data, atMs));
             promoted += 1;
+          } else if ((await job.getState()) === 'delayed' && (job.data.polls ?? 0) === 0) {
+            await job.promote().catch(() => undefined);
+            promoted += 1;
           }
-          // Promoted, queued again, or handed out by BullMQ already: done here.
-          await context.steps.started(workflow.id, step.row, step.step);
+          // Anything else is a worker's (active) or about to be (waiting): it stays listed until a worker starts it.
         }
       }
       return promoted;
