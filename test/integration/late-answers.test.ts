@@ -142,7 +142,10 @@ describe('a change whose answer is late rather than lost', () => {
       // some go out only now. It is stopped once they are done (SIGTERM lets active rows finish).
       child.kill('SIGCONT');
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      // Named, so that a run that hangs here says so (its shutdown grace is 60 s) rather than timing out unexplained.
+      const exited = once(child, 'exit');
+      const late = new Promise((_, reject) => setTimeout(() => reject(new Error('the woken worker did not exit within 75 s of SIGTERM')), 75_000).unref());
+      await Promise.race([exited, late]);
       await lateRequestsLanded(3000);
       expect(discussionsPerRow(h, batch.id, count)).toEqual(Array(count).fill(1));
       expect((await h.system.store.get(batch.id))?.counts).toMatchObject({ succeeded: count });
@@ -157,5 +160,5 @@ describe('a change whose answer is late rather than lost', () => {
       child.kill('SIGKILL');
       if (child.exitCode === null) await once(child, 'exit');
     }
-  }, 150_000);
+  }, 270_000);
 });
