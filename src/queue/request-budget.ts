@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { QueueKeys } from './queue-keys.js';
 import { tokenKey } from './queue-keys.js';
 import { scriptOf, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
-import { UNREPLICATED_QUIET_MS } from './redis/replicated-write.js';
+import { createReplicaQuiet } from './redis/replicated-write.js';
 import { CONFIRM, PAUSE, READ, RECORD_429, RESERVE } from './request-budget-scripts.js';
 
 /**
@@ -128,7 +128,7 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
   // EVALSHA of each script (lua-script.ts); the three keys are one token's, in one cluster slot (queue-keys.ts).
   const run = async (script: string, ...extra: Array<number | string>): Promise<unknown> => scriptOf(script).run(options.redis, keys, [...args, ...extra]);
   const replicaAcks = options.replicaAcks ?? { count: 0, timeoutMs: 0 };
-  let unreplicatedUntil = -Infinity;
+  const replicaQuiet = createReplicaQuiet();
   /**
    * A reservation, on a replica too where there are replicas (in the same round trip: lua-script.ts). Once a
    * reservation found no replica in time (a new master whose replica is still syncing, a replica down), the next ones
@@ -136,10 +136,10 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
    * together, past their places, over the service's rate.
    */
   const reserve = async (cost: number): Promise<unknown> => {
-    if (replicaAcks.count === 0 || Date.now() < unreplicatedUntil) return run(RESERVE, cost);
+    if (replicaAcks.count === 0 || !replicaQuiet.waiting()) return run(RESERVE, cost);
     const { result, acknowledged } = await scriptOf(RESERVE).runReplicated(options.redis, keys, [...args, cost], replicaAcks);
     if (acknowledged < replicaAcks.count) {
-      unreplicatedUntil = Date.now() + UNREPLICATED_QUIET_MS;
+      replicaQuiet.missed();
       options.logger?.warn({ wanted: replicaAcks.count }, 'no Redis replica took a budget reservation in time: reservations go on without waiting for one for 30 s (a failover now could lose some)');
     }
     return result;

@@ -7,6 +7,26 @@ export const REPLICATION_PATIENCE_MS = 10_000;
 /** After a write no replica took within the patience, how long later writes go on without waiting (replicas down). */
 export const UNREPLICATED_QUIET_MS = 30_000;
 
+/**
+ * Whether writes still wait for replicas: once one found none in time, the next ones do not for UNREPLICATED_QUIET_MS
+ * (a replica down, or a new master whose replica is still syncing, would cost every write the whole wait).
+ */
+export interface ReplicaQuiet {
+  waiting(): boolean;
+  /** A write found no replica in time. */
+  missed(): void;
+}
+
+export function createReplicaQuiet(now: () => number = Date.now): ReplicaQuiet {
+  let quietUntil = -Infinity;
+  return {
+    waiting: () => now() >= quietUntil,
+    missed() {
+      quietUntil = now() + UNREPLICATED_QUIET_MS;
+    },
+  };
+}
+
 const PAUSE_BETWEEN_TRIES_MS = 250;
 
 export interface ReplicatedWrites {
@@ -40,7 +60,7 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
   const { redis, replicas, logger } = options;
   const patienceMs = options.patienceMs ?? REPLICATION_PATIENCE_MS;
   const now = options.now ?? Date.now;
-  let quietUntil = -Infinity;
+  const quiet = createReplicaQuiet(now);
 
   const acknowledged = async (routeKey: string): Promise<number> => {
     const replies = await redis.pipeline().exists(routeKey).wait(replicas.count, replicas.timeoutMs).exec();
@@ -51,7 +71,7 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
 
   return {
     async write(routeKey, write) {
-      if (replicas.count <= 0 || now() < quietUntil) {
+      if (replicas.count <= 0 || !quiet.waiting()) {
         await write();
         return replicas.count <= 0;
       }
@@ -66,9 +86,9 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
           if (now() - started >= patienceMs) throw error;
         }
         // Another write ran out of patience meanwhile: replicas are missing, this one stops waiting too.
-        if (now() < quietUntil) return false;
+        if (!quiet.waiting()) return false;
         if (now() - started >= patienceMs) {
-          quietUntil = now() + UNREPLICATED_QUIET_MS;
+          quiet.missed();
           logger.warn({ what: options.what, wanted: replicas.count, patienceMs }, 'no Redis replica took a write in time; going on without waiting for replicas for 30 s (a failover now could lose such writes)');
           return false;
         }
