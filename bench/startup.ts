@@ -4,7 +4,9 @@
 // server per run; prints median, min and max of the wall time, and the median CPU time (user + system) of the measured
 // process, which a loaded machine inflates less. The checkout's bin/seatflow (tsx) is measured beside it for reference.
 // `node -e 0` is measured the same way first: the floor of any Node.js process on this machine at this load.
-// Run: bin/seatflow-dev bench/startup.ts [RUNS=15]   (on a shared machine: nice -n -10 bin/seatflow-dev …)
+// Run: bin/seatflow-dev bench/startup.ts [RUNS=15] [NODE]   (on a shared machine: nice -n -10 bin/seatflow-dev …)
+// NODE: the node binary the measured processes run on (default: this one), e.g. a Node 22 or 24 from
+// test/helpers/node-versions.ts, where the bundle's compile cache applies (bin/seatflow).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { installPackage } from './installed-package.js';
 import { seatflowEnv } from './seatflow-env.js';
 
 const RUNS = Number(process.argv[2] ?? 15);
+const NODE = process.argv[3] ?? process.execPath;
 const root = path.resolve(import.meta.dirname, '..');
 const installed = await installPackage();
 const server = await startReferenceServer({ rateLimit: { requests: 300, perSeconds: 60 } });
@@ -32,7 +35,7 @@ writeFileSync(manifest, `email,action\n${deactivatableEmails(server, 50).map((em
 async function timed(command: string[], env: NodeJS.ProcessEnv = {}): Promise<{ wall: number; cpu: number }> {
   const started = performance.now();
   // GNU time prints the child's user and system CPU seconds on the last line of stderr.
-  const child = spawn('/usr/bin/time', ['-f', '%U %S', process.execPath, ...command], { cwd: dir, env: seatflowEnv(path.join(dir, 'home'), env), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/usr/bin/time', ['-f', '%U %S', NODE, ...command], { cwd: dir, env: seatflowEnv(path.join(dir, 'home'), env), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -59,7 +62,7 @@ const fiftyRows = (bin: string) => async () => {
   return timed([bin, 'run', manifest, '--yes'], { REDIS_URL: redis.url, SEATFLOW_QUEUE_PREFIX: `startup${run}`, SMARTSHEET_API_BASE: server.url, SMARTSHEET_ACCESS_TOKEN: server.tokens.admin });
 };
 
-console.log(`start-up, ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')} (node ${process.version})`);
+console.log(`start-up, ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')} (node ${NODE === process.execPath ? process.version : NODE})`);
 await series('node -e 0 (the floor of any node process)', () => timed(['-e', '0']));
 console.log('installed package (npm pack, installed as docs/operations.md says: the bundled CLI of dist/cli)');
 await series('seatflow --help', () => timed([installed.bin, '--help']));
