@@ -1,6 +1,6 @@
 import type { QueueKeys } from './queue-keys.js';
 import { luaScript, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
-import { createReplicaQuiet } from './redis/replicated-write.js';
+import { createReplicaQuiet, REPLICATION_PATIENCE_MS } from './redis/replicated-write.js';
 
 /**
  * The in-flight marker of a row (hash `inflight`, field = row) holds either `1` (an attempt is running, or a worker
@@ -57,9 +57,19 @@ return now`);
 const NO_REPLICAS: ReplicaAcks = { count: 0, timeoutMs: 0 };
 
 /** `replicaAcks`: replicas that must hold the in-flight marker before the row's call goes out (none by default). */
-export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAcks: ReplicaAcks = NO_REPLICAS) {
-  // A replica down would cost every row the whole wait: after one marker found none, the next ones skip it a while.
-  const replicaQuiet = createReplicaQuiet();
+export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAcks: ReplicaAcks = NO_REPLICAS, now: () => number = Date.now) {
+  // A replica down would cost every row the whole wait. Markers that have found no replica for the replicated writes'
+  // patience (a replica gone, not one slow moment of a busy one) make the next ones skip the wait for a while.
+  const replicaQuiet = createReplicaQuiet(now);
+  let missingSince: number | undefined;
+  const noteReplicas = (replicated: boolean): void => {
+    if (replicated) missingSince = undefined;
+    else if (missingSince === undefined) missingSince = now();
+    else if (now() - missingSince >= REPLICATION_PATIENCE_MS) {
+      replicaQuiet.missed();
+      missingSince = undefined;
+    }
+  };
   return {
     /**
      * Marks the row in flight and counts the attempt (a confirm-only attempt does neither), unless an earlier request
@@ -67,14 +77,15 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
      * start waits until they have it (`replicated` says whether enough did in time).
      */
     async start(batchId: string, row: number, options: { settleMs: number; countAttempt: boolean; maxCrashed?: number }): Promise<AttemptStart & { replicated: boolean }> {
+      const waiting = replicaAcks.count > 0 && replicaQuiet.waiting();
       const started = await START.runReplicated(
         redis,
         [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId), keys.crashed(batchId)],
         [String(row), options.settleMs, options.countAttempt ? 1 : 0, options.maxCrashed ?? Number.MAX_SAFE_INTEGER],
-        replicaQuiet.waiting() ? replicaAcks : NO_REPLICAS,
+        waiting ? replicaAcks : NO_REPLICAS,
       );
       const replicated = started.acknowledged >= replicaAcks.count;
-      if (!replicated && replicaQuiet.waiting()) replicaQuiet.missed();
+      if (waiting) noteReplicas(replicated);
       const result = (started.result as unknown[]).map(Number);
       if (result[0] === 0) return { kind: 'wait', waitMs: result[1]!, crashed: result[2]!, nowMs: result[3]!, replicated };
       if (result[0] === 2) return { kind: 'crashed-out', crashed: result[1]!, attempts: result[2]!, nowMs: result[3]!, replicated };

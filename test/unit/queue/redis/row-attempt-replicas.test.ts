@@ -23,16 +23,26 @@ async function waitsRun(): Promise<number> {
 }
 
 describe('a row attempt with replicas wanted and none there', () => {
-  it('waits for a replica at the first row, then lets the next rows go without the wait for a while', async () => {
-    const attempts = createRowAttempts(client, createQueueKeys(`rq${process.pid}`), { count: 1, timeoutMs: 20 });
+  it('waits for a replica while one may only be slow, then lets the next rows go without the wait for a while', async () => {
+    let clock = 0;
+    const attempts = createRowAttempts(client, createQueueKeys(`rq${process.pid}`), { count: 1, timeoutMs: 20 }, () => clock);
+    const start = (row: number) => attempts.start('b1', row, { settleMs: 0, countAttempt: true });
     const before = await waitsRun();
-    const first = await attempts.start('b1', 1, { settleMs: 0, countAttempt: true });
-    expect(first).toMatchObject({ kind: 'go', replicated: false });
-    expect(await waitsRun()).toBe(before + 1);
-    for (let row = 2; row <= 5; row += 1) {
-      expect(await attempts.start('b1', row, { settleMs: 0, countAttempt: true })).toMatchObject({ kind: 'go', replicated: false });
+    // Rows 1-3 over 12 s of missing replica: each waits (a lag of a busy replica must not turn the waits off).
+    for (const [row, at] of [[1, 0], [2, 6_000], [3, 12_000]] as const) {
+      clock = at;
+      expect(await start(row)).toMatchObject({ kind: 'go', replicated: false });
     }
-    // Without the quiet period every row would have waited for the missing replica again.
-    expect(await waitsRun()).toBe(before + 1);
+    expect(await waitsRun()).toBe(before + 3);
+    // Missing for longer than the patience: the next rows, within 30 s, go without the wait.
+    for (let row = 4; row <= 7; row += 1) {
+      clock += 5_000;
+      expect(await start(row)).toMatchObject({ kind: 'go', replicated: false });
+    }
+    expect(await waitsRun()).toBe(before + 3);
+    // After the quiet period, rows wait for a replica again.
+    clock += 30_000;
+    await start(8);
+    expect(await waitsRun()).toBe(before + 4);
   });
 });
