@@ -87,10 +87,11 @@ export interface BatchStore {
 
 export interface BatchStoreHooks {
   /**
-   * Called after an outcome was recorded (not for a row that already had one); `batchFinished` when it was the last.
-   * Awaited (the audit trail appends here), so it must not throw: an observer catches and logs its own failures.
+   * Called after an outcome was recorded (not for a row that already had one); `batchFinished` when it was the last;
+   * `run`: the row's run this outcome ends (0, then one more per `retry` that reopened the row; EndResult). Awaited
+   * (the audit trail appends here), so it must not throw: an observer catches and logs its own failures.
    */
-  onOutcome?: (outcome: RowOutcome, batchFinished: boolean) => void | Promise<void>;
+  onOutcome?: (outcome: RowOutcome, batchFinished: boolean, run: number) => void | Promise<void>;
   /** Called when a batch became finished by `finishIfComplete` (rows that all ended at submission). Must not throw. */
   onBatchFinished?: (batchId: string) => void | Promise<void>;
 }
@@ -99,8 +100,8 @@ export interface BatchStoreHooks {
 export function combineStoreHooks(...all: Array<BatchStoreHooks | undefined>): BatchStoreHooks {
   const hooks = all.filter((h): h is BatchStoreHooks => h !== undefined);
   return {
-    onOutcome: async (outcome, batchFinished) => {
-      for (const h of hooks) await h.onOutcome?.(outcome, batchFinished);
+    onOutcome: async (outcome, batchFinished, run) => {
+      for (const h of hooks) await h.onOutcome?.(outcome, batchFinished, run);
     },
     onBatchFinished: async (batchId) => {
       for (const h of hooks) await h.onBatchFinished?.(batchId);
@@ -189,7 +190,7 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       const result = await rowLifecycle.end(outcome, from);
       if (result.kind === 'recorded') {
         if (result.waiter !== undefined) await wake?.(result.waiter);
-        await hooks.onOutcome?.(outcome, result.batchFinished);
+        await hooks.onOutcome?.(outcome, result.batchFinished, result.run);
       }
       return result;
     },

@@ -41,6 +41,11 @@ export function createQueueKeys(prefix: string) {
     crashed: (batchId: string) => `${batch(batchId)}:crashed`,
     /** Hash row → first start time (ms). */
     started: (batchId: string) => `${batch(batchId)}:started`,
+    /**
+     * Hash row → the row's run: how many times `retry` forgot its outcome to run it again (absent: 0), written by
+     * row-lifecycle.ts with the outcome. What tells a retry's new outcome from the same run's outcome recorded again.
+     */
+    rowRuns: (batchId: string) => `${batch(batchId)}:row-runs`,
     /** Hash row → the job waiting for the row's end (a lifecycle's step: queue and job id), written by row-lifecycle.ts. */
     rowWaiters: (batchId: string) => `${batch(batchId)}:row-waiters`,
     /** Hash row → the row's state just before its change (JSON, as its job type read it), for `seatflow revert`. */

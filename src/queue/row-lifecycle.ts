@@ -58,10 +58,10 @@ export type RowStart =
   | { kind: 'not-due'; dueAt: number };
 
 /**
- * What ending a row did: recorded (whether that finished the batch, and the job waiting for the row, to wake), or why
- * not.
+ * What ending a row did: recorded (whether that finished the batch, the job waiting for the row, to wake, and the
+ * row's run the outcome ends: 0, then one more each time `retry` reopened it), or why not.
  */
-export type EndResult = { kind: 'recorded'; batchFinished: boolean; waiter?: RowWaiter } | { kind: 'had-outcome' } | { kind: 'refused'; state: RowState | 'none' };
+export type EndResult = { kind: 'recorded'; batchFinished: boolean; run: number; waiter?: RowWaiter } | { kind: 'had-outcome' } | { kind: 'refused'; state: RowState | 'none' };
 
 // Shared by every script: a state is `state` or `state@dueMs`; `move` rewrites it and the batch's per-state counts.
 // KEYS[1] is always the batch's row-states hash, KEYS[2] the batch record.
@@ -143,7 +143,7 @@ local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
 if state == 'running' then move(ARGV[1], state, 'queued', due) end
 return 1`);
 
-// KEYS: states, batch, outcomes, inflight, finished-per-second, waiters. ARGV: row, outcome JSON, outcome, finishedAt
+// KEYS: states, batch, outcomes, inflight, finished-per-second, waiters, runs. ARGV: row, outcome JSON, outcome, finishedAt
 // (ISO), the states it may end from ('*': any). Keeps the first outcome of a row only (returns 0 when it had one; -1
 // and the state when its state is not one of those allowed); counts it (and in its second, for the pace shown on the
 // dashboard); marks the batch finished when every row has one (returns 2 then), at the latest outcome's time: rows end
@@ -151,7 +151,9 @@ return 1`);
 // ended last. Only a row that ended knowing its state drops the in-flight marker: a failed or cancelled row may hold a
 // change an earlier attempt made unseen, and `retry` can run it again, which must then confirm before acting. The
 // counted outcomes come from OUTCOMES, so a new outcome cannot be left out of "every row has one". The row's waiter,
-// if any, comes back with a recorded end (second element) for the caller to wake.
+// if any, comes back with a recorded end (second element) for the caller to wake, and the row's run (third): read in
+// the same script as the outcome is written, so whoever records the run's outcome again (a row whose outcome a
+// failover lost, queued again) is told the same run.
 const END = luaScript('RowStateEnd', `${PRELUDE}
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return {0} end
 local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
@@ -175,23 +177,26 @@ local n = ${OUTCOMES.length}
 local sum = 0
 for i = 1, n do sum = sum + tonumber(c[i] or '0') end
 local waiter = redis.call('HGET', KEYS[6], ARGV[1]) or ''
+local run = tonumber(redis.call('HGET', KEYS[7], ARGV[1]) or '0')
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 'submitting' then
   redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', last)
-  return {2, waiter}
+  return {2, waiter, run}
 end
 -- A cancelled batch stays cancelled; its last row's end is when it stopped (its duration stops growing).
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call('HSET', KEYS[2], 'finishedAt', last) end
-return {1, waiter}`);
+return {1, waiter, run}`);
 
-// KEYS: states, batch, outcomes, finished-per-second. ARGV: row, expected outcome, state to reopen to (queued |
+// KEYS: states, batch, outcomes, finished-per-second, runs. ARGV: row, expected outcome, state to reopen to (queued |
 // planned), due ('' keeps the row's; a planned row has none). Forgets an outcome so the row can run again (retry), in its second too. A batch
-// with a row to run is not finished, even if another row's outcome marked it finished since retry set it queued.
+// with a row to run is not finished, even if another row's outcome marked it finished since retry set it queued. The
+// row's run counts one more: its next outcome is a new one, not the old one recorded again.
 const REOPEN = luaScript('RowStateReopen', `${PRELUDE}
 local json = redis.call('HGET', KEYS[3], ARGV[1])
 if not json then return 0 end
 local outcome = cjson.decode(json)
 if outcome['outcome'] ~= ARGV[2] then return 0 end
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HINCRBY', KEYS[5], ARGV[1], 1)
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[2], -1)
 if type(outcome['finishedAt']) == 'string' and redis.call('HINCRBY', KEYS[4], string.sub(outcome['finishedAt'], 1, 19), -1) <= 0 then
   redis.call('HDEL', KEYS[4], string.sub(outcome['finishedAt'], 1, 19))
@@ -281,18 +286,18 @@ export function createRowLifecycle(redis: RedisClient, keys: QueueKeys) {
       const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
       const answer = (await END.run(
         redis,
-        [keys.rowStates(outcome.batchId), keys.batch(outcome.batchId), keys.outcomes(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId), keys.rowWaiters(outcome.batchId)],
+        [keys.rowStates(outcome.batchId), keys.batch(outcome.batchId), keys.outcomes(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId), keys.rowWaiters(outcome.batchId), keys.rowRuns(outcome.batchId)],
         [outcome.row, json, outcome.outcome, outcome.finishedAt, from === undefined ? '*' : from.join(',')],
-      )) as [number, string?];
+      )) as [number, string?, number?];
       if (answer[0] === 0) return { kind: 'had-outcome' };
       if (answer[0] === -1) return { kind: 'refused', state: (answer[1] ?? 'none') as RowState | 'none' };
       const waiter = decodeRowWaiter(answer[1]);
-      return { kind: 'recorded', batchFinished: answer[0] === 2, ...(waiter === undefined ? {} : { waiter }) };
+      return { kind: 'recorded', batchFinished: answer[0] === 2, run: answer[2] ?? 0, ...(waiter === undefined ? {} : { waiter }) };
     },
 
     /** Forgets the row's outcome when it is `expected` and reopens it to `to` (retry): true when it did. */
     async reopen(batchId: string, row: number, expected: Outcome, to: 'queued' | 'planned', dueAt?: number): Promise<boolean> {
-      return (await REOPEN.run(redis, [keys.rowStates(batchId), keys.batch(batchId), keys.outcomes(batchId), keys.finishedPerSecond(batchId)], [row, expected, to, dueAt === undefined ? '' : Math.round(dueAt)])) === 1;
+      return (await REOPEN.run(redis, [keys.rowStates(batchId), keys.batch(batchId), keys.outcomes(batchId), keys.finishedPerSecond(batchId), keys.rowRuns(batchId)], [row, expected, to, dueAt === undefined ? '' : Math.round(dueAt)])) === 1;
     },
 
     /**
@@ -315,6 +320,12 @@ export function createRowLifecycle(redis: RedisClient, keys: QueueKeys) {
 
     async statusOf(batchId: string, row: number): Promise<RowStatus> {
       return parseRowStatus(await redis.hget(keys.rowStates(batchId), String(row)));
+    },
+
+    /** The run of every row `retry` reopened (the others are in their first, 0): what a recorded end said of each. */
+    async runs(batchId: string): Promise<Map<number, number>> {
+      const raw = await redis.hgetall(keys.rowRuns(batchId));
+      return new Map(Object.entries(raw).map(([row, run]) => [Number(row), Number(run)]));
     },
 
     /** The states of these rows, one round trip per thousand. */

@@ -32,6 +32,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * What a Sentinel failover does to writes the old master took after its replica's last copy: they are gone. Returns
+ * what puts these keys back as they are now (only keys of one hash slot: the batch's, never the audit trail's).
+ */
+async function keysAsNow(client: RedisHandle['client'], keys: readonly string[]): Promise<() => Promise<void>> {
+  const dumps = await Promise.all(keys.map(async (key) => [key, await client.dumpBuffer(key)] as const));
+  return async () => {
+    for (const [key, dump] of dumps) {
+      if (dump === null) await client.del(key);
+      else await client.restore(key, 0, dump, 'REPLACE');
+    }
+  };
+}
+
 const verifyLog = async (log: ReturnType<typeof createAuditLog>) =>
   verifyAuditEntries(
     (async function* () {
@@ -118,8 +132,58 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     expect((await rowsInTrail()).map((entry) => [entry.data.row, entry.data.recovered ?? false])).toEqual([[1, false], [2, true], [3, true]]);
     // Again (another worker starts), or the dying worker's own append arriving late: nothing twice.
     expect(await appendMissingRowEntries({ audit: log, store: crashed })).toBe(0);
-    await auditRowHooks(log, createSilentLogger()).onOutcome!(third!, true);
+    await auditRowHooks(log, createSilentLogger()).onOutcome!(third!, true, 0);
     expect((await rowsInTrail()).map((entry) => entry.data.row)).toEqual([1, 2, 3]);
     expect(await verifyLog(log)).toMatchObject({ ok: true, entries: 3 });
+  });
+
+  it("records a row's change once when a failover dropped its outcome and kept its entry, and the row, queued again as lost, confirmed the change", async () => {
+    // Found by the whole-system simulation (Sentinel seed 4): the old master took the row's outcome and was demoted;
+    // the entry, the next write, landed on the new master. The lost-row look queued the row again, it confirmed the
+    // change was there and recorded it again, later: two entries for one change.
+    const keys = createQueueKeys(redis.prefix());
+    const log = createAuditLog(handle.client, keys);
+    const store = createBatchStore(handle.client, keys, auditRowHooks(log, createSilentLogger()));
+    const batchId = 'b00000000fa11';
+    await store.create({ id: batchId, source: 'm.csv', sha256: 'x', createdAt: new Date().toISOString(), total: 1, queued: 1, sim: true, target: 'sim', queueName: 'q' }, Date.now());
+    expect(await store.rowLifecycle.start(batchId, 1, Date.now())).toEqual({ kind: 'go' });
+    const failover = await keysAsNow(handle.client, [keys.batch(batchId), keys.rowStates(batchId), keys.outcomes(batchId), keys.finishedPerSecond(batchId), keys.rowRuns(batchId)]);
+    const first = { batchId, row: 1, line: 2, action: 'upgrade', outcome: 'succeeded' as const, email: 'nora@acme.example', attempts: 1, finishedAt: new Date().toISOString() };
+    expect(await store.recordOutcome(first)).toBe(true);
+    await failover();
+    expect(await store.hasOutcome(batchId, 1)).toBe(false);
+    expect(await store.rowLifecycle.statusOf(batchId, 1)).toEqual({ state: 'running' });
+
+    const confirmedLater = { ...first, confirmed: true, message: 'done by this batch (confirmed after a lost answer)', finishedAt: new Date(Date.parse(first.finishedAt) + 5_000).toISOString() };
+    expect(await store.recordOutcome(confirmedLater)).toBe(true);
+    const rowsInTrail = async () =>
+      (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; subject: string; data: { row: number; outcome: string } }).filter((entry) => entry.event === 'row.applied' && entry.subject === batchId);
+    expect((await rowsInTrail()).map((entry) => entry.data.outcome)).toEqual(['succeeded']);
+    // Nor does a worker's start add it (its catch-up finds the outcome's run and verdict taken).
+    expect(await appendMissingRowEntries({ audit: log, store })).toBe(0);
+    expect(await rowsInTrail()).toHaveLength(1);
+    expect(await verifyLog(log)).toMatchObject({ ok: true });
+  });
+
+  it("records each run of a retried row: the same answer after a retry is another entry, not the first one again", async () => {
+    const keys = createQueueKeys(redis.prefix());
+    const log = createAuditLog(handle.client, keys);
+    const store = createBatchStore(handle.client, keys, auditRowHooks(log, createSilentLogger()));
+    const batchId = 'b00000000e7e7';
+    await store.create({ id: batchId, source: 'm.csv', sha256: 'x', createdAt: new Date().toISOString(), total: 1, queued: 1, sim: true, target: 'sim', queueName: 'q' }, Date.now());
+    const failed = (at: number) => ({ batchId, row: 1, line: 2, action: 'upgrade', outcome: 'failed' as const, email: 'nora@acme.example', status: 500, attempts: 3, finishedAt: new Date(at).toISOString() });
+    const at = Date.now();
+    expect(await store.recordOutcome(failed(at))).toBe(true);
+    expect(await store.forgetOutcome(batchId, 1, 'failed')).toBe(true);
+    expect(await store.recordOutcome(failed(at + 60_000))).toBe(true);
+    expect(await store.forgetOutcome(batchId, 1, 'failed')).toBe(true);
+    expect(await store.recordOutcome({ ...failed(at + 120_000), outcome: 'succeeded', attempts: 1 })).toBe(true);
+    const entries = (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; subject: string; data: { outcome: string; finishedAt: string } }).filter((entry) => entry.event === 'row.applied' && entry.subject === batchId);
+    expect(entries.map((entry) => [entry.data.outcome, entry.data.finishedAt])).toEqual([
+      ['failed', failed(at).finishedAt],
+      ['failed', failed(at + 60_000).finishedAt],
+      ['succeeded', failed(at + 120_000).finishedAt],
+    ]);
+    expect(await appendMissingRowEntries({ audit: log, store })).toBe(0);
   });
 });

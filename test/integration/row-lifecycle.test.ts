@@ -48,7 +48,7 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
     // Cancel and a lifecycle's "will not run" end only rows nothing runs.
     const outcome = (row: number, what: 'cancelled' | 'skipped') => ({ batchId: id, row, line: row + 1, action: 'deactivate', outcome: what, attempts: 0, finishedAt: new Date().toISOString() });
     expect(await h.system.store.endRow(outcome(1, 'cancelled'), ['planned', 'scheduled', 'queued'])).toEqual({ kind: 'refused', state: 'running' });
-    expect(await h.system.store.endRow(outcome(2, 'skipped'), ['planned', 'scheduled'])).toEqual({ kind: 'recorded', batchFinished: false });
+    expect(await h.system.store.endRow(outcome(2, 'skipped'), ['planned', 'scheduled'])).toEqual({ kind: 'recorded', batchFinished: false, run: 0 });
     expect(await h.system.store.endRow(outcome(2, 'skipped'))).toEqual({ kind: 'had-outcome' });
     expect((await h.system.store.get(id))?.rowStates).toEqual({ planned: 1, scheduled: 0, queued: 0, running: 1 });
 
@@ -137,16 +137,17 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
 
       const outcome = (row: number, what: 'succeeded' | 'unknown') => ({ batchId: id, row, line: row + 1, action: 'deactivate', outcome: what, attempts: 1, finishedAt: new Date().toISOString() });
       // A row nobody waits for wakes nobody; the waited row's end names its waiter and promotes it.
-      expect(await h.system.store.endRow(outcome(2, 'succeeded'))).toEqual({ kind: 'recorded', batchFinished: false });
+      expect(await h.system.store.endRow(outcome(2, 'succeeded'))).toEqual({ kind: 'recorded', batchFinished: false, run: 0 });
       expect(await step.getState()).toBe('delayed');
-      expect(await h.system.store.endRow(outcome(1, 'unknown'))).toEqual({ kind: 'recorded', batchFinished: true, waiter });
+      expect(await h.system.store.endRow(outcome(1, 'unknown'))).toEqual({ kind: 'recorded', batchFinished: true, run: 0, waiter });
       expect(await step.getState()).toBe('waiting');
 
-      // The step waits again (for a retry of the unknown row): the row, reopened and ended again, wakes it again.
+      // The step waits again (for a retry of the unknown row): the row, reopened and ended again (its next run), wakes it again.
       await (await steps.getJob(step.id!))!.remove();
       const again = await steps.add('remove', {}, { jobId: `${id}-1-remove`, delay: 3_600_000 });
       expect(await h.system.store.forgetOutcome(id, 1, 'unknown')).toBe(true);
-      expect(await h.system.store.endRow(outcome(1, 'succeeded'))).toMatchObject({ kind: 'recorded', waiter });
+      expect(await h.system.store.endRow(outcome(1, 'succeeded'))).toMatchObject({ kind: 'recorded', run: 1, waiter });
+      expect(await rows.runs(id)).toEqual(new Map([[1, 1]]));
       expect(await again.getState()).toBe('waiting');
     } finally {
       await steps.obliterate({ force: true });
