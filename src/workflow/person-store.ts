@@ -4,14 +4,27 @@ import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
 
-// KEYS: persons. ARGV: row, expected version, json. Writes only over the version the caller read; finding its own
-// json there already (made again after a failover that kept it) counts as written.
+// KEYS: persons. ARGV: row, expected version, json. Writes only over the version the caller read.
 const CAS = luaScript('LeaverCompareAndSet', `
 local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current == ARGV[3] then return 1 end
 if current and cjson.decode(current)['version'] ~= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1`);
+
+// KEYS: persons. ARGV: row, the version a compare-and-set wrote over, the json it wrote. Makes it again where a
+// failover lost it: written again while the person is still at that version. 1 when the person holds the write (or a
+// later version, made over it: a failover that lost the write and another that replaced it, both, is taken as
+// unlikely next to a replica that lags); 0 when another write took its place, or the person went further back.
+const CAS_AGAIN = luaScript('LeaverCompareAndSetAgain', `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current == ARGV[3] then return 1 end
+local version = current and cjson.decode(current)['version']
+if not current or version == tonumber(ARGV[2]) then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+if version > tonumber(ARGV[2]) + 1 then return 1 end
+return 0`);
 
 // KEYS: open rows, workflow, open workflows. ARGV: row, workflow id. Forgets a person with no step to come; the
 // workflow finishes with its last. Idempotent: a step that runs twice closes its person once. Returns 1 when this
@@ -57,9 +70,13 @@ export function createPersonStore<P extends PersonBase>(redis: RedisClient, keys
    */
   const kept = async (key: string, args: readonly (string | number)[]): Promise<boolean> => {
     if (replicated === undefined) return true;
+    let calls = 0;
     let superseded = false;
     await replicated.write(key, async () => {
-      if (!superseded && (await CAS.run(redis, [key], args)) !== 1) superseded = true;
+      calls += 1;
+      // The first call is the compare-and-set just made (without replicas, the only one); the later ones make it again.
+      if (calls === 1 || superseded) return;
+      if ((await CAS_AGAIN.run(redis, [key], args)) !== 1) superseded = true;
     });
     return !superseded;
   };
