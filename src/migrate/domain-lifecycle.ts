@@ -42,7 +42,7 @@ export function domainBatches(workflow: Pick<DomainRecord, 'addBatch' | 'primary
  */
 export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRecord, DomainPerson> {
   const records = createRecordStore(engine.redis, engine.keys, domainRecordSchema, DOMAIN_MIGRATION);
-  const persons = createPersonStore(engine.redis, engine.keys, domainPersonSchema);
+  const persons = createPersonStore(engine.redis, engine.keys, domainPersonSchema, engine.replicated);
   const lifecycle: Lifecycle<DomainRecord, DomainPerson> = { name: DOMAIN_MIGRATION, steps: [MIGRATE_STEP, ...CHECK_STEPS], records, persons, openPhases: DOMAIN_OPEN, runStep, gaveUp };
   const now = () => new Date(engine.clock.now());
 

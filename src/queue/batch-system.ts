@@ -11,13 +11,15 @@ import { startLostRowSweep } from './lost-rows.js';
 import { rowsParkedBeyond, type ParkedRow } from './parked-rows.js';
 import { closeBullmq } from './redis/close-bullmq.js';
 import type { RedisHandle } from './redis/open-redis.js';
+import { replicatedSubmission } from './redis/replicated-submission.js';
+import { createReplicatedWrites, type ReplicatedWrites } from './redis/replicated-write.js';
 import { createRequestBudget, type RequestBudget, type RequestBudgetOptions } from './request-budget.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { RowJobData } from './row-job.js';
 import { createRowProcessor } from './row-processor.js';
 import { createRowWaker } from './row-waiter.js';
 import { createTokenCheck } from './token-check.js';
-import { queueNameOf, submitBatch, type SubmitOptions, type SubmitResult } from './submit-batch.js';
+import { batchIdOf, queueNameOf, submitBatch, type SubmitOptions, type SubmitResult } from './submit-batch.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
 export interface BatchSystemOptions {
@@ -80,6 +82,9 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
   };
   // A row's end wakes the step waiting for it, on the step's queue (same Redis and prefix), opened when first needed.
   const store = createBatchStore(options.redis.client, keys, options.hooks, createRowWaker(queueFor, options.logger));
+  let replicatedSubmissions: ReplicatedWrites | undefined;
+  const submissions = (): ReplicatedWrites =>
+    (replicatedSubmissions ??= createReplicatedWrites({ redis: options.redis.client, replicas: options.redis.replicaAcks, logger: options.logger, what: 'batch submission' }));
   // Opened on first use: status and report never open a BullMQ connection.
   const ownQueue = (): Queue<RowJobData> => queueFor(queueNameOf(options.target));
   const control = createBatchControl({ redis: options.redis.client, keys, store, queueFor });
@@ -91,7 +96,17 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
       return ownQueue();
     },
     rowsParkedBeyond: (batch, boundMs) => rowsParkedBeyond(options.redis.client, options.prefix, batch, boundMs),
-    submit: (plan, submitOptions) => submitBatch(ownQueue(), store, plan, { ...submitOptions, target: options.target, sim: options.sim }),
+    submit(plan, submitOptions) {
+      const startedAt = Date.now();
+      return replicatedSubmission({
+        writes: submissions(),
+        // WAIT asks the node of the batch's record (on a cluster, other keys of the batch share its slot).
+        routeKey: keys.batch(batchIdOf(submitOptions?.identity ?? plan.source.sha256, options.target, submitOptions?.options)),
+        submit: () => submitBatch(ownQueue(), store, plan, { ...submitOptions, target: options.target, sim: options.sim }),
+        // submitBatch dates the record on this clock.
+        madeByThisCall: (answer) => Date.parse(answer.batch.createdAt) >= startedAt,
+      });
+    },
     budget: (budgetOptions) => createRequestBudget({ ...budgetOptions, redis: options.redis.client, keys, logger: options.logger, replicaAcks: options.redis.replicaAcks }),
     startWorkers(workerOptions) {
       const processor = createRowProcessor({

@@ -40,7 +40,7 @@ export function joinerBatches(workflow: HrRecord): (StepBatchRef & { name: strin
  */
 export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord, JoinerState> {
   const records = createRecordStore(engine.redis, engine.keys, hrRecordSchema, JOINERS);
-  const persons = createPersonStore(engine.redis, engine.keys, joinerStateSchema);
+  const persons = createPersonStore(engine.redis, engine.keys, joinerStateSchema, engine.replicated);
   // The seat steps that run close together read their users' seats in one call (plan-seat-reads.ts).
   const seatReads = createPlanSeatReads();
   const lifecycle: Lifecycle<HrRecord, JoinerState> = {

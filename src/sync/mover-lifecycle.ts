@@ -29,7 +29,7 @@ export function moverBatches(workflow: HrRecord): (StepBatchRef & { name: string
  */
 export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord, MoverState> {
   const records = createRecordStore(engine.redis, engine.keys, hrRecordSchema, MOVERS);
-  const persons = createPersonStore(engine.redis, engine.keys, moverStateSchema);
+  const persons = createPersonStore(engine.redis, engine.keys, moverStateSchema, engine.replicated);
   const lifecycle: Lifecycle<HrRecord, MoverState> = {
     name: MOVERS,
     steps: [MOVE_STEP],

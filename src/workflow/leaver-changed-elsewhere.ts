@@ -15,7 +15,7 @@ import { createLeaverStore, type WorkflowRecord } from './workflow-store.js';
 export async function leaverChangedElsewhere(context: WorkflowContext, workflow: WorkflowRecord, leaver: LeaverState, change: ChangeElsewhere): Promise<'noted' | 'ended' | 'unchanged'> {
   const removed = change.event === 'user.removed' && (leaver.phase === 'scheduled' || leaver.phase === 'holding');
   const reactivated = change.event === 'user.reactivated' && leaver.phase === 'holding';
-  if (!removed && !reactivated) return noteOf({ persons: createLeaverStore(context.redis, context.keys) }, workflow, leaver, change);
+  if (!removed && !reactivated) return noteOf({ persons: createLeaverStore(context.redis, context.keys, context.replicated) }, workflow, leaver, change);
   const reason = `${describeChangeElsewhere(change)}: ${removed ? 'nothing of the offboarding is left to do' : 'not removed (reactivated during the hold)'}`;
   const from = leaver.phase;
   const at = new Date(context.clock.now());

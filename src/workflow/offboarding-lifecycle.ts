@@ -12,9 +12,9 @@ export const OFFBOARDING = 'offboarding';
 
 /** The offboarding context over an engine's: the engine's, and the offboarding store with its leaving register. */
 export function offboardingContextOf(context: EngineContext): WorkflowContext {
-  const { redis, keys, target, records, batches, steps, clock, sim, logger, pollMs } = context;
+  const { redis, keys, target, records, replicated, batches, steps, clock, sim, logger, pollMs } = context;
   return {
-    redis, keys, target, records, batches, steps, clock, sim, logger, pollMs,
+    redis, keys, target, records, replicated, batches, steps, clock, sim, logger, pollMs,
     // Getters, not copies: the engine opens its queues when first used.
     get rowsQueue() {
       return context.rowsQueue;
@@ -22,7 +22,7 @@ export function offboardingContextOf(context: EngineContext): WorkflowContext {
     get stepQueue() {
       return context.stepQueue;
     },
-    store: createWorkflowStore(redis, keys, target),
+    store: createWorkflowStore(redis, keys, target, replicated),
   };
 }
 
@@ -38,7 +38,7 @@ export function createOffboardingLifecycle(engine: EngineContext): Lifecycle<Wor
     name: OFFBOARDING,
     steps: STEP_NAMES,
     records: createOffboardingRecords(engine.redis, engine.keys),
-    persons: createLeaverStore(engine.redis, engine.keys),
+    persons: createLeaverStore(engine.redis, engine.keys, engine.replicated),
     openPhases: OPEN_PHASES,
     runStep: createOffboardingSteps(context),
     async gaveUp(data: StepJobData, reason: string) {

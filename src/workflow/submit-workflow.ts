@@ -1,4 +1,5 @@
 import type { PlannedRow } from '../plan/planned-row.js';
+import { replicatedSubmission } from '../queue/redis/replicated-submission.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
@@ -40,9 +41,20 @@ export interface SubmittedWorkflow<R> {
 /**
  * Queues a workflow of any lifecycle: the record, its step batches in the ordinary batch store, the people's states,
  * and one delayed step job per person with a step to come. Safe to repeat after a crash (every write is keyed by the
- * workflow's id); a workflow submitted before is returned as it is.
+ * workflow's id); a workflow submitted before is returned as it is. Made again until a replica holds it (a failover
+ * would otherwise drop a workflow its operator was told is queued); the first attempt's answer is kept.
  */
 export async function submitWorkflow<R extends WorkflowBase, P extends PersonBase>(context: EngineContext, submission: WorkflowSubmission<R, P>): Promise<SubmittedWorkflow<R>> {
+  return replicatedSubmission({
+    writes: context.replicated,
+    // The record, the people and the step index share one slot (queue-keys.ts).
+    routeKey: context.keys.workflow(submission.record.id),
+    submit: () => submitOnce(context, submission),
+    madeByThisCall: (answer) => answer.workflow.createdAt === submission.record.createdAt,
+  });
+}
+
+async function submitOnce<R extends WorkflowBase, P extends PersonBase>(context: EngineContext, submission: WorkflowSubmission<R, P>): Promise<SubmittedWorkflow<R>> {
   const { lifecycle, record } = submission;
   const now = context.clock.now();
   const at = new Date(now);

@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger.js';
 import type { BatchStore } from '../queue/batch-store.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
+import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { RowJobData } from '../queue/row-job.js';
 import type { WorkflowBase } from './workflow-shapes.js';
 import type { RecordStore } from './record-store.js';
@@ -19,6 +20,11 @@ export interface EngineContext {
   target: string;
   /** Every workflow's record, whatever its lifecycle, with the fields they share. */
   records: RecordStore<WorkflowBase>;
+  /**
+   * Writes seatflow answers for that must survive a failover, on `redis`: a workflow's submission, a person's state
+   * (an undo told "undone" must not come back as scheduled).
+   */
+  replicated: ReplicatedWrites;
   batches: BatchStore;
   /** The rows queue of the target: steps queue their rows here, for the existing row processor and job types. */
   rowsQueue: Queue<RowJobData>;

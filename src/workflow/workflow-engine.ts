@@ -6,6 +6,7 @@ import type { BatchSystem } from '../queue/batch-system.js';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
 import { logBullmqError } from '../queue/redis/connection-lost.js';
 import type { RedisHandle } from '../queue/redis/open-redis.js';
+import { createReplicatedWrites } from '../queue/redis/replicated-write.js';
 import { lifecycleOf, type Lifecycle, type LifecycleRegistry } from './lifecycle.js';
 import { workflowBaseSchema, type ChangeElsewhere, type WorkflowBase } from './workflow-shapes.js';
 import { recheckChangedElsewhere, type ChangedElsewhereResult } from './changed-elsewhere.js';
@@ -105,6 +106,7 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
     keys,
     target: options.target,
     records: createRecordStore(redis, keys, workflowBaseSchema),
+    replicated: createReplicatedWrites({ redis, replicas: options.redis.replicaAcks, logger: options.logger, what: 'workflow state' }),
     batches: options.batches.store,
     get rowsQueue() {
       return options.batches.queue;

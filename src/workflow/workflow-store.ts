@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
+import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import { leaverStateSchema, OPEN_PHASES, type LeaverState } from './leaver-state.js';
 import { DEFAULT_LIFECYCLE, workflowBaseShape } from './workflow-shapes.js';
 import { createPersonStore, type PersonStore } from './person-store.js';
@@ -62,9 +63,9 @@ export interface WorkflowStore {
   leavingAll(): Promise<Map<number, string>>;
 }
 
-/** The offboardings' leavers, as the engine's person store of the offboarding lifecycle keeps them. */
-export function createLeaverStore(redis: RedisClient, keys: QueueKeys): PersonStore<LeaverState> {
-  return createPersonStore(redis, keys, leaverStateSchema);
+/** The offboardings' leavers, as the engine's person store of the offboarding lifecycle keeps them (see createPersonStore). */
+export function createLeaverStore(redis: RedisClient, keys: QueueKeys, replicated?: ReplicatedWrites): PersonStore<LeaverState> {
+  return createPersonStore(redis, keys, leaverStateSchema, replicated);
 }
 
 /** The offboardings' records, as the engine's record store of the offboarding lifecycle keeps them. */
@@ -74,12 +75,13 @@ export function createOffboardingRecords(redis: RedisClient, keys: QueueKeys): R
 
 /**
  * The offboarding records and leaver states in Redis (the engine's stores of the offboarding lifecycle), and the
- * leaving register of `target` (the API base URL or `sim:<url>`).
+ * leaving register of `target` (the API base URL or `sim:<url>`). `replicated`: the engine's, for leavers' states
+ * that must survive a failover (absent where the store is only read).
  */
-export function createWorkflowStore(redis: RedisClient, keys: QueueKeys, target: string): WorkflowStore {
+export function createWorkflowStore(redis: RedisClient, keys: QueueKeys, target: string, replicated?: ReplicatedWrites): WorkflowStore {
   const leaving = keys.leaving(createHash('sha256').update(target).digest('hex').slice(0, 12));
   const records = createOffboardingRecords(redis, keys);
-  const leavers = createLeaverStore(redis, keys);
+  const leavers = createLeaverStore(redis, keys, replicated);
   return {
     create: (record, createdAtMs) => records.create(record, createdAtMs),
     get: (id) => records.get(id),
