@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BeforeRequestInfo } from '../client/smartsheet-client-options.js';
 import { eventNameOf, type CallbackEvent } from '../contract/index.js';
-import type { RedisClient } from '../queue/redis/lua-script.js';
+import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { EventKeys } from './event-keys.js';
 
@@ -26,8 +26,24 @@ export interface OwnCall {
   userId?: number;
   /** For an add, where the user's id is not known yet. */
   email?: string;
+  /** When it was noted, on Redis' clock (the note's score). */
   at: number;
 }
+
+// KEYS: the subject's calls. ARGV: the call (JSON, without its time), window ms, the time to note it at (ms; empty:
+// Redis' own clock). A note is timed by Redis, not by the worker: a worker whose clock is behind would note calls
+// that fall out of the window before their events come, and one ahead would prune the notes of every other worker.
+// A note made again (a replica did not take it in time) keeps its first time: it is still one call.
+const NOTE = luaScript('OwnChangeNote', `
+local now = tonumber(ARGV[3])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then redis.call('ZADD', KEYS[1], now, ARGV[1]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 2)
+return now`);
 
 export interface OwnChangeLedger {
   /** The client's `beforeRequest`: records a user-changing call before it is sent, so no event can come before it. */
@@ -42,6 +58,7 @@ export interface OwnChangeLedger {
 export interface OwnChangeLedgerOptions {
   /** How long a call may explain an event that arrives after it (default 15 minutes: a callback's retries). */
   windowMs?: number;
+  /** The time notes are taken at (tests); default Redis' clock, one for every seatflow process. */
   now?: () => number;
   /** Where a note must reach a replica before its call leaves (behind Sentinel, on a cluster): replicated-write.ts. */
   replicated?: ReplicatedWrites;
@@ -55,18 +72,15 @@ export interface OwnChangeLedgerOptions {
  */
 export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 'ownCalls' | 'ownCallsUsed'>, options: OwnChangeLedgerOptions = {}): OwnChangeLedger {
   const windowMs = options.windowMs ?? 15 * 60_000;
-  const clock = options.now ?? Date.now;
   return {
     async note(info) {
       if (OWN_CALL_EVENTS[info.operation] === undefined) return;
-      const at = clock();
       const subject = subjectOf(info);
       const key = subject.userId !== undefined ? keys.ownCalls(`u:${subject.userId}`) : subject.email !== undefined ? keys.ownCalls(`e:${subject.email}`) : undefined;
       if (key === undefined) return;
-      const call: OwnCall = { id: randomUUID(), operation: info.operation, at, ...subject };
-      const member = JSON.stringify(call);
-      // The same member each time: a note made again (a replica did not take it in time) is still one call.
-      const write = () => redis.multi().zadd(key, at, member).zremrangebyscore(key, '-inf', at - windowMs).pexpire(key, windowMs * 2).exec();
+      const member = JSON.stringify({ id: randomUUID(), operation: info.operation, ...subject });
+      const at = options.now === undefined ? '' : String(options.now());
+      const write = () => NOTE.run(redis, [key], [member, windowMs, at]);
       // A note a failover dropped would make seatflow's own change look like someone else's.
       await (options.replicated === undefined ? write() : options.replicated.write(key, write));
     },
@@ -76,8 +90,9 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
       // Only this user's calls are read: a batch of 10,000 rows costs each event a look at one or two calls.
       const subjects = [...(event.id === undefined ? [] : [`u:${event.id}`]), ...(email === undefined ? [] : [`e:${email}`])];
       for (const subject of subjects) {
-        for (const member of await redis.zrangebyscore(keys.ownCalls(subject), now - windowMs, '+inf')) {
-          const call = JSON.parse(member) as OwnCall;
+        const noted = await redis.zrangebyscore(keys.ownCalls(subject), now - windowMs, '+inf', 'WITHSCORES');
+        for (let i = 0; i + 1 < noted.length; i += 2) {
+          const call = { ...(JSON.parse(noted[i]!) as Omit<OwnCall, 'at'>), at: Number(noted[i + 1]) };
           if (!(OWN_CALL_EVENTS[call.operation] ?? []).includes(name)) continue;
           // Claimed once per event name: a second event of that kind needs a second call to be seatflow's.
           const used = keys.ownCallsUsed(subject);

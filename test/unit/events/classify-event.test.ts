@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CallbackEvent } from '../../../src/contract/index.js';
 import { classifyEvent } from '../../../src/events/classify-event.js';
 import { createEventKeys } from '../../../src/events/event-keys.js';
@@ -51,5 +51,26 @@ describe('whose change an event reports (docs/events.md#whose-change)', () => {
     const ledger = { explain: async () => undefined };
     expect(await classifyEvent(event({ changeAgent: 'hr-bot,seatflow-acme' }), { ownUserId: SEATFLOW, changeAgent: 'seatflow-acme', ledger, now: 0 })).toEqual({ by: 'seatflow', why: 'change-agent' });
     expect(await classifyEvent(event({ changeAgent: 'hr-bot' }), { ownUserId: SEATFLOW, changeAgent: 'seatflow-acme', ledger, now: 0 })).toMatchObject({ by: 'outside' });
+  });
+
+  it('times notes by Redis\' clock: a worker whose own clock is hours behind or ahead still explains its change', async () => {
+    const keys = createEventKeys(redis.server.prefix(), 'sim:skew');
+    const hours = 2 * 3_600_000;
+    // Each seatflow process has its own ledger over the same keys; a worker's is made while its clock is skewed.
+    const noteFromWorkerSkewedBy = async (by: number) => {
+      const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + by);
+      try {
+        await createOwnChangeLedger(redis.client, keys, { windowMs: 60_000 }).note({ operation: 'users.deactivate', method: 'POST', path: '/users/11/deactivate', cost: 1 });
+      } finally {
+        clock.mockRestore();
+      }
+    };
+    await noteFromWorkerSkewedBy(-hours);
+    // A worker hours ahead notes another call: it must not prune the first one as old.
+    await noteFromWorkerSkewedBy(hours);
+    const ledger = createOwnChangeLedger(redis.client, keys, { windowMs: 60_000 });
+    const options = { ownUserId: SEATFLOW, ledger, now: Date.now() };
+    expect(await classifyEvent(event({ id: 11 }), options)).toMatchObject({ by: 'seatflow', why: 'own-call' });
+    expect(await classifyEvent(event({ id: 11 }), options)).toMatchObject({ by: 'seatflow', why: 'own-call' });
   });
 });
