@@ -2,6 +2,7 @@ import type { ActionOf } from '../src/manifest/action.js';
 import { z } from 'zod';
 import { callOptions, succeeded } from './job-support.js';
 import { resolveUserId } from './resolve-target.js';
+import { STATUS_EVENTS } from '../src/queue/events-since-attempt.js';
 import { cannotInvert, invert, sameUser, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
 /** The user's seat before the deactivation: reactivation gives a Member seat (docs/service.md#seats), whatever it was. */
@@ -19,6 +20,9 @@ export const deactivateUserJob: ReversibleJobType<ActionOf<'deactivate'>> = {
     await context.api.users.deactivate(userId, callOptions(context));
     return succeeded({ userId });
   },
+
+  // After a lost answer, the service's events tell what a read cannot: that this change landed and was undone since.
+  reportedBy: { change: ['user.deactivated'], sameAttribute: STATUS_EVENTS },
 
   async confirm(context) {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));

@@ -1,6 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolveUserId } from './resolve-target.js';
+import { STATUS_EVENTS } from '../src/queue/events-since-attempt.js';
 import { invert, sameUser, type ReversibleJobType } from './inverse-support.js';
 
 /**
@@ -15,6 +16,9 @@ export const reactivateUserJob: ReversibleJobType<ActionOf<'reactivate'>> = {
     await context.api.users.reactivate(userId, callOptions(context));
     return succeeded({ userId });
   },
+
+  // After a lost answer, the service's events tell what a read cannot: that this change landed and was undone since.
+  reportedBy: { change: ['user.reactivated'], sameAttribute: STATUS_EVENTS },
 
   async confirm(context) {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));

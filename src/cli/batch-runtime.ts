@@ -5,18 +5,17 @@ import type { BeforeRequestInfo } from '../client/smartsheet-client-options.js';
 import type { SeatflowMetrics } from '../control/metrics/seatflow-metrics.js';
 import { createGovernance, type Governance } from '../governance/governance.js';
 import { combineStoreHooks } from '../queue/batch-store.js';
-import { createBatchSystem, type BatchSystem } from '../queue/batch-system.js';
+import { createBatchSystem, type BatchSystem, type StartWorkersOptions } from '../queue/batch-system.js';
 import { openRedis, RedisUnavailableError, type RedisHandle } from '../queue/redis/open-redis.js';
 import { watchRedis, type RedisWatchdog } from '../queue/redis/redis-watchdog.js';
 import { redisTargetOf } from '../queue/redis/redis-target.js';
 import type { RequestBudget } from '../queue/request-budget.js';
-import type { RetryPolicy } from '../queue/retry-policy.js';
 import { readRetryPolicy, withCliRuntime, type CliRuntime } from './cli-runtime.js';
 import type { CommonFlags } from './common-options.js';
 import { createEventKeys } from '../events/event-keys.js';
 import { createOwnChangeLedger } from '../events/own-change-ledger.js';
+import { createUserEventLog } from '../events/user-event-log.js';
 import { createReplicatedWrites } from '../queue/redis/replicated-write.js';
-import type { Clock } from '../core/clock.js';
 import { cliActorNameOf } from './cli-actor.js';
 
 /** What the batch commands (run, submit, worker, status, report, retry, cancel) add to the CLI runtime: Redis. */
@@ -137,10 +136,24 @@ export function createBudgetedApi(
  * The configured way of working rows: how many at once, the retry budget, how soon a dead worker's rows move, and how
  * long a request of the configured client may still land after it got no answer.
  */
-export function workerSettingsOf(runtime: CliRuntime): { concurrency: number; policy: RetryPolicy; requestSettleMs: number; lockDurationMs: number; stalledIntervalMs: number; lostRowCheckMs: number; recordStateBefore: boolean; serviceClock: Clock } {
+export function workerSettingsOf(runtime: CliRuntime, batch: BatchRuntime): Omit<StartWorkersOptions, 'api' | 'budget' | 'registry'> {
   const { concurrency, lockDurationMs, stalledIntervalMs, lostRowCheckMs } = runtime.config.worker;
   const { recordStateBefore } = runtime.config.governance;
-  return { concurrency, policy: runtime.config.retry, requestSettleMs: longestRequestMs(runtime.config.api.timeouts), lockDurationMs, stalledIntervalMs, lostRowCheckMs, recordStateBefore, serviceClock: runtime.serviceClock };
+  // After a lost answer, the service's events tell what a read cannot (docs/batches.md); they
+  // are there when `seatflow webhooks subscribe` made a subscription for this target, whichever process takes them.
+  const witness = createUserEventLog(batch.redis.client, createEventKeys(runtime.config.redis.queuePrefix, batch.target));
+  return {
+    concurrency,
+    policy: runtime.config.retry,
+    requestSettleMs: longestRequestMs(runtime.config.api.timeouts),
+    lockDurationMs,
+    stalledIntervalMs,
+    lostRowCheckMs,
+    recordStateBefore,
+    serviceClock: runtime.serviceClock,
+    witness,
+    eventWaitMs: runtime.config.events.lostAnswerWaitSeconds * 1000,
+  };
 }
 
 /** Where `run` and `report` write a batch's report when no file is named; a simulation's report says so in its name. */

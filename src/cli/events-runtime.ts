@@ -14,6 +14,7 @@ import { createOwnChangeLedger } from '../events/own-change-ledger.js';
 import type { PersonChangedElsewhere } from '../events/person-changed-elsewhere.js';
 import { createProvisionalTracker, type ProvisionalTracker } from '../events/provisional-tracker.js';
 import { createSubscriptionStore, type SubscriptionStore } from '../events/subscription-store.js';
+import { createUserEventLog } from '../events/user-event-log.js';
 import { CALLBACK_PATH, createCallbackIntake, type CallbackIntake } from '../events/take-callback.js';
 import type { ScheduleBook } from '../reconcile/schedule-book.js';
 import { runReconciliation } from '../reconcile/run-reconciliation.js';
@@ -107,6 +108,7 @@ export function startEventHandling(runtime: CliRuntime, batch: BatchRuntime, opt
         sim: runtime.sim !== undefined || batch.target.startsWith('sim:'),
         ledger,
         provisional,
+        userEvents: createUserEventLog(redis.client, keys),
         audit: batch.governance.audit,
         notifier: batch.governance.notifier,
         changeAgent: config.api.changeAgent,

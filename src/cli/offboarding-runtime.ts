@@ -45,7 +45,7 @@ export interface WorkUntilOptions {
 /** Runs row and step workers in this process until `done` says so (or the signal), then stops them. */
 export async function workUntil(runtime: CliRuntime, batch: BatchRuntime, offboarding: OffboardingSystem, options: WorkUntilOptions): Promise<void> {
   const { shutdownGraceMs } = runtime.config.worker;
-  const settings = workerSettingsOf(runtime);
+  const settings = workerSettingsOf(runtime, batch);
   const { concurrency, lockDurationMs, stalledIntervalMs } = settings;
   const { api, budget } = options;
   const rows = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...settings });

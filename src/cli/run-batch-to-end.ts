@@ -18,7 +18,7 @@ export async function runBatchToEnd(runtime: CliRuntime, batch: BatchRuntime, su
   const batchId = submitted.batch.id;
   out.write(submitted.created ? `Batch ${batchId}: ${plural(submitted.jobsAdded, 'row')} queued\n` : existingBatchLine(submitted.batch));
   const { api, budget } = createBudgetedApi(runtime, batch);
-  const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+  const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime, batch) });
   const notifications = sendNotificationsHere(runtime, batch);
   let record;
   try {

@@ -42,6 +42,11 @@ const eventsSchema = z.strictObject({
   policies: z.array(z.string().min(1)).default([]),
   /** How long after one of seatflow's calls an event it caused may arrive and still be told seatflow's (default 15). */
   ownCallWindowMinutes: z.number().min(1).default(15),
+  /**
+   * How long a row whose answer was lost, read as not done, waits for the events that would say its change landed
+   * (and was undone since) before it is sent again (default 120 s: the service gathers a minute's events in a callback).
+   */
+  lostAnswerWaitSeconds: z.number().min(0).default(120),
   /** How long the shared secret before a rotation is still taken (callbacks already on their way; default 10). */
   rotationGraceMinutes: z.number().min(0).default(10),
   /** A Provisional Member whose review ends within this many days is shown as expiring soon (default 7). */

@@ -22,6 +22,11 @@ export function createEventKeys(prefix: string, target: string) {
     ownCalls: (subject: string) => `${base}:own-calls:${digest(subject).slice(0, 32)}`,
     /** Hash `<call>|<event name>` → 1 of one user: which events an own call already explained; expires with the window. */
     ownCallsUsed: (subject: string) => `${base}:own-calls-used:${digest(subject).slice(0, 32)}`,
+    /**
+     * Sorted set of one user's events as taken in (JSON, by Redis time): what a row whose answer was lost reads
+     * (user-event-log.ts); kept a week.
+     */
+    userEvents: (userId: number) => `${base}:user-events:${userId}`,
     /** Hash userId → the Provisional Member's seat (JSON); the sorted set orders them by expiry. */
     provisional: `${base}:provisional`,
     provisionalByExpiry: `${base}:provisional-by-expiry`,

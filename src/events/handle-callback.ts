@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Callback, CallbackEvent } from '../contract/index.js';
+import { eventNameOf, type Callback, type CallbackEvent } from '../contract/index.js';
 import type { Logger } from '../core/logger.js';
 import { UsageError } from '../core/seatflow-error.js';
 import type { AuditLog } from '../governance/audit/audit-log.js';
@@ -14,6 +14,7 @@ import type { OwnChangeLedger } from './own-change-ledger.js';
 import type { PersonChangedElsewhere } from './person-changed-elsewhere.js';
 import type { ProvisionalTracker } from './provisional-tracker.js';
 import type { Subscription } from './subscription-store.js';
+import type { UserEventLog } from './user-event-log.js';
 
 /** Who the audit trail names for a change made by the service itself. */
 export const SERVICE_ACTOR = 'service';
@@ -25,6 +26,8 @@ export interface CallbackHandlingDeps {
   sim: boolean;
   ledger: Pick<OwnChangeLedger, 'explain'>;
   provisional: Pick<ProvisionalTracker, 'observe'>;
+  /** Each user's events, for the rows whose answer was lost (user-event-log.ts). */
+  userEvents: Pick<UserEventLog, 'record'>;
   audit: Pick<AuditLog, 'append'>;
   notifier: Notifier;
   /** seatflow's `Smartsheet-Change-Agent`, when it sends one (config api.changeAgent). */
@@ -64,7 +67,8 @@ const EVENT_MEMORY_SECONDS = 7 * 24 * 3600;
 export async function handleCallback(callback: Callback, subscription: Subscription, deps: CallbackHandlingDeps): Promise<HandledCallback> {
   const summary: HandledCallback = { events: 0, seatflow: 0, outside: 0, repeated: 0, drifts: 0 };
   for (const event of callback.events ?? []) {
-    if (event.objectType !== 'user' || event.id === undefined) continue;
+    const userId = event.id;
+    if (event.objectType !== 'user' || userId === undefined) continue;
     summary.events += 1;
     const key = deps.keys.event(eventFingerprint(callback.webhookId, event));
     const done = await deps.redis.hgetall(key);
@@ -76,10 +80,13 @@ export async function handleCallback(callback: Callback, subscription: Subscript
     // The verdict is kept: a retry must not ask the ledger again (its call was claimed the first time).
     const origin = await step.memo('origin', () => classifyEvent(event, { ownUserId: subscription.ownUserId, changeAgent: deps.changeAgent, ledger: deps.ledger, now: deps.now() }));
     await step.once('provisional', () => deps.provisional.observe(event, callback.scopeObjectId, deps.now()));
-    if (origin.by === 'seatflow') summary.seatflow += 1;
-    else {
+    if (origin.by === 'seatflow') {
+      summary.seatflow += 1;
+      const name = eventNameOf(event);
+      await step.once('heard', () => deps.userEvents.record(userId, { event: name, by: 'seatflow', at: event.timestamp, summary: `${event.email ?? `user ${userId}`} ${name} by seatflow at ${event.timestamp}` }));
+    } else {
       summary.outside += 1;
-      summary.drifts += await handleOutside({ ...event, id: event.id }, origin, callback, step, deps);
+      summary.drifts += await handleOutside({ ...event, id: userId }, origin, callback, step, deps);
     }
     await step.finish();
     await deps.redis.hincrby(deps.keys.counters, origin.by === 'seatflow' ? 'events.seatflow' : 'events.outside', 1);
@@ -90,6 +97,8 @@ export async function handleCallback(callback: Callback, subscription: Subscript
 async function handleOutside(event: CallbackEvent & { id: number }, origin: Extract<EventOrigin, { by: 'outside' }>, callback: Callback, step: Stepper, deps: CallbackHandlingDeps): Promise<number> {
   const actorEmail = event.userId === undefined ? undefined : await deps.emailOf(event.userId).catch(() => undefined);
   const change = outsideChangeOf(event, callback.scopeObjectId, origin.why, actorEmail);
+  const by = origin.why === 'own-account-not-seatflow' ? 'own-account' : 'outside';
+  await step.once('heard', () => deps.userEvents.record(change.userId, { event: change.event, by, at: change.at, summary: describeOutsideChange(change) }));
   await step.once('audit', () =>
     deps.audit.append({
       event: 'change.outside',

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Clock } from '../core/clock.js';
+import type { ChangeWitness } from './events-since-attempt.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchPlan } from '../plan/planned-row.js';
 import { createBatchControl, type BatchControl } from './batch-control.js';
@@ -50,6 +51,10 @@ export interface StartWorkersOptions {
   recordStateBefore?: boolean;
   /** The service's clock: no row of a lifecycle step runs before its due instant on it. Default this machine's. */
   serviceClock?: Clock;
+  /** The service's events, read after a lost answer (events-since-attempt.ts); absent: the confirm read alone decides. */
+  witness?: ChangeWitness | undefined;
+  /** How long a row whose answer was lost, read as not done, waits for those events (config events.lostAnswerWaitSeconds). */
+  eventWaitMs?: number;
 }
 
 export interface BatchSystem {
@@ -125,6 +130,8 @@ export function createBatchSystem(options: BatchSystemOptions): BatchSystem {
         replicaAcks: options.redis.replicaAcks,
         ...(workerOptions.recordStateBefore === undefined ? {} : { recordStateBefore: workerOptions.recordStateBefore }),
         ...(workerOptions.serviceClock === undefined ? {} : { serviceClock: workerOptions.serviceClock }),
+        ...(workerOptions.witness === undefined ? {} : { witness: workerOptions.witness }),
+        ...(workerOptions.eventWaitMs === undefined ? {} : { eventWaitMs: workerOptions.eventWaitMs }),
       });
       const stopSweep = startLostRowSweep({ queue: ownQueue(), store, logger: options.logger, intervalMs: workerOptions.lostRowCheckMs ?? 30_000 });
       return createWorkerPool({

@@ -2,6 +2,7 @@ import type { Logger } from '../core/logger.js';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Action, ActionName } from '../manifest/action.js';
 import type { ResolvedTarget } from '../plan/planned-row.js';
+import type { ReportedByEvents } from './events-since-attempt.js';
 
 /** What one job type receives for one row. */
 export interface JobContext<A extends Action = Action> {
@@ -52,6 +53,12 @@ export interface JobType<A extends Action = Action> extends Reversible<A> {
    * subscribes. A confirm after an attempt whose request got no answer waits as a create's does.
    */
   readonly repeatShows?: boolean;
+  /**
+   * For a change of the row's user that the service reports as a user event (docs/events.md): which events are the
+   * change's own and which change the same attribute. After a lost answer, the queue reads them besides `confirm`: a
+   * read cannot tell "never landed" from "landed and someone undid it", the events can (events-since-attempt.ts).
+   */
+  readonly reportedBy?: ReportedByEvents;
   /**
    * For creates the service lets happen twice: after a create that followed an uncertain attempt, lists this row's
    * objects and, when a late request made a second one, keeps the oldest and removes the others. Returns the facts

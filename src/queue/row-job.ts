@@ -6,6 +6,11 @@ export interface RowJobData {
   row: number;
   /** Set when the row's retry budget ran out while its change may have applied: the next runs only confirm. */
   confirmLater?: ConfirmLater;
+  /**
+   * Set when a row whose answer was lost read its change not done while the service's events could still say it
+   * landed: until `untilMs` (Redis time) it only looks for them (events-since-attempt.ts), then it is sent again.
+   */
+  awaitingEvents?: { untilMs: number };
   /** Queued again after its job was lost with no outcome recorded (lost-rows.ts): an earlier attempt may have applied. */
   recovered?: true;
 }

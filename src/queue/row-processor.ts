@@ -4,6 +4,7 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { msUntilDue, surelyPassed, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
+import { describeVerdict, judgeEventsSinceAttempt, type ChangeWitness, type EventsVerdict } from './events-since-attempt.js';
 import { confirmsAfterSettle, type JobContext, type JobRegistry, type JobResult, type JobType } from './job-type.js';
 import { parkJob } from './park-job.js';
 import type { QueueKeys } from './queue-keys.js';
@@ -51,6 +52,16 @@ export interface RowProcessorOptions {
   replicaAcks?: ReplicaAcks | undefined;
   /** Read each row's state before its change (job types' `readBefore`) for `seatflow revert`. Default true. */
   recordStateBefore?: boolean;
+  /**
+   * The service's events, when seatflow subscribes to them (events-since-attempt.ts): after a lost answer, a row whose
+   * job type's change the service reports as an event reads them besides its confirm. Absent: the confirm alone decides.
+   */
+  witness?: ChangeWitness | undefined;
+  /**
+   * How long a row whose answer was lost, read as not done, waits for the events that would say its change landed
+   * (callbacks come late) before it is sent again. Default 120 s.
+   */
+  eventWaitMs?: number;
 }
 
 /** Rows of a stopped batch wait as delayed jobs this long, or until `retry` promotes them. */
@@ -76,6 +87,12 @@ export const MAX_CRASHES_PER_ROW = 10;
 
 const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
 
+/** A row waiting for the service's events after a lost answer looks for them this often (Redis only, no call). */
+export const EVENT_RECHECK_MS = 1000;
+
+/** What a row whose answer was lost learned from the confirm read and the service's events. */
+type LostAnswer = 'done' | 'not-done' | 'await-events' | Exclude<EventsVerdict, { kind: 'nothing-heard' }>;
+
 type Facts = ConfirmLater['failure'];
 
 /**
@@ -93,6 +110,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
   const serviceClock = options.serviceClock ?? systemClock;
   const rows = store.rowLifecycle;
   const settleMs = options.requestSettleMs;
+  const eventWaitMs = options.eventWaitMs ?? 120_000;
 
   let warnedUnreplicated = false;
   return async function processRow(job: Job<RowJobData>, token?: string, signal?: AbortSignal): Promise<RowOutcome['outcome'] | 'not-queued'> {
@@ -190,12 +208,12 @@ export function createRowProcessor(options: RowProcessorOptions) {
     if (late !== undefined) return confirmLater(late);
 
     let confirmed = false;
-    let result: JobResult | 'confirmed-done';
+    let result: JobResult | 'confirmed-done' | Exclude<LostAnswer, 'done' | 'not-done'>;
     try {
       if (uncertain) {
-        const state = await jobType.confirm(context);
-        confirmed = true;
-        result = state === 'done' ? 'confirmed-done' : await recordBeforeAndRun(jobType, context);
+        const state = await afterLostAnswer(jobType);
+        confirmed = state !== 'await-events';
+        result = state === 'done' ? 'confirmed-done' : state === 'not-done' ? await recordBeforeAndRun(jobType, context) : state;
       } else {
         result = await recordBeforeAndRun(jobType, context);
       }
@@ -206,16 +224,75 @@ export function createRowProcessor(options: RowProcessorOptions) {
       const inFlightMs = mayHaveApplied && error.status === undefined && confirmsAfterSettle(jobType) ? settleMs : 0;
       return handleFailure(error, (uncertain && !confirmed) || mayHaveApplied, inFlightMs);
     }
+    if (result === 'await-events') return awaitEvents();
     // A create after an uncertain attempt may sit beside a late one. So may one this worker sent after losing the row
     // unawares (frozen before sending; on waking, the call can go out before the failed lock renewal is noticed): the
     // lock is read back, and the later of the two objects is removed by whichever worker looks last.
     if (jobType.keepOne !== undefined && (lockLost() || (await lockTakenFrom(job, token)))) return abandon(false);
+    if (typeof result === 'object' && 'kind' in result) return finishOnEvents(result);
     const kept = uncertain ? await keepOne(jobType, context) : undefined;
     if (result === 'confirmed-done') {
       return finish({ outcome: 'succeeded', attempts, startedAt, confirmed: true, message: CONFIRMED_DONE, ...(kept ? { detail: kept } : {}) });
     }
     const detail = result.detail || kept ? { ...result.detail, ...kept } : undefined;
     return finish({ outcome: result.outcome, attempts, startedAt, ...(confirmed ? { confirmed } : {}), ...(detail ? { detail } : {}) });
+
+    /**
+     * After an attempt whose answer was lost: the service's events about the row's user since its first attempt, then
+     * (unless they settle it) the job type's confirm read. A read alone cannot tell "never landed" from "landed and
+     * undone since"; the events can. A read of "not done" with no event yet waits for them a while (callbacks come
+     * late) before the row is sent again: the fallback, and all there is without a subscription.
+     */
+    async function afterLostAnswer(type: JobType): Promise<LostAnswer> {
+      const waiting = job.data.awaitingEvents;
+      const heard = await eventsSinceAttempt(type);
+      if (heard !== undefined && heard.kind !== 'nothing-heard') return heard;
+      // Still within the wait: only the events are looked at, so a waiting row costs the service nothing.
+      if (heard !== undefined && waiting !== undefined && (await clock.now()) < waiting.untilMs) return 'await-events';
+      if ((await type.confirm(context)) === 'done') return 'done';
+      // An event may have come in while the service was read.
+      const heardSince = heard === undefined ? undefined : await eventsSinceAttempt(type);
+      if (heardSince !== undefined && heardSince.kind !== 'nothing-heard') return heardSince;
+      if (heardSince !== undefined && waiting === undefined) return 'await-events';
+      if (waiting !== undefined) {
+        logger.info('no event said this row\'s change landed within the wait: sending it again');
+        const { awaitingEvents: _waited, ...rest } = job.data;
+        await job.updateData(rest);
+      }
+      return 'not-done';
+    }
+
+    /**
+     * What the events say about the row's user since its first attempt; undefined when they cannot say anything (no
+     * subscription, a job type whose change sends no event, a row without a resolved user).
+     */
+    async function eventsSinceAttempt(type: JobType): Promise<EventsVerdict | undefined> {
+      const userId = context.target.userId;
+      if (type.reportedBy === undefined || options.witness === undefined || userId === undefined) return undefined;
+      if (!(await options.witness.subscribed())) return undefined;
+      // Redis time on both sides: when the row first started, and when each event was taken in.
+      return judgeEventsSinceAttempt(await options.witness.heardSince(userId, firstStartMs), type.reportedBy);
+    }
+
+    /** The row waits for the service's events: nothing was sent, so no attempt is spent, and it confirms again next. */
+    async function awaitEvents(): Promise<never> {
+      const nowMs = await clock.now();
+      const untilMs = job.data.awaitingEvents?.untilMs ?? nowMs + eventWaitMs;
+      if (job.data.awaitingEvents === undefined) {
+        logger.info({ waitMs: eventWaitMs }, "this row's change reads as not done after a lost answer: waiting for the service's events before sending it again");
+        await job.updateData({ ...job.data, awaitingEvents: { untilMs } });
+      }
+      await attemptsOf.leaveUncertain(batchId, row, 0);
+      if (late === undefined) await attemptsOf.uncount(batchId, row);
+      return park(Math.max(0, Math.min(EVENT_RECHECK_MS, untilMs - nowMs)), eventWaitMs, nowMs);
+    }
+
+    /** The events settled it: the change landed (maybe undone since), or someone else changed the same attribute. */
+    function finishOnEvents(verdict: Exclude<EventsVerdict, { kind: 'nothing-heard' }>): Promise<RowOutcome['outcome']> {
+      const message = describeVerdict(verdict);
+      if (verdict.kind === 'landed') return finish({ outcome: 'succeeded', attempts, startedAt, confirmed: true, message });
+      return finish({ outcome: 'skipped', attempts, startedAt, category: 'Conflict', message });
+    }
 
     /**
      * The row's state before is read once, just before its first change (a later attempt finds it kept): a read that
@@ -243,9 +320,9 @@ export function createRowProcessor(options: RowProcessorOptions) {
 
     /** The retry budget is spent and the change may have applied: only read, later, and end on what the read says. */
     async function confirmLater(pending: ConfirmLater): Promise<RowOutcome['outcome']> {
-      let state: 'done' | 'not-done';
+      let state: LostAnswer;
       try {
-        state = await jobType!.confirm(context);
+        state = await afterLostAnswer(jobType!);
       } catch (error) {
         if (lockLost()) throw error;
         const decision = decideRetry({ error, attempts: 1, elapsedMs: 0, policy, ...(options.random ? { random: options.random } : {}) });
@@ -264,6 +341,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
         });
         throw new UnrecoverableError(pending.failure.message);
       }
+      if (state === 'await-events') return awaitEvents();
+      if (typeof state === 'object') return finishOnEvents(state);
       if (state === 'done') {
         const kept = await keepOne(jobType!, context);
         return finish({ outcome: 'succeeded', attempts, startedAt, confirmed: true, message: CONFIRMED_DONE, ...(kept ? { detail: kept } : {}) });

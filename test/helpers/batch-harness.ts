@@ -12,6 +12,7 @@ import { planManifest } from '../../src/plan/plan-manifest.js';
 import type { BatchRecord, BatchStoreHooks } from '../../src/queue/batch-store.js';
 import { createBatchSystem, type BatchSystem } from '../../src/queue/batch-system.js';
 import { openRedis, type RedisHandle } from '../../src/queue/redis/open-redis.js';
+import type { ChangeWitness } from '../../src/queue/events-since-attempt.js';
 import type { RequestBudget } from '../../src/queue/request-budget.js';
 import type { RetryPolicy } from '../../src/queue/retry-policy.js';
 import type { RowOutcome } from '../../src/queue/row-outcome.js';
@@ -41,7 +42,7 @@ export interface BatchHarness {
   budget: RequestBudget;
   writeManifest(name: string, lines: string[]): string;
   plan(file: string): Promise<BatchPlan>;
-  startWorkers(options?: { concurrency?: number; policy?: RetryPolicy; api?: SmartsheetClient; budget?: RequestBudget; requestSettleMs?: number; serviceClock?: Clock }): WorkerPool;
+  startWorkers(options?: { concurrency?: number; policy?: RetryPolicy; api?: SmartsheetClient; budget?: RequestBudget; requestSettleMs?: number; serviceClock?: Clock; witness?: ChangeWitness; eventWaitMs?: number }): WorkerPool;
   clientFor(token: string, timeouts?: ClientTimeouts): { api: SmartsheetClient; budget: RequestBudget };
   waitForState(batchId: string, states: BatchRecord['state'][], timeoutMs?: number): Promise<BatchRecord>;
   outcomes(batchId: string): Promise<RowOutcome[]>;
@@ -109,6 +110,8 @@ export async function createBatchHarness(redis: TestRedis, serverOptions: StartR
         stalledIntervalMs: 1000,
         // The service's clock is the reference server's: tests move it, and rows of lifecycle steps are due by it.
         serviceClock: options.serviceClock ?? { now: () => server.context.clock.now(), sleep: systemClock.sleep },
+        ...(options.witness === undefined ? {} : { witness: options.witness }),
+        ...(options.eventWaitMs === undefined ? {} : { eventWaitMs: options.eventWaitMs }),
       });
       pools.push(pool);
       return pool;

@@ -86,7 +86,7 @@ async function approve(id: string | undefined, flags: ApproveFlags): Promise<num
       return 0;
     }
     const { api, budget } = createBudgetedApi(runtime, batch);
-    const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+    const pool = batch.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime, batch) });
     const notifications = sendNotificationsHere(runtime, batch);
     try {
       await watchBatch(batch.system.store, queued.id, { label: `Running on ${runtime.targetLabel}` });

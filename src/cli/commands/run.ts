@@ -57,7 +57,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
 
     // The workers start before the rows are queued: a large batch is queued in slices, and its first rows run (and
     // spend the service's full bucket) while the rest are still being added.
-    const pool = system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+    const pool = system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime, batchRuntime) });
     const notifications = sendNotificationsHere(runtime, batchRuntime);
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();

@@ -119,8 +119,8 @@ export function defineServeCommand(command: Command): void {
         // As `seatflow worker` does at start: rows whose audit entry a crash left out get it now.
         void governance.appendMissingRowEntries();
         for (let i = 0; i < workers; i += 1) {
-          pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) }));
-          pools.push(offboarding.startStepWorker({ api: budgetedApi, ...workerSettingsOf(runtime) }));
+          pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime, batchRuntime) }));
+          pools.push(offboarding.startStepWorker({ api: budgetedApi, ...workerSettingsOf(runtime, batchRuntime) }));
         }
       } else if (flags.workers > 0) {
         logger.warn('no access token (SMARTSHEET_ACCESS_TOKEN): --workers ignored, no rows will be executed by this process');

@@ -35,10 +35,10 @@ export function defineWorkerCommand(command: Command): void {
       // With --metrics-port, /readyz answers an orchestrator's probe: ready while this worker's Redis answers.
       await observed?.serve(() => redisReadiness(batchRuntime.redis.client));
       const { concurrency, shutdownGraceMs } = runtime.config.worker;
-      const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime) });
+      const pool = batchRuntime.system.startWorkers({ api, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime, batchRuntime) });
       // Offboarding steps (due deactivations and removals) are taken by the same worker.
       const offboarding = openOffboarding(runtime, batchRuntime);
-      const steps = offboarding.startStepWorker({ api, ...workerSettingsOf(runtime) });
+      const steps = offboarding.startStepWorker({ api, ...workerSettingsOf(runtime, batchRuntime) });
       // Reconciliation schedules of this target fire here too: one firing per tick across every worker.
       const schedules = startScheduledRuns(runtime, batchRuntime);
       observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book, upcoming: hrWorkflowsOf(offboarding).upcoming });

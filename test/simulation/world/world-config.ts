@@ -39,7 +39,9 @@ export function worldConfig(options: { controlPort: number; syncPolicyDir: strin
     offboarding: { stepPollMs: WORKER_TUNING.stepPollMs, dueSweepMs: WORKER_TUNING.dueSweepMs, defaultHoldDays: 1, minHoldHours: 24 },
     // The service clock moves an hour per 150 ms of wall time: a callback's timestamp is hours from serve's estimate of
     // it by the time it is checked. Two days keeps the check (a replay from before the run is still refused).
-    events: { toleranceSeconds: 2 * 86_400 },
+    // The reference server sends a callback 250 ms after its first event (the real service gathers a minute's): a row
+    // whose answer was lost waits 20 s for the event of its change, not the default two minutes, before sending again.
+    events: { toleranceSeconds: 2 * 86_400, lostAnswerWaitSeconds: 20 },
     control: { token: CONTROL_TOKEN, port: options.controlPort, host: '127.0.0.1', syncPolicyDir: options.syncPolicyDir, rateLimit: { max: 100_000, perSeconds: 60 } },
     governance: {
       operators: Object.values(OPERATORS).map((operator) => ({ ...operator, osUsers: [osUser] })),

@@ -6,9 +6,10 @@ import type { NotificationEvent } from '../../../src/governance/notifications/no
 import type { Drift, PolicyInForce } from '../../../src/events/drift-check.js';
 import { createEventKeys } from '../../../src/events/event-keys.js';
 import { handleCallback, type CallbackHandlingDeps } from '../../../src/events/handle-callback.js';
-import type { OutsideChange } from '../../../src/events/outside-change.js';
+import { eventFingerprint, type OutsideChange } from '../../../src/events/outside-change.js';
 import { createProvisionalTracker } from '../../../src/events/provisional-tracker.js';
 import type { Subscription } from '../../../src/events/subscription-store.js';
+import { createUserEventLog } from '../../../src/events/user-event-log.js';
 import { useTestRedisClient } from '../../helpers/test-redis-client.js';
 
 const redis = useTestRedisClient();
@@ -34,6 +35,7 @@ function setup(over: { drift?: Drift; ledgerExplains?: boolean; reconcile?: bool
     sim: true,
     ledger: { explain: async () => (over.ledgerExplains === true ? { id: 'c1', operation: 'users.upgrade', userId: 5, at: 0 } : undefined) },
     provisional,
+    userEvents: createUserEventLog(redis.client, keys),
     audit: { append: async (record) => (audit.push(record), {} as never) },
     notifier: { notify: async (event) => void notified.push(event) },
     emailOf: async (id) => (id === ELENA ? 'elena.garcia@acme.example' : undefined),
@@ -99,6 +101,23 @@ describe('handling a callback (docs/events.md)', () => {
     expect(await provisional.list()).toEqual([expect.objectContaining({ userId: 5, email: 'jordan.lee@acme.example', planId: 7, expiresAt: '2026-12-07T10:00:00.000Z', from: 'event' })]);
     await handleCallback(callback([{ ...upgradeOfJordan, timestamp: '2026-11-23T10:01:00.000Z' }]), SUBSCRIPTION, deps);
     expect(await provisional.list()).toEqual([]);
+  });
+
+  it("keeps each user's events, seatflow's and outside ones, in order, once: what a row whose answer was lost reads", async () => {
+    const { deps } = setup({ ledgerExplains: true });
+    const since = Date.now() - 1000;
+    const ownDeactivation: CallbackEvent = { objectType: 'user', eventType: 'deactivated', id: 5, userId: SEATFLOW, timestamp: '2026-11-23T10:00:00.000Z', email: 'jordan.lee@acme.example' };
+    const reactivatedByElena: CallbackEvent = { ...ownDeactivation, eventType: 'reactivated', userId: ELENA, timestamp: '2026-11-23T10:00:05.000Z' };
+    const taken = callback([ownDeactivation, reactivatedByElena]);
+    await handleCallback(taken, SUBSCRIPTION, deps);
+    await redis.client.del(deps.keys.event(eventFingerprint(42, reactivatedByElena)));
+    await handleCallback(taken, SUBSCRIPTION, deps);
+    const log = createUserEventLog(redis.client, deps.keys as ReturnType<typeof createEventKeys>);
+    expect(await log.heardSince(5, since)).toEqual([
+      { event: 'user.deactivated', by: 'seatflow', at: ownDeactivation.timestamp, summary: 'jordan.lee@acme.example user.deactivated by seatflow at 2026-11-23T10:00:00.000Z' },
+      { event: 'user.reactivated', by: 'outside', at: reactivatedByElena.timestamp, summary: 'jordan.lee@acme.example was reactivated by elena.garcia@acme.example at 2026-11-23T10:00:05.000Z' },
+    ]);
+    expect(await log.heardSince(5, Date.now() + 60_000)).toEqual([]);
   });
 
   it('names the service as the actor of a change no user made', async () => {

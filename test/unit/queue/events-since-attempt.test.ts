@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { describeVerdict, judgeEventsSinceAttempt, STATUS_EVENTS, type HeardEvent } from '../../../src/queue/events-since-attempt.js';
+
+const DEACTIVATE = { change: ['user.deactivated'], sameAttribute: STATUS_EVENTS };
+const ownDeactivation: HeardEvent = { event: 'user.deactivated', by: 'seatflow', at: '2026-11-23T10:00:00.000Z', summary: 'jordan.lee@acme.example user.deactivated by seatflow' };
+const reactivatedByElena: HeardEvent = { event: 'user.reactivated', by: 'outside', at: '2026-11-23T10:05:00.000Z', summary: 'jordan.lee@acme.example was reactivated by elena.garcia@acme.example at 2026-11-23T10:05:00.000Z' };
+const seatByElena: HeardEvent = { event: 'user.seatType.updated', by: 'outside', at: '2026-11-23T10:06:00.000Z', summary: 'jordan.lee@acme.example was given the seat MEMBER by elena.garcia@acme.example' };
+
+describe('judgeEventsSinceAttempt', () => {
+  it("says a lost deactivation landed when seatflow's own event came, and names the reactivation made outside since", () => {
+    const verdict = judgeEventsSinceAttempt([ownDeactivation, { ...ownDeactivation, event: 'user.seatType.updated' }, reactivatedByElena, seatByElena], DEACTIVATE);
+    expect(verdict).toEqual({ kind: 'landed', own: ownDeactivation, since: reactivatedByElena });
+    expect(describeVerdict(verdict as Exclude<typeof verdict, { kind: 'nothing-heard' }>)).toBe(
+      "done by this batch (the answer was lost; the service's user.deactivated event of 2026-11-23T10:00:00.000Z confirms it); since then jordan.lee@acme.example was reactivated by elena.garcia@acme.example at 2026-11-23T10:05:00.000Z, outside seatflow: not done again",
+    );
+  });
+
+  it("takes this change made by seatflow's own account as the row's, even when no call of seatflow explained it", () => {
+    const unexplained: HeardEvent = { ...ownDeactivation, by: 'own-account' };
+    expect(judgeEventsSinceAttempt([unexplained, reactivatedByElena], DEACTIVATE)).toEqual({ kind: 'landed', own: unexplained, since: reactivatedByElena });
+  });
+
+  it('says someone else decided when an outside change of the status came and none of seatflow', () => {
+    expect(judgeEventsSinceAttempt([reactivatedByElena], DEACTIVATE)).toEqual({ kind: 'changed-elsewhere', outside: reactivatedByElena });
+  });
+
+  it('hears nothing from events of other attributes, or from an outside event of the change seatflow did not make', () => {
+    expect(judgeEventsSinceAttempt([seatByElena], DEACTIVATE)).toEqual({ kind: 'nothing-heard' });
+    expect(judgeEventsSinceAttempt([], DEACTIVATE)).toEqual({ kind: 'nothing-heard' });
+    expect(judgeEventsSinceAttempt([{ ...ownDeactivation, event: 'user.reactivated' }], DEACTIVATE)).toEqual({ kind: 'nothing-heard' });
+  });
+});
