@@ -41,6 +41,8 @@ describe('dashboard: start a sync from the page', { timeout: 120_000 }, () => {
       expect(planText).toMatch(new RegExp(`page\\.engineer@acme\\.example add ${date(2)} 00:00:00 UTC MEMBER engineering change`));
       expect(planText).toContain('Broken-export check');
       expect(planText).toContain('Within the limits');
+      // Three joiners, each added and then given the seat.
+      expect(planText).toContain('Calls to apply: about 6 (about 1 s at 300 calls per 60 s, the configured rate)');
       expect(await s.o.system.engine.activeWorkflows()).toEqual([]);
 
       const action = actionOf(preview.body);
