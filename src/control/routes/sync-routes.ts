@@ -60,7 +60,7 @@ export function registerSyncRoutes(app: FastifyInstance, deps: ControlDeps, sync
       const id = disposition.awaitingApproval;
       const record = await withRedis(deps, async () => deps.governance?.gate.get(id));
       if (record === undefined) throw new Error(`change request ${id} disappeared from Redis`);
-      const approval = approvalView(record);
+      const approval = approvalView(record, deps.rate);
       return reply.code(202).header('location', approval.links.self).send({ ...body, awaitingApproval: true, created: disposition.requestCreated === true, approval });
     }
     return reply.code(disposition.applied ? 202 : 200).send(body);
