@@ -1,5 +1,3 @@
-import { batchPlanCalls } from '../../../plan/batch-plan-calls.js';
-import { callsToApply, type CallRate } from '../../../plan/calls-at-rate.js';
 import { plural } from '../../../core/plural.js';
 import { firstRows } from '../../../manifest/row-store.js';
 import { migrationHeadline } from '../../../migrate/format-migration.js';
@@ -11,6 +9,8 @@ import { cardTable } from '../card-table.js';
 import { timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { planConfirmation } from './plan-confirmation.js';
+import { batchPlanCalls } from '../../../plan/batch-plan-calls.js';
+import { callsToApply, type CallRate } from '../../../plan/calls-at-rate.js';
 
 const VERDICT_ORDER = ['change', 'no-op', 'refused', 'not-found', 'conflict'] as const;
 

@@ -1,5 +1,3 @@
-import { callsToApply, type CallRate } from '../../../plan/calls-at-rate.js';
-import { syncPlanCalls } from '../../../sync/sync-plan-calls.js';
 import { plural } from '../../../core/plural.js';
 import type { SyncPlan } from '../../../sync/sync-plan.js';
 import { describeLeaver } from '../../../workflow/format-offboarding-plan.js';
@@ -10,6 +8,8 @@ import { html, type SafeHtml } from '../html.js';
 import { stateBadge } from '../badges.js';
 import { formErrorBlock } from '../notice.js';
 import { planConfirmation } from './plan-confirmation.js';
+import { callsToApply, type CallRate } from '../../../plan/calls-at-rate.js';
+import { syncPlanCalls } from '../../../sync/sync-plan-calls.js';
 
 export interface SyncFormOptions {
   csrfToken: string;
