@@ -58,6 +58,7 @@ if (args[0] === 'sim') {
     target: { label: 'bench', id: 'sim:bench', configured: true, sim: true },
     guardrails: { destructiveMaxCount: 25, destructiveMaxShare: 0.05, protectedAccounts: [], maxRows: 1_000_000 },
     api,
+    rate: { requests: 300, perSeconds: 60 },
     // /v1/plans touches no queue; the error handler only asks whether Redis is down.
     batches: { system: {} as ControlDeps['batches']['system'], api, redis: { status: 'ready', ping: async () => 'PONG' } },
     bodyLimitBytes: 64 * 1024 * 1024,

@@ -1,8 +1,12 @@
 import type { ApprovalRecord } from '../governance/approvals/approval-record.js';
 import type { PlanLine } from '../governance/approvals/plan-fingerprint.js';
+import { callsToApply, callsToApplyLine, type CallRate } from '../plan/calls-at-rate.js';
 
-/** One change request for a person deciding about it: what, who asked and why, the plan and its hash. */
-export function formatApproval(record: ApprovalRecord, lines: readonly PlanLine[], options: { linesShown?: number } = {}): string {
+/**
+ * One change request for a person deciding about it: what, who asked and why, the plan and its hash; with the
+ * configured rate, the calls applying the plan makes, as the requester's plan said them.
+ */
+export function formatApproval(record: ApprovalRecord, lines: readonly PlanLine[], options: { linesShown?: number; rate?: CallRate } = {}): string {
   const shown = options.linesShown ?? 50;
   const out = [
     `${record.kind} ${record.id}: ${record.state}${record.sim ? '  [SIMULATION]' : ''}`,
@@ -14,6 +18,7 @@ export function formatApproval(record: ApprovalRecord, lines: readonly PlanLine[
     `  plan:       ${record.planHash}`,
     `              ${record.changes} change${record.changes === 1 ? '' : 's'} (${record.destructive} destructive); ${Object.entries(record.summary).map(([k, v]) => `${v} ${k}`).join(', ')}`,
   ];
+  if (options.rate !== undefined && record.callsToApply !== undefined) out.push(`              ${callsToApplyLine(callsToApply(record.callsToApply, options.rate))}`);
   if (record.staleDifference !== undefined && record.state === 'awaiting-approval') {
     out.push('  The plan approved before went stale (live state changed); what differs now:', ...record.staleDifference.map((line) => `    ${line}`));
   }

@@ -10,6 +10,7 @@ import type { HrWorkflows } from '../sync/hr-workflows.js';
 import type { RequestBudget } from '../queue/request-budget.js';
 import type { SeatflowMetrics } from './metrics/seatflow-metrics.js';
 import type { ServiceFacts } from '../plan/service-constraints.js';
+import type { CallRate } from '../plan/calls-at-rate.js';
 import type { ApprovalGate } from '../governance/approvals/approval-gate.js';
 import type { ApprovalStore } from '../governance/approvals/approval-store.js';
 import type { ChangeKinds } from '../governance/approvals/change-kind.js';
@@ -104,6 +105,8 @@ export interface ControlDeps {
   service?: ServiceFacts;
   /** The client for POST /v1/plans (reads only, like `seatflow plan`). */
   api: SmartsheetApi;
+  /** The configured rate (config rateLimit): every plan answer and page says the calls applying it makes at this rate. */
+  rate: CallRate;
   batches: ControlBatchDeps;
   /** The offboarding workflow (POST /v1/offboardings, status, undo, holds); its endpoints are absent without it. */
   offboarding?: ControlOffboardingDeps;

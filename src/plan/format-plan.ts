@@ -3,7 +3,8 @@ import type { RowProblem } from '../manifest/manifest-row.js';
 import { printable } from '../core/printable.js';
 import type { BatchPlan, PlannedRow } from './planned-row.js';
 import { plural } from '../core/plural.js';
-import { callsToApplyLine, type CallRate } from './calls-at-rate.js';
+import { callsToApply, callsToApplyLine, type CallRate } from './calls-at-rate.js';
+import { batchPlanCalls } from './batch-plan-calls.js';
 
 /**
  * What a row is about, in a few words: the user's e-mail, a sheet's column, a webhook. An invalid row names the
@@ -78,7 +79,7 @@ export function* planLines(plan: BatchPlan, options: FormatPlanOptions = {}): Ge
   for (const row of plan.rows) yield line(cellsOf(row), reasonCell(row));
   yield '';
   yield summaryLine(plan);
-  if (options.rate !== undefined) yield callsToApplyLine(plan.summary.change, options.rate);
+  if (options.rate !== undefined) yield callsToApplyLine(callsToApply(batchPlanCalls(plan), options.rate));
   for (const note of plan.notes ?? []) yield `Note: ${printable(note)}`;
 }
 

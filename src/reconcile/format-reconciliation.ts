@@ -3,12 +3,15 @@ import { summaryLine } from '../plan/format-plan.js';
 import type { ReconciliationPlan } from './plan-reconciliation.js';
 import { describeSeats } from './count-seats.js';
 import { plural } from '../core/plural.js';
+import { batchPlanCalls } from '../plan/batch-plan-calls.js';
+import { callsToApply, callsToApplyLine, type CallRate } from '../plan/calls-at-rate.js';
 
 /**
  * A reconciliation plan for people: what was read, then one line per seat change with the rule that matched, the
  * seat before and after and the pre-flight's verdict (the same verdicts as `seatflow plan`), then limits and guardrails.
+ * With the configured rate, the calls applying it makes (one per seat to change) and how long they take, as every plan says.
  */
-export function formatReconciliation(run: ReconciliationPlan): string {
+export function formatReconciliation(run: ReconciliationPlan, rate?: CallRate): string {
   const excluded = run.decisions.filter((decision) => decision.excluded !== undefined).length;
   const matched = run.decisions.filter((decision) => decision.rule !== undefined);
   const head = [
@@ -31,6 +34,7 @@ export function formatReconciliation(run: ReconciliationPlan): string {
   const line = (row: string[]) => row.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd();
   const table = cells.length === 0 ? ['No seat needs to change.'] : [line([...header, 'reason']), line([...widths.map((w) => '-'.repeat(w)), '------']), ...cells.map(line)];
   const tail = ['', summaryLine({ ...run.plan, apiCalls: run.apiCalls })];
+  if (rate !== undefined) tail.push(callsToApplyLine(callsToApply(batchPlanCalls(run.plan), rate)));
   for (const reason of run.limits.reasons) tail.push(`limit: ${reason}`);
   for (const reason of run.guardrails.reasons) tail.push(`guardrail: ${reason}`);
   return `${[...head, ...table, ...tail].join('\n')}\n`;

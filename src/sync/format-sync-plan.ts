@@ -1,6 +1,6 @@
 import { formatHold } from '../workflow/hold-duration.js';
 import { describeLeaver } from '../workflow/format-offboarding-plan.js';
-import { callsToApplyLine, type CallRate } from '../plan/calls-at-rate.js';
+import { callsToApply, callsToApplyLine, type CallRate } from '../plan/calls-at-rate.js';
 import type { SyncPlan } from './sync-plan.js';
 import { syncPlanCalls } from './sync-plan-calls.js';
 
@@ -52,7 +52,7 @@ export function formatSyncPlan(plan: SyncPlan, rate?: CallRate): string {
   lines.push(
     `Accidental-deletion check: ${Math.max(missing.gone, missing.absentLeavers)} ${plan.previous === undefined ? `of the organization's ${missing.base} users` : `of the ${missing.base} employees of the last accepted export`} missing (${(100 * missing.share).toFixed(1)}%; the policy's safety.maxMissingShare ${(100 * missing.threshold).toFixed(0)}%)${missing.broken ? ': BROKEN EXPORT, nothing is done unless confirmed with --accept-missing' : ''}`,
   );
-  if (rate !== undefined) lines.push(callsToApplyLine(syncPlanCalls(plan), rate));
+  if (rate !== undefined) lines.push(callsToApplyLine(callsToApply(syncPlanCalls(plan), rate)));
   if (plan.guardrails.needsConfirmation) lines.push(`Guardrails: ${plan.guardrails.reasons.join('; ')}`);
   return `${lines.join('\n')}\n`;
 }

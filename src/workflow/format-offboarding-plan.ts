@@ -1,7 +1,7 @@
 import { formatHold } from './hold-duration.js';
 import type { LeaverVerdict, OffboardingPlan, PlannedLeaver } from './plan-offboarding.js';
 import { plural } from '../core/plural.js';
-import { callsToApplyLine, type CallRate } from '../plan/calls-at-rate.js';
+import { callsToApply, callsToApplyLine, type CallRate } from '../plan/calls-at-rate.js';
 import { leaverCalls } from './leaver-calls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/, 'Z');
@@ -38,7 +38,7 @@ export function formatOffboardingPlan(plan: OffboardingPlan, rate?: CallRate): s
     lines.push(`  ${String(leaver.row).padStart(3)}  ${leaver.email.padEnd(width)}  ${describeLeaver(leaver, plan.options.holdMs)}`);
     for (const note of leaver.notes) lines.push(`       note: ${note}`);
   }
-  if (rate !== undefined) lines.push(callsToApplyLine(leaverCalls(plan.leavers), rate));
+  if (rate !== undefined) lines.push(callsToApplyLine(callsToApply(leaverCalls(plan.leavers), rate)));
   if (plan.guardrails.needsConfirmation) lines.push(`Guardrails: ${plan.guardrails.reasons.join('; ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -67,7 +67,7 @@ describe('approvals: the two-person rule', { timeout: 60_000 }, () => {
     const submitted = await g.governance.gate.submit(request, queueOf(plan));
     expect(submitted.status).toBe('awaiting-approval');
     if (submitted.status !== 'awaiting-approval') return;
-    expect(submitted.request).toMatchObject({ id: request.id, state: 'awaiting-approval', requestedBy: { name: 'alice' }, reason: 'HR-1234', changes: 4, why: ['4 changes, more than governance.approvals.changesAbove (2)'] });
+    expect(submitted.request).toMatchObject({ id: request.id, state: 'awaiting-approval', requestedBy: { name: 'alice' }, reason: 'HR-1234', changes: 4, callsToApply: 4, why: ['4 changes, more than governance.approvals.changesAbove (2)'] });
     // Waiting: no batch, no job, no change at the service, whoever runs workers meanwhile.
     g.h.startWorkers();
     expect(await g.h.system.store.get(request.id)).toBeUndefined();
@@ -135,7 +135,8 @@ describe('approvals: the two-person rule', { timeout: 60_000 }, () => {
     expect(stale.status).toBe('replanned');
     if (stale.status !== 'replanned') return;
     expect(stale.difference).toEqual([`row 2: was "downgrade ${changedByHand}: change", now "downgrade ${changedByHand}: no-op"`]);
-    expect(stale.request).toMatchObject({ state: 'awaiting-approval', staleDifference: stale.difference });
+    // The plan shown again counts again: the user downgraded by hand needs no call.
+    expect(stale.request).toMatchObject({ state: 'awaiting-approval', staleDifference: stale.difference, callsToApply: 3 });
     expect(stale.request.planHash).not.toBe(approvedHash);
     expect(stale.request.approvedBy).toBeUndefined();
     // Nothing ran that was not approved.

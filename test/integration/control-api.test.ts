@@ -26,6 +26,7 @@ beforeAll(async () => {
     target: { label: `SIMULATION: ${harness.server.url}`, id: harness.server.url, configured: true, sim: true },
     guardrails: { destructiveMaxCount: 25, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1000 },
     api: harness.api,
+    rate: { requests: 300, perSeconds: 60 },
     batches: { system: harness.system, api: harness.api, redis: harness.redisHandle.client },
     redisTimeoutMs: 2000,
   };
@@ -111,6 +112,7 @@ describe('control API with Redis, workers and the reference server', () => {
       target: { label: 'sim', id: harness.server.url, configured: true, sim: true },
       guardrails: { destructiveMaxCount: 25, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1000 },
       api: harness.api,
+      rate: { requests: 300, perSeconds: 60 },
       batches: { system, api: harness.api, redis: handle.client },
     });
     const headers = { authorization: `Bearer ${token}` };

@@ -41,6 +41,8 @@ describe('control API: POST /v1/syncs', { timeout: 120_000 }, () => {
       expect(planned.statusCode, planned.body).toBe(200);
       expect(planned.json()).toMatchObject({ target: 'SIMULATION', applied: null, changes: 3, joiners: { change: 3, other: 0 }, export: { employees: 3 }, previous: null });
       expect(planned.json().export.path).toMatch(/sync\/uploads\/[0-9a-f]{16}\/hr-nightly\.csv$/);
+      // Each joiner is added, then given the seat: two calls, at the configured 300 per 60 s.
+      expect(planned.json().calls).toEqual({ toApply: 6, expectedSeconds: 1.2, rate: { requests: 300, perSeconds: 60 } });
       expect(await s.o.system.engine.activeWorkflows()).toEqual([]);
 
       // Three changes: more than changesAbove (2). Alice's sync waits; nothing changes and the export is not accepted.
@@ -48,6 +50,8 @@ describe('control API: POST /v1/syncs', { timeout: 120_000 }, () => {
       expect(asked.statusCode, asked.body).toBe(202);
       const { approval } = asked.json();
       expect(asked.json()).toMatchObject({ awaitingApproval: true, created: true, approval: { kind: 'sync', state: 'awaiting-approval', requestedBy: { name: 'alice' }, reason: 'HR-91' } });
+      // The request keeps its plan's calls, and the API says them as every plan answer does.
+      expect(asked.json().approval).toMatchObject({ callsToApply: 6, calls: { toApply: 6, expectedSeconds: 1.2, rate: { requests: 300, perSeconds: 60 } } });
       expect(await s.o.system.engine.activeWorkflows()).toEqual([]);
       expect((await post('policy=lifecycle.json&dryRun=true&name=hr-nightly.csv')).json().previous).toBeNull();
 

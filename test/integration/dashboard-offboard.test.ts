@@ -27,6 +27,8 @@ describe('dashboard: start an offboarding from the page', () => {
       expect(planText).toMatch(new RegExp(`${a} row \\d+ · line \\d+ deactivate now deactivated as soon as it starts removed 3d after the deactivation`));
       expect(planText).toMatch(/nobody\.here@acme\.example row \d+ · line \d+ refused nothing/);
       expect(planText).toContain('hold 3d');
+      // Two leavers of three calls each (deactivate, re-check, remove); the refused one none.
+      expect(planText).toContain('Calls to apply: about 6 (about 1 s at 300 calls per 60 s, the configured rate)');
       expect(await o.system.store.list()).toEqual([]);
 
       const action = /action="(\/offboardings\/new\/[0-9a-f]+\/submit)"/.exec(preview.body)?.[1];

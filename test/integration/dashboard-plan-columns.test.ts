@@ -24,6 +24,8 @@ describe('dashboard: plan a manifest whose file has columns of its own', () => {
       const preview = await follow(app, jar, await postFile(app, jar, '/plan', { _csrf: csrfOf(again.body), ignoreColumns: 'Leaving Date' }, { field: 'manifest', name: 'leavers.csv', content: file }));
       expect(preview.statusCode, textOf(preview.body).slice(0, 2000)).toBe(200);
       expect(textOf(preview.body)).toMatch(/1\s*change/);
+      // The CLI's line, word for word: the one deactivation is one call.
+      expect(textOf(preview.body)).toContain('Calls to apply: about 1 (about 1 s at 300 calls per 60 s, the configured rate)');
       const action = /action="(\/plan\/[0-9a-f]+\/submit)"/.exec(preview.body)?.[1];
       const submitted = await postForm(app, jar, action!, { _csrf: csrfOf(preview.body), confirm: 'true' });
       // Submitted with the same column option as planned: the plan checked is the batch queued.

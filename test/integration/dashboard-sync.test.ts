@@ -41,6 +41,8 @@ describe('dashboard: start a sync from the page', { timeout: 120_000 }, () => {
       expect(planText).toMatch(new RegExp(`page\\.engineer@acme\\.example add ${date(2)} 00:00:00 UTC MEMBER engineering change`));
       expect(planText).toContain('Broken-export check');
       expect(planText).toContain('Within the limits');
+      // Three joiners, each added and then given the seat.
+      expect(planText).toContain('Calls to apply: about 6 (about 1 s at 300 calls per 60 s, the configured rate)');
       expect(await s.o.system.engine.activeWorkflows()).toEqual([]);
 
       const action = actionOf(preview.body);
@@ -58,6 +60,8 @@ describe('dashboard: start a sync from the page', { timeout: 120_000 }, () => {
       const approvalPage = await getPage(app, jar, started.headers.location as string);
       expect(approvalPage.statusCode).toBe(200);
       expect(textOf(approvalPage.body)).toMatch(/add page\.joiner\.1@acme\.example now, seat CONTRIBUTOR/);
+      // The approver reads what the requester read: three joiners, two calls each.
+      expect(textOf(approvalPage.body)).toContain('Calls to apply: about 6 (about 1 s at 300 calls per 60 s, the configured rate)');
       expect(await s.o.system.engine.activeWorkflows()).toEqual([]);
       // The preview is used up.
       expect((await follow(app, jar, await postForm(app, jar, action!, { _csrf: csrfOf(preview.body), confirm: 'true' }))).statusCode).toBe(410);

@@ -24,6 +24,8 @@ describe('seatflow approve, reject, audit and revert', { timeout: 240_000 }, () 
     expect(status.stdout).toMatch(/batch b[0-9a-f]{12}: awaiting-approval/);
     expect(status.stdout).toContain('requested:  ');
     expect(status.stdout).toContain('reason: HR-1234');
+    // Under the plan's counts, as the requester's plan said it: three downgrades, three calls.
+    expect(status.stdout).toMatch(/ {14}3 changes \(.*\n {14}Calls to apply: about 3 \(about 1 s at 300 calls per 60 s, the configured rate\)\n/);
 
     const own = await runSeatflow(['approve', id!, '--by', 'alice', '--yes'], env);
     expect(own.code).toBe(2);

@@ -19,9 +19,12 @@ describe('control API: offboarding', () => {
     const noWindow = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=0&noUndoWindow=true&dryRun=true', headers: { ...auth, 'content-type': 'text/csv' }, payload: `email\n${a}\n` });
     expect(noWindow.statusCode).toBe(200);
     expect(noWindow.json().plan.options).toMatchObject({ holdMs: 0, noUndoWindow: true });
+    // Deactivate, re-check after the hold, remove: three calls a leaver, at the configured 300 per 60 s.
+    expect(noWindow.json().calls).toEqual({ toApply: 3, expectedSeconds: 0.6, rate: { requests: 300, perSeconds: 60 } });
 
     const submitted = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=7d', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify([{ email: a }, { email: b }]) });
     expect(submitted.statusCode).toBe(202);
+    expect(submitted.json().calls).toEqual({ toApply: 6, expectedSeconds: 1.2, rate: { requests: 300, perSeconds: 60 } });
     const id = submitted.json().offboardingId as string;
     const again = await app.inject({ method: 'POST', url: '/v1/offboardings?hold=7d', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify([{ email: a }, { email: b }]) });
     expect(again.statusCode).toBe(200);

@@ -6,6 +6,7 @@ import { Queue } from 'bullmq';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
+import { durationAtRate } from '../../src/plan/calls-at-rate.js';
 import { createBatchStore } from '../../src/queue/batch-store.js';
 import { createQueueKeys } from '../../src/queue/queue-keys.js';
 import { openRedis } from '../../src/queue/redis/open-redis.js';
@@ -43,6 +44,11 @@ describe('seatflow reconcile (CLI)', () => {
     expect(stdout).toMatch(/casey\.nguyen@acme\.example\s+HR source of truth\s+CONTRIBUTOR → MEMBER\s+change/);
     expect(stdout).toMatch(/no login for 90 days\s+MEMBER → CONTRIBUTOR/);
     expect(stdout).toContain('Nothing was changed.');
+    // Under the summary, as every plan says it: one call per seat to change, at the configured 300 per 60 s.
+    const changes = Number(/^\d+ rows: (\d+) change, /m.exec(stdout)?.[1]);
+    expect(changes).toBeGreaterThan(1);
+    expect(stdout.split('\n').filter((line) => /^\d+ .* change$/.test(line))).toHaveLength(changes);
+    expect(stdout).toMatch(new RegExp(`^\\d+ rows: .*\\nCalls to apply: about ${changes} \\(about ${durationAtRate(changes, { requests: 300, perSeconds: 60 })} at 300 calls per 60 s, the configured rate\\)$`, 'm'));
     const rows = parse(await readFile(reportPath(stdout)!), { columns: true }) as Record<string, string>[];
     expect(rows.length).toBeGreaterThan(3);
     expect(new Set(rows.map((row) => row.policySha256)).size).toBe(1);

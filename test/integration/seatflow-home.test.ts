@@ -86,6 +86,8 @@ describe('counts a person reads', () => {
     const ran = await runSeatflow(['run', manifest, '--sim'], { SEATFLOW_HOME: home });
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('Plan: 1 row: 1 to change');
+    // Under the plan, before anything is queued: one deactivation, one call.
+    expect(ran.stdout).toMatch(/^Plan: 1 row: .*\nCalls to apply: about 1 \(about 1 s at 300 calls per 60 s, the configured rate\)\nBatch /m);
     expect(ran.stdout).toContain('Batch ');
     expect(ran.stdout).toMatch(/: 1 row queued\n/);
     expect(ran.stdout).toContain('Report (1 row, SIMULATION)');

@@ -56,7 +56,7 @@ async function approve(id: string | undefined, flags: ApproveFlags): Promise<num
     if (record.target !== batch.target) {
       throw new UsageError(`${id} was asked for ${record.target}, not ${batch.target}: it is planned again against its own target`, 'Set SMARTSHEET_API_BASE (and the token) to that target.');
     }
-    out.write(formatApproval(record, await governance.approvals.lines(id)));
+    out.write(formatApproval(record, await governance.approvals.lines(id), { rate: runtime.config.rateLimit }));
     const planHash = flags.planHash ?? (await confirmHash(record.planHash, flags.yes === true));
     let appliedSync: AppliedSync | undefined;
     const kinds = changeKindsOf(runtime, batch, { onSyncApplied: (applied) => (appliedSync = applied) });

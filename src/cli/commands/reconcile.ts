@@ -60,7 +60,7 @@ async function reconcile(policyPath: string, flags: ReconcileFlags): Promise<num
       ...(flags.apply === true ? { approve: reconciliationApproval(batch, cliActorOf(runtime, flags.by), flags.reason) } : {}),
     });
     if (flags.json === true) out.write(`${JSON.stringify({ target: runtime.targetLabel, ...runSummary(run.plan, run.disposition), changes: run.plan.changes, rows: run.plan.plan.rows }, null, 2)}\n`);
-    else out.write(`Target: ${runtime.targetLabel}\n${formatReconciliation(run.plan)}`);
+    else out.write(`Target: ${runtime.targetLabel}\n${formatReconciliation(run.plan, runtime.config.rateLimit)}`);
     out.write(`Plan report: ${path.resolve(run.report.csv)} (run ${run.disposition.runId})\n`);
     if (flags.apply !== true) {
       out.write('Nothing was changed. Add --apply to submit these changes as a batch.\n');

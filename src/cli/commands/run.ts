@@ -12,6 +12,8 @@ import { addMetricsOptions, metricsOf, type MetricsFlags } from '../metrics-opti
 import { addManifestOptions, batchOptionsOf, confirmOnTerminal, planFromFlags, type ManifestFlags } from '../manifest-options.js';
 import { printable, printed } from '../../core/printable.js';
 import { plural } from '../../core/plural.js';
+import { batchPlanCalls } from '../../plan/batch-plan-calls.js';
+import { callsToApply, callsToApplyLine } from '../../plan/calls-at-rate.js';
 import { awaitingApprovalText, gateManifestBatch, sendNotificationsHere } from '../governance-runtime.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 
@@ -53,6 +55,8 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
       `Plan: ${plural(s.total, 'row')}: ${s.change} to change, ${s['no-op']} already done, ${s.refused} refused, ${s['not-found']} not found, ` +
         `${s.conflict} conflicting, ${s.invalid} invalid (pre-flight used ${plural(plan.apiCalls, 'call')})\n`,
     );
+    // Said before the guardrails' question, as every plan says it: what the run will spend, and for how long.
+    out.write(`${callsToApplyLine(callsToApply(batchPlanCalls(plan), runtime.config.rateLimit))}\n`);
     await confirmOnTerminal(guardrails, flags);
 
     // The workers start before the rows are queued: a large batch is queued in slices, and its first rows run (and

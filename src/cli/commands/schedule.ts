@@ -127,7 +127,7 @@ export function defineScheduleCommand(schedule: Command): void {
         const run = await scheduledRunOf(runtime, batch)({ name: found.name, policyPath: found.policyPath, apply: found.apply, ...(found.limits === undefined ? {} : { limits: found.limits }) }, tick);
         await book.recordRun(name, lastRunOf(run, tick, new Date()));
         const out = process.stdout;
-        out.write(`Target: ${runtime.targetLabel}\n${formatReconciliation(run.plan)}Plan report: ${path.resolve(run.report.csv)} (run ${run.disposition.runId})\n`);
+        out.write(`Target: ${runtime.targetLabel}\n${formatReconciliation(run.plan, runtime.config.rateLimit)}Plan report: ${path.resolve(run.report.csv)} (run ${run.disposition.runId})\n`);
         if (run.disposition.heldBecause !== undefined) {
           out.write(printed`Nothing was changed: ${run.disposition.heldBecause.join('; ')}\n`);
           return 2;

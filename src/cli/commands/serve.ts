@@ -72,6 +72,7 @@ export function defineServeCommand(command: Command): void {
         service: { region: serviceRegionOf(config), externalSources: config.externalSources },
         // POST /v1/plans and the dashboard's preview: reads retried within the time a caller is kept waiting.
         api: runtime.createApi({ retry: { ...readRetryPolicy(config), maxElapsedMs: Math.min(config.retry.maxElapsedMs, planTimeoutMs) } }),
+        rate: config.rateLimit,
         batches: {
           system: batchRuntime.system,
           // Pre-flight reads retry a busy service, but never longer than an HTTP caller is kept waiting.

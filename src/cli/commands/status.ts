@@ -44,7 +44,7 @@ export function defineStatusCommand(command: Command): void {
       const request = batch === undefined ? await batchRuntime.governance.gate.get(batchId) : undefined;
       if (request !== undefined) {
         // Not queued yet: a change waiting for (or refused) approval under the id it will have.
-        process.stdout.write(flags.json === true ? `${JSON.stringify(request)}\n` : formatApproval(request, await batchRuntime.governance.approvals.lines(batchId), { linesShown: 20 }));
+        process.stdout.write(flags.json === true ? `${JSON.stringify(request)}\n` : formatApproval(request, await batchRuntime.governance.approvals.lines(batchId), { linesShown: 20, rate: runtime.config.rateLimit }));
         return;
       }
       if (batch === undefined) {

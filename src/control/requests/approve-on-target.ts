@@ -23,6 +23,6 @@ export async function approveOnTarget(deps: ControlDeps, governance: ControlGove
     });
   }
   const result = await withRedis(deps, () => governance.gate.approve(id, actor, options, governance.kinds), { timeout: false });
-  if (result.status === 'replanned') return { status: 'replanned', difference: result.difference, approval: approvalView(result.request) };
-  return { status: 'queued', id: result.queued.id, created: result.queued.created, approval: approvalView(result.request) };
+  if (result.status === 'replanned') return { status: 'replanned', difference: result.difference, approval: approvalView(result.request, deps.rate) };
+  return { status: 'queued', id: result.queued.id, created: result.queued.created, approval: approvalView(result.request, deps.rate) };
 }

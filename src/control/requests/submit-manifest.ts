@@ -57,7 +57,7 @@ export async function submitManifest(deps: ControlDeps, options: SubmitManifestO
   const governance = deps.governance;
   const waiting = governance === undefined ? undefined : await withRedis(deps, () => governance.gate.get(id));
   if (waiting !== undefined && (waiting.state === 'awaiting-approval' || waiting.state === 'approved')) {
-    return { batchId: id, awaitingApproval: true, created: false, approval: approvalView(waiting) };
+    return { batchId: id, awaitingApproval: true, created: false, approval: approvalView(waiting, deps.rate) };
   }
   const { plan, guardrails } = await planWithinDeadline(
     { ...deps, api: deps.batches.api },
@@ -115,6 +115,6 @@ export async function submitManifest(deps: ControlDeps, options: SubmitManifestO
       ),
     { timeout: false },
   );
-  if (gated.status === 'awaiting-approval') return { batchId: id, awaitingApproval: true, created: gated.created, approval: approvalView(gated.request), ...(gated.created ? { plan } : {}) };
+  if (gated.status === 'awaiting-approval') return { batchId: id, awaitingApproval: true, created: gated.created, approval: approvalView(gated.request, deps.rate), ...(gated.created ? { plan } : {}) };
   return queued(submitted ?? (await queue()));
 }

@@ -48,6 +48,6 @@ export async function submitOffboardingRequest(deps: ControlDeps, offboarding: C
       ),
     { timeout: false },
   );
-  if (gated.status === 'awaiting-approval') return { awaitingApproval: approvalView(gated.request), created: gated.created };
+  if (gated.status === 'awaiting-approval') return { awaitingApproval: approvalView(gated.request, deps.rate), created: gated.created };
   return submitted ?? queue();
 }

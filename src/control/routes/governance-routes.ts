@@ -32,14 +32,14 @@ export function registerGovernanceRoutes(app: FastifyInstance, deps: ControlDeps
   app.get('/v1/approvals', async (request) => {
     const query = parseRequestPart(listSchema, request.query, 'query');
     const list = await withRedis(deps, () => governance.approvals.list({ limit: query.limit, ...(query.state === undefined ? {} : { states: query.state }) }));
-    return { approvals: list.map(approvalView) };
+    return { approvals: list.map((record) => approvalView(record, deps.rate)) };
   });
 
   app.get('/v1/approvals/:id', async (request) => {
     const id = idOf(request.params);
     const record = await withRedis(deps, () => governance.gate.get(id));
     if (record === undefined) throw new ControlError(404, CONTROL_ERROR_CODES.approvalNotFound, `no change request ${id}`, { hint: 'List them with GET /v1/approvals.' });
-    return { ...approvalView(record), plan: await withRedis(deps, () => governance.approvals.lines(id)) };
+    return { ...approvalView(record, deps.rate), plan: await withRedis(deps, () => governance.approvals.lines(id)) };
   });
 
   app.post('/v1/approvals/:id/approve', { config: { role: 'approver' } }, async (request) => {
@@ -57,7 +57,7 @@ export function registerGovernanceRoutes(app: FastifyInstance, deps: ControlDeps
   app.post('/v1/approvals/:id/reject', async (request) => {
     const id = idOf(request.params);
     const { reason } = parseRequestPart(rejectSchema, request.query, 'query');
-    return approvalView(await withRedis(deps, () => governance.gate.reject(id, request.actor!, reason)));
+    return approvalView(await withRedis(deps, () => governance.gate.reject(id, request.actor!, reason)), deps.rate);
   });
 
   app.get('/v1/audit', async (request, reply) => {

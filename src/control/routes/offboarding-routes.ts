@@ -11,6 +11,8 @@ import { submitOffboardingRequest } from '../requests/submit-offboarding-request
 import { undoOnTarget } from '../requests/undo-on-target.js';
 import { planOffboardingRequest } from '../requests/plan-offboarding-request.js';
 import { withRedis } from '../with-redis.js';
+import { callsToApply } from '../../plan/calls-at-rate.js';
+import { leaverCalls } from '../../workflow/leaver-calls.js';
 
 const flag = z.enum(['true', 'false', '1', '0', '']).transform((value) => value === 'true' || value === '1' || value === '').optional();
 
@@ -70,7 +72,9 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
       return reply.code(200).header('location', `/v1/offboardings/${known.id}`).send({ offboardingId: known.id, created: false, status: await withRedis(deps, () => system.status(known.id)) });
     }
     const { plan } = planned;
-    if (query.dryRun === true) return reply.code(200).send({ target: deps.target.label, plan });
+    // Beside every answer's plan, as `seatflow offboard` prints it under its plan.
+    const calls = callsToApply(leaverCalls(plan.leavers), deps.rate);
+    if (query.dryRun === true) return reply.code(200).send({ target: deps.target.label, plan, calls });
     if (plan.guardrails.needsConfirmation && query.confirm !== true) {
       throw new ControlError(409, CONTROL_ERROR_CODES.confirmationRequired, `refused: ${plan.guardrails.reasons.join('; ')}`, {
         hint: 'Check the plan (?dryRun=true), then send the same file again with ?confirm=true. Nothing was queued.',
@@ -80,13 +84,13 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
     const result = await submitOffboardingRequest(deps, offboarding, { plan, bytes, name: query.name ?? `leavers.${format}`, actor: request.actor, reason: query.reason });
     if ('awaitingApproval' in result) {
       const approval = result.awaitingApproval;
-      return reply.code(202).header('location', approval.links.self).send({ offboardingId: approval.id, awaitingApproval: true, created: result.created, approval, plan });
+      return reply.code(202).header('location', approval.links.self).send({ offboardingId: approval.id, awaitingApproval: true, created: result.created, approval, plan, calls });
     }
     const { workflow, created } = result;
     return reply
       .code(created ? 202 : 200)
       .header('location', `/v1/offboardings/${workflow.id}`)
-      .send({ offboardingId: workflow.id, created, plan, status: await withRedis(deps, () => system.status(workflow.id)) });
+      .send({ offboardingId: workflow.id, created, plan, calls, status: await withRedis(deps, () => system.status(workflow.id)) });
   });
 
   app.get('/v1/offboardings/:id', async (request) => {

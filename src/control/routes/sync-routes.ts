@@ -8,6 +8,8 @@ import { parseRequestPart, reasonSchema } from '../request-schemas.js';
 import { approvalView } from '../requests/approval-view.js';
 import { runSyncRequest } from '../requests/sync-request.js';
 import { withRedis } from '../with-redis.js';
+import { callsToApply } from '../../plan/calls-at-rate.js';
+import { syncPlanCalls } from '../../sync/sync-plan-calls.js';
 
 const flag = z.enum(['true', 'false', '1', '0', '']).transform((value) => value === 'true' || value === '1' || value === '').optional();
 
@@ -45,7 +47,7 @@ export function registerSyncRoutes(app: FastifyInstance, deps: ControlDeps, sync
       reason: query.reason,
     });
     if (run.kind === 'same-export') return reply.code(200).send({ target: deps.target.label, sameExport: true, previous: run.previous });
-    const body = { target: deps.target.label, ...syncSummary(run.plan, run.disposition, run.applied), report: run.report };
+    const body = { target: deps.target.label, ...syncSummary(run.plan, run.disposition, run.applied), calls: callsToApply(syncPlanCalls(run.plan), deps.rate), report: run.report };
     const { disposition } = run;
     if (disposition.heldBecause !== undefined) {
       // The CLI's exit 2: nothing changed, and the export is not accepted; what the person confirms to go on.
@@ -58,7 +60,7 @@ export function registerSyncRoutes(app: FastifyInstance, deps: ControlDeps, sync
       const id = disposition.awaitingApproval;
       const record = await withRedis(deps, async () => deps.governance?.gate.get(id));
       if (record === undefined) throw new Error(`change request ${id} disappeared from Redis`);
-      const approval = approvalView(record);
+      const approval = approvalView(record, deps.rate);
       return reply.code(202).header('location', approval.links.self).send({ ...body, awaitingApproval: true, created: disposition.requestCreated === true, approval });
     }
     return reply.code(disposition.applied ? 202 : 200).send(body);

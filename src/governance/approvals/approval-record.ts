@@ -46,6 +46,8 @@ export const approvalRecordSchema = z.object({
   summary: z.record(z.string(), z.number()),
   changes: z.number().int(),
   destructive: z.number().int(),
+  /** The calls applying the plan makes (PlanFingerprint.calls); absent from requests stored before it was kept. */
+  callsToApply: z.number().int().optional(),
   /** Why it needs approval (threshold crossed, kind or action listed, the policy marks it). */
   why: z.array(z.string()),
   /** Guardrail limits the plan crosses (the requester confirmed them). */

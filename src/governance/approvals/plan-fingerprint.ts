@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DESTRUCTIVE_ACTIONS, type ActionName } from '../../manifest/action.js';
 import { describeSubject } from '../../plan/format-plan.js';
 import type { BatchPlan, PlannedRow } from '../../plan/planned-row.js';
+import { batchPlanCalls } from '../../plan/batch-plan-calls.js';
 import { canonicalJson } from '../audit/audit-entry.js';
 
 /**
@@ -37,6 +38,8 @@ export interface PlanFingerprint {
   destructive: number;
   /** Actions of the rows that will change something. */
   actions: ActionName[];
+  /** The calls applying it makes (as its plan's "Calls to apply" line counts them): shown to approvers with the rate. */
+  calls: number;
 }
 
 /**
@@ -84,6 +87,7 @@ export function fingerprintOfBatchPlan(plan: Pick<BatchPlan, 'rows' | 'summary'>
     changes,
     destructive,
     actions: [...actions],
+    calls: batchPlanCalls(plan),
   };
 }
 

@@ -6,6 +6,7 @@ import type { OffboardingPlan } from '../../workflow/plan-offboarding.js';
 import { readLeavers } from '../../workflow/read-leavers.js';
 import type { ChangeKindHandler, QueuedChange } from '../approvals/change-kind.js';
 import type { PlanFingerprint } from '../approvals/plan-fingerprint.js';
+import { leaverCalls } from '../../workflow/leaver-calls.js';
 
 /** What an offboarding is planned from, kept with its request: the leavers file's bytes and the options. */
 export const offboardingInputSchema = z.object({
@@ -50,7 +51,7 @@ export function fingerprintOfOffboarding(plan: Pick<OffboardingPlan, 'leavers'>)
   const summary: Record<string, number> = {};
   for (const leaver of plan.leavers) summary[leaver.verdict] = (summary[leaver.verdict] ?? 0) + 1;
   // Every accepted leaver is removed after the hold: each one takes something away.
-  return { lines, summary, changes: accepted.length, destructive: accepted.length, actions: accepted.length === 0 ? [] : ['deactivate', 'remove'] };
+  return { lines, summary, changes: accepted.length, destructive: accepted.length, actions: accepted.length === 0 ? [] : ['deactivate', 'remove'], calls: leaverCalls(plan.leavers) };
 }
 
 export interface OffboardingPlanning {

@@ -4,6 +4,7 @@ import { UsageError } from '../../core/seatflow-error.js';
 import type { AppliedSync } from '../../sync/apply-sync.js';
 import { heldReasons, prepareSync, type PrepareSyncOptions } from '../../sync/run-sync.js';
 import { changesOf, type SyncPlan } from '../../sync/sync-plan.js';
+import { syncPlanCalls } from '../../sync/sync-plan-calls.js';
 import type { ApprovalGate, ChangeRequest } from '../approvals/approval-gate.js';
 import type { ChangeKindHandler, QueuedChange } from '../approvals/change-kind.js';
 import type { Actor } from '../operators/actor.js';
@@ -83,6 +84,7 @@ export function fingerprintOfSync(plan: SyncPlan): PlanFingerprint {
     changes: changesOf(plan),
     destructive: (leavers?.destructive ?? 0) + downgrades,
     actions: [...actions],
+    calls: syncPlanCalls(plan),
   };
 }
 

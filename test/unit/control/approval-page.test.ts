@@ -6,6 +6,7 @@ import { textOf } from './dashboard-sign-in.js';
 
 const LEAVE_AT = Date.parse('2030-02-28T23:00:00.000Z'); // the end of 2030-02-28 in Berlin
 const DAY = 86_400_000;
+const RATE = { requests: 300, perSeconds: 60 };
 
 const record: ApprovalRecord = {
   id: 'o0123456789ab',
@@ -33,8 +34,10 @@ const lines: PlanLine[] = [
 
 describe('the approval page', () => {
   it('shows an offboarding as its requester saw it: words not codes, leave and removal dates in its zone, the hold, and the decision after the plan', () => {
-    const body = approvalPage({ record, lines, offboarding: { holdMs: 7 * DAY, timeZone: 'Europe/Berlin' }, csrfToken: 'csrf' }).text;
+    const body = approvalPage({ record: { ...record, callsToApply: 6 }, lines, rate: RATE, offboarding: { holdMs: 7 * DAY, timeZone: 'Europe/Berlin' }, csrfToken: 'csrf' }).text;
     const text = textOf(body);
+    // Under the plan's title, as the requester's plan said it (two leavers, three calls each).
+    expect(text).toContain('Plan (2 rows) Calls to apply: about 6 (about 1 s at 300 calls per 60 s, the configured rate)');
     expect(text).toContain('Hold 7d');
     expect(text).toContain('Times shown in Europe/Berlin');
     expect(text).toContain('Requested 2026-11-23 10:15 Europe/Berlin');
@@ -48,7 +51,9 @@ describe('the approval page', () => {
   it('shows a batch row by row as the plan page does, an update with its old and new values', () => {
     const batch: ApprovalRecord = { ...record, id: 'b0123456789ab', kind: 'batch' };
     const rows: PlanLine[] = [{ key: 'row 1', text: 'x', decision: { action: { action: 'update' }, verdict: 'change' }, view: { line: 2, action: 'update', subject: 'ana@acme.example', reason: 'sets firstName "Ana" → "Anna"' } }];
-    const text = textOf(approvalPage({ record: batch, lines: rows, csrfToken: 'csrf' }).text);
+    const text = textOf(approvalPage({ record: batch, lines: rows, rate: RATE, csrfToken: 'csrf' }).text);
     expect(text).toContain('1 line 2 update ana@acme.example change sets firstName &quot;Ana&quot; → &quot;Anna&quot;');
+    // A request stored before its calls were counted says nothing rather than a wrong number.
+    expect(text).not.toContain('Calls to apply');
   });
 });

@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
 import type { ControlDeps } from '../../../src/control/control-deps.js';
 import { startContractServer, type ContractServer } from '../../helpers/contract-server.js';
 import { auth, controlDeps } from './control-test-deps.js';
+import { ROOT } from '../../helpers/run-seatflow.js';
 
 let server: ContractServer;
 let app: FastifyInstance;
@@ -33,6 +36,17 @@ describe('POST /v1/plans', () => {
     expect(body.guardrails).toMatchObject({ destructiveCount: 1, needsConfirmation: false });
     expect(body.source).toMatchObject({ path: 'manifest.csv', format: 'csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(body.warnings).toEqual([]);
+  });
+
+  it('says the calls applying the plan makes at the configured rate: one per row to change', async () => {
+    const rows = await readFile(path.join(ROOT, 'jobs/examples/hr-offboarding.csv'), 'utf8');
+    const body = (await postPlan(rows)).json();
+    expect(body.summary).toMatchObject({ total: 7, change: 3 });
+    expect(body.calls).toEqual({ toApply: 3, expectedSeconds: 0.6, rate: { requests: 300, perSeconds: 60 } });
+    const slow = buildControlApp(deps({ rate: { requests: 1, perSeconds: 20 } }));
+    const paced = await slow.inject({ method: 'POST', url: '/v1/plans', headers: { ...auth, 'content-type': 'text/csv' }, payload: rows });
+    expect(paced.json().calls).toEqual({ toApply: 3, expectedSeconds: 60, rate: { requests: 1, perSeconds: 20 } });
+    await slow.close();
   });
 
   it('reads JSON and JSON Lines bodies by their Content-Type, and names the manifest from ?name=', async () => {

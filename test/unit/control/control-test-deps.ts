@@ -94,6 +94,7 @@ export function controlDeps(overrides: Partial<ControlDeps> = {}): ControlDeps {
     target: { label: 'test target', id: 'sim:test', configured: true, sim: true },
     guardrails: { destructiveMaxCount: 25, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1000 },
     api: {} as SmartsheetApi,
+    rate: { requests: 300, perSeconds: 60 },
     batches: createFakeBatches(),
     ...overrides,
   };

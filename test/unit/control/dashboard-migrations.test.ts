@@ -61,6 +61,8 @@ describe('dashboard: migrations', () => {
     expect(text).toContain('Domain migration acme.example → acme.io (users of the dashboard form): 2 users');
     expect(text).toMatch(/make-alternate-email-primary dana\.whitfield@acme\.example \(dana\.whitfield@acme\.io\) change after its owner confirms/);
     expect(planned.body).toContain('Queue the migration');
+    // Two users, an add and a make-primary each: four calls, as `seatflow migrate domain` says under its plan.
+    expect(text).toContain('Calls to apply: about 4 (about 1 s at 300 calls per 60 s, the configured rate)');
     expect(sim.context.mutations.size()).toBe(before);
   });
 

@@ -6,6 +6,7 @@ import { cardTable } from '../card-table.js';
 import { timeOf } from '../format.js';
 import { approvalPlan, type OffboardingSettings } from './approval-plan.js';
 import { html, type SafeHtml } from '../html.js';
+import { callsToApply, callsToApplyLine, type CallRate } from '../../../plan/calls-at-rate.js';
 
 export function approvalBadge(record: Pick<ApprovalRecord, 'state'>): SafeHtml {
   return stateBadge(record.state);
@@ -50,6 +51,8 @@ ${approvalsLive(waiting, decided)}`;
 export interface ApprovalPageView {
   record: ApprovalRecord;
   lines: readonly PlanLine[];
+  /** The configured rate: the plan says the calls applying it makes at it, as the requester's plan did. */
+  rate: CallRate;
   /** An offboarding's hold and zone, from its stored input: its dates are shown in that zone. */
   offboarding?: OffboardingSettings | undefined;
   /** Why this operator cannot decide (their own request, their role, another target); undefined: they may. */
@@ -87,6 +90,7 @@ ${record.resultId === undefined ? '' : html`<p>Queued as <a href="/${record.resu
 ${record.rejectedBy === undefined ? '' : html`<p class="error">Rejected by ${record.rejectedBy} (${timeOf(record.rejectedAt, zone)}): ${record.rejectionReason ?? ''}</p>`}
 <section aria-labelledby="plan-title">
 <h2 id="plan-title">Plan (${view.lines.length} rows)</h2>
+${record.callsToApply === undefined ? '' : html`<p class="calls">${callsToApplyLine(callsToApply(record.callsToApply, view.rate))}</p>`}
 ${approvalPlan(record, shown, view.offboarding)}
 ${view.lines.length > shown.length ? html`<p class="muted">The first ${shown.length} of ${view.lines.length} rows are shown (GET /v1/approvals/${record.id} has all).</p>` : ''}
 <p class="muted small">Plan hash <span class="mono plan-hash">${record.planHash}</span>: what an approval approves.</p>

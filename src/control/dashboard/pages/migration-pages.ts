@@ -9,6 +9,8 @@ import { cardTable } from '../card-table.js';
 import { timeOf } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { planConfirmation } from './plan-confirmation.js';
+import { batchPlanCalls } from '../../../plan/batch-plan-calls.js';
+import { callsToApply, type CallRate } from '../../../plan/calls-at-rate.js';
 
 const VERDICT_ORDER = ['change', 'no-op', 'refused', 'not-found', 'conflict'] as const;
 
@@ -46,7 +48,7 @@ ${error === undefined ? '' : html`<div class="error" role="alert"><p>${error}</p
 }
 
 /** A migration's plan: what it will do in a few lines, the counts, the confirmation, then every row with its reason. */
-export function migrationPlanPage(options: { planned: PlannedMigration; previewId: string; csrfToken: string }): SafeHtml {
+export function migrationPlanPage(options: { planned: PlannedMigration; previewId: string; rate: CallRate; csrfToken: string }): SafeHtml {
   const { planned } = options;
   const { plan } = planned;
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/migrations">Migrations</a> › plan</nav>
@@ -57,7 +59,7 @@ export function migrationPlanPage(options: { planned: PlannedMigration; previewI
 ${(plan.notes ?? []).length === 0 ? '' : html`<ul class="note">${(plan.notes ?? []).map((note) => html`<li>${note}</li>`)}</ul>`}
 ${plan.summary.change === 0
   ? html`<p>Nothing to change. <a href="/migrations">Back to the migrations</a></p>`
-  : planConfirmation({ guardrails: planned.guardrails, action: `/migrations/${options.previewId}/queue`, csrfToken: options.csrfToken, confirms: `run its ${plural(plan.summary.change, 'change')}`, submitLabel: 'Queue the migration', startOver: '/migrations' })}
+  : planConfirmation({ guardrails: planned.guardrails, calls: callsToApply(batchPlanCalls(plan), options.rate), action: `/migrations/${options.previewId}/queue`, csrfToken: options.csrfToken, confirms: `run its ${plural(plan.summary.change, 'change')}`, submitLabel: 'Queue the migration', startOver: '/migrations' })}
 <section aria-labelledby="rows-title">
 <h2 id="rows-title">Rows</h2>
 ${cardTable({

@@ -5,6 +5,8 @@ import { html, type SafeHtml } from '../html.js';
 import { formErrorBlock } from '../notice.js';
 import { planConfirmation } from './plan-confirmation.js';
 import { plural } from '../../../core/plural.js';
+import { callsToApply, type CallRate } from '../../../plan/calls-at-rate.js';
+import { leaverCalls } from '../../../workflow/leaver-calls.js';
 
 /** What the form was sent with, to show it again after a refusal. */
 export interface OffboardFormValues {
@@ -82,7 +84,7 @@ function leaverPlanViewOf(leaver: PlannedLeaver): LeaverPlanView {
   };
 }
 
-export function offboardPreviewPage(options: { previewId: string; name: string; plan: OffboardingPlan; csrfToken: string }): SafeHtml {
+export function offboardPreviewPage(options: { previewId: string; name: string; plan: OffboardingPlan; rate: CallRate; csrfToken: string }): SafeHtml {
   const { plan } = options;
   const count = (verdict: LeaverVerdict) => plan.leavers.filter((leaver) => leaver.verdict === verdict).length;
   const acting = plan.leavers.length - count('refused');
@@ -96,5 +98,5 @@ export function offboardPreviewPage(options: { previewId: string; name: string; 
 ${leaversPlanTable(plan.leavers.slice(0, 1000).map(leaverPlanViewOf), { holdMs: plan.options.holdMs, zone: plan.options.timeZone, caption: 'Leavers of the plan, in file order' })}
 ${plan.leavers.length > 1000 ? html`<p class="muted">The first 1000 of ${plan.leavers.length} leavers are shown.</p>` : ''}
 </section>
-${planConfirmation({ guardrails, action: `/offboardings/new/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `offboard its ${plural(acting, 'leaver')}`, submitLabel: 'Start the offboarding', startOver: '/offboardings/new' })}`;
+${planConfirmation({ guardrails, calls: callsToApply(leaverCalls(plan.leavers), options.rate), action: `/offboardings/new/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `offboard its ${plural(acting, 'leaver')}`, submitLabel: 'Start the offboarding', startOver: '/offboardings/new' })}`;
 }

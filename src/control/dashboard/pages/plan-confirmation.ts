@@ -1,9 +1,12 @@
 import { plural } from '../../../core/plural.js';
 import type { GuardrailCheck } from '../../../plan/guardrails.js';
+import { callsToApplyLine, type CallsToApply } from '../../../plan/calls-at-rate.js';
 import { html, type SafeHtml } from '../html.js';
 
 export interface PlanConfirmation {
   guardrails: GuardrailCheck;
+  /** The calls confirming it makes and how long they take at the configured rate: the CLI's plan line, word for word. */
+  calls: CallsToApply;
   /** Where the confirmed form posts. */
   action: string;
   csrfToken: string;
@@ -17,12 +20,14 @@ export interface PlanConfirmation {
 }
 
 /**
- * The end of every plan page: what the guardrails say, then the form that confirms the plan, with a ticket or reason
- * for the audit trail. One form for manifests and offboardings, so both ask the same and post the same fields.
+ * The end of every plan page: the calls applying it makes, what the guardrails say, then the form that confirms the
+ * plan, with a ticket or reason for the audit trail. One form for every kind of plan, so all ask the same and post the
+ * same fields.
  */
 export function planConfirmation(options: PlanConfirmation): SafeHtml {
   const { guardrails } = options;
-  return html`<section aria-labelledby="guardrails-title" class="${guardrails.needsConfirmation ? 'guardrail over' : 'guardrail ok'}">
+  return html`<p class="calls">${callsToApplyLine(options.calls)}</p>
+<section aria-labelledby="guardrails-title" class="${guardrails.needsConfirmation ? 'guardrail over' : 'guardrail ok'}">
 <h2 id="guardrails-title">Guardrails</h2>
 ${guardrails.needsConfirmation
   ? html`<p><strong>Confirmation needed:</strong></p><ul>${guardrails.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`

@@ -8,6 +8,8 @@ import { formErrorBlock } from '../notice.js';
 import { planConfirmation } from './plan-confirmation.js';
 import { planRowsTable } from './plan-tables.js';
 import { plural } from '../../../core/plural.js';
+import { batchPlanCalls } from '../../../plan/batch-plan-calls.js';
+import { callsToApply, type CallRate } from '../../../plan/calls-at-rate.js';
 
 /** The upload form: a file input that is also the drop zone (dropping a file on it works without script). */
 export function planForm(csrfToken: string, error?: { message: string; problems?: string[] }, values: { ignoreColumns: string } = { ignoreColumns: '' }): SafeHtml {
@@ -30,7 +32,7 @@ ${formErrorBlock(error)}
 
 const VERDICT_ORDER = ['change', 'no-op', 'refused', 'not-found', 'conflict', 'invalid'] as const;
 
-export function planPreviewPage(options: { previewId: string; name: string; plan: BatchPlan; guardrails: GuardrailCheck; warnings: string[]; csrfToken: string }): SafeHtml {
+export function planPreviewPage(options: { previewId: string; name: string; plan: BatchPlan; guardrails: GuardrailCheck; warnings: string[]; rate: CallRate; csrfToken: string }): SafeHtml {
   const { plan, guardrails } = options;
   return html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/plan">Plan a manifest</a> › ${options.name}</nav>
 <h1>Plan of ${options.name}</h1>
@@ -45,5 +47,5 @@ ${planRowsTable(
 )}
 ${plan.rows.length > 1000 ? html`<p class="muted">The first 1000 of ${plan.rows.length} rows are shown.</p>` : ''}
 </section>
-${planConfirmation({ guardrails, action: `/plan/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `run its ${plural(plan.summary.change, 'change')}`, submitLabel: 'Submit the batch', startOver: '/plan' })}`;
+${planConfirmation({ guardrails, calls: callsToApply(batchPlanCalls(plan), options.rate), action: `/plan/${options.previewId}/submit`, csrfToken: options.csrfToken, confirms: `run its ${plural(plan.summary.change, 'change')}`, submitLabel: 'Submit the batch', startOver: '/plan' })}`;
 }

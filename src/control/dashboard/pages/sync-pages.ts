@@ -8,6 +8,8 @@ import { html, type SafeHtml } from '../html.js';
 import { stateBadge } from '../badges.js';
 import { formErrorBlock } from '../notice.js';
 import { planConfirmation } from './plan-confirmation.js';
+import { callsToApply, type CallRate } from '../../../plan/calls-at-rate.js';
+import { syncPlanCalls } from '../../../sync/sync-plan-calls.js';
 
 export interface SyncFormOptions {
   csrfToken: string;
@@ -71,7 +73,7 @@ function missingCheck(plan: SyncPlan, acceptMissing: boolean): SafeHtml {
 }
 
 /** The plan of a sync, person by person with what causes each change, and the confirmation that queues exactly it. */
-export function syncPreviewPage(options: { previewId: string; name: string; plan: SyncPlan; acceptMissing: boolean; csrfToken: string }): SafeHtml {
+export function syncPreviewPage(options: { previewId: string; name: string; plan: SyncPlan; acceptMissing: boolean; rate: CallRate; csrfToken: string }): SafeHtml {
   const { plan } = options;
   const shown = 500;
   const changing = <T extends { verdict: string }>(items: readonly T[]) => items.filter((item) => item.verdict === 'change').length;
@@ -116,6 +118,7 @@ ${table('Transfer targets: an open offboarding now transfers to the new manager'
 ${missingCheck(plan, options.acceptMissing)}
 ${planConfirmation({
   guardrails: plan.guardrails,
+  calls: callsToApply(syncPlanCalls(plan), options.rate),
   action: `/syncs/new/${options.previewId}/submit`,
   csrfToken: options.csrfToken,
   confirms: `queue its ${plural(changes, 'change')} and accept the export`,

@@ -77,6 +77,7 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
     return {
       record,
       lines: await withRedis(deps, () => governance.approvals.lines(record.id)),
+      rate: deps.rate,
       ...(input?.success === true ? { offboarding: { holdMs: input.data.options.holdMs, timeZone: input.data.options.timeZone } } : {}),
       ...(cannotApprove === undefined ? {} : { cannotApprove }),
       ...(cannotReject === undefined ? {} : { cannotReject }),

@@ -73,7 +73,7 @@ export function registerMigrationPageRoutes(app: FastifyInstance, context: Dashb
     try {
       const planned = await migrations.plan(input);
       const previewId = previews.add(input);
-      return render(reply, migrationPlanPage({ planned, previewId, csrfToken: csrfTokenOf(reply) }), { title: planned.plan.source.path, section: 'migrations' });
+      return render(reply, migrationPlanPage({ planned, previewId, rate: deps.rate, csrfToken: csrfTokenOf(reply) }), { title: planned.plan.source.path, section: 'migrations' });
     } catch (error) {
       const answer = toControlError(error, false);
       return render(reply, migrationForms(csrfTokenOf(reply), answer.message), formPage, answer.statusCode);

@@ -88,7 +88,7 @@ export function registerOffboardPageRoutes(app: FastifyInstance, context: Dashbo
     const found = previewOf(request);
     if (found === undefined) return backToForm(request, reply, expired);
     const { name, plan } = found.preview;
-    return render(reply, offboardPreviewPage({ previewId: found.id, name, plan, csrfToken: csrfTokenOf(reply) }), { title: `Offboarding plan of ${name}`, section: 'offboard' });
+    return render(reply, offboardPreviewPage({ previewId: found.id, name, plan, rate: deps.rate, csrfToken: csrfTokenOf(reply) }), { title: `Offboarding plan of ${name}`, section: 'offboard' });
   });
 
   app.post('/offboardings/new/:previewId/submit', csrf, async (request, reply) => {

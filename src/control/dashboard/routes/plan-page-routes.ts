@@ -69,7 +69,7 @@ export function registerPlanPageRoutes(app: FastifyInstance, context: DashboardC
     const found = previewOf(request);
     if (found?.preview.shown === undefined) return backToForm(request, reply, { status: 410, error: { message: 'That preview has expired. Choose the manifest again.' }, values: { ignoreColumns: '' } });
     const { name, shown } = found.preview;
-    const page = planPreviewPage({ previewId: found.id, name, ...shown, csrfToken: csrfTokenOf(reply) });
+    const page = planPreviewPage({ previewId: found.id, name, ...shown, rate: deps.rate, csrfToken: csrfTokenOf(reply) });
     return render(reply, page, { title: `Plan of ${name}`, section: 'plan' });
   });
 

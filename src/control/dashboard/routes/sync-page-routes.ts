@@ -81,7 +81,7 @@ export function registerSyncPageRoutes(app: FastifyInstance, context: DashboardC
     const found = previewOf(request);
     if (found === undefined) return backToForm(request, reply, expired);
     const { name, plan, acceptMissing } = found.preview;
-    return render(reply, syncPreviewPage({ previewId: found.id, name, plan, acceptMissing, csrfToken: csrfTokenOf(reply) }), { title: `Sync plan of ${name}`, section: 'sync' });
+    return render(reply, syncPreviewPage({ previewId: found.id, name, plan, acceptMissing, rate: deps.rate, csrfToken: csrfTokenOf(reply) }), { title: `Sync plan of ${name}`, section: 'sync' });
   });
 
   app.post('/syncs/new/:previewId/submit', csrf, async (request, reply) => {
