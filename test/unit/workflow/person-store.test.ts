@@ -1,32 +1,13 @@
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.js';
 import { createQueueKeys } from '../../../src/queue/queue-keys.js';
 import { createReplicatedWrites } from '../../../src/queue/redis/replicated-write.js';
 import { createPersonStore, type PersonStore } from '../../../src/workflow/person-store.js';
 import { personBaseSchema, type PersonBase } from '../../../src/workflow/workflow-shapes.js';
-import { startTestRedis, type TestRedis } from '../../helpers/redis-server.js';
+import { useMasterAndReplica } from '../../helpers/master-and-replica.js';
 
-let master: TestRedis;
-let replica: TestRedis;
-let client: Redis;
-let replicaClient: Redis;
+const servers = useMasterAndReplica();
 
-beforeAll(async () => {
-  [master, replica] = await Promise.all([startTestRedis({ volatile: true }), startTestRedis({ volatile: true })]);
-  client = new Redis(master.url);
-  replicaClient = new Redis(replica.url);
-  // A replica that attaches syncs at once (the default waits 5 s for more replicas to share the sync).
-  await client.config('SET', 'repl-diskless-sync-delay', '0');
-});
-afterEach(async () => {
-  await replicaClient.replicaof('NO', 'ONE');
-});
-afterAll(async () => {
-  client.disconnect();
-  replicaClient.disconnect();
-  await Promise.all([master.stop(), replica.stop()]);
-});
 
 const WORKFLOW = 'o123';
 const scheduled: PersonBase = { row: 1, line: 2, email: 'ann@acme.example', phase: 'scheduled', version: 0, notes: [], steps: [] };
@@ -35,9 +16,9 @@ const undo = (person: PersonBase): PersonBase | undefined => (person.phase === '
 
 /** A store whose writes want one replica (WAIT 1 100, as behind Sentinel but shorter); no replica is attached yet. */
 async function storeOverMaster(): Promise<{ store: PersonStore<PersonBase>; key: string }> {
-  const keys = createQueueKeys(master.prefix());
-  const replicated = createReplicatedWrites({ redis: client, replicas: { count: 1, timeoutMs: 100 }, logger: createSilentLogger(), what: 'test' });
-  const store = createPersonStore(client, keys, personBaseSchema, replicated);
+  const keys = createQueueKeys(servers.master.prefix());
+  const replicated = createReplicatedWrites({ redis: servers.client, replicas: { count: 1, timeoutMs: 100 }, logger: createSilentLogger(), what: 'test' });
+  const store = createPersonStore(servers.client, keys, personBaseSchema, replicated);
   await store.save(WORKFLOW, [scheduled]);
   return { store, key: keys.leavers(WORKFLOW) };
 }
@@ -45,14 +26,14 @@ async function storeOverMaster(): Promise<{ store: PersonStore<PersonBase>; key:
 /** Waits until the master holds the person at `version` (the update's write is made), at most 10 s. */
 async function written(key: string, version: number): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (personBaseSchema.parse(JSON.parse((await client.hget(key, '1')) ?? '{}')).version !== version) {
+  while (personBaseSchema.parse(JSON.parse((await servers.client.hget(key, '1')) ?? '{}')).version !== version) {
     if (Date.now() > deadline) throw new Error(`the master never held version ${version}: the write was not made (again)`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
 async function onReplica(key: string): Promise<PersonBase> {
-  return personBaseSchema.parse(JSON.parse((await replicaClient.hget(key, '1')) ?? '{}'));
+  return personBaseSchema.parse(JSON.parse((await servers.replicaClient.hget(key, '1')) ?? '{}'));
 }
 
 describe('createPersonStore update behind replicas', () => {
@@ -62,9 +43,9 @@ describe('createPersonStore update behind replicas', () => {
     await written(key, 1);
     // A failover to a replica that had the person before the undo only; the replica comes once the undo is made again
     // (came sooner, it would hold the loss as the master's latest write).
-    await client.hset(key, '1', JSON.stringify(scheduled));
+    await servers.client.hset(key, '1', JSON.stringify(scheduled));
     await written(key, 1);
-    await replicaClient.replicaof('127.0.0.1', master.port);
+    await servers.replicaClient.replicaof('127.0.0.1', servers.master.port);
     expect((await updated)?.phase).toBe('undone');
     expect(await onReplica(key)).toMatchObject({ phase: 'undone', version: 1 });
   });
@@ -74,10 +55,10 @@ describe('createPersonStore update behind replicas', () => {
     const updated = store.update(WORKFLOW, 1, undo);
     await written(key, 1);
     // The undo was lost with the old master, and a step that read the state before it moved the person on.
-    await client.hset(key, '1', JSON.stringify({ ...scheduled, phase: 'deactivating', version: 1 }));
+    await servers.client.hset(key, '1', JSON.stringify({ ...scheduled, phase: 'deactivating', version: 1 }));
     // The replica comes after a repeat met that state (one every 350 ms while none holds the write: WAIT 100, a pause).
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    await replicaClient.replicaof('127.0.0.1', master.port);
+    await servers.replicaClient.replicaof('127.0.0.1', servers.master.port);
     expect(await updated).toBeUndefined();
     expect(await onReplica(key)).toMatchObject({ phase: 'deactivating', version: 1 });
   });

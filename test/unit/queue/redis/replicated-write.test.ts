@@ -1,24 +1,10 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSilentLogger, type Logger } from '../../../../src/core/logger.js';
 import { createReplicatedWrites } from '../../../../src/queue/redis/replicated-write.js';
-import { startTestRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { useMasterAndReplica } from '../../../helpers/master-and-replica.js';
 
-let master: TestRedis;
-let replica: TestRedis;
-let client: Redis;
-let replicaClient: Redis;
+const servers = useMasterAndReplica();
 
-beforeAll(async () => {
-  [master, replica] = await Promise.all([startTestRedis({ volatile: true }), startTestRedis({ volatile: true })]);
-  client = new Redis(master.url);
-  replicaClient = new Redis(replica.url);
-});
-afterAll(async () => {
-  client.disconnect();
-  replicaClient.disconnect();
-  await Promise.all([master.stop(), replica.stop()]);
-});
 
 /** A logger that keeps the messages of its warnings. */
 function warningsOf(): { logger: Logger; warnings: string[] } {
@@ -31,7 +17,7 @@ function warningsOf(): { logger: Logger; warnings: string[] } {
 describe('createReplicatedWrites', () => {
   it('makes a write once where there are no replicas to wait for', async () => {
     let writes = 0;
-    const writer = createReplicatedWrites({ redis: client, replicas: { count: 0, timeoutMs: 0 }, logger: createSilentLogger(), what: 'test' });
+    const writer = createReplicatedWrites({ redis: servers.client, replicas: { count: 0, timeoutMs: 0 }, logger: createSilentLogger(), what: 'test' });
     expect(await writer.write('k0', async () => void (writes += 1))).toBe(true);
     expect(writes).toBe(1);
   });
@@ -40,10 +26,10 @@ describe('createReplicatedWrites', () => {
     let writes = 0;
     const { logger, warnings } = warningsOf();
     let clock = 0;
-    const writer = createReplicatedWrites({ redis: client, replicas: { count: 1, timeoutMs: 20 }, logger, what: 'test', patienceMs: 300, now: () => (clock += 50) });
+    const writer = createReplicatedWrites({ redis: servers.client, replicas: { count: 1, timeoutMs: 20 }, logger, what: 'test', patienceMs: 300, now: () => (clock += 50) });
     const write = async () => {
       writes += 1;
-      await client.set('k1', String(writes));
+      await servers.client.set('k1', String(writes));
     };
     expect(await writer.write('k1', write)).toBe(false);
     expect(writes).toBeGreaterThan(1);
@@ -59,20 +45,20 @@ describe('createReplicatedWrites', () => {
     let writes = 0;
     const write = async () => {
       writes += 1;
-      await client.set('k2', 'v');
+      await servers.client.set('k2', 'v');
     };
     // No replica yet: the write is made again until one comes and takes it.
-    const writer = createReplicatedWrites({ redis: client, replicas: { count: 1, timeoutMs: 100 }, logger: createSilentLogger(), what: 'test', patienceMs: 30_000 });
+    const writer = createReplicatedWrites({ redis: servers.client, replicas: { count: 1, timeoutMs: 100 }, logger: createSilentLogger(), what: 'test', patienceMs: 30_000 });
     const written = writer.write('k2', write);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    await replicaClient.replicaof('127.0.0.1', master.port);
+    await servers.replicaClient.replicaof('127.0.0.1', servers.master.port);
     expect(await written).toBe(true);
     expect(writes).toBeGreaterThan(1);
-    expect(await replicaClient.get('k2')).toBe('v');
+    expect(await servers.replicaClient.get('k2')).toBe('v');
 
     // With the replica in place, a write it takes is made once (a wait long enough for a loaded machine: WAIT answers
     // as soon as the replica acknowledges).
-    const patient = createReplicatedWrites({ redis: client, replicas: { count: 1, timeoutMs: 10_000 }, logger: createSilentLogger(), what: 'test' });
+    const patient = createReplicatedWrites({ redis: servers.client, replicas: { count: 1, timeoutMs: 10_000 }, logger: createSilentLogger(), what: 'test' });
     const now = writes;
     expect(await patient.write('k2', write)).toBe(true);
     expect(writes).toBe(now + 1);
