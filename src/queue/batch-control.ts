@@ -3,6 +3,7 @@ import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from './batch-store.js';
 import type { QueueKeys } from './queue-keys.js';
 import type { RedisClient } from './redis/lua-script.js';
+import { createRowAttempts } from './row-attempt.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
 import type { RowOutcome } from './row-outcome.js';
 import { rowIdentity } from './submit-batch.js';
@@ -25,6 +26,7 @@ const RETRIED: readonly RowOutcome['outcome'][] = ['failed', 'unknown', 'cancell
 /** `cancel` and `retry`: the two ways a person changes a batch after submitting it. */
 export function createBatchControl(options: BatchControlOptions) {
   const { store } = options;
+  const attempts = createRowAttempts(options.redis, options.keys);
 
   async function requireBatch(batchId: string) {
     const batch = await store.get(batchId);
@@ -55,6 +57,9 @@ export function createBatchControl(options: BatchControlOptions) {
       // The row's state decides (row-lifecycle.ts): a row a worker runs finishes; any other ends cancelled, and then
       // its job, if it has one, goes (a worker handed it meanwhile finds the row ended and does nothing).
       const cancelRow = async (row: number): Promise<'cancelled' | 'running' | 'ended'> => {
+        // A row parked while a request of it may still land has not "not run": it may have applied. Its worker confirms
+        // it and it ends as it finds (the marker stays until an attempt ends knowing nothing changed).
+        if (await attempts.inFlight(batchId, row)) return (await store.rowLifecycle.statusOf(batchId, row)).state === 'ended' ? 'ended' : 'running';
         const planned = await store.getRow(batchId, row);
         const ended = await store.endRow(
           { ...rowIdentity(batchId, row, planned, 'unknown', batch.sim), outcome: 'cancelled', message: 'cancelled before it ran', attempts: 0, finishedAt: new Date().toISOString() },

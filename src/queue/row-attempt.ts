@@ -91,6 +91,14 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
       if (result[0] === 2) return { kind: 'crashed-out', crashed: result[1]!, attempts: result[2]!, nowMs: result[3]!, replicated };
       return { kind: 'go', uncertain: result[1] === 1, attempts: result[2]!, firstStartMs: result[3]!, nowMs: result[4]!, crashed: result[5]!, replicated };
     },
+    /**
+     * Whether the row holds an in-flight marker: an attempt of it started and has not ended knowing nothing changed, so
+     * it may have applied (a row parked while its request may still land is one). Such a row is not cancelled as "not
+     * run": its worker confirms it.
+     */
+    async inFlight(batchId: string, row: number): Promise<boolean> {
+      return (await redis.hexists(keys.inflight(batchId), String(row))) === 1;
+    },
     /** The attempt ended knowing nothing changed. */
     async clear(batchId: string, row: number): Promise<void> {
       await redis.hdel(keys.inflight(batchId), String(row));

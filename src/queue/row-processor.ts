@@ -163,7 +163,9 @@ export function createRowProcessor(options: RowProcessorOptions) {
     if (batch === undefined || planned === undefined || planned.action === undefined) {
       return finish({ outcome: 'failed', attempts: 0, category: 'Other', message: 'the batch record or row is missing from Redis' });
     }
-    if (batch.state === 'cancelled') return finish({ outcome: 'cancelled', attempts: 0, message: 'batch cancelled' });
+    // A row of a cancelled batch that may have applied (parked while its request may still land) goes on: it confirms
+    // and ends as it finds, like a row that was running when the batch was cancelled.
+    if (batch.state === 'cancelled' && !(await attemptsOf.inFlight(batchId, row))) return finish({ outcome: 'cancelled', attempts: 0, message: 'batch cancelled' });
     if (batch.state === 'stopped') return park(PARKED_MS, PARKED_MS);
     const jobType = options.registry.get(planned.action.action);
     if (jobType === undefined) {

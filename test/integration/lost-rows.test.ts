@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { createJobRegistry } from '../../jobs/registry.js';
 import { mayHaveLostRows, requeueLostRows } from '../../src/queue/lost-rows.js';
+import { createRowAttempts } from '../../src/queue/row-attempt.js';
 import { rowJobId } from '../../src/queue/row-job.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import { FAST_RETRY, type BatchHarness } from '../helpers/batch-harness.js';
@@ -56,5 +57,29 @@ describe('a row lost in a Redis failover (neither a job nor an outcome)', () => 
     await h.waitForState(batch.id, ['finished']);
     expect((await h.outcomes(batch.id)).find((o) => o.row === 2)).toMatchObject({ outcome: 'succeeded', confirmed: true });
     expect(deactivationsOf(await h.mutations(), lostUserId)).toBe(1);
+  });
+});
+
+describe('cancel of a batch whose row may have applied (parked while its request may still land)', () => {
+  it('leaves the row to its worker, which confirms the change: it ends succeeded, not "cancelled before it ran", and is not made again', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const [email] = await h.deactivatableEmails(1);
+    const { batch } = await h.system.submit(await h.plan(h.writeManifest('leaver.csv', ['email,action', `${email},deactivate`])));
+    const user = [...h.server.context.state.users.values()].find((one) => one.email === email)!;
+    // What a worker leaves when its request's answer is late: the row started, its call went out (and landed), and it
+    // was parked (queued again) to confirm once the request can no longer land.
+    const attempts = createRowAttempts(h.redisHandle.client, h.system.keys);
+    await h.system.store.rowLifecycle.start(batch.id, 1, Date.now());
+    await attempts.start(batch.id, 1, { settleMs: 0, countAttempt: true });
+    await h.api.users.deactivate(user.id);
+    await attempts.leaveUncertain(batch.id, 1, 0);
+    await h.system.store.rowLifecycle.park(batch.id, 1);
+
+    expect(await h.system.control.cancel(batch.id)).toEqual({ cancelled: 0, running: 1 });
+    h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 1, policy: FAST_RETRY, requestSettleMs: 0 });
+    const deadline = Date.now() + 30_000;
+    while ((await h.outcomes(batch.id)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await h.outcomes(batch.id)).toMatchObject([{ row: 1, outcome: 'succeeded', confirmed: true }]);
+    expect(deactivationsOf(await h.mutations(), user.id)).toBe(1);
   });
 });
