@@ -210,12 +210,14 @@ export function createRowProcessor(options: RowProcessorOptions) {
     if (late !== undefined) return confirmLater(late);
 
     let confirmed = false;
-    let result: JobResult | 'confirmed-done' | Exclude<LostAnswer, 'done' | 'not-done'>;
+    let result: JobResult | 'confirmed-done' | 'cancelled-not-sent' | Exclude<LostAnswer, 'done' | 'not-done'>;
     try {
       if (uncertain) {
         const state = await afterLostAnswer(jobType);
         confirmed = state !== 'await-events';
-        result = state === 'done' ? 'confirmed-done' : state === 'not-done' ? await recordBeforeAndRun(jobType, context) : state;
+        // The batch was cancelled while the row waited to confirm: it ends as the confirm finds, and is not sent again.
+        const sendAgain = async () => (batch.state === 'cancelled' ? ('cancelled-not-sent' as const) : recordBeforeAndRun(jobType, context));
+        result = state === 'done' ? 'confirmed-done' : state === 'not-done' ? await sendAgain() : state;
       } else {
         result = await recordBeforeAndRun(jobType, context);
       }
@@ -227,6 +229,10 @@ export function createRowProcessor(options: RowProcessorOptions) {
       return handleFailure(error, (uncertain && !confirmed) || mayHaveApplied, inFlightMs);
     }
     if (result === 'await-events') return awaitEvents();
+    if (result === 'cancelled-not-sent') {
+      await attemptsOf.clear(batchId, row);
+      return finish({ outcome: 'cancelled', attempts, startedAt, confirmed: true, message: 'batch cancelled; its earlier attempt did not land (confirmed on the service), so it was not sent again' });
+    }
     // A create after an uncertain attempt may sit beside a late one. So may one this worker sent after losing the row
     // unawares (frozen before sending; on waking, the call can go out before the failed lock renewal is noticed): the
     // lock is read back, and the later of the two objects is removed by whichever worker looks last.

@@ -61,25 +61,39 @@ describe('a row lost in a Redis failover (neither a job nor an outcome)', () => 
 });
 
 describe('cancel of a batch whose row may have applied (parked while its request may still land)', () => {
-  it('leaves the row to its worker, which confirms the change: it ends succeeded, not "cancelled before it ran", and is not made again', async () => {
-    const h = await batches.open({ rateLimit: 'off' });
+  /**
+   * A one-row deactivation batch left as a worker leaves a row whose answer is late: started, its call sent (landed
+   * when `landed`), parked (queued again) to confirm once the request can no longer land; then the batch is cancelled.
+   */
+  async function cancelledWhileInFlight(h: BatchHarness, landed: boolean) {
     const [email] = await h.deactivatableEmails(1);
     const { batch } = await h.system.submit(await h.plan(h.writeManifest('leaver.csv', ['email,action', `${email},deactivate`])));
     const user = [...h.server.context.state.users.values()].find((one) => one.email === email)!;
-    // What a worker leaves when its request's answer is late: the row started, its call went out (and landed), and it
-    // was parked (queued again) to confirm once the request can no longer land.
     const attempts = createRowAttempts(h.redisHandle.client, h.system.keys);
     await h.system.store.rowLifecycle.start(batch.id, 1, Date.now());
     await attempts.start(batch.id, 1, { settleMs: 0, countAttempt: true });
-    await h.api.users.deactivate(user.id);
+    if (landed) await h.api.users.deactivate(user.id);
     await attempts.leaveUncertain(batch.id, 1, 0);
     await h.system.store.rowLifecycle.park(batch.id, 1);
-
+    // The row is left to its worker, as a running row is: it may have applied.
     expect(await h.system.control.cancel(batch.id)).toEqual({ cancelled: 0, running: 1 });
     h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 1, policy: FAST_RETRY, requestSettleMs: 0 });
     const deadline = Date.now() + 30_000;
     while ((await h.outcomes(batch.id)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    return { batch, userId: user.id };
+  }
+
+  it('leaves a row whose change landed to its worker, which confirms it: succeeded, not "cancelled before it ran", not made again', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { batch, userId } = await cancelledWhileInFlight(h, true);
     expect(await h.outcomes(batch.id)).toMatchObject([{ row: 1, outcome: 'succeeded', confirmed: true }]);
-    expect(deactivationsOf(await h.mutations(), user.id)).toBe(1);
+    expect(deactivationsOf(await h.mutations(), userId)).toBe(1);
+  });
+
+  it('ends a row whose change did not land cancelled once the worker confirmed it, and does not send it after the cancel', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { batch, userId } = await cancelledWhileInFlight(h, false);
+    expect(await h.outcomes(batch.id)).toMatchObject([{ row: 1, outcome: 'cancelled', confirmed: true }]);
+    expect(deactivationsOf(await h.mutations(), userId)).toBe(0);
   });
 });
