@@ -130,7 +130,8 @@ describe('a change whose answer is late rather than lost', () => {
     });
     try {
       // Frozen with rows just taken: some calls went out before, some only go out when it wakes up.
-      await waitUntil(async () => (await h.system.queue.getActiveCount()) >= 4);
+      // Each wait has its own limit, all of them together within the test's: a run that stalls names where.
+      await waitUntil(async () => (await h.system.queue.getActiveCount()) >= 4, 30_000);
       child.kill('SIGSTOP');
       const timeouts = { headersMs: 5000, bodyMs: 5000 };
       h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts) });
@@ -158,7 +159,9 @@ describe('a change whose answer is late rather than lost', () => {
     } finally {
       child.kill('SIGCONT');
       child.kill('SIGKILL');
-      if (child.exitCode === null) await once(child, 'exit');
+      // A process ended by a signal has no exit code: waiting for an 'exit' it already emitted would hang the test past
+      // its timeout and hide why it failed.
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
     }
   }, 270_000);
 });
