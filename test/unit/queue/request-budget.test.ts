@@ -62,7 +62,9 @@ describe('createRequestBudget', () => {
     near(clock.waits[0], 1000);
     near(clock.waits[1], 2000);
     expect((await b.counters()).calls).toBe(6);
-    expect((await a.state()).level).toBeGreaterThan(5.5);
+    // One bucket holds all six calls (two buckets would hold three each), less what leaked in the real time since the
+    // test began: one call a second at this rate, more of it on a busy machine.
+    expect((await a.state()).level + (Date.now() - testStart) / 1000).toBeGreaterThan(5.5);
   });
 
   it('holds one window of calls by default (burst auto = requests)', async () => {
