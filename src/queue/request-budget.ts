@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { QueueKeys } from './queue-keys.js';
 import { tokenKey } from './queue-keys.js';
 import { scriptOf, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
-import { createReplicaQuiet } from './redis/replicated-write.js';
+import { createReplicaQuiet, type ReplicaQuiet } from './redis/replicated-write.js';
 import { CONFIRM, PAUSE, READ, RECORD_429, RESERVE } from './request-budget-scripts.js';
 
 /**
@@ -104,6 +104,18 @@ const CAPACITY_FLOOR = 3;
 const RATE_FLOOR_SHARE = 0.1;
 
 /**
+ * One quiet period per token's bucket in a process, shared by every budget of it: a process that opens several budgets
+ * of one token (its batches, its steps) would otherwise have each wait for a missing replica in turn, and their
+ * reservations, back after different waits, would send their calls together (429s after a cluster failover).
+ */
+const replicaQuiets = new Map<string, ReplicaQuiet>();
+function replicaQuietOf(bucketKey: string): ReplicaQuiet {
+  let quiet = replicaQuiets.get(bucketKey);
+  if (quiet === undefined) replicaQuiets.set(bucketKey, (quiet = createReplicaQuiet()));
+  return quiet;
+}
+
+/**
  * How long after its slot a reserved call may still go on that reservation: two calls' time, and never less than half a
  * second, so that a timer firing late on a busy machine does not make every waiting call reserve again (each
  * re-reservation charges the bucket anew and would slow the fleet for nothing).
@@ -128,7 +140,7 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
   // EVALSHA of each script (lua-script.ts); the three keys are one token's, in one cluster slot (queue-keys.ts).
   const run = async (script: string, ...extra: Array<number | string>): Promise<unknown> => scriptOf(script).run(options.redis, keys, [...args, ...extra]);
   const replicaAcks = options.replicaAcks ?? { count: 0, timeoutMs: 0 };
-  const replicaQuiet = createReplicaQuiet();
+  const replicaQuiet = replicaQuietOf(keys[0]!);
   /**
    * A reservation, on a replica too where there are replicas (in the same round trip: lua-script.ts). Once a
    * reservation found no replica in time (a new master whose replica is still syncing, a replica down), the next ones
