@@ -65,6 +65,17 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** Subscribes seatflow serve (at `url`) to the service's events, then queues a one-row deactivation of a user. */
+async function subscribedDeactivation(h: BatchHarness, env: NodeJS.ProcessEnv, url: string) {
+  const subscribed = await runSeatflow(['webhooks', 'subscribe', '--url', `${url}/hooks/smartsheet`], env);
+  expect(subscribed.code, subscribed.stderr).toBe(0);
+  const [email] = await h.deactivatableEmails(1);
+  const userId = [...h.server.context.state.users.values()].find((user) => user.email === email)!.id;
+  const plan = await h.plan(h.writeManifest('d.json', [JSON.stringify({ version: 1, rows: [{ action: 'deactivate', user: { email } }] })]));
+  const { batch } = await h.system.submit(plan);
+  return { email: email!, userId, batch };
+}
+
 describe('a lost answer, then an outside undo', () => {
   it("does not deactivate again a user an admin reactivated after seatflow's lost deactivation: the service's event says it landed", async () => {
     // Callbacks go out 3 s after their first event: the row's retry reads the user before seatflow hears of either change.
@@ -84,12 +95,7 @@ describe('a lost answer, then an outside undo', () => {
       });
     })();
     try {
-      const subscribed = await runSeatflow(['webhooks', 'subscribe', '--url', `${url}/hooks/smartsheet`], env);
-      expect(subscribed.code, subscribed.stderr).toBe(0);
-      const [email] = await h.deactivatableEmails(1);
-      const userId = [...h.server.context.state.users.values()].find((user) => user.email === email)!.id;
-      const plan = await h.plan(h.writeManifest('d.json', [JSON.stringify({ version: 1, rows: [{ action: 'deactivate', user: { email } }] })]));
-      const { batch } = await h.system.submit(plan);
+      const { email, userId, batch } = await subscribedDeactivation(h, env, url);
       const deactivations = async () => (await h.mutations()).filter((m) => m.operation === 'deactivateUser' && m.userId === userId);
 
       // Every answer is lost after the service acted: the deactivation lands, and the retries' reads get no answer.
@@ -117,12 +123,7 @@ describe('a lost answer, then an outside undo', () => {
     const h = await batches.open({ rateLimit: 'off', callbackDebounceMs: 50 });
     const { serve, env, url } = await startServe(h);
     try {
-      const subscribed = await runSeatflow(['webhooks', 'subscribe', '--url', `${url}/hooks/smartsheet`], env);
-      expect(subscribed.code, subscribed.stderr).toBe(0);
-      const [email] = await h.deactivatableEmails(1);
-      const userId = [...h.server.context.state.users.values()].find((user) => user.email === email)!.id;
-      const plan = await h.plan(h.writeManifest('d.json', [JSON.stringify({ version: 1, rows: [{ action: 'deactivate', user: { email } }] })]));
-      const { batch } = await h.system.submit(plan);
+      const { userId, batch } = await subscribedDeactivation(h, env, url);
       // The connection is cut before the service acts: the row cannot tell, and no event will ever come.
       await sim(h, 'PUT', '/faults', { spec: 'reset:1', seed: 3 });
       const started = Date.now();
