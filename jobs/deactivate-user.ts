@@ -22,7 +22,7 @@ export const deactivateUserJob: ReversibleJobType<ActionOf<'deactivate'>> = {
   },
 
   // After a lost answer, the service's events tell what a read cannot: that this change landed and was undone since.
-  reportedBy: { change: ['user.deactivated'], sameAttribute: STATUS_EVENTS },
+  reportedBy: () => ({ change: ['user.deactivated'], sameAttribute: STATUS_EVENTS }),
 
   async confirm(context) {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));

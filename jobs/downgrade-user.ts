@@ -1,6 +1,6 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, succeeded } from './job-support.js';
-import { resolvePlanId, resolveUserId, sameSeat, seatInPlan } from './resolve-target.js';
+import { resolvePlanId, resolveUserId, sameSeat, seatChangeEvents, seatInPlan } from './resolve-target.js';
 import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
 type DowngradeAction = ActionOf<'downgrade'>;
@@ -36,6 +36,10 @@ export const downgradeUserJob: ReversibleJobType<DowngradeAction> = {
     const user = await context.api.users.get(userId, callOptions(context));
     return user.admin === true ? 'not-done' : 'done';
   },
+
+  // After a lost answer, the seat events of the row's plan tell what a read cannot: that this seat was given and changed
+  // since by someone else. The plan must be known without a call (named in the row or found by the plan).
+  reportedBy: seatChangeEvents,
 
   readBefore: (context) => readSeatBefore(context, context.action.removeAdminStatus === true),
 

@@ -18,7 +18,7 @@ export const reactivateUserJob: ReversibleJobType<ActionOf<'reactivate'>> = {
   },
 
   // After a lost answer, the service's events tell what a read cannot: that this change landed and was undone since.
-  reportedBy: { change: ['user.reactivated'], sameAttribute: STATUS_EVENTS },
+  reportedBy: () => ({ change: ['user.reactivated'], sameAttribute: STATUS_EVENTS }),
 
   async confirm(context) {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));

@@ -2,6 +2,7 @@ import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, definedOnly, deleteOrConfirmGone, isNotFound } from './job-support.js';
 import { resolveTransferToId, resolveUserId } from './resolve-target.js';
 import { cannotInvert, type ReversibleJobType } from './inverse-support.js';
+import { REMOVAL_EVENTS } from '../src/queue/events-since-attempt.js';
 
 type RemoveAction = ActionOf<'remove'>;
 
@@ -28,6 +29,10 @@ export const removeUserJob: ReversibleJobType<RemoveAction> = {
     };
     return deleteOrConfirmGone(removeUserJob, context, () => context.api.users.remove(userId, options), { userId });
   },
+
+  // After a lost answer, the events tell what a read of the id cannot: that the removal landed and someone added the
+  // person back since (the service gives them back the same id).
+  reportedBy: () => REMOVAL_EVENTS,
 
   async confirm(context) {
     const userId = await resolveUserId(context);

@@ -2,6 +2,7 @@ import type { SmartsheetApi } from '../src/client/smartsheet-api.js';
 import type { AlternateEmail, Column, SeatType, User } from '../src/contract/index.js';
 import type { UserRef } from '../src/manifest/action.js';
 import type { JobContext } from '../src/queue/job-type.js';
+import { SEAT_EVENTS, type ReportedByEvents } from '../src/queue/events-since-attempt.js';
 import { callOptions, missingArgument, notFound } from './job-support.js';
 import { sameSeatType } from '../src/contract/index.js';
 
@@ -71,6 +72,15 @@ export async function resolvePlanId(
     'users.listPlans',
     plans.length === 0 ? `user ${userId} is in no plan` : `user ${userId} is in ${plans.length} plans; name planId in the row`,
   );
+}
+
+/**
+ * The events an upgrade's or a downgrade's change shows as: the seat it gives in its plan. Undefined when the plan is
+ * only known by a call (a user in one plan, named in neither the row nor the plan): the events cannot be told apart.
+ */
+export function seatChangeEvents(context: JobContext & { action: { planId?: number | undefined; seatType: SeatType } }): ReportedByEvents | undefined {
+  const planId = context.target.planId ?? context.action.planId;
+  return planId === undefined ? undefined : { change: SEAT_EVENTS, sameAttribute: SEAT_EVENTS, seat: { planId, seatType: context.action.seatType } };
 }
 
 /** The user's alternate address equal to `email` (case-insensitive), if any. */

@@ -1,6 +1,6 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, succeeded } from './job-support.js';
-import { resolvePlanId, resolveUserId, sameSeat, seatInPlan } from './resolve-target.js';
+import { resolvePlanId, resolveUserId, sameSeat, seatChangeEvents, seatInPlan } from './resolve-target.js';
 import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
 /**
@@ -23,6 +23,10 @@ export const upgradeUserJob: ReversibleJobType<ActionOf<'upgrade'>> = {
     const seat = await seatInPlan(context.api, userId, planId, context);
     return seat !== undefined && sameSeat(seat.seatType, context.action.seatType) ? 'done' : 'not-done';
   },
+
+  // After a lost answer, the seat events of the row's plan tell what a read cannot: that this seat was given and changed
+  // since by someone else. The plan must be known without a call (named in the row or found by the plan).
+  reportedBy: seatChangeEvents,
 
   readBefore: (context) => readSeatBefore(context, false),
 

@@ -83,7 +83,10 @@ export async function handleCallback(callback: Callback, subscription: Subscript
     if (origin.by === 'seatflow') {
       summary.seatflow += 1;
       const name = eventNameOf(event);
-      await step.once('heard', () => deps.userEvents.record(userId, { event: name, by: 'seatflow', at: event.timestamp, summary: `${event.email ?? `user ${userId}`} ${name} by seatflow at ${event.timestamp}` }));
+      const seat = event.seatType === undefined ? {} : { seatType: event.seatType };
+      await step.once('heard', () =>
+        deps.userEvents.record(userId, { event: name, by: 'seatflow', at: event.timestamp, summary: `${event.email ?? `user ${userId}`} ${name}${event.seatType === undefined ? '' : ` ${event.seatType}`} by seatflow at ${event.timestamp}`, planId: callback.scopeObjectId, ...seat }),
+      );
     } else {
       summary.outside += 1;
       summary.drifts += await handleOutside({ ...event, id: userId }, origin, callback, step, deps);
@@ -98,7 +101,8 @@ async function handleOutside(event: CallbackEvent & { id: number }, origin: Extr
   const actorEmail = event.userId === undefined ? undefined : await deps.emailOf(event.userId).catch(() => undefined);
   const change = outsideChangeOf(event, callback.scopeObjectId, origin.why, actorEmail);
   const by = origin.why === 'own-account-not-seatflow' ? 'own-account' : 'outside';
-  await step.once('heard', () => deps.userEvents.record(change.userId, { event: change.event, by, at: change.at, summary: describeOutsideChange(change) }));
+  const seat = change.seatType === undefined ? {} : { seatType: change.seatType };
+  await step.once('heard', () => deps.userEvents.record(change.userId, { event: change.event, by, at: change.at, summary: describeOutsideChange(change), planId: change.planId, ...seat }));
   await step.once('audit', () =>
     deps.audit.append({
       event: 'change.outside',

@@ -25,8 +25,9 @@ export function createUserEventLog(redis: RedisClient, keys: Pick<EventKeys, 'us
       // The same event recorded again (a handling retried after a crash) is one member: its fields say when it happened.
       await redis.multi().zadd(key, 'NX', now, JSON.stringify(heard)).zremrangebyscore(key, '-inf', now - KEPT_MS).pexpire(key, KEPT_MS).exec();
     },
-    async subscribed() {
-      return (await redis.hexists(keys.subscription, 'webhookId')) === 1;
+    async subscribed(planId) {
+      const [webhookId, subscribedPlan] = await redis.hmget(keys.subscription, 'webhookId', 'planId');
+      return webhookId !== null && (planId === undefined || Number(subscribedPlan) === planId);
     },
     async heardSince(userId, sinceMs) {
       const members = await redis.zrangebyscore(keys.userEvents(userId), sinceMs, '+inf');

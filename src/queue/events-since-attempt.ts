@@ -1,3 +1,5 @@
+import { sameSeatType } from '../contract/index.js';
+
 /**
  * What the service's events say about a row whose answer was lost (docs/batches.md). Reading
  * the user cannot tell "my change never landed" from "my change landed and someone undid it"; the events can: the
@@ -18,12 +20,19 @@ export interface HeardEvent {
   at: string;
   /** The change in words, for the row's outcome (an outside change names who made it). */
   summary: string;
+  /** The plan whose webhook sent it: a seat event says the seat in that plan. */
+  planId?: number;
+  /** For `user.seatType.updated`: the seat the user holds in `planId` now, as the service names it. */
+  seatType?: string;
 }
 
 /** The events of the subscribed plan webhook, as the row processor reads them. */
 export interface ChangeWitness {
-  /** Whether the service's events reach seatflow for this target (a subscription exists). */
-  subscribed(): Promise<boolean>;
+  /**
+   * Whether the service's events reach seatflow for this target (a subscription exists), and, given a plan, whether
+   * they are that plan's: seat events come only from the webhook of the plan they happen in.
+   */
+  subscribed(planId?: number): Promise<boolean>;
   /**
    * The user's events taken in at or after `sinceMs` (Redis time: the clock the row's first start is on), in the
    * order the service sent them. An event that happened a moment before may be among them (a callback takes a while);
@@ -38,10 +47,21 @@ export interface ReportedByEvents {
   change: readonly string[];
   /** Every event that changes the same attribute, the row's own included (the status: deactivated, reactivated, removed). */
   sameAttribute: readonly string[];
+  /**
+   * For a seat change: the plan and the seat the row gives. Only events of that plan concern the row, and only one
+   * that gives that seat is its own (another seat set by seatflow's account is some other row's).
+   */
+  seat?: { planId: number; seatType: string };
 }
 
 /** The users' status: a deactivation and a reactivation decide it, and so does a removal. */
 export const STATUS_EVENTS: readonly string[] = ['user.deactivated', 'user.reactivated', 'user.removed'];
+
+/** A removal: its own event, and an addition that brings the person back (with the same id) since. */
+export const REMOVAL_EVENTS: ReportedByEvents = { change: ['user.removed'], sameAttribute: ['user.removed', 'user.added'] };
+
+/** A user's seat in a plan: an upgrade or a downgrade, and a deactivation or a reactivation that moves it, say it. */
+export const SEAT_EVENTS: readonly string[] = ['user.seatType.updated'];
 
 export type EventsVerdict =
   /** seatflow's own change was reported after the attempt: it landed. `since` is an outside change after it, if any. */
@@ -57,8 +77,11 @@ export type EventsVerdict =
 export function judgeEventsSinceAttempt(events: readonly HeardEvent[], reportedBy: ReportedByEvents): EventsVerdict {
   // An event of this change by seatflow's own account counts as this row's even unexplained: after a lost answer, the
   // row's own call is the likeliest maker, and taking it for someone else's would end the row `skipped` over its change.
-  const own = events.findIndex((heard) => heard.by !== 'outside' && reportedBy.change.includes(heard.event));
-  const rival = (heard: HeardEvent) => heard.by === 'outside' && reportedBy.sameAttribute.includes(heard.event);
+  const { seat } = reportedBy;
+  const ofThePlan = (heard: HeardEvent) => seat === undefined || heard.planId === seat.planId;
+  const givesTheSeat = (heard: HeardEvent) => seat === undefined || sameSeatType(heard.seatType, seat.seatType);
+  const own = events.findIndex((heard) => heard.by !== 'outside' && reportedBy.change.includes(heard.event) && ofThePlan(heard) && givesTheSeat(heard));
+  const rival = (heard: HeardEvent) => heard.by === 'outside' && reportedBy.sameAttribute.includes(heard.event) && ofThePlan(heard);
   if (own >= 0) {
     const since = events.slice(own + 1).findLast(rival);
     return { kind: 'landed', own: events[own]!, ...(since === undefined ? {} : { since }) };

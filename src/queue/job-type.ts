@@ -57,8 +57,9 @@ export interface JobType<A extends Action = Action> extends Reversible<A> {
    * For a change of the row's user that the service reports as a user event (docs/events.md): which events are the
    * change's own and which change the same attribute. After a lost answer, the queue reads them besides `confirm`: a
    * read cannot tell "never landed" from "landed and someone undid it", the events can (events-since-attempt.ts).
+   * Undefined for a row whose events cannot be told apart (a seat change in a plan the row does not name).
    */
-  readonly reportedBy?: ReportedByEvents;
+  reportedBy?(context: JobContext<A>): ReportedByEvents | undefined;
   /**
    * For creates the service lets happen twice: after a create that followed an uncertain attempt, lists this row's
    * objects and, when a late request made a second one, keeps the oldest and removes the others. Returns the facts

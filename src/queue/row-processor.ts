@@ -276,10 +276,11 @@ export function createRowProcessor(options: RowProcessorOptions) {
      */
     async function eventsSinceAttempt(type: JobType): Promise<EventsVerdict | undefined> {
       const userId = context.target.userId;
-      if (type.reportedBy === undefined || options.witness === undefined || userId === undefined) return undefined;
-      if (!(await options.witness.subscribed())) return undefined;
+      const reportedBy = type.reportedBy?.(context);
+      if (reportedBy === undefined || options.witness === undefined || userId === undefined) return undefined;
+      if (!(await options.witness.subscribed(reportedBy.seat?.planId))) return undefined;
       // Redis time on both sides: when the row first started, and when each event was taken in.
-      return judgeEventsSinceAttempt(await options.witness.heardSince(userId, firstStartMs), type.reportedBy);
+      return judgeEventsSinceAttempt(await options.witness.heardSince(userId, firstStartMs), reportedBy);
     }
 
     /** The row waits for the service's events: nothing was sent, so no attempt is spent, and it confirms again next. */

@@ -65,15 +65,32 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Subscribes seatflow serve (at `url`) to the service's events, then queues a one-row deactivation of a user. */
-async function subscribedDeactivation(h: BatchHarness, env: NodeJS.ProcessEnv, url: string) {
+/**
+ * Subscribes seatflow serve (at `url`) to the service's events, then queues a one-row batch for a user (by default a
+ * deactivation; `rowFor` gives another row for the user's e-mail).
+ */
+async function subscribedRow(h: BatchHarness, env: NodeJS.ProcessEnv, url: string, rowFor: (email: string) => object = (email) => ({ action: 'deactivate', user: { email } })) {
   const subscribed = await runSeatflow(['webhooks', 'subscribe', '--url', `${url}/hooks/smartsheet`], env);
   expect(subscribed.code, subscribed.stderr).toBe(0);
   const [email] = await h.deactivatableEmails(1);
   const userId = [...h.server.context.state.users.values()].find((user) => user.email === email)!.id;
-  const plan = await h.plan(h.writeManifest('d.json', [JSON.stringify({ version: 1, rows: [{ action: 'deactivate', user: { email } }] })]));
+  const plan = await h.plan(h.writeManifest('d.json', [JSON.stringify({ version: 1, rows: [rowFor(email!)] })]));
   const { batch } = await h.system.submit(plan);
   return { email: email!, userId, batch };
+}
+
+/** The workers' client notes each user-changing call in the own-change ledger, as seatflow's does (batch-runtime.ts). */
+function clientWithLedger(h: BatchHarness) {
+  const ledger = createOwnChangeLedger(h.redisHandle.client, createEventKeys(h.prefix, h.server.url));
+  return createSmartsheetClient({
+    baseUrl: h.server.url,
+    accessToken: h.server.tokens.admin,
+    timeouts: HARNESS_TIMEOUTS,
+    beforeRequest: async (info) => {
+      await ledger.note(info);
+      await h.budget.beforeRequest(info);
+    },
+  });
 }
 
 describe('a lost answer, then an outside undo', () => {
@@ -81,21 +98,9 @@ describe('a lost answer, then an outside undo', () => {
     // Callbacks go out 3 s after their first event: the row's retry reads the user before seatflow hears of either change.
     const h = await batches.open({ rateLimit: 'off', callbackDebounceMs: 3000 });
     const { serve, env, url } = await startServe(h);
-    const client = (() => {
-      // The workers' client notes each user-changing call in the own-change ledger, as seatflow's does (batch-runtime.ts).
-      const ledger = createOwnChangeLedger(h.redisHandle.client, createEventKeys(h.prefix, h.server.url));
-      return createSmartsheetClient({
-        baseUrl: h.server.url,
-        accessToken: h.server.tokens.admin,
-        timeouts: HARNESS_TIMEOUTS,
-        beforeRequest: async (info) => {
-          await ledger.note(info);
-          await h.budget.beforeRequest(info);
-        },
-      });
-    })();
+    const client = clientWithLedger(h);
     try {
-      const { email, userId, batch } = await subscribedDeactivation(h, env, url);
+      const { email, userId, batch } = await subscribedRow(h, env, url);
       const deactivations = async () => (await h.mutations()).filter((m) => m.operation === 'deactivateUser' && m.userId === userId);
 
       // Every answer is lost after the service acted: the deactivation lands, and the retries' reads get no answer.
@@ -119,11 +124,39 @@ describe('a lost answer, then an outside undo', () => {
     }
   }, 180_000);
 
+  it("does not downgrade again a user an admin gave a Member seat back after seatflow's lost downgrade: the seat event of the plan says it landed", async () => {
+    const h = await batches.open({ rateLimit: 'off', callbackDebounceMs: 3000 });
+    const { serve, env, url } = await startServe(h);
+    const client = clientWithLedger(h);
+    try {
+      const { email, userId, batch } = await subscribedRow(h, env, url, (row) => ({ action: 'downgrade', user: { email: row }, seatType: 'CONTRIBUTOR' }));
+      const downgrades = async () => (await h.mutations()).filter((m) => m.operation === 'downgradeUser' && m.userId === userId);
+
+      await sim(h, 'PUT', '/faults', { spec: 'reset-after:1', seed: 3 });
+      h.startWorkers({ concurrency: 1, api: client, budget: h.budget, policy: { maxAttempts: 100, maxElapsedMs: 120_000, baseDelayMs: 100, maxDelayMs: 200 }, witness: createUserEventLog(h.redisHandle.client, createEventKeys(h.prefix, h.server.url)), eventWaitMs: 30_000 });
+      await waitUntil('the lost downgrade', async () => ((await downgrades()).length > 0 ? true : undefined));
+      await sim(h, 'POST', '/outside-change', { user: email, change: 'seat', seatType: 'MEMBER' });
+      await sim(h, 'PUT', '/faults', { spec: '', seed: 3 });
+
+      const done = await h.waitForState(batch.id, ['finished'], 60_000);
+      expect(await downgrades()).toHaveLength(1);
+      const [outcome] = await h.outcomes(batch.id);
+      expect(outcome).toMatchObject({ outcome: 'succeeded', confirmed: true });
+      // The seat event may be heard before the admin's (then the row ends before it) or with it (then it is named).
+      expect(outcome?.message).toMatch(/user\.seatType\.updated event .* confirms it\)/);
+      expect(done.counts).toMatchObject({ succeeded: 1 });
+      expect(h.server.context.state.users.get(userId)?.seats.map((seat) => seat.seatType)).toEqual(['MEMBER']);
+    } finally {
+      await stop(serve);
+      await client.close();
+    }
+  }, 180_000);
+
   it('sends a deactivation that never landed again once the wait for its event is over', async () => {
     const h = await batches.open({ rateLimit: 'off', callbackDebounceMs: 50 });
     const { serve, env, url } = await startServe(h);
     try {
-      const { userId, batch } = await subscribedDeactivation(h, env, url);
+      const { userId, batch } = await subscribedRow(h, env, url);
       // The connection is cut before the service acts: the row cannot tell, and no event will ever come.
       await sim(h, 'PUT', '/faults', { spec: 'reset:1', seed: 3 });
       const started = Date.now();

@@ -108,14 +108,17 @@ describe('handling a callback (docs/events.md)', () => {
     const since = Date.now() - 1000;
     const ownDeactivation: CallbackEvent = { objectType: 'user', eventType: 'deactivated', id: 5, userId: SEATFLOW, timestamp: '2026-11-23T10:00:00.000Z', email: 'jordan.lee@acme.example' };
     const reactivatedByElena: CallbackEvent = { ...ownDeactivation, eventType: 'reactivated', userId: ELENA, timestamp: '2026-11-23T10:00:05.000Z' };
-    const taken = callback([ownDeactivation, reactivatedByElena]);
+    // A seat event keeps the plan (the webhook's) and the seat: a seat change's row matches its own by them.
+    const ownDowngrade: CallbackEvent = { ...ownDeactivation, eventType: 'seatType.updated', seatType: 'CONTRIBUTOR', timestamp: '2026-11-23T10:00:06.000Z' };
+    const taken = callback([ownDeactivation, reactivatedByElena, ownDowngrade]);
     await handleCallback(taken, SUBSCRIPTION, deps);
     await redis.client.del(deps.keys.event(eventFingerprint(42, reactivatedByElena)));
     await handleCallback(taken, SUBSCRIPTION, deps);
     const log = createUserEventLog(redis.client, deps.keys as ReturnType<typeof createEventKeys>);
     expect(await log.heardSince(5, since)).toEqual([
-      { event: 'user.deactivated', by: 'seatflow', at: ownDeactivation.timestamp, summary: 'jordan.lee@acme.example user.deactivated by seatflow at 2026-11-23T10:00:00.000Z' },
-      { event: 'user.reactivated', by: 'outside', at: reactivatedByElena.timestamp, summary: 'jordan.lee@acme.example was reactivated by elena.garcia@acme.example at 2026-11-23T10:00:05.000Z' },
+      { event: 'user.deactivated', by: 'seatflow', at: ownDeactivation.timestamp, summary: 'jordan.lee@acme.example user.deactivated by seatflow at 2026-11-23T10:00:00.000Z', planId: 7 },
+      { event: 'user.reactivated', by: 'outside', at: reactivatedByElena.timestamp, summary: 'jordan.lee@acme.example was reactivated by elena.garcia@acme.example at 2026-11-23T10:00:05.000Z', planId: 7 },
+      { event: 'user.seatType.updated', by: 'seatflow', at: ownDowngrade.timestamp, summary: 'jordan.lee@acme.example user.seatType.updated CONTRIBUTOR by seatflow at 2026-11-23T10:00:06.000Z', planId: 7, seatType: 'CONTRIBUTOR' },
     ]);
     expect(await log.heardSince(5, Date.now() + 60_000)).toEqual([]);
   });

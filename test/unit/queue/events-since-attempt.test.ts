@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeVerdict, judgeEventsSinceAttempt, STATUS_EVENTS, type HeardEvent } from '../../../src/queue/events-since-attempt.js';
+import { describeVerdict, judgeEventsSinceAttempt, REMOVAL_EVENTS, SEAT_EVENTS, STATUS_EVENTS, type HeardEvent } from '../../../src/queue/events-since-attempt.js';
 
 const DEACTIVATE = { change: ['user.deactivated'], sameAttribute: STATUS_EVENTS };
 const ownDeactivation: HeardEvent = { event: 'user.deactivated', by: 'seatflow', at: '2026-11-23T10:00:00.000Z', summary: 'jordan.lee@acme.example user.deactivated by seatflow' };
@@ -28,5 +28,34 @@ describe('judgeEventsSinceAttempt', () => {
     expect(judgeEventsSinceAttempt([seatByElena], DEACTIVATE)).toEqual({ kind: 'nothing-heard' });
     expect(judgeEventsSinceAttempt([], DEACTIVATE)).toEqual({ kind: 'nothing-heard' });
     expect(judgeEventsSinceAttempt([{ ...ownDeactivation, event: 'user.reactivated' }], DEACTIVATE)).toEqual({ kind: 'nothing-heard' });
+  });
+
+  describe('a seat change (an upgrade or a downgrade) in its plan', () => {
+    const DOWNGRADE_IN_7 = { change: SEAT_EVENTS, sameAttribute: SEAT_EVENTS, seat: { planId: 7, seatType: 'CONTRIBUTOR' } };
+    const seat = (by: HeardEvent['by'], planId: number, seatType: string, at: string): HeardEvent => ({ event: 'user.seatType.updated', by, at, summary: `jordan.lee@acme.example user.seatType.updated ${seatType} at ${at}`, planId, seatType });
+    const ownDowngrade = seat('seatflow', 7, 'VIEWER', '2026-11-23T10:00:00.000Z');
+    const upgradedBack = seat('outside', 7, 'MEMBER', '2026-11-23T10:05:00.000Z');
+
+    it("says the downgrade landed from seatflow's event giving that seat in that plan (VIEWER and CONTRIBUTOR are one seat), and names the upgrade since", () => {
+      expect(judgeEventsSinceAttempt([ownDowngrade, upgradedBack], DOWNGRADE_IN_7)).toEqual({ kind: 'landed', own: ownDowngrade, since: upgradedBack });
+    });
+
+    it("does not take seatflow's event of another seat, or of another plan, for the row's own", () => {
+      const otherSeat = seat('seatflow', 7, 'GUEST', '2026-11-23T10:00:00.000Z');
+      const otherPlan = seat('seatflow', 8, 'CONTRIBUTOR', '2026-11-23T10:00:00.000Z');
+      expect(judgeEventsSinceAttempt([otherSeat, otherPlan], DOWNGRADE_IN_7)).toEqual({ kind: 'nothing-heard' });
+      expect(judgeEventsSinceAttempt([otherPlan, upgradedBack], DOWNGRADE_IN_7)).toEqual({ kind: 'changed-elsewhere', outside: upgradedBack });
+    });
+
+    it("hears nothing from an outside seat change in another plan, or from the user's status events", () => {
+      expect(judgeEventsSinceAttempt([seat('outside', 8, 'MEMBER', '2026-11-23T10:05:00.000Z'), reactivatedByElena], DOWNGRADE_IN_7)).toEqual({ kind: 'nothing-heard' });
+    });
+  });
+
+  it('says a lost removal landed from its event, and names the addition that brought the person back since', () => {
+    const ownRemoval: HeardEvent = { ...ownDeactivation, event: 'user.removed' };
+    const addedBack: HeardEvent = { ...reactivatedByElena, event: 'user.added', summary: 'jordan.lee@acme.example was added by elena.garcia@acme.example' };
+    expect(judgeEventsSinceAttempt([ownRemoval, reactivatedByElena, addedBack], REMOVAL_EVENTS)).toEqual({ kind: 'landed', own: ownRemoval, since: addedBack });
+    expect(judgeEventsSinceAttempt([reactivatedByElena], REMOVAL_EVENTS)).toEqual({ kind: 'nothing-heard' });
   });
 });
