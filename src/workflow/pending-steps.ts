@@ -6,10 +6,11 @@ import type { EngineContext } from './workflow-context.js';
 
 /**
  * Where a pending step's job is. running: a worker has it now; row-queued: the step queued its row and looks again
- * for its outcome; queued: due and waiting for a worker; waiting: not due yet (a delayed job); missing: no job holds
- * it (it would never run: `seatflow steps run` queues it again).
+ * for its outcome; queued: due and waiting for a worker; waiting: not due yet (a delayed job); gave-up: its job failed
+ * and nothing recorded the step's end (the due sweep runs it again); missing: no job holds it (the due sweep queues it
+ * again once due; `seatflow steps run` at once).
  */
-export type StepJobState = 'running' | 'row-queued' | 'queued' | 'waiting' | 'missing';
+export type StepJobState = 'running' | 'row-queued' | 'queued' | 'waiting' | 'gave-up' | 'missing';
 
 /** One step to come, of one person of one workflow, as `seatflow steps` lists it. */
 export interface StepView {
@@ -33,7 +34,7 @@ const ALREADY = {
   queued: 'already due: it waits for a worker (seatflow worker)',
 } as const;
 
-const JOB_STATE: Readonly<Record<string, StepJobState>> = { active: 'running', waiting: 'queued', prioritized: 'queued', 'waiting-children': 'queued', delayed: 'waiting' };
+const JOB_STATE: Readonly<Record<string, StepJobState>> = { active: 'running', waiting: 'queued', prioritized: 'queued', 'waiting-children': 'queued', delayed: 'waiting', failed: 'gave-up' };
 
 /**
  * The steps of one workflow still to come, in due order, with the person they belong to and where their job is. Reads
@@ -111,7 +112,8 @@ export async function runStepsNow(context: EngineContext, lifecycle: Lifecycle, 
     if (job === undefined) await context.stepQueue.add(view.step, data, stepJobOptions(data, now));
     else {
       await job.updateData({ ...job.data, dueAt: now });
-      await job.promote().catch(() => undefined);
+      // A failed job would not move on a promote: it is the one state asked to run again.
+      await (view.job === 'gave-up' ? job.retry('failed') : job.promote()).catch(() => undefined);
     }
     results.push({ ...view, due: true, dueAt: at.toISOString(), result: 'run', message: `${note}${view.step === 'remove' ? ' (the hold ends now: undo is no longer possible once the removal starts)' : ''}` });
   }

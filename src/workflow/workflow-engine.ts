@@ -161,9 +161,19 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
             const data: StepJobData = { workflowId: workflow.id, row: step.row, step: step.step, dueAt: step.dueAt };
             await queue().add(step.step, data, stepJobOptions(data, atMs));
             promoted += 1;
-          } else if ((await job.getState()) === 'delayed' && (job.data.polls ?? 0) === 0) {
-            await job.promote().catch(() => undefined);
-            promoted += 1;
+          } else {
+            const state = await job.getState();
+            if (state === 'delayed' && (job.data.polls ?? 0) === 0) {
+              await job.promote().catch(() => undefined);
+              promoted += 1;
+            } else if (state === 'failed') {
+              // Still listed, so nobody recorded the end of the person's step: BullMQ failed the job without telling a
+              // worker (stalled past its limit: its workers kept dying), or the worker that was recording it died.
+              // Run again, the step does what the person's phase still needs; a real failure ends it failed then.
+              options.logger.warn({ job: job.id, reason: job.failedReason }, 'a due step whose job failed with nothing recorded runs again');
+              await job.retry('failed').catch(() => undefined);
+              promoted += 1;
+            }
           }
           // Anything else is a worker's (active) or about to be (waiting): it stays listed until a worker starts it.
         }

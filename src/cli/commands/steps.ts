@@ -151,7 +151,8 @@ const JOB_WORDS: Record<StepView['job'], string> = {
   'row-queued': 'running: its row is queued',
   queued: 'due: waiting for a worker',
   waiting: 'waiting for its time',
-  missing: 'NO JOB: it will not run by itself (seatflow steps run)',
+  'gave-up': 'its job failed with nothing recorded: it runs again once due (seatflow steps run: now)',
+  missing: 'no job: queued again once due (seatflow steps run: now)',
 };
 
 const SOURCE_WORDS: Record<ReturnType<ServiceClock['source']>, string> = {

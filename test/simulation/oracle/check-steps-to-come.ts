@@ -10,7 +10,7 @@ export function checkStepsToCome(evidence: Evidence): Violation[] {
   if (evidence.stepsToCome === undefined) return [{ invariant: INVARIANTS.reports, message: '`seatflow steps --json` did not answer with its steps', eventSeqs: [] }];
   return evidence.stepsToCome.map((step) => ({
     invariant: INVARIANTS.bound,
-    message: `seatflow steps still lists ${step.step} of ${step.email} in ${step.workflowId} (${step.phase}, due ${step.dueAt}) after every due instant passed`,
+    message: `seatflow steps still lists ${step.step} of ${step.email} in ${step.workflowId} (${step.phase}, due ${step.dueAt}, job ${step.job ?? 'not said'}) after every due instant passed`,
     eventSeqs: [],
     lifecycle: true,
   }));

@@ -62,4 +62,6 @@ export interface StepToCome {
   step: string;
   phase: string;
   dueAt: string;
+  /** Where its job is (running, row-queued, queued, waiting, gave-up, missing): what a step that never ran was stuck on. */
+  job?: string;
 }
