@@ -8,7 +8,8 @@ const OPEN = new Set(['scheduled', 'deactivating', 'holding', 'removing']);
 /**
  * Each offboarding's leavers, as seatflow shows them at the end, against what the service did for that offboarding:
  * none still open (the run ended after every due instant), `removed` only when its removal happened, `undone` only
- * when nothing of it stands (no deactivation, or one reactivated again), and no other end when it removed the user.
+ * when nothing of it stands (no deactivation, or one reactivated again, by seatflow or by someone else before it), and
+ * no other end when it removed the user.
  */
 export function checkOffboardings(evidence: Evidence, kept: ReadonlyMap<string, Mutation>): Violation[] {
   const violations: Violation[] = [];
@@ -25,7 +26,10 @@ export function checkOffboardings(evidence: Evidence, kept: ReadonlyMap<string, 
         continue;
       }
       if (leaver.phase === 'removed' && removed === undefined && present.has(leaver.email)) say('the user is still in the organization and no removal by it happened');
-      if (leaver.phase === 'undone' && deactivated !== undefined && reactivated === undefined) say(`it deactivated the user at ${deactivated.at} (seq ${deactivated.seq}) and never reactivated them`);
+      // Undone stands when the user was reactivated after seatflow's deactivation: by its own reactivation, or by an
+      // admin before it (its reactivation then finds the user active: nothing of the offboarding stands either way).
+      const reactivatedSince = (after: Mutation) => evidence.mutations.some((m) => m.seq > after.seq && m.userId === after.userId && m.operation === 'reactivateUser');
+      if (leaver.phase === 'undone' && deactivated !== undefined && reactivated === undefined && !reactivatedSince(deactivated)) say(`it deactivated the user at ${deactivated.at} (seq ${deactivated.seq}) and nobody reactivated them since`);
       if (leaver.phase !== 'removed' && removed !== undefined) say(`it removed the user at ${removed.at} (seq ${removed.seq})`);
     }
   }

@@ -136,4 +136,17 @@ describe('the oracle', () => {
     }));
     expect(found).toEqual([]);
   });
+
+  it("takes an offboarding's leaver undone when someone reactivated the user after its deactivation, and names one nobody reactivated", () => {
+    const deactivation = promise('o1:alice@acme.example:deactivate', ALICE.id, T0);
+    const deactivated = mutation('deactivateUser', ALICE.id, T0 + HOUR);
+    const undone = (mutations: Mutation[]) => {
+      const run = { ...evidence({ promises: [deactivation], mutations, outcomes: [succeeded(1)] }), offboardings: [{ id: 'o1', eventSeq: 1, leavers: [{ email: ALICE.email, userId: ALICE.id, phase: 'undone' }] }] };
+      return judge(run).filter((v) => v.invariant === 'reports-match-the-service');
+    };
+    // The admin reactivated the user in the Admin Center before seatflow's reactivation, which then found them active.
+    expect(undone([deactivated, { ...mutation('reactivateUser', ALICE.id, T0 + 2 * HOUR), via: 'admin-center' }])).toEqual([]);
+    const found = undone([deactivated]);
+    expect(found.map((v) => v.message)).toEqual([expect.stringContaining('nobody reactivated them since')]);
+  });
 });
