@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import bundleTheCli from '../setup/cli-bundle.js';
 import { formatCounts, formatResult } from './format-result.js';
@@ -32,6 +33,16 @@ const topologyOf = (seed: number): RedisTopology => (values.redis === 'alternate
 // Every seatflow process of every seed runs one bundle of the sources as they were at the start (as the tests do): a
 // process starts in a third of the time, and sources edited while a long soak runs do not change it halfway.
 const removeBundle = process.env.SEATFLOW_DEV_BUNDLE === undefined ? await bundleTheCli() : () => undefined;
+
+// Interrupted (Ctrl-C, a timeout's SIGTERM): the world's processes (Redis, the reference server, seatflow's) are this
+// process's children and would outlive it, so they are stopped first.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    spawnSync('pkill', ['-TERM', '-P', String(process.pid)]);
+    removeBundle();
+    process.exit(130);
+  });
+}
 
 const faults: Record<string, number> = {};
 const invariants: Record<string, number> = {};
