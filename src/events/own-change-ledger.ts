@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { BeforeRequestInfo } from '../client/smartsheet-client-options.js';
 import { eventNameOf, type CallbackEvent } from '../contract/index.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
@@ -86,6 +86,7 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
     },
     async explain(event, now) {
       const name = eventNameOf(event);
+      const claimant = claimantOf(event);
       const email = event.email?.toLowerCase();
       // Only this user's calls are read: a batch of 10,000 rows costs each event a look at one or two calls.
       const subjects = [...(event.id === undefined ? [] : [`u:${event.id}`]), ...(email === undefined ? [] : [`e:${email}`])];
@@ -94,15 +95,24 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
         for (let i = 0; i + 1 < noted.length; i += 2) {
           const call = { ...(JSON.parse(noted[i]!) as Omit<OwnCall, 'at'>), at: Number(noted[i + 1]) };
           if (!(OWN_CALL_EVENTS[call.operation] ?? []).includes(name)) continue;
-          // Claimed once per event name: a second event of that kind needs a second call to be seatflow's.
+          // Claimed once per event name: a second event of that kind needs a second call to be seatflow's. The claim
+          // names the event, so the same event asked again (its handling retried after Redis failed under it, its
+          // callback delivered again) finds the call it claimed rather than none.
           const used = keys.ownCallsUsed(subject);
-          const [[, claimed] = []] = (await redis.multi().hsetnx(used, `${call.id}|${name}`, '1').pexpire(used, windowMs * 2).exec()) ?? [];
-          if (claimed === 1) return call;
+          const field = `${call.id}|${name}`;
+          const replies = (await redis.multi().hsetnx(used, field, claimant).hget(used, field).pexpire(used, windowMs * 2).exec()) ?? [];
+          if (replies[1]?.[1] === claimant) return call;
         }
       }
       return undefined;
     },
   };
+}
+
+/** One event, the same however often it comes: every field that says what happened (not the delivery's). */
+function claimantOf(event: CallbackEvent): string {
+  const parts = [event.objectType, event.eventType, event.id, event.userId, event.timestamp, event.seatType, event.provisionalExpirationDate, event.changeAgent];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24);
 }
 
 /** The user a call is about: from its path (`/users/{id}/…`), or an add's body (the e-mail). */
