@@ -24,6 +24,7 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
     // out early (this clock ahead of the service's, or the service's clock moved back) waits until it is due there.
     const early = msUntilDue(clock, job.data.dueAt);
     if (early > 0) {
+      context.logger.info({ workflowId, row, step, dueAt: new Date(job.data.dueAt).toISOString(), earlyMs: Math.round(early) }, 'step handed out before it is due on the service clock: it waits');
       await context.steps.waiting(workflowId, { row, step, dueAt: job.data.dueAt });
       // It waits for its due instant now, not for a row: the sweep, which leaves polling steps alone, must promote it
       // (this wait is reckoned on a clock found behind, so it may be far too long in this machine's time).
@@ -36,6 +37,7 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
     await context.steps.started(workflowId, row, step);
     const ended = await runStep(job, token, signal);
     await context.steps.done(workflowId, row, step);
+    context.logger.info({ workflowId, row, step, ended }, 'step ended');
     return ended;
   };
 

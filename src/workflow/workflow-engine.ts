@@ -164,6 +164,7 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
           } else {
             const state = await job.getState();
             if (state === 'delayed' && (job.data.polls ?? 0) === 0) {
+              options.logger.info({ job: job.id, dueAt: new Date(step.dueAt).toISOString() }, 'due on the service clock: step promoted');
               await job.promote().catch(() => undefined);
               promoted += 1;
             } else if (state === 'failed') {

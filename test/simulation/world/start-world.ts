@@ -94,7 +94,8 @@ export async function startWorld(options: WorldOptions): Promise<World> {
       SMARTSHEET_ACCESS_TOKEN: service.adminToken,
       SEATFLOW_HOME: path.join(dir, 'home'),
       SEATFLOW_CONFIG: configFile,
-      SEATFLOW_LOG_LEVEL: 'warn',
+      // A kept run is one to look into: its logs say what each step and row did, not only what went wrong.
+      SEATFLOW_LOG_LEVEL: options.keepDir === true ? 'info' : 'warn',
       SEATFLOW_LOG_FORMAT: 'json',
     };
     const workers = Array.from({ length: options.workers }, (_, i) =>
