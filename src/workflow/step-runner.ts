@@ -35,11 +35,34 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
     // Started: off the sweep's list, by the one that knows (a step looking again for its row may have been listed
     // again meanwhile: `seatflow steps run`, a retry).
     await context.steps.started(workflowId, row, step);
-    const ended = await runStep(job, token, signal);
+    let ended: string;
+    try {
+      ended = await runStep(job, token, signal);
+    } catch (error) {
+      if (!(error instanceof DelayedError) && signal?.aborted !== true) await retryListed(job, error);
+      throw error;
+    }
     await context.steps.done(workflowId, row, step);
     context.logger.info({ workflowId, row, step, ended }, 'step ended');
     return ended;
   };
+
+  /**
+   * A step that failed goes back on the sweep's list, due when BullMQ's retry is (its backoff, on the service clock):
+   * BullMQ dates the retry by this machine's clock, and were it a day ahead, no worker whose clock is right would take
+   * the step for a day, nor would any sweep, the step being started. The sweep promotes it then, if it still waits.
+   */
+  async function retryListed(job: Job<StepJobData>, error: unknown): Promise<void> {
+    const { workflowId, row, step } = job.data;
+    if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) return;
+    const backoff = job.opts.backoff;
+    const baseMs = typeof backoff === 'number' ? backoff : (backoff?.delay ?? 0);
+    const retryMs = backoff === undefined ? 0 : baseMs * 2 ** job.attemptsMade;
+    await context.steps.waiting(workflowId, { row, step, dueAt: Math.max(job.data.dueAt, clock.now() + retryMs) });
+    // A step that looked for its row is left alone by the sweep (its row's end wakes it): this one waits for its retry.
+    if ((job.data.polls ?? 0) > 0) await job.updateData({ ...job.data, polls: 0 });
+    context.logger.warn({ err: error, workflowId, row, step, attempt: job.attemptsMade + 1, retryMs }, 'step failed: it runs again');
+  }
 
   async function runStep(job: Job<StepJobData>, token?: string, signal?: AbortSignal): Promise<string> {
     const { workflowId, row } = job.data;

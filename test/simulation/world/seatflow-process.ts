@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../helpers/run-seatflow.js';
+import { skewPreload } from '../../helpers/skewed-clock.js';
 
 /**
  * A long-running seatflow command (`worker`, `serve`) as its own process, as an operator runs it: killed with SIGKILL
@@ -37,18 +38,6 @@ export interface SeatflowProcessOptions {
    * token check meets a 429 storm exits); undefined: left down.
    */
   restartAfterMs?: number;
-}
-
-/** `Date.now` and argument-less `new Date()` shifted by the skew; every other use of Date is left as it is. */
-function skewPreload(skewMs: number): string {
-  const source = [
-    `const skew = ${Math.trunc(skewMs)};`,
-    'const RealDate = Date; const realNow = RealDate.now;',
-    'class SkewedDate extends RealDate { constructor(...args) { if (args.length === 0) super(realNow() + skew); else super(...args); } }',
-    'SkewedDate.now = () => realNow() + skew;',
-    'globalThis.Date = SkewedDate;',
-  ].join('\n');
-  return `data:text/javascript,${encodeURIComponent(source)}`;
 }
 
 export function seatflowProcess(options: SeatflowProcessOptions): SeatflowProcess {
