@@ -14,7 +14,8 @@ export interface PendingStep {
  * "is anything of this workflow due by now" is one count, whatever the number of leavers, and `seatflow steps` lists
  * them in order without reading every leaver. A second set holds the same steps until a worker starts them: the only
  * ones the service-clock sweep may have to promote. A step leaves it when the worker holding it starts it, or when it
- * ends (its run, an undo); the sweep reads it and acts on the jobs, never writes it, since what it read of a job may
+ * ends (its run, an undo), and comes back, at that time, while it waits again (its due instant, its retry, its next
+ * look at its row); the sweep reads it and acts on the jobs, never writes it, since what it read of a job may
  * have changed by then (a worker whose clock is behind sending the step back to wait). The step jobs themselves stay
  * the truth of what runs: this is their index.
  */
@@ -22,7 +23,7 @@ export interface StepIndex {
   add(workflowId: string, steps: readonly PendingStep[]): Promise<void>;
   /** A worker started the step: the sweep has nothing more to do for it. Only the worker that holds the step says so. */
   started(workflowId: string, row: number, step: string): Promise<void>;
-  /** The step waits for its time again (it was handed out before it was due on the service clock). */
+  /** The step waits again until `dueAt` (handed out before it was due on the service clock, a retry, a look at its row). */
   waiting(workflowId: string, step: PendingStep): Promise<void>;
   /** The step ended (ran to its end, or was cancelled by undo): it is no longer pending. */
   done(workflowId: string, row: number, step: string): Promise<void>;

@@ -26,8 +26,8 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
     if (early > 0) {
       context.logger.info({ workflowId, row, step, dueAt: new Date(job.data.dueAt).toISOString(), earlyMs: Math.round(early) }, 'step handed out before it is due on the service clock: it waits');
       await context.steps.waiting(workflowId, { row, step, dueAt: job.data.dueAt });
-      // It waits for its due instant now, not for a row: the sweep, which leaves polling steps alone, must promote it
-      // (this wait is reckoned on a clock found behind, so it may be far too long in this machine's time).
+      // It waits for its due instant now, not for a row (this wait is reckoned on a clock found behind, so it may be
+      // far too long in this machine's time: the sweep promotes it once due).
       if ((job.data.polls ?? 0) > 0) await job.updateData({ ...job.data, polls: 0 });
       await job.moveToDelayed(Date.now() + early, token);
       throw new DelayedError();
@@ -59,8 +59,6 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
     const baseMs = typeof backoff === 'number' ? backoff : (backoff?.delay ?? 0);
     const retryMs = backoff === undefined ? 0 : baseMs * 2 ** job.attemptsMade;
     await context.steps.waiting(workflowId, { row, step, dueAt: Math.max(job.data.dueAt, clock.now() + retryMs) });
-    // A step that looked for its row is left alone by the sweep (its row's end wakes it): this one waits for its retry.
-    if ((job.data.polls ?? 0) > 0) await job.updateData({ ...job.data, polls: 0 });
     context.logger.warn({ err: error, workflowId, row, step, attempt: job.attemptsMade + 1, retryMs }, 'step failed: it runs again');
   }
 
@@ -76,8 +74,12 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
     // a row normally ends within seconds; one parked by a stopped batch may wait days: look less often as time goes.
     const waitForRow = async (ended?: () => Promise<boolean>): Promise<never> => {
       const polls = job.data.polls ?? 0;
+      const lookAgainMs = Math.min(context.pollMs * 1.5 ** polls, MAX_POLL_MS);
       await job.updateData({ ...job.data, polls: polls + 1 });
-      await job.moveToDelayed(Date.now() + Math.min(context.pollMs * 1.5 ** polls, MAX_POLL_MS), token);
+      // On the sweep's list at the look's time on the service clock: BullMQ dates the delay by this machine's clock,
+      // and were it a day ahead, a row's end whose wake-up was lost would leave the step a day away for the others.
+      await context.steps.waiting(workflowId, { row, step: job.data.step, dueAt: Math.max(job.data.dueAt, clock.now() + lookAgainMs) });
+      await job.moveToDelayed(Date.now() + lookAgainMs, token);
       // The row may have ended while this step still ran, when its wake-up found nothing delayed to promote.
       if (ended !== undefined && (await ended())) await job.promote().catch(() => undefined);
       throw new DelayedError();

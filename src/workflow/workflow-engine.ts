@@ -147,7 +147,8 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
     async promoteDue(atMs) {
       let promoted = 0;
       for (const workflow of await activeWorkflows()) {
-        // Only steps no worker has started. The sweep acts on their jobs and never takes one off that list: the worker
+        // Only steps waiting: not started yet, or started and waiting again (for their retry, or to look at their row
+        // again), listed at that time. The sweep acts on their jobs and never takes one off that list: the worker
         // that starts a step does (step-runner.ts). What the sweep reads of a job is already old when it would write: a
         // step it promoted, or saw a worker hold, may be one that a worker whose clock is behind is sending back to
         // wait for its due instant at that moment (and putting back on the list); taken off the list then, it would
@@ -163,7 +164,8 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
             promoted += 1;
           } else {
             const state = await job.getState();
-            if (state === 'delayed' && (job.data.polls ?? 0) === 0) {
+            // A step looking again for its row is listed at the look's time (step-runner.ts): due, it is promoted too.
+            if (state === 'delayed') {
               options.logger.info({ job: job.id, dueAt: new Date(step.dueAt).toISOString() }, 'due on the service clock: step promoted');
               await job.promote().catch(() => undefined);
               promoted += 1;

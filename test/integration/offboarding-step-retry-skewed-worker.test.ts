@@ -67,6 +67,35 @@ describe('an offboarding step that fails on a worker whose clock is a day ahead'
   }, 150_000);
 });
 
+describe('an offboarding step looking again for its row, parked by a worker whose clock is a day ahead', () => {
+  it("is looked at again by the sweep once its row ended, though the row's wake-up was lost", async () => {
+    const { h, o } = await open();
+    const [a] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email,leaveDate', `${a},${new Date(o.clock.now() + 2 * DAY).toISOString()}`]);
+    const leaver = await o.leaver(workflow.id, a!);
+    const { stepQueue } = o.system.engine.context;
+    const jobId = stepJobId(workflow.id, leaver.row, 'deactivate');
+    // Steps only, at first: the step queues its row and waits for it, the row not yet run.
+    const steps = o.system.startStepWorker({ api: h.api, concurrency: 4, lockDurationMs: 4000, stalledIntervalMs: 1000 });
+    try {
+      await o.advance(2 * DAY + 60_000);
+      await o.waitFor(async () => {
+        const job = (await stepQueue.getJob(jobId)) as Job<StepJobData> | undefined;
+        return (job?.data.polls ?? 0) >= 1 && (await job?.getState()) === 'delayed';
+      }, 30_000);
+      // As a worker a day ahead leaves it: its look again dated a day away here. And the row's wake-up is lost.
+      const redis = h.redisHandle.client;
+      await redis.zadd(stepQueue.keys.delayed!, (Date.now() + DAY) * 0x1000, jobId);
+      await redis.hdel(h.system.keys.rowWaiters(workflow.deactivateBatch), String(leaver.row));
+      h.startWorkers({ concurrency: 4 });
+      await o.waitFor(async () => (await o.leaver(workflow.id, a!)).phase === 'holding', 30_000);
+      expect(await o.changesOf(a!)).toEqual(['deactivateUser']);
+    } finally {
+      await steps.close(2000);
+    }
+  });
+});
+
 async function setFaults(origin: string, token: string, spec: string): Promise<void> {
   const response = await fetch(`${origin}/_sim/faults`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ spec, seed: 7 }) });
   if (!response.ok) throw new Error(`faults: ${response.status} ${await response.text()}`);
