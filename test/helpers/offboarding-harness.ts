@@ -6,6 +6,7 @@ import type { LeaverState } from '../../src/workflow/leaver-state.js';
 import { createOffboardingSystem, type OffboardingSystem } from '../../src/workflow/offboarding-system.js';
 import type { OffboardingOptions, OffboardingPlan } from '../../src/workflow/plan-offboarding.js';
 import { readLeavers } from '../../src/workflow/read-leavers.js';
+import { stepJobId } from '../../src/workflow/step-job.js';
 import type { LifecycleFactory } from '../../src/workflow/workflow-engine.js';
 import type { WorkflowRecord } from '../../src/workflow/workflow-store.js';
 import type { StartReferenceServerOptions } from '../../src/server/index.js';
@@ -119,4 +120,15 @@ export function useOffboardingHarnesses(): {
       return { h, o: current };
     },
   };
+}
+
+/**
+ * One leaver whose leave date is two days ahead, offboarded (no worker started): its address, the workflow (and its id),
+ * its row, and the step queue with the id of the deactivation's job, which waits for that date.
+ */
+export async function leaverDueInTwoDays(h: BatchHarness, o: OffboardingHarness) {
+  const [email] = await h.deactivatableEmails(1);
+  const workflow = await o.offboard(['email,leaveDate', `${email},${new Date(o.clock.now() + 2 * DAY).toISOString()}`]);
+  const leaver = await o.leaver(workflow.id, email!);
+  return { email: email!, workflow, workflowId: workflow.id, row: leaver.row, stepQueue: o.system.engine.context.stepQueue, deactivateJobId: stepJobId(workflow.id, leaver.row, 'deactivate') };
 }

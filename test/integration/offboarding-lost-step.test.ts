@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { stepJobId } from '../../src/workflow/step-job.js';
-import { DAY, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
+import { DAY, leaverDueInTwoDays, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 
 const { open } = useOffboardingHarnesses();
 
 /** A leaver due in two days, workers running, settled: the deactivation's job waits for its date. */
 async function scheduledLeaver() {
   const { h, o } = await open();
-  const [a] = await h.deactivatableEmails(1);
-  const workflow = await o.offboard(['email,leaveDate', `${a},${new Date(o.clock.now() + 2 * DAY).toISOString()}`]);
+  const leaver = await leaverDueInTwoDays(h, o);
   o.startWorkers();
-  await o.settle(workflow.id);
-  const leaver = await o.leaver(workflow.id, a!);
-  expect(leaver.phase).toBe('scheduled');
-  const { stepQueue } = o.system.engine.context;
-  return { h, o, email: a!, workflowId: workflow.id, stepQueue, jobId: stepJobId(workflow.id, leaver.row, 'deactivate') };
+  await o.settle(leaver.workflowId);
+  expect((await o.leaver(leaver.workflowId, leaver.email)).phase).toBe('scheduled');
+  return { h, o, ...leaver, jobId: leaver.deactivateJobId };
 }
 
 /** Once: deactivated on the date, removed after the hold, each change made once. */

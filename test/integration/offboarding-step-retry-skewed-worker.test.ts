@@ -4,8 +4,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { stepJobId, type StepJobData } from '../../src/workflow/step-job.js';
-import { DAY, TEST_OFFBOARDING, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
+import type { StepJobData } from '../../src/workflow/step-job.js';
+import { DAY, leaverDueInTwoDays, TEST_OFFBOARDING, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 import { ROOT } from '../helpers/run-seatflow.js';
 import { skewPreload } from '../helpers/skewed-clock.js';
 
@@ -20,11 +20,7 @@ const { batches, open } = useOffboardingHarnesses();
 describe('an offboarding step that fails on a worker whose clock is a day ahead', () => {
   it('runs again seconds later (the sweep takes its retry), and the leaver is deactivated', async () => {
     const { h, o } = await open();
-    const [a] = await h.deactivatableEmails(1);
-    const workflow = await o.offboard(['email,leaveDate', `${a},${new Date(o.clock.now() + 2 * DAY).toISOString()}`]);
-    const leaver = await o.leaver(workflow.id, a!);
-    const jobId = stepJobId(workflow.id, leaver.row, 'deactivate');
-    const { stepQueue } = o.system.engine.context;
+    const { email: a, workflowId, stepQueue, deactivateJobId: jobId } = await leaverDueInTwoDays(h, o);
 
     const config = path.join(h.dir, 'worker.json');
     writeFileSync(config, JSON.stringify({ offboarding: TEST_OFFBOARDING, retry: { maxAttempts: 2, maxElapsedMs: 2000, baseDelayMs: 50, maxDelayMs: 100 } }));
@@ -52,8 +48,8 @@ describe('an offboarding step that fails on a worker whose clock is a day ahead'
       await setFaults(h.server.origin, h.server.tokens.admin, '');
       workers.push(startWorker(0));
       // Its next attempt comes within seconds, by the sweep: BullMQ dated it by the skewed clock, a day away here.
-      await o.waitFor(async () => (await o.leaver(workflow.id, a!)).phase === 'holding', 30_000);
-      expect(await o.changesOf(a!)).toEqual(['deactivateUser']);
+      await o.waitFor(async () => (await o.leaver(workflowId, a)).phase === 'holding', 30_000);
+      expect(await o.changesOf(a)).toEqual(['deactivateUser']);
     } finally {
       await Promise.all(
         workers.map(async (worker) => {
@@ -70,11 +66,7 @@ describe('an offboarding step that fails on a worker whose clock is a day ahead'
 describe('an offboarding step looking again for its row, parked by a worker whose clock is a day ahead', () => {
   it("is looked at again by the sweep once its row ended, though the row's wake-up was lost", async () => {
     const { h, o } = await open();
-    const [a] = await h.deactivatableEmails(1);
-    const workflow = await o.offboard(['email,leaveDate', `${a},${new Date(o.clock.now() + 2 * DAY).toISOString()}`]);
-    const leaver = await o.leaver(workflow.id, a!);
-    const { stepQueue } = o.system.engine.context;
-    const jobId = stepJobId(workflow.id, leaver.row, 'deactivate');
+    const { email: a, workflow, workflowId, row, stepQueue, deactivateJobId: jobId } = await leaverDueInTwoDays(h, o);
     // Steps only, at first: the step queues its row and waits for it, the row not yet run.
     const steps = o.system.startStepWorker({ api: h.api, concurrency: 4, lockDurationMs: 4000, stalledIntervalMs: 1000 });
     try {
@@ -86,10 +78,10 @@ describe('an offboarding step looking again for its row, parked by a worker whos
       // As a worker a day ahead leaves it: its look again dated a day away here. And the row's wake-up is lost.
       const redis = h.redisHandle.client;
       await redis.zadd(stepQueue.keys.delayed!, (Date.now() + DAY) * 0x1000, jobId);
-      await redis.hdel(h.system.keys.rowWaiters(workflow.deactivateBatch), String(leaver.row));
+      await redis.hdel(h.system.keys.rowWaiters(workflow.deactivateBatch), String(row));
       h.startWorkers({ concurrency: 4 });
-      await o.waitFor(async () => (await o.leaver(workflow.id, a!)).phase === 'holding', 30_000);
-      expect(await o.changesOf(a!)).toEqual(['deactivateUser']);
+      await o.waitFor(async () => (await o.leaver(workflowId, a)).phase === 'holding', 30_000);
+      expect(await o.changesOf(a)).toEqual(['deactivateUser']);
     } finally {
       await steps.close(2000);
     }
