@@ -57,16 +57,17 @@ local pauseUntil = tonumber(redis.call('GET', KEYS[2]) or '0')
 `;
 
 /**
- * ARGV[8]: cost. Returns {0, pauseLeftMs, epoch, interval, 0} while the fleet is paused (nothing reserved), or
- * {1, waitMs, epoch, interval, slot} once a place was reserved: 0 means go now (counted as sent); more means wait that
- * long, then CONFIRM with the epoch and the slot (the Redis time the call fits at).
+ * ARGV[8]: cost, ARGV[9]: 1 to hold the place (the caller confirms it even when it may go now). Returns
+ * {0, pauseLeftMs, epoch, interval, 0} while the fleet is paused (nothing reserved), or {1, waitMs, epoch, interval,
+ * slot} once a place was reserved: 0 means go now (counted as sent, unless held); more means wait that long, then
+ * CONFIRM with the epoch and the slot (the Redis time the call fits at).
  */
 export const RESERVE = `${READ_STATE}
 if pauseUntil > now then return {0, math.ceil(pauseUntil - now), epoch, tostring(interval), '0'} end
 local cost = tonumber(ARGV[8])
 local wait = math.max(0, (level + cost - usable) * interval)
 level = level + cost
-if wait <= 0 then
+if wait <= 0 and ARGV[9] ~= '1' then
   sent = sent + cost
   redis.call('HINCRBY', KEYS[3], 'calls', 1)
 end

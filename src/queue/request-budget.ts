@@ -145,16 +145,18 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
    * A reservation, on a replica too where there are replicas (in the same round trip: lua-script.ts). Once a
    * reservation found no replica in time (a new master whose replica is still syncing, a replica down), the next ones
    * do not wait for one for a while: reservations that come back after different waits would send their calls
-   * together, past their places, over the service's rate.
+   * together, past their places, over the service's rate. A reservation that waits for a replica is held (not counted
+   * as sent): one a replica took is confirmed like a place slept for; one no replica took came back a whole wait after
+   * its place (and WAIT blocks the connection, so those queued behind it come back one wait later each), so its call
+   * reserves again, at the time it really goes. The place it leaves stays charged: the model errs slow, not over.
    */
-  const reserve = async (cost: number): Promise<unknown> => {
-    if (replicaAcks.count === 0 || !replicaQuiet.waiting()) return run(RESERVE, cost);
-    const { result, acknowledged } = await scriptOf(RESERVE).runReplicated(options.redis, keys, [...args, cost], replicaAcks);
-    if (acknowledged < replicaAcks.count) {
-      replicaQuiet.missed();
-      options.logger?.warn({ wanted: replicaAcks.count }, 'no Redis replica took a budget reservation in time: reservations go on without waiting for one for 30 s (a failover now could lose some)');
-    }
-    return result;
+  const reserve = async (cost: number): Promise<{ answer: unknown; held: boolean; stale: boolean }> => {
+    if (replicaAcks.count === 0 || !replicaQuiet.waiting()) return { answer: await run(RESERVE, cost), held: false, stale: false };
+    const { result, acknowledged } = await scriptOf(RESERVE).runReplicated(options.redis, keys, [...args, cost, 1], replicaAcks);
+    if (acknowledged >= replicaAcks.count) return { answer: result, held: true, stale: false };
+    replicaQuiet.missed();
+    options.logger?.warn({ wanted: replicaAcks.count }, 'no Redis replica took a budget reservation in time: reservations go on without waiting for one for 30 s (a failover now could lose some)');
+    return { answer: result, held: true, stale: true };
   };
 
   const budget: RequestBudget = {
@@ -162,10 +164,13 @@ export function createRequestBudget(options: RequestBudgetOptions): RequestBudge
       const cost = Math.max(1, info.cost ?? 1);
       for (;;) {
         info.signal?.throwIfAborted();
-        const [reserved, wait, epoch, interval, slot] = (await reserve(cost)) as [number, number, number, string, string];
+        const { answer, held, stale } = await reserve(cost);
+        const [reserved, wait, epoch, interval, slot] = answer as [number, number, number, string, string];
         intervalMs = Number(interval);
+        if (stale) continue;
         if (wait > 0) await clock.sleep(wait, info.signal);
-        if (reserved === 1 && (wait <= 0 || (await scriptOf(CONFIRM).run(options.redis, keys, [epoch, cost, slot, lateToleranceMs(intervalMs)])) === 1)) return;
+        if (reserved !== 1) continue;
+        if ((wait <= 0 && !held) || (await scriptOf(CONFIRM).run(options.redis, keys, [epoch, cost, slot, lateToleranceMs(intervalMs)])) === 1) return;
       }
     },
     async onResponse(info) {

@@ -268,6 +268,27 @@ describe('createRequestBudget', () => {
     expect(lateToleranceMs(400)).toBe(800);
   });
 
+  it('reserves again when no replica took a reservation: that place passed during the wait, so it stays charged and the call is counted once', async () => {
+    // One call every 10 s: the bucket's level barely leaks during the test.
+    const slow: BudgetRate = { requests: 1, perSeconds: 10, headroom: 0, burst: 4 };
+    const keys = createQueueKeys(testRedis.server.prefix());
+    const alone = testRedis.client.duplicate();
+    try {
+      // This Redis has no replica: the reservation's WAIT runs out after 300 ms.
+      const budget = createRequestBudget({ redis: alone, keys, accessToken: 'tok', rate: slow, clock: systemClock, replicaAcks: { count: 1, timeoutMs: 300 } });
+      await budget.beforeRequest({ operation: 'x' });
+      expect((await budget.counters()).calls).toBe(1);
+      // The stale place and the one the call went on (gone on at once, the stale one would have been the only one).
+      expect((await budget.state()).level).toBeGreaterThan(1.9);
+      // The next reservations do not wait for a replica (the quiet period): one more place each.
+      await budget.beforeRequest({ operation: 'x' });
+      expect((await budget.counters()).calls).toBe(2);
+      expect((await budget.state()).level).toBeLessThan(3.1);
+    } finally {
+      await alone.quit();
+    }
+  });
+
   it('never writes the token itself to Redis', async () => {
     const prefix = testRedis.server.prefix();
     const budget = createRequestBudget({ redis: testRedis.client, keys: createQueueKeys(prefix), accessToken: 'secret-token-value', rate, clock: recordingClock() });
