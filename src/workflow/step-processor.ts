@@ -8,6 +8,7 @@ import { closeLeaver, endSteps, leaverOutcome } from './leaver-ends.js';
 import { OPEN_PHASES, stepOf, type LeaverState } from './leaver-state.js';
 import type { RowWait, StepRun } from './lifecycle.js';
 import { reactivationSeatOf } from './reactivation-seat.js';
+import { reactivateRow, removeRow } from './leaver-rows.js';
 import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import { rowOutcomeOf } from './step-rows.js';
@@ -117,7 +118,8 @@ export function createOffboardingSteps(options: WorkflowContext) {
    */
   async function reactivate(workflow: WorkflowRecord, leaver: LeaverState, dueAt: number, wait: RowWait): Promise<string> {
     if (leaver.phase !== 'undone') return leaver.phase;
-    const outcome = await rowOutcomeOf(options, { batchId: workflow.reactivateBatch, row: leaver.row, dueAt }, wait);
+    // Undo saves the row after the phase: should a failover drop the row, the phase says what it is.
+    const outcome = await rowOutcomeOf(options, { batchId: workflow.reactivateBatch, row: leaver.row, dueAt, planned: reactivateRow(leaver) }, wait);
     const restoreBatch = workflow.restoreBatch;
     if (restoreBatch === undefined || (await batches.hasOutcome(restoreBatch, leaver.row))) return 'undone';
     const seat = reactivationSeatOf(leaver.stateBefore);
@@ -189,7 +191,10 @@ export function createOffboardingSteps(options: WorkflowContext) {
       )) ?? (await store.getLeaver(workflow.id, leaver.row));
     }
     if (leaver?.phase === 'removing') {
-      const outcome = await rowOutcomeOf(options, { batchId: workflow.removeBatch, row: leaver.row, dueAt }, wait);
+      // The row is saved before the phase, but a Redis failover between the two writes can keep the phase and drop the
+      // row: the phase is the state, and the row follows from it (the transfer target recorded with it).
+      const planned = removeRow(workflow, leaver, leaver.transferUsed);
+      const outcome = await rowOutcomeOf(options, { batchId: workflow.removeBatch, row: leaver.row, dueAt, planned }, wait);
       if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.removeBatch, wait);
       const phase = DONE.has(outcome.outcome) ? 'removed' : 'failed';
       // The service refused it (say its target changed since it was read): the next removal reads the targets again.
@@ -224,22 +229,5 @@ function restoreRow(leaver: LeaverState, restore: { planId: number; seatType: 'G
     actionName: 'downgrade',
     verdict: 'change',
     target: { ...(leaver.userId === undefined ? {} : { userId: leaver.userId }), email: leaver.email, planId: restore.planId, ...(seatNow === undefined ? {} : { seatBefore: { seatType: seatNow } }) },
-  };
-}
-
-/** The remove row of a leaver, as the existing remove job type takes it: with the transfer target the re-check chose. */
-function removeRow(workflow: WorkflowRecord, leaver: LeaverState, transferTo: { email: string; userId: number } | undefined): PlannedRow {
-  return {
-    row: leaver.row,
-    line: leaver.line,
-    action: {
-      action: 'remove',
-      user: { email: leaver.email },
-      ...(transferTo === undefined ? {} : { transferTo: { email: transferTo.email }, transferSheets: true }),
-      ...(workflow.removeFromSharing ? { removeFromSharing: true } : {}),
-    },
-    actionName: 'remove',
-    verdict: 'change',
-    target: { ...(leaver.userId === undefined ? {} : { userId: leaver.userId }), email: leaver.email, ...(transferTo === undefined ? {} : { transferToUserId: transferTo.userId }) },
   };
 }

@@ -1,5 +1,6 @@
 import type { CancelRequest, CancelResult } from './cancel-pending.js';
 import { endSteps } from './leaver-ends.js';
+import { reactivateRow } from './leaver-rows.js';
 import { UNDOABLE_PHASES, stepOf, type LeaverState } from './leaver-state.js';
 import { inFlight, rowsOfPersons } from './person-rows.js';
 import { reactivationSeatOf } from './reactivation-seat.js';
@@ -82,9 +83,7 @@ async function undoLeaver(context: WorkflowContext, workflow: WorkflowRecord, le
     await endSteps(context, workflow, undone, { remove: cancelled, reactivate: { outcome: 'skipped', message: 'already deactivated before the offboarding: left deactivated' } });
     return { ...base, result: 'undone', reactivating: false, message: 'removal cancelled; the user was deactivated before the offboarding, so stays deactivated' };
   }
-  await context.batches.saveRows(workflow.reactivateBatch, [
-    { row: undone.row, line: undone.line, action: { action: 'reactivate', user: { email: undone.email } }, actionName: 'reactivate', verdict: 'change', target: { ...(undone.userId === undefined ? {} : { userId: undone.userId }), email: undone.email } },
-  ]);
+  await context.batches.saveRows(workflow.reactivateBatch, [reactivateRow(undone)]);
   await queueReactivation(context, workflow, undone.row);
   await endSteps(context, workflow, undone, { remove: cancelled });
   const { cost } = reactivationSeatOf(undone.stateBefore);

@@ -56,6 +56,23 @@ describe('offboarding interrupted', () => {
     await expectDeactivatedOnceRemovedOnce(o, emails);
   });
 
+  it('a leaver removing whose remove row a failover dropped (the phase kept): the step saves the row again and removes once', async () => {
+    const { h, o } = await open();
+    const [email] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email', email!], { holdMs: DAY });
+    o.startWorkers();
+    await o.settle(workflow.id);
+    const holding = await o.leaver(workflow.id, email!);
+    expect(holding.phase).toBe('holding');
+    // As Redis kept it after a failover between the two writes: the phase says removing, the remove batch has no row.
+    await o.system.store.update(workflow.id, holding.row, (current) => ({ ...current, phase: 'removing' }));
+    expect(await o.system.engine.context.batches.getRow(workflow.removeBatch, holding.row)).toBeUndefined();
+    await o.advance(DAY + 60_000);
+    await o.settle(workflow.id);
+    expect((await o.leaver(workflow.id, email!)).phase).toBe('removed');
+    await expectDeactivatedOnceRemovedOnce(o, [email!]);
+  });
+
   it('a worker killed with SIGKILL in the deactivate step and again in the remove step: each user deactivated once and removed once', async () => {
     // Every call takes 300 ms, so the killed worker has steps and rows in flight.
     const { h, o } = await open('delay:300ms:1');

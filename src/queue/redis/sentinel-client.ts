@@ -12,9 +12,14 @@ import { Redis, type RedisOptions } from 'ioredis';
  * ioredis's own `failoverDetector` does the same but was not usable: its sentinel connections outlive `quit()` (a
  * finished process never exits), and a switch announced while the client is still reconnecting (after a master crash)
  * aborts that reconnection for good: pending commands fail with "Connection is closed" and the client ends. Here a
- * switch only reconnects a client that is connected; one that is reconnecting asks the sentinels anyway.
+ * switch reconnects a client that is connected; one that is connecting (it may have asked the sentinels just before
+ * the switch, and be on its way to the old master) reconnects once connected.
  */
 export class SentinelClient extends Redis {
+  /** Switches of this master announced so far, and how many there were when this connection began. */
+  private switches = 0;
+  private switchesAtConnect = 0;
+
   constructor(options: RedisOptions) {
     super(options);
     const listeners = (options.sentinels ?? []).map((sentinel) => {
@@ -29,14 +34,30 @@ export class SentinelClient extends Redis {
       });
       listener.on('error', () => undefined);
       listener.on('message', (_channel: string, message: string) => {
-        if (message.split(' ')[0] === options.name && this.status === 'ready') this.disconnect(true);
+        if (message.split(' ')[0] === options.name) this.switchAnnounced();
       });
       listener.subscribe('+switch-master').catch(() => undefined);
       return listener;
     });
+    this.on('connecting', () => {
+      this.switchesAtConnect = this.switches;
+    });
+    // Checked when connected (before the ready check, so before the commands queued meanwhile are sent) and again
+    // when ready (a switch announced during the ready check).
+    const recheck = () => {
+      if (this.switches !== this.switchesAtConnect) this.disconnect(true);
+    };
+    this.on('connect', recheck);
+    this.on('ready', recheck);
     this.once('end', () => {
       for (const listener of listeners) listener.disconnect();
     });
+  }
+
+  /** A sentinel announced a new master: a connected client asks the sentinels again; a connecting one, once connected. */
+  switchAnnounced(): void {
+    this.switches += 1;
+    if (this.status === 'ready') this.disconnect(true);
   }
 
   override duplicate(override?: Partial<RedisOptions>): Redis {
