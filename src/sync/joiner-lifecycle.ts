@@ -84,7 +84,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
         const failed = await persons.update(workflow.id, run.data.row, (current) =>
           JOINER_OPEN.has(current.phase) ? { ...current, phase: 'failed', reason: error.message, steps: [...current.steps, personStepOf(JOIN_STEP, 'failed', now(), error.message)] } : undefined,
         );
-        if (failed !== undefined) await end(workflow, failed, everyStep({ outcome: 'failed', message: error.message, extra: { category: error.category } }));
+        if (failed !== undefined) await end(workflow, failed, { ...everyStep({ outcome: 'failed', message: error.message, extra: { category: error.category } }), ...routeEnds(failed) });
         return 'failed';
       }
       throw error;
@@ -107,13 +107,11 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     if (user.status === 'DEACTIVATED') {
       await engine.batches.saveRows(requireBatch(workflow.reactivateBatch, 'reactivate'), [reactivateRow(person, user.id)]);
       const moved = await move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'reactivating', how: 'reactivate', userId: user.id, steps: [...current.steps, personStepOf('recheck', 'reactivate', at, `a deactivated member (a rehire)${as}: reactivating`)] }));
-      if (moved !== undefined) await end(workflow, moved, { add: { outcome: 'skipped', message: 'a deactivated member: reactivated instead of added' } });
+      if (moved !== undefined) await end(workflow, moved, routeEnds(moved));
       return moved;
     }
     const moved = await move(workflow, person.row, 'scheduled', (current) => ({ ...current, phase: 'seating', how: 'member', userId: user.id, steps: [...current.steps, personStepOf('recheck', 'member', at, `already in the organization (${user.status ?? 'status hidden'})`)] }));
-    if (moved !== undefined) {
-      await end(workflow, moved, { add: { outcome: 'unchanged', message: `already in the organization (${user.status ?? 'status hidden'})` }, reactivate: { outcome: 'skipped', message: 'not deactivated: nothing to reactivate' } });
-    }
+    if (moved !== undefined) await end(workflow, moved, routeEnds(moved));
     return moved;
   }
 
@@ -136,7 +134,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     if (!DONE_OUTCOMES.has(outcome.outcome)) {
       const reason = `${adding ? 'add' : 'reactivation'} ${outcome.outcome}: ${outcome.message ?? ''}`.trim();
       const failed = await move(workflow, person.row, person.phase, (current) => ({ ...current, phase: 'failed', reason, steps: [...current.steps, personStepOf(adding ? 'add' : 'reactivate', outcome.outcome, at, outcome.message)] }));
-      if (failed !== undefined) await end(workflow, failed, { ...(adding ? { reactivate: notNeeded } : {}), seat: { outcome: 'skipped', message: 'not in the organization: no seat to give' } });
+      if (failed !== undefined) await end(workflow, failed, { ...routeEnds(failed), ...(adding ? { reactivate: notNeeded } : {}), seat: { outcome: 'skipped', message: 'not in the organization: no seat to give' } });
       return failed;
     }
     // The add job reports the new user's id in its detail; a confirmed add (after an unknown answer) does not.
@@ -148,7 +146,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       ...(userId === undefined ? {} : { userId }),
       steps: [...current.steps, personStepOf(adding ? 'add' : 'reactivate', outcome.outcome, at, seatNote(outcome))],
     }));
-    if (moved !== undefined && adding) await end(workflow, moved, { reactivate: notNeeded });
+    if (moved !== undefined) await end(workflow, moved, routeEnds(moved));
     return moved;
   }
 
@@ -163,7 +161,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       if (change.kind !== 'row') {
         const message = change.kind === 'same' ? `holds ${change.seat}, the seat the policy gives (${person.seatRule})` : `seat not changed: ${change.reason}`;
         const joined = await move(workflow, person.row, 'seating', (current) => ({ ...current, phase: 'joined', ...(change.kind === 'skip' ? { notes: [...current.notes, message] } : {}), steps: [...current.steps, personStepOf('seat', change.kind === 'same' ? 'unchanged' : 'skipped', now(), message)] }));
-        if (joined !== undefined) await end(workflow, joined, { seat: { outcome: change.kind === 'same' ? 'unchanged' : 'skipped', message } });
+        if (joined !== undefined) await end(workflow, joined, { ...routeEnds(joined), seat: { outcome: change.kind === 'same' ? 'unchanged' : 'skipped', message } });
         return joined;
       }
       await engine.batches.saveRows(workflow.seatBatch, [change.row]);
@@ -178,7 +176,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       ...(joined ? {} : { reason: `seat change ${done.outcome}: ${done.message ?? ''}`.trim() }),
       steps: [...current.steps, personStepOf('seat', done.outcome, new Date(done.finishedAt), done.message)],
     }));
-    if (ended !== undefined) await persons.close(workflow, ended.row, JOINER_OPEN);
+    if (ended !== undefined) await end(workflow, ended, routeEnds(ended));
     return ended;
   }
 
@@ -224,13 +222,31 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     const failed = await persons.update(data.workflowId, data.row, (current) =>
       current.phase === 'scheduled' || current.phase === 'seating' ? { ...current, phase: 'failed', reason, steps: [...current.steps, personStepOf(JOIN_STEP, 'failed', now(), reason)] } : undefined,
     );
-    if (failed !== undefined) await end(workflow, failed, everyStep({ outcome: 'failed', message: reason }));
+    if (failed !== undefined) await end(workflow, failed, { ...everyStep({ outcome: 'failed', message: reason }), ...routeEnds(failed) });
   }
 
   return lifecycle;
 }
 
 const notNeeded: StepEnd = { outcome: 'skipped', message: 'added: nothing to reactivate' };
+
+/**
+ * The step batches the joiner's route (add, reactivate, or a member already) leaves unused, and why. Recorded when the
+ * route is taken, and again as the joiner ends: a Redis failover between the phase's write and these (or a worker
+ * killed between them) would otherwise leave those batches unfinished for good.
+ */
+function routeEnds(person: JoinerState): Record<string, StepEnd> {
+  switch (person.how) {
+    case 'reactivate':
+      return { add: { outcome: 'skipped', message: 'a deactivated member: reactivated instead of added' } };
+    case 'member':
+      return { add: { outcome: 'unchanged', message: 'already in the organization' }, reactivate: { outcome: 'skipped', message: 'not deactivated: nothing to reactivate' } };
+    case 'add':
+      return person.phase === 'adding' ? {} : { reactivate: notNeeded };
+    default:
+      return {};
+  }
+}
 
 function everyStep(end: StepEnd): Record<string, StepEnd> {
   return { add: end, reactivate: end, seat: end };

@@ -8,7 +8,7 @@ import { HR_LIFECYCLES } from '../../src/sync/hr-lifecycles.js';
 import { runSync, type SyncRun } from '../../src/sync/run-sync.js';
 import { useBatchHarnesses } from './batch-fixtures.js';
 import type { BatchHarness } from './batch-harness.js';
-import { createOffboardingHarness, TEST_OFFBOARDING, type OffboardingHarness } from './offboarding-harness.js';
+import { createOffboardingHarness, DAY, TEST_OFFBOARDING, type OffboardingHarness } from './offboarding-harness.js';
 
 export const SYNC_GUARDRAILS: Config['guardrails'] = { destructiveMaxCount: 1e6, destructiveMaxShare: 1, protectedAccounts: [], maxRows: 1e6 };
 
@@ -91,4 +91,13 @@ export async function changes(h: BatchHarness, email: string): Promise<string[]>
   const user = userOf(h, email, true);
   if (user === undefined) return [];
   return (await h.mutations()).filter((m) => m.userId === user.id && m.operation !== 'seatChange').map((m) => m.operation);
+}
+
+/** A generated member deactivated a few days ago (within the reactivation window), who is in no export yet. */
+export function rehireCandidate(h: BatchHarness): string {
+  const now = h.server.context.clock.now();
+  for (const user of h.server.context.state.users.values()) {
+    if (user.status === 'DEACTIVATED' && user.deactivatedAt !== null && now - user.deactivatedAt < 7 * DAY && /\.\d+@acme\.example$/.test(user.email)) return user.email;
+  }
+  throw new Error('no recently deactivated generated user in the demo organization');
 }

@@ -3,7 +3,7 @@ import { DEMO } from '../../src/server/demo/demo-organization.js';
 import { StaleExportError } from '../../src/sync/run-sync.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 import { DAY } from '../helpers/offboarding-harness.js';
-import { changes, seatOf, userOf, useSyncHarnesses, type SyncHarness } from '../helpers/sync-harness.js';
+import { changes, rehireCandidate, seatOf, userOf, useSyncHarnesses, type SyncHarness } from '../helpers/sync-harness.js';
 
 const POLICY = {
   timeZone: 'UTC',
@@ -152,13 +152,5 @@ describe('seatflow sync: a sequence of nightly exports against the reference ser
   }, 240_000);
 });
 
-/** A generated member deactivated a few days ago (within the reactivation window), who is in no export yet. */
-function rehireCandidate(h: BatchHarness): string {
-  const now = h.server.context.clock.now();
-  for (const user of h.server.context.state.users.values()) {
-    if (user.status === 'DEACTIVATED' && user.deactivatedAt !== null && now - user.deactivatedAt < 7 * DAY && /\.\d+@acme\.example$/.test(user.email)) return user.email;
-  }
-  throw new Error('no recently deactivated generated user in the demo organization');
-}
 
 export type { SyncHarness };
