@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/server/demo/demo-organization.js';
 import { StaleExportError } from '../../src/sync/run-sync.js';
-import type { BatchHarness } from '../helpers/batch-harness.js';
 import { DAY } from '../helpers/offboarding-harness.js';
 import { changes, rehireCandidate, seatOf, userOf, useSyncHarnesses, type SyncHarness } from '../helpers/sync-harness.js';
 
