@@ -1,4 +1,4 @@
-import { DelayedError, type Job } from 'bullmq';
+import { Backoffs, DelayedError, type Job } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { msUntilDue } from '../core/clock.js';
 import { lifecycleOf, type LifecycleRegistry } from './lifecycle.js';
@@ -55,9 +55,9 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
   async function retryListed(job: Job<StepJobData>, error: unknown): Promise<void> {
     const { workflowId, row, step } = job.data;
     if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) return;
-    const backoff = job.opts.backoff;
-    const baseMs = typeof backoff === 'number' ? backoff : (backoff?.delay ?? 0);
-    const retryMs = backoff === undefined ? 0 : baseMs * 2 ** job.attemptsMade;
+    // BullMQ's own reckoning of the retry's delay (Job.shouldRetryJob): the job's backoff at the attempt to come.
+    const backoff = Backoffs.normalize(job.opts.backoff ?? 0);
+    const retryMs = backoff === undefined ? 0 : Math.max(0, (await Backoffs.calculate(backoff, job.attemptsMade + 1, error instanceof Error ? error : new Error(String(error)), job)) ?? 0);
     await context.steps.waiting(workflowId, { row, step, dueAt: Math.max(job.data.dueAt, clock.now() + retryMs) });
     context.logger.warn({ err: error, workflowId, row, step, attempt: job.attemptsMade + 1, retryMs }, 'step failed: it runs again');
   }
