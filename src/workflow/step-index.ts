@@ -12,17 +12,22 @@ export interface PendingStep {
  * Every step of a workflow that has not ended, by due time: one sorted set per workflow. A step enters it when it is
  * queued (submission, the hold's start, undo, retry, `seatflow steps run`) and leaves it when its job returns, so
  * "is anything of this workflow due by now" is one count, whatever the number of leavers, and `seatflow steps` lists
- * them in order without reading every leaver. A second set holds the same steps until a worker starts them: the only
- * ones the service-clock sweep may have to promote. A step leaves it when the worker holding it starts it, or when it
- * ends (its run, an undo), and comes back, at that time, while it waits again (its due instant, its retry, its next
- * look at its row); the sweep reads it and acts on the jobs, never writes it, since what it read of a job may
+ * them in order without reading every leaver. A second set holds the same steps, each at the time the service-clock
+ * sweep should look at its job: its due instant until a worker starts it; once started, a look-at time a while on (a
+ * worker that dies leaves its job to BullMQ, which may fail it without telling anyone); while it waits again, that
+ * time (its due instant, its retry, its next look at its row). A step leaves it when it ends (its run, an undo). The
+ * sweep reads it and acts on the jobs, never writes it, since what it read of a job may
  * have changed by then (a worker whose clock is behind sending the step back to wait). The step jobs themselves stay
  * the truth of what runs: this is their index.
  */
 export interface StepIndex {
   add(workflowId: string, steps: readonly PendingStep[]): Promise<void>;
-  /** A worker started the step: the sweep has nothing more to do for it. Only the worker that holds the step says so. */
-  started(workflowId: string, row: number, step: string): Promise<void>;
+  /**
+   * A worker started the step: it stays on the sweep's list at `lookAt`, when the sweep looks at its job in case the
+   * worker dropped it (it died, and BullMQ failed the job once it had stalled too often, telling no worker); a job still
+   * held by a worker is left alone. Only the worker that holds the step says so.
+   */
+  started(workflowId: string, row: number, step: string, lookAt: number): Promise<void>;
   /** The step waits again until `dueAt` (handed out before it was due on the service clock, a retry, a look at its row). */
   waiting(workflowId: string, step: PendingStep): Promise<void>;
   /** The step ended (ran to its end, or was cancelled by undo): it is no longer pending. */
@@ -56,8 +61,8 @@ export function createStepIndex(redis: RedisClient, keys: QueueKeys): StepIndex 
         if (args.length > 0) await redis.multi().zadd(keys.workflowSteps(workflowId), ...args).zadd(keys.workflowStepsWaiting(workflowId), ...args).exec();
       }
     },
-    async started(workflowId, row, step) {
-      await redis.zrem(keys.workflowStepsWaiting(workflowId), memberOf(row, step));
+    async started(workflowId, row, step, lookAt) {
+      await redis.zadd(keys.workflowStepsWaiting(workflowId), lookAt, memberOf(row, step));
     },
     async waiting(workflowId, step) {
       await redis.zadd(keys.workflowStepsWaiting(workflowId), step.dueAt, memberOf(step.row, step.step));

@@ -7,6 +7,11 @@ import type { EngineContext } from './workflow-context.js';
 
 /** The longest wait between two looks at a queued row's outcome. */
 const MAX_POLL_MS = 60_000;
+/**
+ * How long after a worker starts a step the sweep first looks at its job (then at every sweep while the job is held):
+ * longer than a step's run takes (its waits are delayed jobs, not runs), so that the sweep reads few running jobs.
+ */
+export const STARTED_LOOK_MS = 5 * 60_000;
 
 /**
  * The processor of the step queue, for every lifecycle: a step handed out before it is due on the service clock waits
@@ -32,9 +37,9 @@ export function createStepRunner(context: EngineContext, registry: LifecycleRegi
       await job.moveToDelayed(Date.now() + early, token);
       throw new DelayedError();
     }
-    // Started: off the sweep's list, by the one that knows (a step looking again for its row may have been listed
-    // again meanwhile: `seatflow steps run`, a retry).
-    await context.steps.started(workflowId, row, step);
+    // Started: on the sweep's list a while on, by the one that knows, so that a step this worker drops (it dies, and
+    // BullMQ fails the job after it stalled too often) is looked at and run again, whatever its job's state then.
+    await context.steps.started(workflowId, row, step, clock.now() + STARTED_LOOK_MS);
     let ended: string;
     try {
       ended = await runStep(job, token, signal);

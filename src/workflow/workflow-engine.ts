@@ -147,9 +147,9 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
     async promoteDue(atMs) {
       let promoted = 0;
       for (const workflow of await activeWorkflows()) {
-        // Only steps waiting: not started yet, or started and waiting again (for their retry, or to look at their row
-        // again), listed at that time. The sweep acts on their jobs and never takes one off that list: the worker
-        // that starts a step does (step-runner.ts). What the sweep reads of a job is already old when it would write: a
+        // The steps at their look time: not started yet (their due instant), started (a while on, in case their worker
+        // dropped them), or waiting again (their retry, their next look at their row). The sweep acts on their jobs and
+        // never writes that list: the workers do (step-runner.ts). What the sweep reads of a job is already old when it would write: a
         // step it promoted, or saw a worker hold, may be one that a worker whose clock is behind is sending back to
         // wait for its due instant at that moment (and putting back on the list); taken off the list then, it would
         // wait as a delayed job of hours of wall time that no sweep promotes.
@@ -178,7 +178,7 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
               promoted += 1;
             }
           }
-          // Anything else is a worker's (active) or about to be (waiting): it stays listed until a worker starts it.
+          // Anything else is a worker's (active) or about to be (waiting): left to it, and looked at again next sweep.
         }
       }
       return promoted;

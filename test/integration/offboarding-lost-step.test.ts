@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STARTED_LOOK_MS } from '../../src/workflow/step-runner.js';
 import { DAY, leaverDueInTwoDays, useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 
 const { open } = useOffboardingHarnesses();
@@ -41,6 +42,15 @@ describe('an offboarding step whose job was lost (a Redis failover dropped it)',
     await run.h.redisHandle.client.multi().zrem(stepQueue.keys.delayed!, jobId).zadd(stepQueue.keys.failed!, Date.now(), jobId).hset(stepQueue.toKey(jobId), 'failedReason', 'job stalled more than allowable limit', 'finishedOn', String(Date.now())).exec();
     expect(await (await stepQueue.getJob(jobId))?.getState()).toBe('failed');
     expect((await run.o.system.engine.steps({ workflowId: run.workflowId })).map((step) => [step.step, step.job])).toEqual([['deactivate', 'gave-up']]);
+    await runsOnceThroughTheHold(run);
+  });
+
+  it('runs again when a worker had started it, then died, and BullMQ failed its job (the sweep looks at started steps too)', async () => {
+    const run = await scheduledLeaver();
+    const { stepQueue, jobId, workflowId, row } = run;
+    // What a worker that started the step records, then its death and BullMQ's stalled-jobs script: the job failed.
+    await run.o.system.engine.context.steps.started(workflowId, row, 'deactivate', run.o.clock.now() + STARTED_LOOK_MS);
+    await run.h.redisHandle.client.multi().zrem(stepQueue.keys.delayed!, jobId).zadd(stepQueue.keys.failed!, Date.now(), jobId).hset(stepQueue.toKey(jobId), 'failedReason', 'job stalled more than allowable limit', 'finishedOn', String(Date.now())).exec();
     await runsOnceThroughTheHold(run);
   });
 });
