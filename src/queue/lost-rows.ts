@@ -20,17 +20,23 @@ import type { RowJobData } from './row-job.js';
 const PENDING_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', 'waiting-children'] as const;
 
 /**
- * Whether the batch may have lost rows: every row whose state is queued or running has a job in the queue, so fewer
- * pending jobs in the whole queue (all batches) than such rows means some row has none. One cheap read (the counts of
- * the row states are on the batch record); the batch's rows are looked at only then. The jobs are counted first: a row
- * that ends meanwhile only lowers the second count. Rows planned or scheduled have no job by design: they never count.
+ * Whether some of these batches (every unfinished batch of the queue the caller knows) may have lost rows: every row
+ * whose state is queued or running has a job in the queue, so fewer pending jobs in the whole queue than such rows in
+ * all its batches means some row has none. Counted over all the batches at once: one batch's rows against the whole
+ * queue's jobs would let any other batch's waiting jobs (a step row delayed to its due instant, a row in its backoff)
+ * hide a lost row for as long as they wait. One cheap read per batch (the counts of the row states are on the batch
+ * record); the rows are looked at only then. The jobs are counted first: a row that ends meanwhile only lowers the
+ * second count. Rows planned or scheduled have no job by design: they never count.
  */
-export async function mayHaveLostRows(queue: Queue<RowJobData>, store: BatchStore, batchId: string): Promise<boolean> {
+export async function mayHaveLostRows(queue: Queue<RowJobData>, store: BatchStore, batchIds: readonly string[]): Promise<boolean> {
   const counts = await queue.getJobCounts(...PENDING_STATES);
   const pending = Object.values(counts).reduce((sum, n) => sum + n, 0);
-  const batch = await store.get(batchId);
-  if (batch === undefined || batch.state !== 'queued') return false;
-  return batch.rowStates.queued + batch.rowStates.running > pending;
+  let needJobs = 0;
+  for (const batchId of batchIds) {
+    const batch = await store.get(batchId);
+    if (batch !== undefined && batch.state === 'queued') needJobs += batch.rowStates.queued + batch.rowStates.running;
+  }
+  return needJobs > pending;
 }
 
 /**
@@ -59,15 +65,23 @@ export interface LostRowSweepOptions {
   batches?: number;
 }
 
+/** Every this many looks, the rows of every unfinished batch are read, whatever the counts say. */
+const EVERY_ROW_LOOK = 10;
+
 /** Starts the periodic look; the returned function stops it (and waits for a look under way). */
 export function startLostRowSweep(options: LostRowSweepOptions): () => Promise<void> {
   let running: Promise<void> | undefined;
   let stopped = false;
+  let sweeps = 0;
   const sweep = async (): Promise<void> => {
-    for (const batch of await options.store.list(options.batches ?? 50)) {
+    const unfinished = (await options.store.list(options.batches ?? 200)).filter((batch) => batch.queueName === options.queue.name && batch.state === 'queued');
+    // The count can miss a lost row while an older batch, not in the list, has jobs waiting: every tenth look reads
+    // the rows of every listed batch anyway.
+    sweeps += 1;
+    if (sweeps % EVERY_ROW_LOOK !== 0 && !(await mayHaveLostRows(options.queue, options.store, unfinished.map((batch) => batch.id)))) return;
+    for (const batch of unfinished) {
       if (stopped) return;
-      if (batch.queueName !== options.queue.name || batch.state !== 'queued') continue;
-      if (await mayHaveLostRows(options.queue, options.store, batch.id)) await requeueLostRows(options.queue, options.store, batch, options.logger);
+      if (batch.rowStates.queued + batch.rowStates.running > 0) await requeueLostRows(options.queue, options.store, batch, options.logger);
     }
   };
   const timer = setInterval(() => {

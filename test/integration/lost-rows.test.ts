@@ -32,7 +32,7 @@ describe('a row lost in a Redis failover (neither a job nor an outcome)', () => 
   it('is found by the workers’ periodic look and queued again; it confirms the change on the service and is not made twice', async () => {
     const h = await batches.open({ rateLimit: 'off' });
     const { batch, lostUserId } = await batchWithALostRow(h);
-    expect(await mayHaveLostRows(h.system.queue, h.system.store, batch.id)).toBe(true);
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, [batch.id])).toBe(true);
 
     h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 2, policy: FAST_RETRY, requestSettleMs: 0, lostRowCheckMs: 500 });
     const done = await h.waitForState(batch.id, ['finished']);
@@ -40,6 +40,19 @@ describe('a row lost in a Redis failover (neither a job nor an outcome)', () => 
     const outcomes = await h.outcomes(batch.id);
     expect(outcomes.find((o) => o.row === 2)).toMatchObject({ outcome: 'succeeded', confirmed: true, userId: lostUserId });
     expect(deactivationsOf(await h.mutations(), lostUserId)).toBe(1);
+  });
+
+  it('is found while another batch of the queue has jobs waiting: the count is over every batch of the queue', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { batch } = await batchWithALostRow(h);
+    // Two more rows queued in another batch (users other than the first batch's): their jobs wait beside rows 1 and 3.
+    const others = (await h.deactivatableEmails(5)).slice(2, 4);
+    const { batch: other } = await h.system.submit(await h.plan(h.writeManifest('others.csv', ['email,action', ...others.map((e) => `${e},deactivate`)])));
+    // The lost row's batch alone (3 rows to run) against the queue's 4 jobs would read as nothing lost.
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, [batch.id, other.id])).toBe(true);
+    h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 2, policy: FAST_RETRY, requestSettleMs: 0, lostRowCheckMs: 500 });
+    await h.waitForState(batch.id, ['finished']);
+    expect((await h.outcomes(batch.id)).find((o) => o.row === 2)).toMatchObject({ outcome: 'succeeded', confirmed: true });
   });
 
   it('is queued again by `retry` when no worker looked yet, and not while its job is still queued', async () => {
@@ -51,7 +64,7 @@ describe('a row lost in a Redis failover (neither a job nor an outcome)', () => 
     // Lost again (the same failover twice): retry finds it too, and leaves the rows that have a job alone.
     await h.system.queue.remove(rowJobId(batch.id, 2));
     expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0, leftToSteps: 0 });
-    expect(await mayHaveLostRows(h.system.queue, h.system.store, batch.id)).toBe(false);
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, [batch.id])).toBe(false);
 
     h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 2, policy: FAST_RETRY, requestSettleMs: 0 });
     await h.waitForState(batch.id, ['finished']);

@@ -65,14 +65,14 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
     const { id } = await stepBatch(h, await h.deactivatableEmails(2));
     const rows = h.system.store.rowLifecycle;
     await rows.schedule(id, [1, 2], h.server.context.clock.now() + 30 * DAY);
-    expect(await mayHaveLostRows(h.system.queue, h.system.store, id)).toBe(false);
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, [id])).toBe(false);
     const batch = (await h.system.store.get(id))!;
     expect(await requeueLostRows(h.system.queue, h.system.store, batch, createSilentLogger())).toEqual([]);
 
     // Row 2 comes due and is queued; its job is lost (a failover): found, and queued again.
     await rows.queue(h.system.queue, id, [{ row: 2 }], { dueAt: h.server.context.clock.now() });
     await h.system.queue.remove(rowJobId(id, 2));
-    expect(await mayHaveLostRows(h.system.queue, h.system.store, id)).toBe(true);
+    expect(await mayHaveLostRows(h.system.queue, h.system.store, [id])).toBe(true);
     expect(await requeueLostRows(h.system.queue, h.system.store, (await h.system.store.get(id))!, createSilentLogger())).toEqual([2]);
     expect((await h.system.queue.getJob(rowJobId(id, 2)))?.data).toEqual({ batchId: id, row: 2, recovered: true });
     expect(await h.system.queue.getJob(rowJobId(id, 1))).toBeUndefined();
