@@ -1,3 +1,4 @@
+import { parseRecord, readableOnly } from '../core/unreadable-record.js';
 import { z } from 'zod';
 import type { PlannedRow } from '../plan/planned-row.js';
 import type { QueueKeys } from './queue-keys.js';
@@ -149,15 +150,14 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     async get(batchId) {
       const raw = await redis.hgetall(keys.batch(batchId));
       if (raw.state === undefined) return undefined;
-      const record = recordSchema.parse(raw);
+      const record = parseRecord(recordSchema, raw, 'batch', batchId);
       const counts = emptyCounts();
       for (const outcome of OUTCOMES) counts[outcome] = Number(raw[`n:${outcome}`] ?? 0);
       return { ...record, counts, rowStates: rowStateCountsOf(raw) };
     },
     async list(limit = 50) {
       const ids = await redis.zrevrange(keys.batches, 0, limit - 1);
-      const records = await Promise.all(ids.map((id) => store.get(id)));
-      return records.filter((r): r is BatchRecord => r !== undefined);
+      return readableOnly(ids.map((id) => store.get(id)));
     },
     async setState(batchId, state, message) {
       await redis.hset(keys.batch(batchId), { state, message: message ?? '' });

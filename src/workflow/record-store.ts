@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
+import { parseRecord, readableOnly } from '../core/unreadable-record.js';
 import { DEFAULT_LIFECYCLE, type WorkflowBase } from './workflow-shapes.js';
 
 /** How many of the newest workflows are looked at for open ones besides the open set (workflows submitted before it). */
@@ -27,10 +28,10 @@ export interface RecordStore<R extends WorkflowBase> {
  * written before lifecycles had names have no `lifecycle` field: they are offboardings.
  */
 export function createRecordStore<R extends WorkflowBase>(redis: RedisClient, keys: QueueKeys, schema: z.ZodType<R, unknown>, lifecycle?: string): RecordStore<R> {
-  const parse = (raw: Record<string, string>): R | undefined => {
+  const parse = (raw: Record<string, string>, id: string): R | undefined => {
     if (raw.state === undefined) return undefined;
     if (lifecycle !== undefined && (raw.lifecycle ?? DEFAULT_LIFECYCLE) !== lifecycle) return undefined;
-    return schema.parse(raw);
+    return parseRecord(schema, raw, 'workflow', id);
   };
   const store: RecordStore<R> = {
     async create(record, createdAtMs) {
@@ -43,15 +44,15 @@ export function createRecordStore<R extends WorkflowBase>(redis: RedisClient, ke
       return true;
     },
     async get(id) {
-      return parse(await redis.hgetall(keys.workflow(id)));
+      return parse(await redis.hgetall(keys.workflow(id)), id);
     },
     async list(limit = 50) {
       const ids = await redis.zrevrange(keys.workflows, 0, limit - 1);
-      return present(await Promise.all(ids.map((id) => store.get(id))));
+      return readableOnly(ids.map((id) => store.get(id)));
     },
     async open() {
       const ids = new Set([...(await redis.smembers(keys.workflowsOpen)), ...(await redis.zrevrange(keys.workflows, 0, RECENT_SCANNED - 1))]);
-      return present(await Promise.all([...ids].map((id) => store.get(id)))).filter((record) => record.state === 'open');
+      return (await readableOnly([...ids].map((id) => store.get(id)))).filter((record) => record.state === 'open');
     },
     async setState(id, state) {
       const open = state === 'open' ? redis.multi().sadd(keys.workflowsOpen, id) : redis.multi().srem(keys.workflowsOpen, id);
@@ -59,8 +60,4 @@ export function createRecordStore<R extends WorkflowBase>(redis: RedisClient, ke
     },
   };
   return store;
-}
-
-function present<T>(records: readonly (T | undefined)[]): T[] {
-  return records.filter((record): record is T => record !== undefined);
 }

@@ -1,3 +1,4 @@
+import { readableOnly } from '../core/unreadable-record.js';
 import { Queue, Worker } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import { surelyPassed, systemClock, type Clock } from '../core/clock.js';
@@ -127,9 +128,16 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
   }
   const workers: StepWorkerHandle[] = [];
 
+  // Each unreadable workflow once per process: the sweep reads them every few seconds.
+  const reported = new Set<string>();
+  const reportUnreadable = (error: Error): void => {
+    if (reported.has(error.message)) return;
+    reported.add(error.message);
+    options.logger.error({ err: error }, 'a workflow record is unreadable: its steps are left out; the others go on');
+  };
   const activeWorkflows = async (): Promise<WorkflowBase[]> => {
     const ids = new Set([...(await redis.smembers(keys.workflowsOpen)), ...(await redis.zrevrange(keys.workflows, 0, RECENT_WORKFLOWS - 1))]);
-    const records = await Promise.all([...ids].map((id) => context.records.get(id)));
+    const records = await readableOnly([...ids].map((id) => context.records.get(id)), reportUnreadable);
     // A finished workflow can still have a step to come: the reactivation an undo queued for its last leaver. Other
     // targets' workflows have their steps on other queues.
     return records.filter((record): record is WorkflowBase => record !== undefined && record.target === options.target && (record.state === 'open' || record.tracksOpen === true) && lifecycles.has(record.lifecycle ?? 'offboarding'));

@@ -55,6 +55,18 @@ describe('a row lost in a Redis failover (neither a job nor an outcome)', () => 
     expect((await h.outcomes(batch.id)).find((o) => o.row === 2)).toMatchObject({ outcome: 'succeeded', confirmed: true });
   });
 
+  it('is found beside a batch record a failover left without its creation: the listing skips that one, naming it when read', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { batch } = await batchWithALostRow(h);
+    const damaged = 'bdamaged00000';
+    await h.redisHandle.client.multi().hset(h.system.keys.batch(damaged), 'state', 'queued').zadd(h.system.keys.batches, Date.now() + 1000, damaged).exec();
+    await expect(h.system.store.get(damaged)).rejects.toThrow(/batch bdamaged00000 is missing .*id/);
+    expect((await h.system.store.list()).map((listed) => listed.id)).toEqual([batch.id]);
+    h.system.startWorkers({ api: h.api, budget: h.budget, registry: createJobRegistry(), concurrency: 2, policy: FAST_RETRY, requestSettleMs: 0, lostRowCheckMs: 500 });
+    await h.waitForState(batch.id, ['finished']);
+    expect((await h.outcomes(batch.id)).find((o) => o.row === 2)).toMatchObject({ outcome: 'succeeded', confirmed: true });
+  });
+
   it('is queued again by `retry` when no worker looked yet, and not while its job is still queued', async () => {
     const h = await batches.open({ rateLimit: 'off' });
     const { batch, lostUserId } = await batchWithALostRow(h);

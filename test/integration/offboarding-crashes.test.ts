@@ -73,6 +73,21 @@ describe('offboarding interrupted', () => {
     await expectDeactivatedOnceRemovedOnce(o, [email!]);
   });
 
+  it('a workflow record a failover left without its creation (only a later state kept) does not stop the other workflows’ steps', async () => {
+    const { h, o } = await open();
+    const [email] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email,leaveDate', `${email},${new Date(o.clock.now() + 2 * 86_400_000).toISOString()}`]);
+    o.startWorkers();
+    await o.settle(workflow.id);
+    const { keys } = o.system.engine.context;
+    await h.redisHandle.client.multi().hset(keys.workflow('odamaged00000'), 'state', 'open').sadd(keys.workflowsOpen, 'odamaged00000').exec();
+    await expect(o.system.engine.context.records.get('odamaged00000')).rejects.toThrow(/workflow odamaged00000 is missing .*id/);
+    await o.advance(2 * DAY + 60_000);
+    await o.settle(workflow.id);
+    expect((await o.leaver(workflow.id, email!)).phase).toBe('holding');
+    expect(await o.changesOf(email!)).toEqual(['deactivateUser']);
+  });
+
   it('a worker killed with SIGKILL in the deactivate step and again in the remove step: each user deactivated once and removed once', async () => {
     // Every call takes 300 ms, so the killed worker has steps and rows in flight.
     const { h, o } = await open('delay:300ms:1');
