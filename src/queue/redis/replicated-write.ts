@@ -1,5 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import type { RedisClient, ReplicaAcks } from './lua-script.js';
+import { SentinelClient } from './sentinel-client.js';
 
 /** How long a write keeps being made again while no replica acknowledges it: a planned failover's window and more. */
 export const REPLICATION_PATIENCE_MS = 10_000;
@@ -69,11 +70,28 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
     return Number(waited?.[1] ?? 0);
   };
 
+  /**
+   * Behind Sentinel: whether the client is on a master the sentinels have replaced (it missed the switch, or the switch
+   * is under way). A write there is dropped when that server is demoted, so the client connects again (asking the
+   * sentinels) and the write is made again. Elsewhere nothing can tell: false.
+   */
+  const onReplacedMaster = async (): Promise<boolean> => {
+    if (!(redis instanceof SentinelClient) || (await redis.onNamedMaster()) !== false) return false;
+    logger.warn({ what: options.what }, 'this connection is on a Redis master the sentinels have replaced: connecting again, and making the write again');
+    redis.disconnect(true);
+    return true;
+  };
+
   return {
     async write(routeKey, write) {
-      if (replicas.count <= 0 || !quiet.waiting()) {
+      if (replicas.count <= 0) {
         await write();
-        return replicas.count <= 0;
+        return true;
+      }
+      // While replicas are missing nothing waits for one, but a write on a replaced master is still made again.
+      if (!quiet.waiting()) {
+        await write();
+        if (!(await onReplacedMaster())) return false;
       }
       const started = now();
       for (;;) {
@@ -85,6 +103,8 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
           // on the master the client reaches next, within the patience.
           if (now() - started >= patienceMs) throw error;
         }
+        // On a replaced master: connected again, the write is made again (within the same patience).
+        if (await onReplacedMaster()) continue;
         // Another write ran out of patience meanwhile: replicas are missing, this one stops waiting too.
         if (!quiet.waiting()) return false;
         if (now() - started >= patienceMs) {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../../../src/core/logger.js';
+import { createReplicatedWrites } from '../../../../src/queue/redis/replicated-write.js';
 import { SentinelClient } from '../../../../src/queue/redis/sentinel-client.js';
 import { startTestRedisSentinel, type TestRedisSentinel } from '../../../helpers/redis-cluster.js';
 
@@ -65,4 +67,41 @@ describe('SentinelClient', () => {
       redis.disconnect();
     }
   });
+
+  // Last: it fails the test master over.
+  it('tells when it is on a master the sentinels replaced, and a replicated write made there is made again on the new master', async () => {
+    /** A client that hears no switch announcement (as when its listeners were reconnecting). */
+    class Deaf extends SentinelClient {
+      override switchAnnounced(): void {}
+    }
+    const deaf = new Deaf({ sentinels: sentinel.sentinels.map((s) => ({ host: '127.0.0.1', port: s.port })), name: sentinel.masterName, maxRetriesPerRequest: null });
+    deaf.on('error', () => undefined);
+    try {
+      await until(() => deaf.status === 'ready');
+      expect(await deaf.onNamedMaster()).toBe(true);
+      const oldPort = await sentinel.currentMasterPort();
+      const asker = sentinel.nodeClient(sentinel.sentinels[0]!.port);
+      expect(await asker.call('SENTINEL', 'FAILOVER', sentinel.masterName)).toBe('OK');
+      asker.disconnect();
+      const deadline = Date.now() + 30_000;
+      while ((await sentinel.currentMasterPort()) === oldPort) {
+        if (Date.now() > deadline) throw new Error('the sentinels named no new master');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Still on the old master, which takes writes until it is demoted, then drops them.
+      expect(await deaf.onNamedMaster()).toBe(false);
+      const key = `sentinel-client-replaced-${Date.now()}`;
+      const writes = createReplicatedWrites({ redis: deaf, replicas: { count: 1, timeoutMs: 200 }, logger: createSilentLogger(), what: 'a test write', patienceMs: 3000 });
+      await writes.write(key, () => deaf.set(key, 'kept'));
+      const newMaster = sentinel.nodeClient(await sentinel.currentMasterPort());
+      try {
+        expect(await newMaster.get(key)).toBe('kept');
+      } finally {
+        newMaster.disconnect();
+      }
+      expect(await deaf.onNamedMaster()).toBe(true);
+    } finally {
+      deaf.disconnect();
+    }
+  }, 60_000);
 });
