@@ -103,8 +103,9 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
           // on the master the client reaches next, within the patience.
           if (now() - started >= patienceMs) throw error;
         }
-        // On a replaced master: connected again, the write is made again (within the same patience).
-        if (await onReplacedMaster()) continue;
+        // On a replaced master: connected again, the write is made again, within the same patience (a sentinel that
+        // keeps naming another address than the one reached, as behind an unmapped NAT, must not hold the write forever).
+        if (now() - started < patienceMs && (await onReplacedMaster())) continue;
         // Another write ran out of patience meanwhile: replicas are missing, this one stops waiting too.
         if (!quiet.waiting()) return false;
         if (now() - started >= patienceMs) {
