@@ -27,11 +27,7 @@ export class SentinelClient extends Redis {
     super(options);
     const listeners = (options.sentinels ?? []).map((sentinel) => {
       const listener = new Redis({
-        host: sentinel.host ?? '127.0.0.1',
-        port: sentinel.port ?? 26379,
-        ...(options.sentinelUsername !== undefined ? { username: options.sentinelUsername } : {}),
-        ...(options.sentinelPassword !== undefined ? { password: options.sentinelPassword } : {}),
-        ...(options.enableTLSForSentinelMode === true && options.tls !== undefined ? { tls: options.tls } : {}),
+        ...sentinelAddress(options, sentinel),
         maxRetriesPerRequest: null,
         retryStrategy: (times) => Math.min(200 * times, 2000),
       });
@@ -87,13 +83,8 @@ export class SentinelClient extends Redis {
   }
 
   private sentinelConnection(sentinel: Partial<{ host: string; port: number }>): Redis {
-    const { options } = this;
     const asker = new Redis({
-      host: sentinel.host ?? '127.0.0.1',
-      port: sentinel.port ?? 26379,
-      ...(options.sentinelUsername !== undefined ? { username: options.sentinelUsername } : {}),
-      ...(options.sentinelPassword !== undefined ? { password: options.sentinelPassword } : {}),
-      ...(options.enableTLSForSentinelMode === true && options.tls !== undefined ? { tls: options.tls } : {}),
+      ...sentinelAddress(this.options, sentinel),
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,
       retryStrategy: () => null,
@@ -111,6 +102,17 @@ export class SentinelClient extends Redis {
   override duplicate(override?: Partial<RedisOptions>): Redis {
     return new SentinelClient({ ...this.options, ...override });
   }
+}
+
+/** How to reach one sentinel of the client's set: its address, and the sentinels' credentials and TLS. */
+function sentinelAddress(options: RedisOptions, sentinel: Partial<{ host: string; port: number }>): RedisOptions {
+  return {
+    host: sentinel.host ?? '127.0.0.1',
+    port: sentinel.port ?? 26379,
+    ...(options.sentinelUsername !== undefined ? { username: options.sentinelUsername } : {}),
+    ...(options.sentinelPassword !== undefined ? { password: options.sentinelPassword } : {}),
+    ...(options.enableTLSForSentinelMode === true && options.tls !== undefined ? { tls: options.tls } : {}),
+  };
 }
 
 /** The address a client connects to for one the sentinels name, through the NAT map as ioredis applies it. */
