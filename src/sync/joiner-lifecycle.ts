@@ -134,7 +134,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     if (!DONE_OUTCOMES.has(outcome.outcome)) {
       const reason = `${adding ? 'add' : 'reactivation'} ${outcome.outcome}: ${outcome.message ?? ''}`.trim();
       const failed = await move(workflow, person.row, person.phase, (current) => ({ ...current, phase: 'failed', reason, steps: [...current.steps, personStepOf(adding ? 'add' : 'reactivate', outcome.outcome, at, outcome.message)] }));
-      if (failed !== undefined) await end(workflow, failed, { ...routeEnds(failed), ...(adding ? { reactivate: notNeeded } : {}), seat: { outcome: 'skipped', message: 'not in the organization: no seat to give' } });
+      if (failed !== undefined) await end(workflow, failed, { ...routeEnds(failed), seat: { outcome: 'skipped', message: 'not in the organization: no seat to give' } });
       return failed;
     }
     // The add job reports the new user's id in its detail; a confirmed add (after an unknown answer) does not.
