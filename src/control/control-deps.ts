@@ -37,6 +37,8 @@ export interface ControlGovernanceDeps {
   gate: ApprovalGate;
   approvals: Pick<ApprovalStore, 'list' | 'lines' | 'input'>;
   audit: AuditLog;
+  /** How many ended rows' entries a worker's catch-up has still to append (shown by the trail's check). */
+  pendingRowEntries?: () => Promise<number>;
   deliveries: DeliveryLog;
   /** How this server re-plans each kind of change it may approve. */
   kinds: ChangeKinds;

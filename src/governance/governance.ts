@@ -8,7 +8,9 @@ import { checkApprovalPolicy } from './approvals/approval-policy.js';
 import { createApprovalStore, type ApprovalStore } from './approvals/approval-store.js';
 import { createAuditLog, type AuditLog } from './audit/audit-log.js';
 import { recordConfigIfChanged } from './audit/record-config.js';
-import { appendMissingRowEntries, auditRowHooks } from './audit/row-audit.js';
+import { auditRowHooks } from './audit/row-audit.js';
+import { startRowEntryCatchUp, type RowEntryCatchUp } from './audit/row-entry-catch-up.js';
+import { createRedisClock } from '../queue/redis/redis-clock.js';
 import { batchNotificationHooks } from './notifications/batch-notifications.js';
 import { createDeliveryLog, type DeliveryLog } from './notifications/delivery-log.js';
 import { startNotificationWorker, type NotificationWorker } from './notifications/notification-worker.js';
@@ -39,10 +41,13 @@ export interface Governance {
   /** The client's response hook that sends `budget.paused` on repeated 429s of this access token. */
   rateLimitWatch(accessToken: string): (status: number) => void;
   /**
-   * Appends the `row.applied` entries a crash left out (a row's outcome recorded, its entry not yet): run by a worker
-   * when it starts. Returns how many were appended; never throws (a failure is logged and the next start tries again).
+   * Appends the `row.applied` entries a crash left out (a row's outcome recorded, its entry not yet), at once and then
+   * periodically, until closed: run by workers (and serve with workers). Never throws (a failure is logged; the next
+   * look tries again).
    */
-  appendMissingRowEntries(): Promise<number>;
+  startRowEntryCatchUp(options?: { everyMs?: number }): RowEntryCatchUp;
+  /** How many ended rows' entries the catch-up has still to append (`audit verify` reports them as pending). */
+  pendingRowEntries(): Promise<number>;
   /** Appends `config.loaded` when the configuration files changed since they were last recorded. */
   recordConfig(files: readonly string[], actor: string): Promise<void>;
   /** Sends notifications from this process until closed (worker, serve). */
@@ -61,23 +66,20 @@ export function createGovernance(options: GovernanceOptions): Governance {
   // A store of our own (without hooks) to read a finished batch's record and rows for its messages.
   const reader = createBatchStore(redis.client, keys);
   const workers: NotificationWorker[] = [];
+  const catchUps: RowEntryCatchUp[] = [];
   return {
     audit,
     approvals,
     gate,
     notifier,
     deliveries,
-    storeHooks: combineStoreHooks(auditRowHooks(audit, logger), batchNotificationHooks(reader, notifier, logger)),
-    async appendMissingRowEntries() {
-      try {
-        const appended = await appendMissingRowEntries({ audit, store: reader });
-        if (appended > 0) logger.warn({ appended }, 'rows whose audit entry a crash left out were appended to the audit trail (marked recovered)');
-        return appended;
-      } catch (error) {
-        logger.warn({ err: error }, 'could not look for rows missing from the audit trail now; the next worker start looks again');
-        return 0;
-      }
+    storeHooks: combineStoreHooks(auditRowHooks(audit, reader.unrecordedEnds, logger), batchNotificationHooks(reader, notifier, logger)),
+    startRowEntryCatchUp(catchUp = {}) {
+      const started = startRowEntryCatchUp({ audit, store: reader, clock: createRedisClock(redis.client), logger, ...catchUp });
+      catchUps.push(started);
+      return started;
     },
+    pendingRowEntries: () => reader.unrecordedEnds.count(),
     rateLimitWatch: (accessToken) =>
       createRateLimitWatch({ redis: redis.client, keys, notifier, tokenKey: tokenKey(accessToken), threshold: governance.notifications.rateLimitedAfter, target: options.target, sim: options.sim, logger }),
     async recordConfig(files, actor) {
@@ -93,7 +95,7 @@ export function createGovernance(options: GovernanceOptions): Governance {
       return worker;
     },
     async close() {
-      await Promise.all(workers.splice(0).map((worker) => worker.close(5000)));
+      await Promise.all([...workers.splice(0).map((worker) => worker.close(5000)), ...catchUps.splice(0).map((catchUp) => catchUp.close())]);
       await notifier.close();
     },
   };

@@ -6,6 +6,7 @@ import { luaScript, type RedisClient } from './redis/lua-script.js';
 import { createRowLifecycle, rowStateCountsOf, type EndResult, type RowLifecycle, type RowState, type RowStateCounts } from './row-lifecycle.js';
 import { OUTCOMES, emptyCounts, rowOutcomeSchema, rowsWithOutcome, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
 import type { RowWaker } from './row-waiter.js';
+import { createUnrecordedEnds, type UnrecordedEnds } from './unrecorded-ends.js';
 
 /**
  * submitting: rows are being queued; queued: every row is queued or has an outcome; stopped: the token was refused,
@@ -57,6 +58,8 @@ export interface BatchStore {
   rowNumbers(batchId: string): Promise<number[]>;
   /** The row states' transitions (the one place they are written). */
   rowLifecycle: RowLifecycle;
+  /** Ended rows not yet in the audit trail, and the batches that may hold one. */
+  unrecordedEnds: UnrecordedEnds;
   /** Records a row's outcome unless it has one (and ends its state); true when recorded. */
   recordOutcome(outcome: RowOutcome): Promise<boolean>;
   /**
@@ -126,8 +129,10 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     }
   }
   const rowLifecycle = createRowLifecycle(redis, keys);
+  const unrecordedEnds = createUnrecordedEnds(redis, keys);
   const store: BatchStore = {
     rowLifecycle,
+    unrecordedEnds,
     async create(batch, createdAtMs) {
       const key = keys.batch(batch.id);
       const created = await redis.hsetnx(key, 'id', batch.id);
@@ -145,6 +150,7 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
         queueName: batch.queueName,
       });
       await redis.zadd(keys.batches, createdAtMs, batch.id);
+      await unrecordedEnds.watch(batch.id);
       return true;
     },
     async get(batchId) {
@@ -222,7 +228,12 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       return (await redis.hexists(keys.outcomes(batchId), String(row))) === 1;
     },
     async forgetOutcome(batchId, row, expected, to = 'queued') {
-      return rowLifecycle.reopen(batchId, row, expected, to);
+      // Watched before (a process that dies after reopening leaves the batch watched) and after (a catch-up that found
+      // every row ended just before the reopening may have let the batch go).
+      await unrecordedEnds.watch(batchId);
+      const reopened = await rowLifecycle.reopen(batchId, row, expected, to);
+      if (reopened) await unrecordedEnds.watch(batchId);
+      return reopened;
     },
     async *outcomes(batchId) {
       for await (const { json } of outcomeSlots(batchId)) if (json !== null) yield rowOutcomeSchema.parse(JSON.parse(json));

@@ -26,6 +26,12 @@ export function createQueueKeys(prefix: string) {
   return {
     /** Sorted set of batch ids by creation time. */
     batches: `${base}:${hashTag('index')}:batches`,
+    /**
+     * Sorted set of the batches that may hold an unrecorded end, scored by a counter each reopening raises: a batch
+     * joins when created and when `retry` reopens a row, and leaves (unrecorded-ends.ts) once every row has ended and
+     * every end is recorded.
+     */
+    batchesWithUnrecordedEnds: `${base}:${hashTag('index')}:unrecorded-ends`,
     batch,
     /** Hash row → planned row (JSON) of the rows that are queued as jobs. */
     rows: (batchId: string) => `${batch(batchId)}:rows`,
@@ -46,6 +52,11 @@ export function createQueueKeys(prefix: string) {
      * row-lifecycle.ts with the outcome. What tells a retry's new outcome from the same run's outcome recorded again.
      */
     rowRuns: (batchId: string) => `${batch(batchId)}:row-runs`,
+    /**
+     * Hash row → `<run>@<Redis ms>` of each ended row whose end is not yet in the audit trail: written with the outcome
+     * (row-lifecycle.ts), removed once its entry is appended (unrecorded-ends.ts). What the audit catch-up reads.
+     */
+    unrecordedEnds: (batchId: string) => `${batch(batchId)}:unrecorded-ends`,
     /** Hash row → the job waiting for the row's end (a lifecycle's step: queue and job id), written by row-lifecycle.ts. */
     rowWaiters: (batchId: string) => `${batch(batchId)}:row-waiters`,
     /** Hash row → the row's state just before its change (JSON, as its job type read it), for `seatflow revert`. */

@@ -143,7 +143,7 @@ local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
 if state == 'running' then move(ARGV[1], state, 'queued', due) end
 return 1`);
 
-// KEYS: states, batch, outcomes, inflight, finished-per-second, waiters, runs. ARGV: row, outcome JSON, outcome, finishedAt
+// KEYS: states, batch, outcomes, inflight, finished-per-second, waiters, runs, unrecorded ends. ARGV: row, outcome JSON, outcome, finishedAt
 // (ISO), the states it may end from ('*': any). Keeps the first outcome of a row only (returns 0 when it had one; -1
 // and the state when its state is not one of those allowed); counts it (and in its second, for the pace shown on the
 // dashboard); marks the batch finished when every row has one (returns 2 then), at the latest outcome's time: rows end
@@ -153,7 +153,8 @@ return 1`);
 // counted outcomes come from OUTCOMES, so a new outcome cannot be left out of "every row has one". The row's waiter,
 // if any, comes back with a recorded end (second element) for the caller to wake, and the row's run (third): read in
 // the same script as the outcome is written, so whoever records the run's outcome again (a row whose outcome a
-// failover lost, queued again) is told the same run.
+// failover lost, queued again) is told the same run. The end is noted as not yet in the audit trail (its run and the
+// Redis time) in the same write: a process that dies before appending the entry leaves that note for the catch-up.
 const END = luaScript('RowStateEnd', `${PRELUDE}
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return {0} end
 local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
@@ -178,6 +179,8 @@ local sum = 0
 for i = 1, n do sum = sum + tonumber(c[i] or '0') end
 local waiter = redis.call('HGET', KEYS[6], ARGV[1]) or ''
 local run = tonumber(redis.call('HGET', KEYS[7], ARGV[1]) or '0')
+local now = redis.call('TIME')
+redis.call('HSET', KEYS[8], ARGV[1], run .. '@' .. (tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] ~= 'cancelled' and c[n + 2] ~= 'submitting' then
   redis.call('HSET', KEYS[2], 'state', 'finished', 'finishedAt', last)
   return {2, waiter, run}
@@ -286,7 +289,7 @@ export function createRowLifecycle(redis: RedisClient, keys: QueueKeys) {
       const json = JSON.stringify(rowOutcomeSchema.parse(outcome));
       const answer = (await END.run(
         redis,
-        [keys.rowStates(outcome.batchId), keys.batch(outcome.batchId), keys.outcomes(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId), keys.rowWaiters(outcome.batchId), keys.rowRuns(outcome.batchId)],
+        [keys.rowStates(outcome.batchId), keys.batch(outcome.batchId), keys.outcomes(outcome.batchId), keys.inflight(outcome.batchId), keys.finishedPerSecond(outcome.batchId), keys.rowWaiters(outcome.batchId), keys.rowRuns(outcome.batchId), keys.unrecordedEnds(outcome.batchId)],
         [outcome.row, json, outcome.outcome, outcome.finishedAt, from === undefined ? '*' : from.join(',')],
       )) as [number, string?, number?];
       if (answer[0] === 0) return { kind: 'had-outcome' };

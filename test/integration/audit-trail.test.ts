@@ -8,7 +8,7 @@ import { createAuditLog } from '../../src/governance/audit/audit-log.js';
 import { appendMissingRowEntries, auditRowHooks } from '../../src/governance/audit/row-audit.js';
 import { createBatchStore } from '../../src/queue/batch-store.js';
 import { recordConfigIfChanged } from '../../src/governance/audit/record-config.js';
-import { verifyAuditEntries } from '../../src/governance/audit/verify-audit.js';
+import { verifyAuditEntries, verifyStoredLog } from '../../src/governance/audit/verify-audit.js';
 import { createQueueKeys } from '../../src/queue/queue-keys.js';
 import { openRedis, type RedisHandle } from '../../src/queue/redis/open-redis.js';
 import { collect } from '../helpers/collect.js';
@@ -45,6 +45,8 @@ async function keysAsNow(client: RedisHandle['client'], keys: readonly string[])
     }
   };
 }
+
+const clock = { now: async () => Date.now() };
 
 const verifyLog = async (log: ReturnType<typeof createAuditLog>) =>
   verifyAuditEntries(
@@ -115,7 +117,7 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     // Found by the whole-system simulation (seed 14): a worker SIGKILLed just after two rows' outcomes left both out of the trail.
     const keys = createQueueKeys(redis.prefix());
     const log = createAuditLog(handle.client, keys);
-    const withHooks = createBatchStore(handle.client, keys, auditRowHooks(log, createSilentLogger()));
+    const withHooks = createBatchStore(handle.client, keys, auditRowHooks(log, createBatchStore(handle.client, keys).unrecordedEnds, createSilentLogger()));
     const crashed = createBatchStore(handle.client, keys);
     const batchId = 'b00000000c0a5';
     await withHooks.create({ id: batchId, source: 'm.csv', sha256: 'x', createdAt: new Date().toISOString(), total: 3, queued: 3, sim: true, target: 'sim', queueName: 'q' }, Date.now());
@@ -128,13 +130,52 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     const rowsInTrail = async () => (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; data: { row: number; recovered?: boolean } }).filter((entry) => entry.event === 'row.applied');
     expect((await rowsInTrail()).map((entry) => entry.data.row)).toEqual([1]);
 
-    expect(await appendMissingRowEntries({ audit: log, store: crashed })).toBe(2);
+    expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(2);
     expect((await rowsInTrail()).map((entry) => [entry.data.row, entry.data.recovered ?? false])).toEqual([[1, false], [2, true], [3, true]]);
     // Again (another worker starts), or the dying worker's own append arriving late: nothing twice.
-    expect(await appendMissingRowEntries({ audit: log, store: crashed })).toBe(0);
-    await auditRowHooks(log, createSilentLogger()).onOutcome!(third!, true, 0);
+    expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(0);
+    await auditRowHooks(log, createBatchStore(handle.client, keys).unrecordedEnds, createSilentLogger()).onOutcome!(third!, true, 0);
     expect((await rowsInTrail()).map((entry) => entry.data.row)).toEqual([1, 2, 3]);
     expect(await verifyLog(log)).toMatchObject({ ok: true, entries: 3 });
+  });
+
+  it("appends the entry a crash left out of a batch created long before, and lets a batch go only once every end is recorded", async () => {
+    // Found by the whole-system simulation (seed 2901): two rows of a batch created the day before ended in a worker
+    // killed before their entries; the catch-up looked only at the 50 newest batches, and step batches created since
+    // had pushed it out, so the trail never had them.
+    const keys = createQueueKeys(redis.prefix());
+    const log = createAuditLog(handle.client, keys);
+    const crashed = createBatchStore(handle.client, keys);
+    const newBatch = (id: string, total: number) => ({ id, source: 'm.csv', sha256: 'x', createdAt: new Date().toISOString(), total, queued: total, sim: true, target: 'sim', queueName: 'q' });
+    const old = 'b00000000a1d0';
+    await crashed.create(newBatch(old, 2), Date.now());
+    await crashed.setState(old, 'queued');
+    for (let i = 0; i < 60; i += 1) await crashed.create(newBatch(`b0000000${String(i).padStart(5, '0')}`, 1), Date.now());
+    const outcome = (row: number) => ({ batchId: old, row, line: row, action: 'deactivate', outcome: 'succeeded' as const, email: `user${row}@acme.example`, attempts: 1, finishedAt: new Date().toISOString() });
+    await crashed.recordOutcome(outcome(1));
+    expect(await crashed.unrecordedEnds.count()).toBe(1);
+
+    // A young note is its worker's, a moment away: the catch-up leaves it.
+    expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 60_000 })).toBe(0);
+    expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(1);
+    const rows = async () => (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { subject: string; data: { row: number; recovered?: boolean } }).filter((entry) => entry.subject === old);
+    expect((await rows()).map((entry) => [entry.data.row, entry.data.recovered])).toEqual([[1, true]]);
+    // Row 2 has yet to end: the batch stays watched; once it ended and its end is recorded, the batch goes.
+    const watched = async () => (await collect(crashed.unrecordedEnds.batches())).some((batch) => batch.batchId === old);
+    expect(await watched()).toBe(true);
+    await crashed.recordOutcome(outcome(2));
+    expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(1);
+    expect(await watched()).toBe(false);
+    expect(await crashed.unrecordedEnds.count()).toBe(0);
+
+    // `retry` reopens row 2: the batch is watched again, and the new run's end, left out by a crash, is appended too.
+    expect(await crashed.forgetOutcome(old, 2, 'succeeded')).toBe(true);
+    expect(await watched()).toBe(true);
+    await crashed.recordOutcome({ ...outcome(2), finishedAt: new Date(Date.now() + 1000).toISOString() });
+    expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(1);
+    expect((await rows()).map((entry) => entry.data.row)).toEqual([1, 2, 2]);
+    expect(await watched()).toBe(false);
+    expect(await verifyStoredLog(log, crashed.unrecordedEnds.count)).toMatchObject({ ok: true, pending: 0 });
   });
 
   it("records a row's change once when a failover dropped its outcome and kept its entry, and the row, queued again as lost, confirmed the change", async () => {
@@ -143,7 +184,7 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     // change was there and recorded it again, later: two entries for one change.
     const keys = createQueueKeys(redis.prefix());
     const log = createAuditLog(handle.client, keys);
-    const store = createBatchStore(handle.client, keys, auditRowHooks(log, createSilentLogger()));
+    const store = createBatchStore(handle.client, keys, auditRowHooks(log, createBatchStore(handle.client, keys).unrecordedEnds, createSilentLogger()));
     const batchId = 'b00000000fa11';
     await store.create({ id: batchId, source: 'm.csv', sha256: 'x', createdAt: new Date().toISOString(), total: 1, queued: 1, sim: true, target: 'sim', queueName: 'q' }, Date.now());
     expect(await store.rowLifecycle.start(batchId, 1, Date.now())).toEqual({ kind: 'go' });
@@ -160,7 +201,7 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
       (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; subject: string; data: { row: number; outcome: string } }).filter((entry) => entry.event === 'row.applied' && entry.subject === batchId);
     expect((await rowsInTrail()).map((entry) => entry.data.outcome)).toEqual(['succeeded']);
     // Nor does a worker's start add it (its catch-up finds the outcome's run and verdict taken).
-    expect(await appendMissingRowEntries({ audit: log, store })).toBe(0);
+    expect(await appendMissingRowEntries({ audit: log, store, clock, graceMs: 0 })).toBe(0);
     expect(await rowsInTrail()).toHaveLength(1);
     expect(await verifyLog(log)).toMatchObject({ ok: true });
   });
@@ -168,7 +209,7 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
   it("records each run of a retried row: the same answer after a retry is another entry, not the first one again", async () => {
     const keys = createQueueKeys(redis.prefix());
     const log = createAuditLog(handle.client, keys);
-    const store = createBatchStore(handle.client, keys, auditRowHooks(log, createSilentLogger()));
+    const store = createBatchStore(handle.client, keys, auditRowHooks(log, createBatchStore(handle.client, keys).unrecordedEnds, createSilentLogger()));
     const batchId = 'b00000000e7e7';
     await store.create({ id: batchId, source: 'm.csv', sha256: 'x', createdAt: new Date().toISOString(), total: 1, queued: 1, sim: true, target: 'sim', queueName: 'q' }, Date.now());
     const failed = (at: number) => ({ batchId, row: 1, line: 2, action: 'upgrade', outcome: 'failed' as const, email: 'nora@acme.example', status: 500, attempts: 3, finishedAt: new Date(at).toISOString() });
@@ -184,6 +225,6 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
       ['failed', failed(at + 60_000).finishedAt],
       ['succeeded', failed(at + 120_000).finishedAt],
     ]);
-    expect(await appendMissingRowEntries({ audit: log, store })).toBe(0);
+    expect(await appendMissingRowEntries({ audit: log, store, clock, graceMs: 0 })).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../core/seatflow-error.js';
 import { AUDIT_EXPORT_FORMATS, auditExportLines, entriesWithin, parseAuditTime, streamRangeOf, type AuditExportFormat, type AuditRange } from '../../governance/audit/audit-export.js';
-import { verifyAuditEntries, type AuditVerification } from '../../governance/audit/verify-audit.js';
+import { verifyAuditEntries, verifyStoredLog, type AuditVerification } from '../../governance/audit/verify-audit.js';
 import { withBatchRuntime } from '../batch-runtime.js';
 import { addCommonOptions, type CommonFlags } from '../common-options.js';
 
@@ -56,9 +56,7 @@ export function defineAuditCommand(audit: Command): void {
       result = await verifyAuditEntries(fileEntries(flags.file), { fromStart: false });
     } else {
       result = await withBatchRuntime(flags, async (_runtime, batch) => {
-        const { audit: log } = batch.governance;
-        const head = await log.head();
-        return verifyAuditEntries(streamEntries(log.entries()), { fromStart: true, head });
+        return verifyStoredLog(batch.governance.audit, batch.governance.pendingRowEntries);
       });
     }
     process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : describe(result, flags.file));
@@ -75,10 +73,6 @@ function rangeOf(flags: ExportFlags): AuditRange {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-async function* streamEntries(stored: AsyncIterable<{ id: string; raw: string }>): AsyncGenerator<{ raw: string; where: string }> {
-  for await (const entry of stored) yield { raw: entry.raw, where: `stream id ${entry.id}` };
 }
 
 async function* fileEntries(file: string): AsyncGenerator<{ raw: string; where: string }> {
@@ -99,7 +93,8 @@ function describe(result: AuditVerification, file: string | undefined): string {
   const span = result.first === undefined || result.last === undefined ? '' : ` (entries ${result.first.seq}–${result.last.seq}, ${result.first.at} to ${result.last.at})`;
   if (result.ok) {
     const anchor = result.last === undefined ? '' : `\nLast entry's hash: ${result.last.hash} (keep it elsewhere: a later verify that still reaches it shows nothing before it was rewritten)`;
-    return `${what} is intact: ${result.entries} entries${span}, each chained to the one before.${anchor}\n`;
+    const pending = (result.pending ?? 0) === 0 ? '' : `\n${result.pending} row(s) that ended are not in it yet: a running worker appends them within a minute (none runs? start one: seatflow worker).`;
+    return `${what} is intact: ${result.entries} entries${span}, each chained to the one before.${anchor}${pending}\n`;
   }
   const broken = result.broken!;
   return `${what} is BROKEN at entry ${broken.seq} (${broken.where}): ${broken.problem}.\n${result.entries} entries before it are intact${span}.\n`;

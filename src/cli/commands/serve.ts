@@ -98,6 +98,7 @@ export function defineServeCommand(command: Command): void {
         gate: governance.gate,
         approvals: governance.approvals,
         audit: governance.audit,
+        pendingRowEntries: () => governance.pendingRowEntries(),
         deliveries: governance.deliveries,
         // Approving from the API or the dashboard re-plans here, on this server's target, as the CLI would.
         kinds: changeKindsOf(runtime, batchRuntime),
@@ -117,8 +118,8 @@ export function defineServeCommand(command: Command): void {
       deps.migrations = { ...migrationPlanningOf(runtime, batchRuntime, offboarding), status: (id) => domainMigrationsOf(offboarding.engine).status(id) };
       metrics.watch({ workflows: offboarding.store, schedules: deps.schedules, upcoming: hr.upcoming });
       if (workers > 0) {
-        // As `seatflow worker` does at start: rows whose audit entry a crash left out get it now.
-        void governance.appendMissingRowEntries();
+        // As `seatflow worker` does: rows whose audit entry a crash left out get it, now and at every look.
+        governance.startRowEntryCatchUp();
         for (let i = 0; i < workers; i += 1) {
           pools.push(batchRuntime.system.startWorkers({ api: budgetedApi, budget, registry: createJobRegistry(), ...workerSettingsOf(runtime, batchRuntime) }));
           pools.push(offboarding.startStepWorker({ api: budgetedApi, ...workerSettingsOf(runtime, batchRuntime) }));

@@ -42,8 +42,9 @@ export function defineWorkerCommand(command: Command): void {
       // Reconciliation schedules of this target fire here too: one firing per tick across every worker.
       const schedules = startScheduledRuns(runtime, batchRuntime);
       observed?.metrics.watch({ workflows: offboarding.store, schedules: schedules.book, upcoming: hrWorkflowsOf(offboarding).upcoming });
-      // Rows whose audit entry a crash left out (a worker killed between a row's outcome and its entry) get it now.
-      void batchRuntime.governance.appendMissingRowEntries();
+      // Rows whose audit entry a crash left out (a worker killed between a row's outcome and its entry) get it now and
+      // whenever another look finds one (closed with the governance, when the runtime closes).
+      batchRuntime.governance.startRowEntryCatchUp();
       // Notifications (webhooks, Slack, Teams, e-mail) are sent from here, and overdue offboarding steps looked for.
       const notifications = batchRuntime.governance.startNotificationWorker();
       if (!runtime.sim) await notifications.watchSteps(batchRuntime.governance.notifier, { id: batchRuntime.target, sim: false });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { APPROVAL_STATES } from '../../governance/approvals/approval-record.js';
 import { AUDIT_EXPORT_FORMATS, auditExportLines, entriesWithin, parseAuditTime, streamRangeOf } from '../../governance/audit/audit-export.js';
-import { verifyAuditEntries } from '../../governance/audit/verify-audit.js';
+import { verifyStoredLog } from '../../governance/audit/verify-audit.js';
 import type { ControlDeps, ControlGovernanceDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { changeRequestParamsSchema, parseRequestPart, reasonSchema, repeatedSchema } from '../request-schemas.js';
@@ -76,13 +76,7 @@ export function registerGovernanceRoutes(app: FastifyInstance, deps: ControlDeps
   });
 
   app.get('/v1/audit/verify', async () => {
-    const head = await withRedis(deps, () => governance.audit.head());
-    return verifyAuditEntries(
-      (async function* () {
-        for await (const entry of governance.audit.entries()) yield { raw: entry.raw, where: `stream id ${entry.id}` };
-      })(),
-      { fromStart: true, head },
-    );
+    return withRedis(deps, () => verifyStoredLog(governance.audit, governance.pendingRowEntries));
   });
 
   app.get('/v1/notifications/deliveries', async (request) => {

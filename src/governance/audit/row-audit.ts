@@ -1,6 +1,9 @@
 import type { Logger } from '../../core/logger.js';
-import type { BatchStore, BatchStoreHooks } from '../../queue/batch-store.js';
-import type { RowOutcome } from '../../queue/row-outcome.js';
+import { UnreadableRecordError } from '../../core/unreadable-record.js';
+import type { BatchRecord, BatchStore, BatchStoreHooks } from '../../queue/batch-store.js';
+import type { SharedClock } from '../../queue/redis/redis-clock.js';
+import { rowsWithOutcome, type RowOutcome } from '../../queue/row-outcome.js';
+import type { UnrecordedEnd, UnrecordedEnds } from '../../queue/unrecorded-ends.js';
 import type { AuditLog } from './audit-log.js';
 
 /** Who appends row entries: the worker that ran the row (the person who asked is on the batch's request entry). */
@@ -41,53 +44,87 @@ export function rowEntryKey(outcome: Pick<RowOutcome, 'batchId' | 'row' | 'outco
 
 /**
  * The batch store's hook that appends one `row.applied` entry per row the service was asked to change: the one place
- * every outcome is recorded (src/queue), so every job type, step and retry is covered alike. A failed append is
- * logged, never thrown: the row's outcome stands either way (and stays in the batch's report), and the next catch-up
- * (`appendMissingRowEntries`) appends it.
+ * every outcome is recorded (src/queue), so every job type, step and retry is covered alike. Then the end's note (an
+ * unrecorded end, written with the outcome) goes. A failed append is logged, never thrown: the row's outcome stands
+ * either way (and stays in the batch's report), and its note stays for the catch-up (`appendMissingRowEntries`).
  */
-export function auditRowHooks(audit: AuditLog, logger: Logger): BatchStoreHooks {
+export function auditRowHooks(audit: AuditLog, ends: Pick<UnrecordedEnds, 'recorded'>, logger: Logger): BatchStoreHooks {
   return {
     async onOutcome(outcome, _batchFinished, run) {
-      if (!reachedTheService(outcome)) return;
       try {
-        await audit.appendOnce({ event: 'row.applied', actor: WORKER_ACTOR, subject: outcome.batchId, data: rowEntryData(outcome) }, rowEntryKey(outcome, run));
+        if (reachedTheService(outcome)) await audit.appendOnce({ event: 'row.applied', actor: WORKER_ACTOR, subject: outcome.batchId, data: rowEntryData(outcome) }, rowEntryKey(outcome, run));
+        await ends.recorded(outcome.batchId, outcome.row, run);
       } catch (error) {
-        logger.error({ err: error, batch: outcome.batchId, row: outcome.row }, 'could not append the row to the audit log');
+        logger.error({ err: error, batch: outcome.batchId, row: outcome.row }, 'could not append the row to the audit log; the catch-up appends it');
       }
     },
   };
 }
 
-/** How far before a batch's creation its rows' entries are looked for: machines' clocks and Redis's differ a little. */
-const CLOCK_MARGIN_MS = 3_600_000;
+/** How old an unrecorded end must be before the catch-up appends it: a younger one is its worker's, a moment away. */
+export const UNRECORDED_END_GRACE_MS = 10_000;
+
+export interface CatchUpOptions {
+  audit: AuditLog;
+  store: Pick<BatchStore, 'get' | 'getOutcome' | 'unrecordedEnds'>;
+  clock: SharedClock;
+  graceMs?: number;
+}
 
 /**
- * Appends the entry of every row of the recent batches that reached the service and has none: a process killed (or a
- * Redis that stopped answering) between a row's outcome and its entry left it out. Run when a worker starts. Entries
- * already there are found in the trail since the oldest of those batches (older entries carry no once-key, or one
- * keyed by the outcome's time), and the once-key (`rowEntryKey`, with the run the row's end was told) keeps a live
- * worker's entry and this one from both landing. The entries it appends say `recovered`. Returns how many it appended.
+ * Appends the entry of every ended row whose end is still unrecorded (a process killed, or a Redis that stopped
+ * answering, between a row's outcome and its entry), marked `recovered`; the once-key (`rowEntryKey`, with the run the
+ * note names) keeps a live worker's entry and this one from both landing. A batch leaves the catch-up's list once every
+ * row has ended and every end is recorded. Returns how many entries it appended.
  */
-export async function appendMissingRowEntries(options: { audit: AuditLog; store: Pick<BatchStore, 'list' | 'outcomes' | 'rowLifecycle'>; batches?: number }): Promise<number> {
-  const recent = await options.store.list(options.batches ?? 50);
-  if (recent.length === 0) return 0;
-  const since = Math.min(...recent.map((batch) => Date.parse(batch.createdAt)).filter(Number.isFinite));
-  const present = new Set<string>();
-  for await (const { raw } of options.audit.entries(Number.isFinite(since) ? { fromMs: since - CLOCK_MARGIN_MS } : {})) {
-    const entry = JSON.parse(raw) as { event?: string; subject?: string; data?: { row?: number; outcome?: string; finishedAt?: string } };
-    if (entry.event !== 'row.applied') continue;
-    present.add(`${entry.subject} ${entry.data?.row} ${entry.data?.outcome} ${entry.data?.finishedAt ?? '*'}`);
-  }
+export async function appendMissingRowEntries(options: CatchUpOptions): Promise<number> {
+  const { audit, store } = options;
+  const ends = store.unrecordedEnds;
+  const graceMs = options.graceMs ?? UNRECORDED_END_GRACE_MS;
   let appended = 0;
-  for (const batch of recent) {
-    const runs = await options.store.rowLifecycle.runs(batch.id);
-    for await (const outcome of options.store.outcomes(batch.id)) {
-      if (!reachedTheService(outcome)) continue;
-      const seen = `${outcome.batchId} ${outcome.row} ${outcome.outcome}`;
-      if (present.has(`${seen} ${outcome.finishedAt}`) || present.has(`${seen} *`)) continue;
-      const entry = await options.audit.appendOnce({ event: 'row.applied', actor: WORKER_ACTOR, subject: outcome.batchId, data: { ...rowEntryData(outcome), recovered: true } }, rowEntryKey(outcome, runs.get(outcome.row) ?? 0));
-      if (entry !== undefined) appended += 1;
+  for await (const { batchId, mark } of ends.batches()) {
+    const now = await options.clock.now();
+    let young = false;
+    for (const end of await ends.of(batchId)) {
+      if (now - end.endedAtMs < graceMs) {
+        young = true;
+        continue;
+      }
+      if (await appendEntryOf(audit, store, batchId, end)) appended += 1;
     }
+    if (young) continue;
+    // Every row ended first, then no note left: a row that ends writes its note with its outcome, so an end after
+    // this look is seen by the next one; a reopening in between raised the batch's mark, and `leave` keeps it.
+    const batch = await readableBatch(store, batchId);
+    if (batch === 'unreadable' || (batch !== undefined && (batch.state === 'submitting' || rowsWithOutcome(batch.counts) < batch.total))) continue;
+    if ((await ends.of(batchId)).length === 0) await ends.leave(batchId, mark);
   }
   return appended;
+}
+
+/** Appends the entry of one unrecorded end (when its row reached the service) and removes its note; true when appended. */
+async function appendEntryOf(audit: AuditLog, store: CatchUpOptions['store'], batchId: string, end: UnrecordedEnd): Promise<boolean> {
+  const outcome = await store.getOutcome(batchId, end.row);
+  // Still this end's note after the outcome was read? A retry that reopened the row and ended it again between the two
+  // reads left a newer note, and the outcome read is that one's: the next look records it under its own run.
+  const note = await store.unrecordedEnds.endOf(batchId, end.row);
+  if (note === undefined || note.run !== end.run || note.endedAtMs !== end.endedAtMs) return false;
+  let appended = false;
+  // No outcome: `retry` reopened the row since, and the end it noted is gone with the outcome (the run's next end notes itself).
+  if (outcome !== undefined && reachedTheService(outcome)) {
+    const entry = await audit.appendOnce({ event: 'row.applied', actor: WORKER_ACTOR, subject: batchId, data: { ...rowEntryData(outcome), recovered: true } }, rowEntryKey(outcome, end.run));
+    appended = entry !== undefined;
+  }
+  await store.unrecordedEnds.recorded(batchId, end.row, end.run);
+  return appended;
+}
+
+/** The batch's record, undefined when it is gone, or 'unreadable' when a failover left it without its creation. */
+async function readableBatch(store: CatchUpOptions['store'], batchId: string): Promise<BatchRecord | undefined | 'unreadable'> {
+  try {
+    return await store.get(batchId);
+  } catch (error) {
+    if (error instanceof UnreadableRecordError) return 'unreadable';
+    throw error;
+  }
 }

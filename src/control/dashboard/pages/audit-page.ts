@@ -74,7 +74,8 @@ function factsOf(entry: AuditEntry): SafeHtml {
 }
 
 function verificationNote(result: AuditVerification): SafeHtml {
-  if (result.ok) return html`<p class="ok-note" role="status"><strong>Intact:</strong> ${result.entries} entries, each chained to the one before${result.last === undefined ? '' : html`; last entry ${result.last.seq}, hash <span class="mono">${result.last.hash}</span>`}.</p>`;
+  const pending = (result.pending ?? 0) === 0 ? '' : html` ${result.pending} row(s) that ended are not in it yet: a running worker appends them within a minute.`;
+  if (result.ok) return html`<p class="ok-note" role="status"><strong>Intact:</strong> ${result.entries} entries, each chained to the one before${result.last === undefined ? '' : html`; last entry ${result.last.seq}, hash <span class="mono">${result.last.hash}</span>`}.${pending}</p>`;
   const broken = result.broken!;
   return html`<p class="error" role="alert"><strong>Broken at entry ${broken.seq}</strong> (${broken.where}): ${broken.problem}. ${result.entries} entries before it are intact.</p>`;
 }

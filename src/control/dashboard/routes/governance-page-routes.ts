@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AUDIT_EVENTS, auditEntrySchema, type AuditEntry } from '../../../governance/audit/audit-entry.js';
 import { AUDIT_EXPORT_FORMATS, auditExportLines, entriesWithin, parseAuditTime, streamRangeOf } from '../../../governance/audit/audit-export.js';
-import { verifyAuditEntries } from '../../../governance/audit/verify-audit.js';
+import { verifyStoredLog } from '../../../governance/audit/verify-audit.js';
 import type { ApprovalRecord } from '../../../governance/approvals/approval-record.js';
 import { offboardingInputSchema } from '../../../governance/kinds/offboarding-kind.js';
 import { hasRole, samePerson, type Actor } from '../../../governance/operators/actor.js';
@@ -120,7 +120,7 @@ export function registerGovernancePageRoutes(app: FastifyInstance, context: Dash
     const filter = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== '')) as AuditFilter;
     const found = await withRedis(deps, () => findEntries(governance, filter, before));
     const head = await withRedis(deps, () => governance.audit.head());
-    const verification = verify === '1' ? await verifyAll(governance) : undefined;
+    const verification = verify === '1' ? await verifyStoredLog(governance.audit, governance.pendingRowEntries) : undefined;
     return render(reply, auditPage({ ...found, filter, head, ...(verification === undefined ? {} : { verification }) }), { title: 'Audit trail', section: 'audit' });
   });
 
@@ -148,16 +148,6 @@ function whyNotApprove(actor: Actor, record: ApprovalRecord, target: string): st
   if (!hasRole(actor, 'approver')) return `Approving needs the approver role; you are ${actor.name} (${actor.role}).`;
   if (record.target !== target) return `It was asked for ${record.target}: approve it where it can be planned again (seatflow approve against that target).`;
   return undefined;
-}
-
-async function verifyAll(governance: ControlGovernanceDeps) {
-  const head = await governance.audit.head();
-  return verifyAuditEntries(
-    (async function* () {
-      for await (const entry of governance.audit.entries()) yield { raw: entry.raw, where: `stream id ${entry.id}` };
-    })(),
-    { fromStart: true, head },
-  );
 }
 
 /** Whether an entry matches every part of the filter (a user: any e-mail its facts name). */
