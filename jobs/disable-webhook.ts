@@ -8,6 +8,8 @@ import { invert, type ReversibleJobType } from './inverse-support.js';
  */
 export const disableWebhookJob: ReversibleJobType<ActionOf<'disable-webhook'>> = {
   action: 'disable-webhook',
+  // The service records every update of a webhook, one that changes nothing too: a repeat would be a second change.
+  repeatShows: true,
 
   async run(context) {
     const webhookId = context.target.webhookId ?? context.action.webhookId;

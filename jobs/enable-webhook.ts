@@ -11,6 +11,8 @@ import { invert, type ReversibleJobType } from './inverse-support.js';
  */
 export const enableWebhookJob: ReversibleJobType<ActionOf<'enable-webhook'>> = {
   action: 'enable-webhook',
+  // The service records every update of a webhook, one that changes nothing too: a repeat would be a second change.
+  repeatShows: true,
 
   async run(context) {
     const webhookId = context.target.webhookId ?? context.action.webhookId;

@@ -95,6 +95,28 @@ describe('a change whose answer is late rather than lost', () => {
     expect((await h.outcomes(batch.id)).some((o) => o.confirmed === true)).toBe(true);
   }, 150_000);
 
+  it('does not turn a webhook off twice when its answer is late: the service records every update of a webhook, a repeat too', async () => {
+    // Found by the whole-system simulation (seed 3503): a disable whose answer was slower than the client waits was
+    // confirmed by a read made before it landed, sent again, and the service recorded two updates of the webhook.
+    const h = await batches.open({ rateLimit: 'off' });
+    const { webhooks } = h.server.context.state;
+    const model = [...webhooks.values()].find((webhook) => webhook.owner.kind !== 'app' && webhook.enabled)!;
+    const ids = Array.from({ length: 12 }, (_, i) => model.id + 1000 + i);
+    for (const [i, id] of ids.entries()) webhooks.set(id, { ...structuredClone(model), id, name: `Register changes ${i + 1}` });
+    const rows = ids.map((id) => ({ action: 'disable-webhook', webhookId: id }));
+    const { batch } = await h.system.submit(await h.plan(h.writeManifest('w.json', [JSON.stringify({ version: 1, rows })])));
+    await setFaults(h, 'delay:2500ms:0.5');
+    const timeouts = { headersMs: 1000, bodyMs: 2000 };
+    h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts), policy: { ...FAST_RETRY, maxAttempts: 30 } });
+    const done = await h.waitForState(batch.id, ['finished'], 120_000);
+    await setFaults(h, '');
+    await lateRequestsLanded(2500);
+    expect(done.counts).toMatchObject({ succeeded: ids.length, failed: 0, unknown: 0 });
+    const updates = (await h.mutations()).filter((m) => m.operation === 'updateWebhook');
+    expect(ids.map((id) => updates.filter((m) => m.resourceId === id).length)).toEqual(Array(ids.length).fill(1));
+    expect((await h.outcomes(batch.id)).some((o) => o.confirmed === true)).toBe(true);
+  }, 150_000);
+
   it('keeps the oldest and removes the other when a late request made the row\'s discussion twice, and says so in the report', async () => {
     const h = await batches.open({ rateLimit: 'off' });
     const batch = await submitDiscussions(h, 1);
