@@ -128,7 +128,11 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
   async function arrive(workflow: HrRecord, person: JoinerState, dueAt: number, wait: RowWait): Promise<JoinerState | undefined> {
     const adding = person.phase === 'adding';
     const batchId = requireBatch(adding ? workflow.addBatch : workflow.reactivateBatch, adding ? 'add' : 'reactivate');
-    const outcome = await rowOutcomeOf(engine, { batchId, row: person.row, dueAt }, wait);
+    // The row again, from the joiner's state alone: a failover that kept the phase may have dropped the row saved
+    // beside it (soak seed 3402: a rehire's reactivate row, saved when the route was chosen, was gone, and the step
+    // could never run it).
+    const planned = adding ? addRow(person, workflow.sendEmail ?? false) : person.userId === undefined ? undefined : reactivateRow(person, person.userId);
+    const outcome = await rowOutcomeOf(engine, { batchId, row: person.row, dueAt, ...(planned === undefined ? {} : { planned }) }, wait);
     if (outcome.outcome === 'unknown') return wait.waitForRow();
     const at = new Date(outcome.finishedAt);
     if (!DONE_OUTCOMES.has(outcome.outcome)) {

@@ -57,8 +57,11 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
       return person.phase;
     }
     try {
-      if (person.phase === 'scheduled') {
-        if (person.userId === undefined) return endAs(workflow, person.row, 'scheduled', 'failed', { outcome: 'failed', message: 'the mover was never resolved to a user' });
+      // Moving, yet the seat batch has neither the row nor its end: a failover kept the phase and dropped the row saved
+      // just before it. The row came from a live read, so the seat is judged again, as when the step first ran.
+      const rowLost = person.phase === 'moving' && !(await engine.batches.hasOutcome(workflow.seatBatch, person.row)) && (await engine.batches.getRow(workflow.seatBatch, person.row)) === undefined;
+      if (person.phase === 'scheduled' || rowLost) {
+        if (person.userId === undefined) return endAs(workflow, person.row, person.phase, 'failed', { outcome: 'failed', message: 'the mover was never resolved to a user' });
         const subject = { ...person, userId: person.userId };
         const reading = standingUserAtPlan(person, Math.max(person.dueAt, run.data.dueAt), engine.clock.now());
         let change;
@@ -69,12 +72,12 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
               : await seatChangeFor(api, subject, workflow.planId, person.seat, signal);
         } catch (error) {
           if (!(error instanceof ResourceNotFoundError)) throw error;
-          return endAs(workflow, person.row, 'scheduled', 'skipped', { outcome: 'skipped', message: 'no longer a user of the organization' });
+          return endAs(workflow, person.row, person.phase, 'skipped', { outcome: 'skipped', message: 'no longer a user of the organization' });
         }
-        if (change.kind === 'same') return endAs(workflow, person.row, 'scheduled', 'moved', { outcome: 'unchanged', message: `holds ${change.seat} already (${person.seatRule})` });
-        if (change.kind === 'skip') return endAs(workflow, person.row, 'scheduled', 'skipped', { outcome: 'skipped', message: `seat not changed: ${change.reason}` });
+        if (change.kind === 'same') return endAs(workflow, person.row, person.phase, 'moved', { outcome: 'unchanged', message: `holds ${change.seat} already (${person.seatRule})` });
+        if (change.kind === 'skip') return endAs(workflow, person.row, person.phase, 'skipped', { outcome: 'skipped', message: `seat not changed: ${change.reason}` });
         await engine.batches.saveRows(workflow.seatBatch, [change.row]);
-        const moving = await persons.update(workflow.id, person.row, (current) =>
+        const moving = rowLost ? person : await persons.update(workflow.id, person.row, (current) =>
           current.phase === 'scheduled'
             ? { ...current, phase: 'moving', steps: [...current.steps, personStepOf(MOVE_STEP, 'queued', now(), `${change.row.actionName} ${change.from ?? '?'} → ${change.to} (${person.seatRule})`)] }
             : undefined,

@@ -50,4 +50,40 @@ describe('a joiner whose route end a Redis failover lost', () => {
       await Promise.all([steps.close(2000), ...rows.map((pool) => pool.close(2000))]);
     }
   });
+
+  it('a rehire reactivating whose reactivate row was lost: the step saves the row again from the joiner and runs it', async () => {
+    // Found by the whole-system simulation (Sentinel seed 3402): the failover kept the joiner's phase (reactivating)
+    // and dropped the row saved beside it; every run of the step found no row to run, and the rehire never came back.
+    const { h, s } = await open();
+    const rehire = rehireCandidate(h);
+    const userId = [...h.server.context.state.users.values()].find((user) => user.email === rehire)!.id;
+    const start = h.server.context.clock.now();
+    const policy = s.writePolicy('policy.json', POLICY);
+    const line = (id: string, email: string, hired: string, generatedMs: number) => [id, email, 'Active', hired, '', 'Engineering', 'Engineer', '', 'Berlin', '', `${new Date(generatedMs).toISOString().slice(0, 19)}Z`].join(',');
+    await s.sync(s.writeExport('hr-1.csv', [HEADER, line('E001', 'dana.whitfield@acme.example', '2020-01-06', start)]), policy);
+    const later = start + 3_600_000;
+    const tomorrow = new Date(start + DAY).toISOString().slice(0, 10);
+    const run = await s.sync(s.writeExport('hr-2.csv', [HEADER, line('E001', 'dana.whitfield@acme.example', '2020-01-06', later), line('E020', rehire, tomorrow, later)]), policy);
+    if (run.kind !== 'planned' || run.applied?.joiners === undefined) throw new Error('the rehire was not queued');
+    const { workflowId } = run.applied.joiners;
+    const { engine } = s.o.system;
+    const workflow = (await createRecordStore(engine.context.redis, engine.context.keys, hrRecordSchema, JOINERS).get(workflowId))!;
+    const persons = createPersonStore(engine.context.redis, engine.context.keys, joinerStateSchema);
+    const [person] = await persons.all(workflowId);
+    // As a failover leaves it: the route chosen and recorded, the reactivate row never saved.
+    await persons.update(workflowId, person!.row, (current) => ({ ...current, phase: 'reactivating', how: 'reactivate', userId }));
+    expect(await engine.context.batches.getRow(workflow.reactivateBatch!, person!.row)).toBeUndefined();
+
+    const steps = s.o.system.startStepWorker({ api: h.api, concurrency: 1, lockDurationMs: 4000, stalledIntervalMs: 1000 });
+    const rows = h.startWorkers({ concurrency: 2 });
+    try {
+      await s.o.advance(DAY + 60_000);
+      await s.settleAll();
+      expect((await persons.get(workflowId, person!.row))?.phase).toBe('joined');
+      expect(await changes(h, rehire)).toEqual(['reactivateUser']);
+      expect((await engine.context.batches.getOutcome(workflow.reactivateBatch!, person!.row))?.outcome).toBe('succeeded');
+    } finally {
+      await Promise.all([steps.close(2000), rows.close(2000)]);
+    }
+  });
 });
