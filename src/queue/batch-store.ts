@@ -6,6 +6,7 @@ import { luaScript, type RedisClient } from './redis/lua-script.js';
 import { createRowLifecycle, rowStateCountsOf, type EndResult, type RowLifecycle, type RowState, type RowStateCounts } from './row-lifecycle.js';
 import { OUTCOMES, emptyCounts, rowOutcomeSchema, rowsWithOutcome, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
 import type { RowWaker } from './row-waiter.js';
+import { createOpenBatches, type OpenBatches } from './open-batches.js';
 import { createUnrecordedEnds, type UnrecordedEnds } from './unrecorded-ends.js';
 
 /**
@@ -50,6 +51,8 @@ export interface BatchStore {
   create(batch: NewBatch, createdAtMs: number): Promise<boolean>;
   get(batchId: string): Promise<BatchRecord | undefined>;
   list(limit?: number): Promise<BatchRecord[]>;
+  /** Every open batch's record (open-batches.ts), however old; records a failover left unreadable are skipped. */
+  listOpen(): Promise<BatchRecord[]>;
   setState(batchId: string, state: BatchState, message?: string): Promise<void>;
   /** Moves to `to` only from one of `from`; true when it did. */
   transition(batchId: string, from: readonly BatchState[], to: BatchState, message?: string): Promise<boolean>;
@@ -58,7 +61,9 @@ export interface BatchStore {
   rowNumbers(batchId: string): Promise<number[]>;
   /** The row states' transitions (the one place they are written). */
   rowLifecycle: RowLifecycle;
-  /** Ended rows not yet in the audit trail, and the batches that may hold one. */
+  /** The batches not done yet (a row to end, an end to record), however old. */
+  openBatches: OpenBatches;
+  /** Ended rows not yet in the audit trail. */
   unrecordedEnds: UnrecordedEnds;
   /** Records a row's outcome unless it has one (and ends its state); true when recorded. */
   recordOutcome(outcome: RowOutcome): Promise<boolean>;
@@ -129,9 +134,11 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     }
   }
   const rowLifecycle = createRowLifecycle(redis, keys);
-  const unrecordedEnds = createUnrecordedEnds(redis, keys);
+  const openBatches = createOpenBatches(redis, keys);
+  const unrecordedEnds = createUnrecordedEnds(redis, keys, openBatches);
   const store: BatchStore = {
     rowLifecycle,
+    openBatches,
     unrecordedEnds,
     async create(batch, createdAtMs) {
       const key = keys.batch(batch.id);
@@ -150,7 +157,7 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
         queueName: batch.queueName,
       });
       await redis.zadd(keys.batches, createdAtMs, batch.id);
-      await unrecordedEnds.watch(batch.id);
+      await openBatches.join(batch.id);
       return true;
     },
     async get(batchId) {
@@ -164,6 +171,9 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     async list(limit = 50) {
       const ids = await redis.zrevrange(keys.batches, 0, limit - 1);
       return readableOnly(ids.map((id) => store.get(id)));
+    },
+    async listOpen() {
+      return readableOnly((await openBatches.ids()).map((id) => store.get(id)));
     },
     async setState(batchId, state, message) {
       await redis.hset(keys.batch(batchId), { state, message: message ?? '' });
@@ -228,11 +238,11 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
       return (await redis.hexists(keys.outcomes(batchId), String(row))) === 1;
     },
     async forgetOutcome(batchId, row, expected, to = 'queued') {
-      // Watched before (a process that dies after reopening leaves the batch watched) and after (a catch-up that found
-      // every row ended just before the reopening may have let the batch go).
-      await unrecordedEnds.watch(batchId);
+      // Open before (a process that dies after reopening leaves the batch open) and after (a catch-up that found every
+      // row ended just before the reopening may have let the batch go).
+      await openBatches.join(batchId);
       const reopened = await rowLifecycle.reopen(batchId, row, expected, to);
-      if (reopened) await unrecordedEnds.watch(batchId);
+      if (reopened) await openBatches.join(batchId);
       return reopened;
     },
     async *outcomes(batchId) {

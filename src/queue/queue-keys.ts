@@ -27,11 +27,10 @@ export function createQueueKeys(prefix: string) {
     /** Sorted set of batch ids by creation time. */
     batches: `${base}:${hashTag('index')}:batches`,
     /**
-     * Sorted set of the batches that may hold an unrecorded end, scored by a counter each reopening raises: a batch
-     * joins when created and when `retry` reopens a row, and leaves (unrecorded-ends.ts) once every row has ended and
-     * every end is recorded.
+     * Sorted set of the open batches (a row still to end, or an end not yet in the audit trail), scored by a counter
+     * each joining raises (open-batches.ts): what the lost-row sweep and the audit catch-up go through.
      */
-    batchesWithUnrecordedEnds: `${base}:${hashTag('index')}:unrecorded-ends`,
+    openBatches: `${base}:${hashTag('index')}:open`,
     batch,
     /** Hash row → planned row (JSON) of the rows that are queued as jobs. */
     rows: (batchId: string) => `${batch(batchId)}:rows`,

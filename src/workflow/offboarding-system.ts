@@ -113,8 +113,8 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     async listHolds() {
       await clock.refresh?.();
       const holds: HoldView[] = [];
-      for (const workflow of await store.list(200)) {
-        if (workflow.state !== 'open') continue;
+      // Every open offboarding, however old: a long hold outlives the newest N.
+      for (const workflow of await store.open()) {
         for (const leaver of await store.leavers(workflow.id)) {
           if (leaver.phase === 'scheduled' || leaver.phase === 'holding') holds.push({ workflowId: workflow.id, ...leaverView(leaver, workflow, clock.now()) });
         }

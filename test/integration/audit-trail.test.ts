@@ -160,21 +160,21 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(1);
     const rows = async () => (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { subject: string; data: { row: number; recovered?: boolean } }).filter((entry) => entry.subject === old);
     expect((await rows()).map((entry) => [entry.data.row, entry.data.recovered])).toEqual([[1, true]]);
-    // Row 2 has yet to end: the batch stays watched; once it ended and its end is recorded, the batch goes.
-    const watched = async () => (await collect(crashed.unrecordedEnds.batches())).some((batch) => batch.batchId === old);
-    expect(await watched()).toBe(true);
+    // Row 2 has yet to end: the batch stays open; once it ended and its end is recorded, the batch is done.
+    const open = async () => (await crashed.openBatches.ids()).includes(old);
+    expect(await open()).toBe(true);
     await crashed.recordOutcome(outcome(2));
     expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(1);
-    expect(await watched()).toBe(false);
+    expect(await open()).toBe(false);
     expect(await crashed.unrecordedEnds.count()).toBe(0);
 
-    // `retry` reopens row 2: the batch is watched again, and the new run's end, left out by a crash, is appended too.
+    // `retry` reopens row 2: the batch is open again, and the new run's end, left out by a crash, is appended too.
     expect(await crashed.forgetOutcome(old, 2, 'succeeded')).toBe(true);
-    expect(await watched()).toBe(true);
+    expect(await open()).toBe(true);
     await crashed.recordOutcome({ ...outcome(2), finishedAt: new Date(Date.now() + 1000).toISOString() });
     expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(1);
     expect((await rows()).map((entry) => entry.data.row)).toEqual([1, 2, 2]);
-    expect(await watched()).toBe(false);
+    expect(await open()).toBe(false);
     expect(await verifyStoredLog(log, crashed.unrecordedEnds.count)).toMatchObject({ ok: true, pending: 0 });
   });
 

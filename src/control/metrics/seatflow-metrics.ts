@@ -21,7 +21,7 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', '
 export interface MetricsSources extends WorkflowSources {
   queue?: { getJobCounts(...states: string[]): Promise<Record<string, number>>; getWorkersCount(): Promise<number> };
   budget?: Pick<RequestBudget, 'state' | 'pausedFor'>;
-  store?: Pick<BatchStore, 'get' | 'list'>;
+  store?: Pick<BatchStore, 'get' | 'listOpen'>;
   /** The service this process acts on, as people name it (the API base URL, or SIMULATION …): seatflow_info's label. */
   targetLabel?: string;
   /** The Provisional Members tracked from the service's events (serve). */

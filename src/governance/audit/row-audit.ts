@@ -66,7 +66,7 @@ export const UNRECORDED_END_GRACE_MS = 10_000;
 
 export interface CatchUpOptions {
   audit: AuditLog;
-  store: Pick<BatchStore, 'get' | 'getOutcome' | 'unrecordedEnds'>;
+  store: Pick<BatchStore, 'get' | 'getOutcome' | 'openBatches' | 'unrecordedEnds'>;
   clock: SharedClock;
   graceMs?: number;
 }
@@ -74,15 +74,15 @@ export interface CatchUpOptions {
 /**
  * Appends the entry of every ended row whose end is still unrecorded (a process killed, or a Redis that stopped
  * answering, between a row's outcome and its entry), marked `recovered`; the once-key (`rowEntryKey`, with the run the
- * note names) keeps a live worker's entry and this one from both landing. A batch leaves the catch-up's list once every
- * row has ended and every end is recorded. Returns how many entries it appended.
+ * note names) keeps a live worker's entry and this one from both landing. Here a batch stops being open (open-batches.ts)
+ * once every row has ended and every end is recorded. Returns how many entries it appended.
  */
 export async function appendMissingRowEntries(options: CatchUpOptions): Promise<number> {
   const { audit, store } = options;
-  const ends = store.unrecordedEnds;
+  const { openBatches, unrecordedEnds: ends } = store;
   const graceMs = options.graceMs ?? UNRECORDED_END_GRACE_MS;
   let appended = 0;
-  for await (const { batchId, mark } of ends.batches()) {
+  for await (const { batchId, mark } of openBatches.list()) {
     const now = await options.clock.now();
     let young = false;
     for (const end of await ends.of(batchId)) {
@@ -93,11 +93,12 @@ export async function appendMissingRowEntries(options: CatchUpOptions): Promise<
       if (await appendEntryOf(audit, store, batchId, end)) appended += 1;
     }
     if (young) continue;
-    // Every row ended first, then no note left: a row that ends writes its note with its outcome, so an end after
-    // this look is seen by the next one; a reopening in between raised the batch's mark, and `leave` keeps it.
+    // The batch is done once every row ended and no note is left, read in that order: a row that ends writes its note
+    // with its outcome, so an end after this look is seen by the next one; a reopening in between raised the batch's
+    // mark, and `leave` keeps it open.
     const batch = await readableBatch(store, batchId);
     if (batch === 'unreadable' || (batch !== undefined && (batch.state === 'submitting' || rowsWithOutcome(batch.counts) < batch.total))) continue;
-    if ((await ends.of(batchId)).length === 0) await ends.leave(batchId, mark);
+    if ((await ends.of(batchId)).length === 0) await openBatches.leave(batchId, mark);
   }
   return appended;
 }

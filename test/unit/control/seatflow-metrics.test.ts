@@ -40,7 +40,7 @@ describe('createSeatflowMetrics', () => {
   it('counts rows by action and outcome, and observes a batch duration once, when its last row ends', async () => {
     const metrics = createSeatflowMetrics();
     const finished: BatchRecord = batchRecord({ state: 'finished', createdAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:01:30.000Z' });
-    metrics.watch({ store: { get: async () => finished, list: async () => [finished] } });
+    metrics.watch({ store: { get: async () => finished, listOpen: async () => [finished] } });
     metrics.onOutcome(outcome({ row: 1 }), false);
     metrics.onOutcome(outcome({ row: 2, outcome: 'failed' }), false);
     metrics.onOutcome(outcome({ row: 3, action: 'remove' }), true);
@@ -100,7 +100,7 @@ describe('createSeatflowMetrics', () => {
     const metrics = createSeatflowMetrics();
     const waiting = batchRecord({ state: 'queued', rowStates: { planned: 4, scheduled: 3, queued: 2, running: 1 } });
     const ended = batchRecord({ id: 'b111111111111', state: 'finished', rowStates: { planned: 9, scheduled: 9, queued: 9, running: 9 } });
-    metrics.watch({ store: { get: async () => waiting, list: async () => [waiting, ended] } });
+    metrics.watch({ store: { get: async () => waiting, listOpen: async () => [waiting, ended] } });
     const text = await metrics.registry.metrics();
     expect(text).toContain('seatflow_rows{state="planned"} 4');
     expect(text).toContain('seatflow_rows{state="scheduled"} 3');
