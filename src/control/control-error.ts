@@ -22,6 +22,8 @@ export const CONTROL_ERROR_CODES = {
   planStale: 'PLAN_STALE',
   notFound: 'NOT_FOUND',
   redisUnavailable: 'REDIS_UNAVAILABLE',
+  /** A stored record lacks what its creation wrote (a failover dropped it): it cannot be used. */
+  recordUnreadable: 'RECORD_UNREADABLE',
   targetNotConfigured: 'TARGET_NOT_CONFIGURED',
   targetError: 'TARGET_ERROR',
   internal: 'INTERNAL',

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { parseRecord } from '../../../src/core/unreadable-record.js';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
 import type { ControlBatchDeps, ControlDeps } from '../../../src/control/control-deps.js';
 import { startContractServer, type ContractServer } from '../../helpers/contract-server.js';
@@ -62,6 +64,18 @@ describe('batch endpoints', () => {
       expect(response.statusCode, url).toBe(404);
       expect(response.json().error, url).toMatchObject({ code: 'BATCH_NOT_FOUND', hint: 'List batches with GET /v1/batches.' });
     }
+  });
+
+  it('answers 409 RECORD_UNREADABLE naming a batch record a failover left without its creation, not a bare 500', async () => {
+    const batches = createFakeBatches();
+    const damaged = 'b00000000da4a';
+    batches.system.store.get = async (id: string) => {
+      parseRecord(z.object({ id: z.string(), source: z.string() }), { state: 'queued' }, 'batch', id);
+      return undefined;
+    };
+    const response = await build({ batches }).inject({ method: 'GET', url: `/v1/batches/${damaged}`, headers: auth });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toMatchObject({ code: 'RECORD_UNREADABLE', message: expect.stringMatching(/batch b00000000da4a is missing id, source/), hint: expect.any(String) });
   });
 
   it('shows a batch with its counts and progress, and lists batches', async () => {
