@@ -32,6 +32,8 @@ export interface ReportedLeaver {
   email: string;
   userId?: number;
   phase: string;
+  /** What happened to them, as seatflow tells people (`undo-failed` for an undone leaver whose reactivation failed). */
+  status?: string;
   reason?: string;
 }
 

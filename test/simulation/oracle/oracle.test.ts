@@ -149,4 +149,19 @@ describe('the oracle', () => {
     const found = undone([deactivated]);
     expect(found.map((v) => v.message)).toEqual([expect.stringContaining('nobody reactivated them since')]);
   });
+
+  it("takes seatflow's word 'undo-failed' (an undone leaver whose reactivation the service refused) as it says, and names one whose reactivation happened", () => {
+    // Found by the whole-system simulation (seed 3805): the oracle read the phase (undone: the undo was accepted)
+    // where seatflow showed undo-failed, with the service's refusal.
+    const deactivation = promise('o1:alice@acme.example:deactivate', ALICE.id, T0);
+    const deactivated = mutation('deactivateUser', ALICE.id, T0 + HOUR);
+    const judged = (mutations: Mutation[], reactivation: Omit<ChangePromise, 'history' | 'since'>[] = []) => {
+      const run = { ...evidence({ promises: [deactivation, ...reactivation], mutations, outcomes: [succeeded(1), succeeded(2)] }), offboardings: [{ id: 'o1', eventSeq: 1, leavers: [{ email: ALICE.email, userId: ALICE.id, phase: 'undone', status: 'undo-failed' }] }] };
+      return judge(run).filter((v) => v.invariant === 'reports-match-the-service');
+    };
+    expect(judged([deactivated])).toEqual([]);
+    const reactivation = promise('o1:alice@acme.example:reactivate', ALICE.id, T0 + HOUR, { changes: [{ operation: 'reactivateUser', subject: userKey(ALICE.id) }], outcome: { batchIds: ['b000000000001'], row: 2 } });
+    const found = judged([deactivated, mutation('reactivateUser', ALICE.id, T0 + 2 * HOUR)], [reactivation]);
+    expect(found.map((v) => v.message)).toEqual([expect.stringContaining('seatflow says undo-failed')]);
+  });
 });
