@@ -157,7 +157,19 @@ export function createOffboardingSteps(options: WorkflowContext) {
 
   async function remove(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, dueAt: number, wait: RowWait, signal?: AbortSignal): Promise<string> {
     let leaver: LeaverState | undefined = start;
-    if (leaver.phase === 'holding') {
+    // A removal under way already (its row queued, running or ended) was decided by a re-check that passed: a failover
+    // that dropped the phase written after it must not make the next run check again and take the user it removed
+    // for one "removed by someone else" (soak Sentinel seeds 2604, 3602). The row confirms before it acts again.
+    const underWay = leaver.phase === 'holding' ? await removalUnderWay(workflow, leaver) : undefined;
+    if (leaver.phase === 'holding' && underWay !== undefined) {
+      const at = new Date(clock.now());
+      leaver =
+        (await store.update(workflow.id, leaver.row, (current) =>
+          current.phase !== 'holding'
+            ? undefined
+            : { ...current, phase: 'removing', ...(underWay.transferTo === undefined ? {} : { transferUsed: underWay.transferTo }), steps: [...current.steps, stepOf('recheck', 'passed', at, 'the removal was under way already')] },
+        )) ?? (await store.getLeaver(workflow.id, leaver.row));
+    } else if (leaver.phase === 'holding') {
       const check = await recheckBeforeRemoval(leaver, {
         api,
         workflowId: workflow.id,
@@ -208,6 +220,17 @@ export function createOffboardingSteps(options: WorkflowContext) {
       return phase;
     }
     return leaver?.phase ?? 'missing';
+  }
+
+  /** The leaver's remove row when a worker has it or had it (queued, running or ended), with the transfer target it names. */
+  async function removalUnderWay(workflow: WorkflowRecord, leaver: LeaverState): Promise<{ transferTo?: { email: string; userId: number } } | undefined> {
+    const planned = await batches.getRow(workflow.removeBatch, leaver.row);
+    if (planned === undefined) return undefined;
+    const { state } = await batches.rowLifecycle.statusOf(workflow.removeBatch, leaver.row);
+    if (state !== 'queued' && state !== 'running' && state !== 'ended' && !(await batches.hasOutcome(workflow.removeBatch, leaver.row))) return undefined;
+    const email = planned.action?.action === 'remove' ? planned.action.transferTo?.email : undefined;
+    const userId = planned.target.transferToUserId;
+    return email === undefined || userId === undefined ? {} : { transferTo: { email, userId } };
   }
 }
 

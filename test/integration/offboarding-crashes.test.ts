@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FAST_RETRY, type BatchHarness } from '../helpers/batch-harness.js';
 import { DAY, useOffboardingHarnesses, type OffboardingHarness } from '../helpers/offboarding-harness.js';
 import { reactivationSeatOf } from '../../src/workflow/reactivation-seat.js';
+import { removeRow } from '../../src/workflow/leaver-rows.js';
 
 const harnesses = useOffboardingHarnesses();
 const { batches } = harnesses;
@@ -68,6 +69,34 @@ describe('offboarding interrupted', () => {
     await o.system.store.update(workflow.id, holding.row, (current) => ({ ...current, phase: 'removing' }));
     expect(await o.system.engine.context.batches.getRow(workflow.removeBatch, holding.row)).toBeUndefined();
     await o.advance(DAY + 60_000);
+    await o.settle(workflow.id);
+    expect((await o.leaver(workflow.id, email!)).phase).toBe('removed');
+    await expectDeactivatedOnceRemovedOnce(o, [email!]);
+  });
+
+  it('a leaver holding whose removal ran while the phase written before it was lost: removed once, not taken for "removed by someone else"', async () => {
+    // Found by the whole-system simulation (Sentinel seeds 2604, 3602): the re-check passed, the remove row was saved
+    // and ran, and the phase `removing` written between them was lost in a failover; the step, run again from
+    // `holding`, re-checked, found the user gone, and said someone else had removed them.
+    const { h, o } = await open();
+    const [email] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email', email!], { holdMs: DAY });
+    o.startWorkers();
+    await o.settle(workflow.id);
+    await o.stopWorkers();
+    const holding = await o.leaver(workflow.id, email!);
+    expect(holding.phase).toBe('holding');
+    // Past the hold, the remove row as the step saves and queues it, run by the row workers alone (no step worker):
+    // the user is removed, the phase stays.
+    await o.advance(DAY + 60_000);
+    const { context } = o.system.engine;
+    await context.batches.rowLifecycle.queue(context.rowsQueue, workflow.removeBatch, [{ row: holding.row, planned: removeRow(workflow, holding, undefined) }]);
+    const rows = h.startWorkers({ concurrency: 2 });
+    await o.waitFor(() => context.batches.hasOutcome(workflow.removeBatch, holding.row));
+    await rows.close(2000);
+    expect((await o.leaver(workflow.id, email!)).phase).toBe('holding');
+    o.startWorkers();
+    await o.advance(60_000);
     await o.settle(workflow.id);
     expect((await o.leaver(workflow.id, email!)).phase).toBe('removed');
     await expectDeactivatedOnceRemovedOnce(o, [email!]);
