@@ -48,6 +48,21 @@ async function setFaults(h: BatchHarness, spec: string): Promise<void> {
   });
 }
 
+/**
+ * Runs the batch while half the calls take 2.5 s and the client gives up on the headers after 1 s: those requests land
+ * 1.5 s after it did (a request lasts at most 3 s, headers and body). Returns the finished batch once every late
+ * request has landed.
+ */
+async function runUnderLateAnswers(h: BatchHarness, batchId: string): Promise<BatchRecord> {
+  await setFaults(h, 'delay:2500ms:0.5');
+  const timeouts = { headersMs: 1000, bodyMs: 2000 };
+  h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts), policy: { ...FAST_RETRY, maxAttempts: 30 } });
+  const done = await h.waitForState(batchId, ['finished'], 120_000);
+  await setFaults(h, '');
+  await lateRequestsLanded(2500);
+  return done;
+}
+
 describe('a change whose answer is late rather than lost', () => {
   it('is not done twice when requests outlast the client timeout: the confirm waits them out (2 workers, delay faults)', async () => {
     const h = await batches.open({ rateLimit: 'off' });
@@ -76,14 +91,8 @@ describe('a change whose answer is late rather than lost', () => {
     const rows = emails.map((email, i) => ({ action: 'update', user: { email }, firstName: `Renamed${i + 1}` }));
     const plan = await h.plan(h.writeManifest('u.json', [JSON.stringify({ version: 1, rows })]));
     const { batch } = await h.system.submit(plan);
-    // Half the calls take 2.5 s; the client gives up on the headers after 1 s: those updates land 1.5 s after it did,
-    // and a confirm read made before they land finds the old name. A request lasts at most 3 s (headers + body).
-    await setFaults(h, 'delay:2500ms:0.5');
-    const timeouts = { headersMs: 1000, bodyMs: 2000 };
-    h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts), policy: { ...FAST_RETRY, maxAttempts: 30 } });
-    const done = await h.waitForState(batch.id, ['finished'], 120_000);
-    await setFaults(h, '');
-    await lateRequestsLanded(2500);
+    // A confirm read made before a late update lands finds the old name.
+    const done = await runUnderLateAnswers(h, batch.id);
     expect(done.counts).toMatchObject({ succeeded: emails.length, failed: 0, unknown: 0 });
     // Each update sent once (the service ignores a repeat of values already there; a column or a webhook records it):
     // the request log says what was sent, answered in time or not.
@@ -105,12 +114,7 @@ describe('a change whose answer is late rather than lost', () => {
     for (const [i, id] of ids.entries()) webhooks.set(id, { ...structuredClone(model), id, name: `Register changes ${i + 1}` });
     const rows = ids.map((id) => ({ action: 'disable-webhook', webhookId: id }));
     const { batch } = await h.system.submit(await h.plan(h.writeManifest('w.json', [JSON.stringify({ version: 1, rows })])));
-    await setFaults(h, 'delay:2500ms:0.5');
-    const timeouts = { headersMs: 1000, bodyMs: 2000 };
-    h.startWorkers({ concurrency: 4, ...h.clientFor(h.server.tokens.admin, timeouts), requestSettleMs: longestRequestMs(timeouts), policy: { ...FAST_RETRY, maxAttempts: 30 } });
-    const done = await h.waitForState(batch.id, ['finished'], 120_000);
-    await setFaults(h, '');
-    await lateRequestsLanded(2500);
+    const done = await runUnderLateAnswers(h, batch.id);
     expect(done.counts).toMatchObject({ succeeded: ids.length, failed: 0, unknown: 0 });
     const updates = (await h.mutations()).filter((m) => m.operation === 'updateWebhook');
     expect(ids.map((id) => updates.filter((m) => m.resourceId === id).length)).toEqual(Array(ids.length).fill(1));
