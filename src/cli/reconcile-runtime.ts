@@ -12,6 +12,7 @@ import { createBudgetedApi, type BatchRuntime } from './batch-runtime.js';
 import type { CliRuntime } from './cli-runtime.js';
 import { openOffboarding } from './offboarding-runtime.js';
 import { syncReportDir } from './sync-runtime.js';
+import { createRedisClock } from '../queue/redis/redis-clock.js';
 
 /** Where every reconciliation run writes its plan report: `<dataDir>/reconcile/`. */
 export function reconcileReportDir(runtime: CliRuntime): string {
@@ -93,6 +94,7 @@ export function startScheduledRuns(runtime: CliRuntime, batch: BatchRuntime): { 
     sync: scheduledSyncOf(runtime, batch),
     logger: runtime.logger,
     onRun: notifyHeldRun(batch),
+    clock: createRedisClock(batch.redis.client),
   });
   return { book, worker, close: (graceMs) => closeBullmq(worker, { graceMs }) };
 }

@@ -1,4 +1,4 @@
-import { Worker, type Job, type ConnectionOptions } from 'bullmq';
+import { DelayedError, Worker, type Job, type ConnectionOptions } from 'bullmq';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
@@ -7,6 +7,7 @@ import type { BatchSystem } from '../queue/batch-system.js';
 import { runIdOf, runReconciliation, type ReconciliationApproval, type ReconciliationRun } from './run-reconciliation.js';
 import { scheduleDataSchema, type LastRun, type ScheduleBook, type ScheduleData } from './schedule-book.js';
 import { logBullmqError } from '../queue/redis/connection-lost.js';
+import type { SharedClock } from '../queue/redis/redis-clock.js';
 
 /** Runs one firing of a schedule: the policy of `data` for the run `tick`. */
 export type ScheduledRun = (data: ScheduleData, tick: Date) => Promise<ReconciliationRun>;
@@ -85,7 +86,15 @@ export interface ScheduleWorkerOptions {
   logger: Logger;
   /** Told about each run once it is recorded (notifications: a run that changed nothing because of a limit). */
   onRun?: (run: ReconciliationRun, data: ScheduleData, tick: Date) => Promise<void>;
+  /**
+   * The clock every machine reads alike (Redis TIME): a tick handed out before it on this clock waits. BullMQ times a
+   * schedule's next tick on the clock of the process that made it, so a machine whose clock runs ahead fires early.
+   */
+  clock?: SharedClock;
 }
+
+/** How far ahead of the shared clock a tick may be handed out and still run: the clocks of a healthy fleet agree. */
+export const TICK_EARLY_TOLERANCE_MS = 5_000;
 
 /**
  * The worker of the schedule queue, started by `seatflow worker` beside the row workers. BullMQ hands each tick's job
@@ -94,10 +103,17 @@ export interface ScheduleWorkerOptions {
 export function startScheduleWorker(options: ScheduleWorkerOptions): Worker<ScheduleData> {
   const worker = new Worker<ScheduleData, unknown>(
     options.book.queueName,
-    async (job: Job<ScheduleData>) => {
+    async (job: Job<ScheduleData>, token?: string) => {
       const data = scheduleDataSchema.parse(job.data);
       const tick = new Date(job.opts.prevMillis ?? job.timestamp);
       const log = options.logger.child({ schedule: data.name, run: runIdOf(data.name, tick) });
+      // Nothing runs before its time, whoever queued it: the tick is checked on the shared clock, every time.
+      const earlyMs = options.clock === undefined ? 0 : tick.getTime() - (await options.clock.now());
+      if (earlyMs > TICK_EARLY_TOLERANCE_MS) {
+        log.warn({ earlyMs }, 'schedule tick handed out before its time on the shared clock (a machine clock runs ahead): it waits');
+        await job.moveToDelayed(Date.now() + earlyMs, token);
+        throw new DelayedError();
+      }
       try {
         if (data.kind === 'sync') {
           if (options.sync === undefined) throw new Error('this worker cannot run sync schedules');

@@ -4,11 +4,12 @@ import { Queue, type Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { createScheduleBook, listSchedules, type ScheduleBook, type ScheduleView } from '../../src/reconcile/schedule-book.js';
-import { createScheduledRun, startScheduleWorker, type ScheduledRun } from '../../src/reconcile/schedule-worker.js';
+import { createScheduledRun, startScheduleWorker, TICK_EARLY_TOLERANCE_MS, type ScheduledRun } from '../../src/reconcile/schedule-worker.js';
 import { DEMO } from '../../src/server/demo/demo-organization.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import { closeBullmq } from '../../src/queue/redis/close-bullmq.js';
+import type { SharedClock } from '../../src/queue/redis/redis-clock.js';
 
 const batches = useBatchHarnesses();
 const DAY = 86_400_000;
@@ -32,7 +33,7 @@ interface Fixture {
   close(): Promise<void>;
 }
 
-function scheduleFixture(h: BatchHarness, workerCount: number, guardrails = GUARDRAILS): Fixture {
+function scheduleFixture(h: BatchHarness, workerCount: number, guardrails = GUARDRAILS, clock?: SharedClock): Fixture {
   const logger = createSilentLogger();
   const book = createScheduleBook({ redis: h.redisHandle, prefix: h.prefix, target: h.server.url, store: h.system.store, logger });
   // Ages are measured on the reference server's clock, which the test moves.
@@ -40,7 +41,7 @@ function scheduleFixture(h: BatchHarness, workerCount: number, guardrails = GUAR
   const queue = new Queue(book.queueName, { connection: h.redisHandle.bullmqConnection(), prefix: h.prefix });
   const completed: string[] = [];
   const workers = Array.from({ length: workerCount }, () => {
-    const worker = startScheduleWorker({ connection: h.redisHandle.bullmqConnection(), prefix: h.prefix, book, run, logger });
+    const worker = startScheduleWorker({ connection: h.redisHandle.bullmqConnection(), prefix: h.prefix, book, run, logger, ...(clock === undefined ? {} : { clock }) });
     worker.on('completed', (job) => completed.push(job.id ?? '?'));
     return worker;
   });
@@ -245,6 +246,26 @@ describe('scheduled reconciliation', () => {
       await until('the run job to complete', async () => (f.completed.length > 0 ? true : undefined));
       expect(f.completed).toEqual([queued!.jobId]);
       expect(view!.next).toBe(before!.next);
+    } finally {
+      await f.close();
+    }
+  });
+  it('runs a tick handed out before its time on the shared clock only once that clock reaches it (a machine whose clock runs ahead)', async () => {
+    // Found by the whole-system simulation (seed 3903): a worker whose clock ran two hours ahead fired the 03:00 tick
+    // an hour and a quarter early. Here the machine that queues the tick runs 8 s ahead of the shared clock.
+    const h = await batches.open({ rateLimit: 'off' });
+    const aheadMs = 8_000;
+    const shared: SharedClock = { now: async () => Date.now() - aheadMs };
+    const f = scheduleFixture(h, 1, GUARDRAILS, shared);
+    try {
+      await f.book.add({ name: 'nightly', policyPath: writePolicy(h), apply: false, cron: '0 3 * * *' });
+      await f.workers[0]!.waitUntilReady();
+      const queued = await f.book.runNow('nightly');
+      expect(queued).toBeDefined();
+      const view = await until('the run asked for', async () => ((await f.book.get('nightly'))?.lastRun !== undefined ? f.book.get('nightly') : undefined));
+      // The run ended (on this machine's clock, ahead) no sooner than the shared clock reached its tick.
+      const tick = Date.parse(view!.lastRun!.tick);
+      expect(Date.parse(view!.lastRun!.finishedAt) - aheadMs).toBeGreaterThanOrEqual(tick - TICK_EARLY_TOLERANCE_MS);
     } finally {
       await f.close();
     }
