@@ -38,9 +38,14 @@ export function createOffboardingSteps(options: WorkflowContext) {
     const { row, step } = data;
     const workflowId = workflow.id;
     if (step === 'reactivate') return reactivate(workflow, leaver, data.dueAt, run);
-    // A step run again after its worker died between ending the leaver and closing it: close it now.
+    // A step run again after its worker died between ending the leaver and recording the ends of the steps that will
+    // not run, or closing it: the ends the phase implies are recorded now (a step that has one keeps it), and the
+    // leaver closed (soak seed 4105: a worker killed just after "removed" left the reactivate and restore batches
+    // open for good).
     if (!OPEN_PHASES.has(leaver.phase)) {
-      if (workflow.state === 'open') await closeLeaver(options, workflow, leaver);
+      const ends = endsOfPhase(leaver);
+      if (ends !== undefined) await endSteps(options, workflow, leaver, ends);
+      else if (workflow.state === 'open') await closeLeaver(options, workflow, leaver);
       return leaver.phase;
     }
     try {
@@ -239,6 +244,16 @@ function skipped(message: string) {
 }
 
 const notUndone = skipped('not undone');
+
+/**
+ * The ends of the steps that will not run, as a leaver's final phase implies them (what the step that ended the leaver
+ * recorded beside the phase); undefined for a phase whose ends the undo records (undone).
+ */
+function endsOfPhase(leaver: LeaverState): Partial<Record<'remove' | 'reactivate', ReturnType<typeof skipped>>> | undefined {
+  if (leaver.phase === 'removed') return { reactivate: skipped('removed: nothing to undo') };
+  if (leaver.phase === 'skipped' || leaver.phase === 'failed' || leaver.phase === 'refused') return { remove: skipped(`not removed: ${leaver.reason ?? leaver.phase}`), reactivate: notUndone };
+  return undefined;
+}
 
 /**
  * The downgrade row that gives a reactivated leaver back the seat held before, in the plan it was held in; `seatNow`:

@@ -6,6 +6,7 @@ import { FAST_RETRY, type BatchHarness } from '../helpers/batch-harness.js';
 import { DAY, useOffboardingHarnesses, type OffboardingHarness } from '../helpers/offboarding-harness.js';
 import { reactivationSeatOf } from '../../src/workflow/reactivation-seat.js';
 import { removeRow } from '../../src/workflow/leaver-rows.js';
+import { createOffboardingSteps } from '../../src/workflow/step-processor.js';
 
 const harnesses = useOffboardingHarnesses();
 const { batches } = harnesses;
@@ -100,6 +101,32 @@ describe('offboarding interrupted', () => {
     await o.settle(workflow.id);
     expect((await o.leaver(workflow.id, email!)).phase).toBe('removed');
     await expectDeactivatedOnceRemovedOnce(o, [email!]);
+  });
+
+  it('a step run again after its worker died between "removed" and the ends of the steps that will not run records those ends', async () => {
+    // Found by the whole-system simulation (seed 4105): a worker killed just after writing "removed" left the
+    // reactivate and restore rows without an end; the step, run again, saw the leaver ended and only closed it, so
+    // those two batches never finished.
+    const { h, o } = await open();
+    const [email] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email', email!], { holdMs: DAY });
+    o.startWorkers();
+    await o.settle(workflow.id);
+    await o.advance(DAY + 60_000);
+    await o.settle(workflow.id);
+    await o.stopWorkers();
+    const removed = await o.leaver(workflow.id, email!);
+    expect(removed.phase).toBe('removed');
+    const { batches } = o.system.context;
+    // As the killed worker left them: the phase written, the two ends not.
+    for (const batchId of [workflow.reactivateBatch, workflow.restoreBatch!]) expect(await batches.forgetOutcome(batchId, removed.row, 'skipped', 'planned')).toBe(true);
+    const runStep = createOffboardingSteps(o.system.context);
+    const run = { data: { workflowId: workflow.id, row: removed.row, step: 'remove', dueAt: 0 }, workflow, person: removed, api: h.api } as unknown as Parameters<typeof runStep>[0];
+    expect(await runStep(run)).toBe('removed');
+    for (const batchId of [workflow.reactivateBatch, workflow.restoreBatch!]) {
+      expect((await batches.getOutcome(batchId, removed.row))?.outcome, batchId).toBe('skipped');
+      expect((await batches.get(batchId))?.state, batchId).toBe('finished');
+    }
   });
 
   it('a workflow record a failover left without its creation (only a later state kept) does not stop the other workflows’ steps', async () => {
