@@ -47,22 +47,34 @@ export const scheduledReconciliation: OperatorAction = {
       if (added.code !== 0) return;
     }
     const reports = path.join(world.home, 'reconcile');
+    const promised = promisedReports.get(world) ?? new Set<string>();
+    promisedReports.set(world, promised);
     const before = new Set(reportsIn(reports));
     const at = await context.now();
     const dashboard = await world.dashboard();
     const ran = await dashboard.submitForm(`/schedules/${SCHEDULE}/run`, `/schedules/${SCHEDULE}/run`);
-    if (ran.status !== 200) {
-      await context.note(`Run now of ${SCHEDULE} on the dashboard: ${ran.status}`);
+    // Done, the form leads back to the schedules with a notice (303); anything else (a lapsed session sent to /login,
+    // an error page) queued nothing.
+    if (ran.status !== 303 || ran.location?.startsWith('/schedules') !== true) {
+      await context.note(`Run now of ${SCHEDULE} on the dashboard: ${ran.status}${ran.location === undefined ? '' : ` to ${ran.location}`}`);
       return;
     }
+    // This run's report: one that was not there before it (another Run now under way may promise it first).
     const report = await newReport(reports, before);
     if (report === undefined) {
       await context.note(`Run now of ${SCHEDULE}: no plan report within 10 minutes`);
       return;
     }
-    await promiseReport(context, report, at);
+    // Every report not promised yet: this run's, and a tick's that fired on its own meanwhile (its plan was shown too).
+    for (const name of reportsIn(reports).filter((each) => !promised.has(each) && existsSync(path.join(reports, each.replace(/\.json$/, '.csv')))).sort()) {
+      promised.add(name);
+      await promiseReport(context, path.join(reports, name), at);
+    }
   },
 };
+
+/** The plan reports of each run's schedule already made promises: each is promised once. */
+const promisedReports = new WeakMap<object, Set<string>>();
 
 function reportsIn(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];

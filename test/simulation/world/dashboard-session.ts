@@ -3,9 +3,16 @@
  * the session and CSRF cookies, reads pages and posts their forms with the form's CSRF token.
  */
 export interface DashboardSession {
-  get(path: string): Promise<{ status: number; text: string }>;
+  get(path: string): Promise<DashboardAnswer>;
   /** Reads the page at `formPage`, then posts its form to `path` with its CSRF token and `fields`. */
-  submitForm(formPage: string, path: string, fields?: Record<string, string>): Promise<{ status: number; text: string }>;
+  submitForm(formPage: string, path: string, fields?: Record<string, string>): Promise<DashboardAnswer>;
+}
+
+/** A page or a form's answer; `location` where a redirect leads (a form done goes to its result, a lapsed session to /login). */
+export interface DashboardAnswer {
+  status: number;
+  text: string;
+  location?: string;
 }
 
 export async function signInToDashboard(origin: string, token: string): Promise<DashboardSession> {
@@ -21,7 +28,7 @@ export async function signInToDashboard(origin: string, token: string): Promise<
   const get = async (path: string) => {
     const response = await fetch(`${origin}${path}`, { headers: { cookie: cookie() }, redirect: 'manual' });
     take(response);
-    return { status: response.status, text: await response.text() };
+    return answerOf(response);
   };
   const post = async (path: string, fields: Record<string, string>) => {
     const response = await fetch(`${origin}${path}`, {
@@ -31,7 +38,7 @@ export async function signInToDashboard(origin: string, token: string): Promise<
       redirect: 'manual',
     });
     take(response);
-    return { status: response.status, text: await response.text() };
+    return answerOf(response);
   };
   const csrfOf = (page: string) => /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
   const login = await get('/login');
@@ -44,4 +51,9 @@ export async function signInToDashboard(origin: string, token: string): Promise<
       return post(path, { _csrf: csrfOf(page.text), ...fields });
     },
   };
+}
+
+async function answerOf(response: Response): Promise<DashboardAnswer> {
+  const location = response.headers.get('location');
+  return { status: response.status, text: await response.text(), ...(location === null ? {} : { location }) };
 }
