@@ -40,7 +40,7 @@ export async function captureStateBefore(api: SmartsheetApi, leaver: LeaverState
 async function seatsOf(api: SmartsheetApi, userId: number, call: { signal?: AbortSignal }): Promise<StateBefore['seats']> {
   const seats: StateBefore['seats'] = [];
   for await (const plan of api.users.listPlans(userId, { ...call, includePlanName: true })) {
-    seats.push({ planId: plan.planId, ...(plan.planName === undefined ? {} : { planName: plan.planName }), ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }) });
+    seats.push({ planId: plan.planId, ...(plan.planName === undefined ? {} : { planName: plan.planName }), ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }), ...(plan.isInternal === undefined ? {} : { isInternal: plan.isInternal }) });
   }
   return seats;
 }

@@ -25,7 +25,8 @@ export const stateBeforeSchema = z.object({
   groupAdmin: z.boolean().optional(),
   licensedSheetCreator: z.boolean().optional(),
   resourceViewer: z.boolean().optional(),
-  seats: z.array(z.object({ planId: z.number(), planName: z.string().optional(), seatType: z.string().optional() })),
+  /** `isInternal` as the plan listing said it (absent in states recorded before it was kept): reactivation gives MEMBER only in such plans. */
+  seats: z.array(z.object({ planId: z.number(), planName: z.string().optional(), seatType: z.string().optional(), isInternal: z.boolean().optional() })),
   /** Groups the user owns; absent when the service did not say (it documents `include=groups` for /users/me only). */
   groupsOwned: z.array(z.object({ id: z.number(), name: z.string() })).optional(),
   /** Absent when the service did not tell (it reports -1 since the field's sunset). */

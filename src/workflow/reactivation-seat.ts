@@ -26,8 +26,13 @@ export function reactivationSeatOf(before: StateBefore | undefined): Reactivatio
   if (seats.length === 0) {
     return { cost: 'reactivation assigns a Member seat (paid); the seat held before was not recorded, so none is restored', aboveBefore: true };
   }
-  const lower = seats.filter((seat) => seat.seatType !== 'MEMBER');
-  if (lower.length === 0) return { cost: 'reactivation assigns a Member seat (paid): the seat the user held before', aboveBefore: false };
+  // Reactivation assigns MEMBER in the plans the user is internal to; a seat the plan listed as external stays as it
+  // was, and there is nothing to give back (soak seed 4505: a GUEST seat "given back" by a downgrade that changed nothing).
+  const lower = seats.filter((seat) => seat.seatType !== 'MEMBER' && seat.isInternal !== false);
+  if (lower.length === 0) {
+    const external = seats.some((seat) => seat.seatType !== 'MEMBER');
+    return { cost: external ? 'reactivation leaves the seat of a plan the user is external to as it was: nothing to give back' : 'reactivation assigns a Member seat (paid): the seat the user held before', aboveBefore: false };
+  }
   // One downgrade row per leaver: the first plan whose seat a downgrade can give back; the rest are said, not done.
   const first = lower.find((seat) => RESTORABLE[seat.seatType ?? ''] !== undefined);
   const byHand = lower.filter((seat) => seat !== first).map((seat) => `${seat.seatType ?? '?'} in plan ${seat.planId}`);
