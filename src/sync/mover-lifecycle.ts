@@ -59,7 +59,7 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
     try {
       // Moving, yet the seat batch has neither the row nor its end: a failover kept the phase and dropped the row saved
       // just before it. The row came from a live read, so the seat is judged again, as when the step first ran.
-      const rowLost = person.phase === 'moving' && !(await engine.batches.hasOutcome(workflow.seatBatch, person.row)) && (await engine.batches.getRow(workflow.seatBatch, person.row)) === undefined;
+      const rowLost = person.phase === 'moving' && (await engine.batches.getRow(workflow.seatBatch, person.row)) === undefined && !(await engine.batches.hasOutcome(workflow.seatBatch, person.row));
       if (person.phase === 'scheduled' || rowLost) {
         if (person.userId === undefined) return endAs(workflow, person.row, person.phase, 'failed', { outcome: 'failed', message: 'the mover was never resolved to a user' });
         const subject = { ...person, userId: person.userId };

@@ -37,6 +37,16 @@ async function kill(process: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** One leaver offboarded with a one-day hold, deactivated by the workers (still running): holding. */
+async function oneLeaverHolding() {
+  const { h, o } = await open();
+  const [email] = await h.deactivatableEmails(1);
+  const workflow = await o.offboard(['email', email!], { holdMs: DAY });
+  o.startWorkers();
+  await o.settle(workflow.id);
+  return { h, o, email, workflow };
+}
+
 async function expectDeactivatedOnceRemovedOnce(o: OffboardingHarness, emails: readonly string[]): Promise<void> {
   for (const email of emails) expect(await o.changesOf(email), email).toEqual(['deactivateUser', 'removeUser']);
 }
@@ -59,11 +69,7 @@ describe('offboarding interrupted', () => {
   });
 
   it('a leaver removing whose remove row a failover dropped (the phase kept): the step saves the row again and removes once', async () => {
-    const { h, o } = await open();
-    const [email] = await h.deactivatableEmails(1);
-    const workflow = await o.offboard(['email', email!], { holdMs: DAY });
-    o.startWorkers();
-    await o.settle(workflow.id);
+    const { o, email, workflow } = await oneLeaverHolding();
     const holding = await o.leaver(workflow.id, email!);
     expect(holding.phase).toBe('holding');
     // As Redis kept it after a failover between the two writes: the phase says removing, the remove batch has no row.
@@ -79,11 +85,7 @@ describe('offboarding interrupted', () => {
     // Found by the whole-system simulation (Sentinel seeds 2604, 3602): the re-check passed, the remove row was saved
     // and ran, and the phase `removing` written between them was lost in a failover; the step, run again from
     // `holding`, re-checked, found the user gone, and said someone else had removed them.
-    const { h, o } = await open();
-    const [email] = await h.deactivatableEmails(1);
-    const workflow = await o.offboard(['email', email!], { holdMs: DAY });
-    o.startWorkers();
-    await o.settle(workflow.id);
+    const { h, o, email, workflow } = await oneLeaverHolding();
     await o.stopWorkers();
     const holding = await o.leaver(workflow.id, email!);
     expect(holding.phase).toBe('holding');
@@ -107,11 +109,7 @@ describe('offboarding interrupted', () => {
     // Found by the whole-system simulation (seed 4105): a worker killed just after writing "removed" left the
     // reactivate and restore rows without an end; the step, run again, saw the leaver ended and only closed it, so
     // those two batches never finished.
-    const { h, o } = await open();
-    const [email] = await h.deactivatableEmails(1);
-    const workflow = await o.offboard(['email', email!], { holdMs: DAY });
-    o.startWorkers();
-    await o.settle(workflow.id);
+    const { h, o, email, workflow } = await oneLeaverHolding();
     await o.advance(DAY + 60_000);
     await o.settle(workflow.id);
     await o.stopWorkers();

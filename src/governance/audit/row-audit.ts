@@ -82,8 +82,9 @@ export async function appendMissingRowEntries(options: CatchUpOptions): Promise<
   const { openBatches, unrecordedEnds: ends } = store;
   const graceMs = options.graceMs ?? UNRECORDED_END_GRACE_MS;
   let appended = 0;
+  // Once per look: a note counted young by a time read a little early is only left to the next look.
+  const now = await options.clock.now();
   for await (const { batchId, mark } of openBatches.list()) {
-    const now = await options.clock.now();
     let young = false;
     for (const end of await ends.of(batchId)) {
       if (now - end.endedAtMs < graceMs) {
