@@ -1,7 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolvePlanId, resolveUserId, sameSeat, seatChangeEvents, seatInPlan } from './resolve-target.js';
-import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
+import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, seatAlreadyGiven, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
 type DowngradeAction = ActionOf<'downgrade'>;
 
@@ -42,6 +42,8 @@ export const downgradeUserJob: ReversibleJobType<DowngradeAction> = {
   reportedBy: seatChangeEvents,
 
   readBefore: (context) => readSeatBefore(context, context.action.removeAdminStatus === true),
+
+  alreadyDone: (before, context) => seatAlreadyGiven(before, context.action.seatType, context.action.removeAdminStatus === true),
 
   /** An upgrade back to the seat the user held: MEMBER or GUEST (the seats an upgrade gives). */
   inverse(facts) {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Action, UserRef } from '../src/manifest/action.js';
 import type { InverseFacts, JobContext, JobType, Reversible, RowInverse } from '../src/queue/job-type.js';
 import { callOptions } from './job-support.js';
-import { resolvePlanId, resolveUserId, seatInPlan } from './resolve-target.js';
+import type { SeatType } from '../src/contract/index.js';
+import { resolvePlanId, resolveUserId, sameSeat, seatInPlan } from './resolve-target.js';
 
 /**
  * What every job type shares to say how its rows are undone (`seatflow revert`): the answer shapes, reading the
@@ -54,17 +55,25 @@ export const seatBeforeSchema = z.object({
 export type SeatBefore = z.infer<typeof seatBeforeSchema>;
 
 /**
- * The user's seat in the row's plan (and, when the row may take it away, their admin flag) before a seat change: as
- * the pre-flight read it (no call), or read now for a row planned without it (a target built by hand).
+ * The user's seat in the row's plan (and, when the row may take it away, their admin flag), read just before a seat
+ * change. Not the pre-flight's reading: the row may run hours after it (a step, a scheduled run), and someone may have
+ * changed the seat since, which the service's answer to the change would not show (alreadyDone reads it here).
  */
 export async function readSeatBefore(context: JobContext<Extract<Action, { action: 'downgrade' | 'upgrade' }>>, withAdmin: boolean): Promise<SeatBefore> {
-  const { planId: planned, seatBefore } = context.target;
-  if (planned !== undefined && seatBefore !== undefined) {
-    return { planId: planned, ...(seatBefore.seatType === undefined ? {} : { seatType: seatBefore.seatType }), ...(withAdmin && seatBefore.admin !== undefined ? { admin: seatBefore.admin } : {}) };
-  }
   const userId = await resolveUserId(context);
   const planId = await resolvePlanId(context, userId);
   const seat = await seatInPlan(context.api, userId, planId, context);
   const admin = withAdmin ? (await context.api.users.get(userId, callOptions(context))).admin : undefined;
   return { planId, ...(seat?.seatType === undefined ? {} : { seatType: seat.seatType }), ...(admin === undefined ? {} : { admin }) };
+}
+
+/**
+ * A seat change's alreadyDone: the seat read before it (readSeatBefore) is already the one the row gives (and admin
+ * already cleared, when the row clears it). The service answers such a change 200 and changes nothing.
+ */
+export function seatAlreadyGiven(before: unknown, seatType: SeatType, clearsAdmin: boolean): string | undefined {
+  const read = seatBeforeSchema.safeParse(before);
+  if (!read.success || read.data.seatType === undefined || !sameSeat(read.data.seatType as SeatType, seatType)) return undefined;
+  if (clearsAdmin && read.data.admin !== false) return undefined;
+  return `already ${read.data.seatType} in plan ${read.data.planId}${clearsAdmin ? ', not admin' : ''} when the row ran (changed since the plan): nothing sent`;
 }

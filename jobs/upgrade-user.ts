@@ -1,7 +1,7 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolvePlanId, resolveUserId, sameSeat, seatChangeEvents, seatInPlan } from './resolve-target.js';
-import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
+import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, seatAlreadyGiven, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
 
 /**
  * upgrade: move the user to a MEMBER or GUEST seat in a plan. Confirm: list the user's plans; the seat in that plan
@@ -29,6 +29,8 @@ export const upgradeUserJob: ReversibleJobType<ActionOf<'upgrade'>> = {
   reportedBy: seatChangeEvents,
 
   readBefore: (context) => readSeatBefore(context, false),
+
+  alreadyDone: (before, context) => seatAlreadyGiven(before, context.action.seatType, false),
 
   /** A downgrade back to the seat the user held: CONTRIBUTOR (VIEWER's new name) or GUEST. */
   inverse(facts) {

@@ -22,6 +22,8 @@ export const CONTROL_ERROR_CODES = {
   planStale: 'PLAN_STALE',
   notFound: 'NOT_FOUND',
   redisUnavailable: 'REDIS_UNAVAILABLE',
+  /** No Redis replica took a submission in time: it is not acknowledged (it may still be kept), submitting again is safe. */
+  redisNoReplica: 'REDIS_NO_REPLICA',
   /** A stored record lacks what its creation wrote (a failover dropped it): it cannot be used. */
   recordUnreadable: 'RECORD_UNREADABLE',
   targetNotConfigured: 'TARGET_NOT_CONFIGURED',

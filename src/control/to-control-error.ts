@@ -4,6 +4,7 @@ import { SeatflowError, UsageError } from '../core/seatflow-error.js';
 import { ManifestRefusedError } from '../plan/manifest-refused-error.js';
 import { GovernanceRefusal } from '../governance/governance-refusal.js';
 import { RedisUnavailableError } from '../queue/redis/open-redis.js';
+import { NoReplicaError } from '../queue/redis/replicated-write.js';
 import { UnreadableRecordError } from '../core/unreadable-record.js';
 import { CONTROL_ERROR_CODES as CODES, ControlError, redisUnavailable } from './control-error.js';
 
@@ -19,6 +20,7 @@ export function toControlError(error: unknown, redisDown: boolean): ControlError
       details: { problems: error.problems },
     });
   }
+  if (error instanceof NoReplicaError) return new ControlError(503, CODES.redisNoReplica, error.message, { retryAfterSeconds: 5, ...(error.hint === undefined ? {} : { hint: error.hint }) });
   if (error instanceof RedisUnavailableError) return redisUnavailable(error.message);
   // Not a bug of this server: the record in Redis is damaged, and the answer says which and what follows.
   if (error instanceof UnreadableRecordError) return new ControlError(409, CODES.recordUnreadable, error.message, error.hint === undefined ? {} : { hint: error.hint });

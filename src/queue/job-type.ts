@@ -26,6 +26,8 @@ export interface JobResult {
   outcome: 'succeeded' | 'unchanged';
   /** Small facts worth reporting, e.g. the id of a created column or discussion. */
   detail?: Record<string, string | number | boolean>;
+  /** Why, for a row that ends `unchanged` (what was found already so). */
+  message?: string;
 }
 
 /**
@@ -101,6 +103,13 @@ export interface Reversible<A extends Action = Action> {
    * change anything. Absent when the row itself holds enough (an added user is removed by its e-mail).
    */
   readBefore?(context: JobContext<A>): Promise<unknown>;
+  /**
+   * Judges, from what `readBefore` just read before the row's first change, whether the change is already there
+   * (someone made it since the plan): why, and the row ends `unchanged` without its call; undefined to make the call.
+   * For changes the service answers the same whether or not they changed anything (a seat already held answers 200):
+   * without it such a row would report `succeeded`, and its revert would undo someone else's change.
+   */
+  alreadyDone?(before: unknown, context: JobContext<A>): string | undefined;
   /**
    * The inverse of a row that ended `succeeded`. Pure. Every job type of jobs/registry.ts has one (its type says so);
    * optional here so that a job type built for a test needs none.

@@ -16,6 +16,7 @@ import { decideAfterTokenCheck, decideRetry, type RetryDecision, type RetryPolic
 import { createRowAttempts } from './row-attempt.js';
 import type { ConfirmLater, RowJobData } from './row-job.js';
 import { RowLockLostError } from './row-lock-lost.js';
+import { leftReplacedMaster } from './redis/replicated-write.js';
 import type { RowOutcome } from './row-outcome.js';
 import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
@@ -191,6 +192,10 @@ export function createRowProcessor(options: RowProcessorOptions) {
       // Once per process: a cluster that lost a replica would otherwise log this for every row.
       logger[warnedUnreplicated ? 'debug' : 'warn']({ wanted: options.replicaAcks?.count }, 'no Redis replica confirmed the in-flight marker in time; going on (a failover now could lose it)');
       warnedUnreplicated = true;
+      // On a master the sentinels replaced, the marker and the row's records are dropped when it is demoted, and the
+      // row runs again from the new master's copy unaware of this call: so no call goes out from here (soak seed 4404:
+      // a column updated twice, 1 ms apart). The new master's copy of the row, if it has one, is run there.
+      if (await leftReplacedMaster(options.redis, logger, 'row', 'leaving the row to the new master')) throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
     }
     const { attempts, firstStartMs } = start;
     // A job BullMQ moved back after its worker stopped renewing the lock may have been mid-call; a row queued again
@@ -243,7 +248,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
       return finish({ outcome: 'succeeded', attempts, startedAt, confirmed: true, message: CONFIRMED_DONE, ...(kept ? { detail: kept } : {}) });
     }
     const detail = result.detail || kept ? { ...result.detail, ...kept } : undefined;
-    return finish({ outcome: result.outcome, attempts, startedAt, ...(confirmed ? { confirmed } : {}), ...(detail ? { detail } : {}) });
+    return finish({ outcome: result.outcome, attempts, startedAt, ...(confirmed ? { confirmed } : {}), ...(detail ? { detail } : {}), ...(result.message ? { message: result.message } : {}) });
 
     /**
      * After an attempt whose answer was lost: the service's events about the row's user since its first attempt, then
@@ -306,11 +311,16 @@ export function createRowProcessor(options: RowProcessorOptions) {
     /**
      * The row's state before is read once, just before its first change (a later attempt finds it kept): a read that
      * fails fails the attempt like the change would, and is retried with it (it changed nothing). What the plan read
-     * for the row (target.readAtPlan) stands in for the read while that reading stands (planned-state-before.ts).
+     * for the row (target.readAtPlan) stands in for the read while that reading stands (planned-state-before.ts). A
+     * job type that can tell from it that the change is already there (alreadyDone) ends the row `unchanged` unsent.
      */
     async function recordBeforeAndRun(type: JobType, rowContext: JobContext): Promise<JobResult> {
-      if (type.readBefore !== undefined && options.recordStateBefore !== false && !(await store.hasStateBefore(batchId, row))) {
-        await store.saveStateBefore(batchId, row, plannedStateBefore(rowContext.target, serviceClock.now()) ?? (await type.readBefore(rowContext)));
+      const records = options.recordStateBefore !== false;
+      if (type.readBefore !== undefined && (records || type.alreadyDone !== undefined) && !(await store.hasStateBefore(batchId, row))) {
+        const before = plannedStateBefore(rowContext.target, serviceClock.now()) ?? (await type.readBefore(rowContext));
+        const already = type.alreadyDone?.(before, rowContext);
+        if (already !== undefined) return { outcome: 'unchanged', message: already };
+        if (records) await store.saveStateBefore(batchId, row, before);
       }
       return type.run(rowContext);
     }

@@ -193,13 +193,14 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
   async function seatChangeOf(workflow: HrRecord, person: JoinerState & { userId: number }, api: SmartsheetApi, dueAt: number, signal?: AbortSignal): Promise<SeatChange> {
     const { planId } = workflow;
     if (planId !== undefined) {
+      const readAt = new Date(engine.clock.now()).toISOString();
       const listed = await seatReads.read({ key: workflow.id, planId, email: person.email, api });
       if (listed?.id === person.userId) {
         const seat = { planId, ...(listed.seatType === undefined ? {} : { seatType: listed.seatType }), ...(listed.isInternal === undefined ? {} : { isInternal: listed.isInternal }) };
-        return judgeSeatChange(person, planId, person.seat, { status: listed.status, admin: listed.admin, plans: [seat] });
+        return judgeSeatChange(person, planId, person.seat, { status: listed.status, admin: listed.admin, plans: [seat], readAt });
       }
     }
-    return seatChangeFor(api, person, planId, person.seat, signal, await addAnswer(workflow, person, dueAt));
+    return seatChangeFor(api, person, planId, person.seat, () => engine.clock.now(), signal, await addAnswer(workflow, person, dueAt));
   }
 
   /**

@@ -68,8 +68,8 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
         try {
           change =
             reading !== undefined && reading.planId !== undefined && reading.planId === workflow.planId
-              ? judgeSeatChange(subject, workflow.planId, person.seat, { status: reading.status, admin: reading.admin, plans: [{ planId: reading.planId, seatType: reading.seatType, isInternal: reading.isInternal }] })
-              : await seatChangeFor(api, subject, workflow.planId, person.seat, signal);
+              ? judgeSeatChange(subject, workflow.planId, person.seat, { status: reading.status, admin: reading.admin, plans: [{ planId: reading.planId, seatType: reading.seatType, isInternal: reading.isInternal }], readAt: reading.recordedAt })
+              : await seatChangeFor(api, subject, workflow.planId, person.seat, () => engine.clock.now(), signal);
         } catch (error) {
           if (!(error instanceof ResourceNotFoundError)) throw error;
           return endAs(workflow, person.row, person.phase, 'skipped', { outcome: 'skipped', message: 'no longer a user of the organization' });

@@ -20,6 +20,11 @@ export interface SeatFacts {
   status?: UserStatus | undefined;
   admin?: boolean | undefined;
   plans: readonly Pick<UserPlan, 'planId' | 'seatType' | 'isInternal'>[];
+  /**
+   * When they were read (service clock, ISO): the row keeps them as its state before for as long as such a reading
+   * stands (planned-state-before.ts), and reads the seat again just before its call when it runs later.
+   */
+  readAt: string;
 }
 
 /**
@@ -28,12 +33,13 @@ export interface SeatFacts {
  * A move the service refuses, or that would take admin rights away, is not made: the reason says what to do instead.
  * Reads the profile (unless `known` gives its status and admin flag) and the user's plans.
  */
-export async function seatChangeFor(api: SmartsheetApi, subject: SeatChangeSubject, planId: number | undefined, wanted: PolicySeat, signal?: AbortSignal, known?: Pick<SeatFacts, 'status' | 'admin'>): Promise<SeatChange> {
+export async function seatChangeFor(api: SmartsheetApi, subject: SeatChangeSubject, planId: number | undefined, wanted: PolicySeat, clock: () => number, signal?: AbortSignal, known?: Pick<SeatFacts, 'status' | 'admin'>): Promise<SeatChange> {
   const call = signal === undefined ? {} : { signal };
+  const readAt = new Date(clock()).toISOString();
   const profile = known ?? (await api.users.get(subject.userId, call));
   const plans = [];
   for await (const plan of api.users.listPlans(subject.userId, call)) plans.push(plan);
-  return judgeSeatChange(subject, planId, wanted, { status: profile.status, admin: profile.admin, plans });
+  return judgeSeatChange(subject, planId, wanted, { status: profile.status, admin: profile.admin, plans, readAt });
 }
 
 /** seatChangeFor on facts already read (a plan's bulk reading that still stands): no call. */
@@ -55,6 +61,7 @@ export function judgeSeatChange(subject: SeatChangeSubject, planId: number | und
     if (facts.admin === true) return skip('the user is a System Admin: a sync does not take admin rights away (a downgrade would); change it in Admin Center');
   }
   const seatType = wanted;
+  const seatBefore = { ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }), ...(facts.admin === undefined ? {} : { admin: facts.admin }) };
   const action = (move === 'downgrade'
     ? { action: 'downgrade', user: { email: subject.email }, planId: plan.planId, seatType }
     : { action: 'upgrade', user: { email: subject.email }, planId: plan.planId, seatType }) as Action;
@@ -62,7 +69,8 @@ export function judgeSeatChange(subject: SeatChangeSubject, planId: number | und
     kind: 'row',
     from: current,
     to: wanted,
-    // The seat and admin flag just read are the row's state before (its revert's), as a pre-flight's are: no read again.
-    row: { row: subject.row, line: subject.line, action, actionName: action.action, verdict: 'change', target: { userId: subject.userId, email: subject.email, planId: plan.planId, seatBefore: { ...(plan.seatType === undefined ? {} : { seatType: plan.seatType }), ...(facts.admin === undefined ? {} : { admin: facts.admin }) } } },
+    // The seat and admin flag just read are the row's state before (its revert's) while that reading stands: a row run
+    // later reads the seat again, and ends unchanged if someone gave it meanwhile.
+    row: { row: subject.row, line: subject.line, action, actionName: action.action, verdict: 'change', target: { userId: subject.userId, email: subject.email, planId: plan.planId, seatBefore, readAtPlan: { readAt: facts.readAt, state: { planId: plan.planId, ...seatBefore } } } },
   };
 }

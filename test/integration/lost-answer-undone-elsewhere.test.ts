@@ -132,7 +132,7 @@ describe('a lost answer, then an outside undo', () => {
       const { email, userId, batch } = await subscribedRow(h, env, url, (row) => ({ action: 'downgrade', user: { email: row }, seatType: 'CONTRIBUTOR' }));
       const downgrades = async () => (await h.mutations()).filter((m) => m.operation === 'downgradeUser' && m.userId === userId);
 
-      await sim(h, 'PUT', '/faults', { spec: 'reset-after:1', seed: 3 });
+      await sim(h, 'PUT', '/faults', { spec: 'reset-after:1:writes', seed: 3 });
       h.startWorkers({ concurrency: 1, api: client, budget: h.budget, policy: { maxAttempts: 100, maxElapsedMs: 120_000, baseDelayMs: 100, maxDelayMs: 200 }, witness: createUserEventLog(h.redisHandle.client, createEventKeys(h.prefix, h.server.url)), eventWaitMs: 30_000 });
       await waitUntil('the lost downgrade', async () => ((await downgrades()).length > 0 ? true : undefined));
       await sim(h, 'POST', '/outside-change', { user: email, change: 'seat', seatType: 'MEMBER' });

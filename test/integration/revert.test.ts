@@ -73,6 +73,28 @@ describe('revert of a batch, from each row\'s state before', { timeout: 90_000 }
     expect(batchIdOf(again.plan.source.sha256, g.h.server.url, options)).toBe(id);
   });
 
+  it('ends a seat change someone made between the plan and the row unchanged, sends nothing, and leaves it out of the revert', async () => {
+    const emails = membersOf(g.h, 3);
+    const plan = await g.h.plan(g.h.writeManifest('downgrade.csv', ['email,action,seatType', ...emails.map((email) => `${email},downgrade,CONTRIBUTOR`)]));
+    // Planned while every user held MEMBER; an admin downgrades the second by hand before the batch runs. The service
+    // answers the batch's call 200 whether or not it changes anything, so only a read before it can tell.
+    const byHand = [...g.h.server.context.state.users.values()].find((user) => user.email === emails[1])!;
+    await g.h.api.users.downgrade(byHand.id, plan.rows.at(1)!.target.planId!, { seatType: 'CONTRIBUTOR' });
+    const submitted = await g.h.system.submit(plan);
+    g.h.startWorkers();
+    await g.h.waitForState(submitted.batch.id, ['finished']);
+
+    const outcomes = await g.h.outcomes(submitted.batch.id);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['succeeded', 'unchanged', 'succeeded']);
+    expect(outcomes[1]!.message).toMatch(/^already CONTRIBUTOR in plan \d+ when the row ran \(changed since the plan\): nothing sent$/);
+    const downgrades = (await g.h.mutations()).filter((m) => m.userId === byHand.id && m.operation === 'downgradeUser');
+    expect(downgrades).toHaveLength(1);
+
+    // Undoing the batch gives back the seats it changed, not the one the admin changed.
+    const revert = await revertOf(submitted.batch.id);
+    expect(Array.from(revert.plan.rows, (row) => row.target.email)).toEqual([emails[0], emails[2]]);
+  });
+
   it('plans the inverse of each kind of row and refuses what cannot be undone, with the reason', async () => {
     const [deactivated, aliased, removed, target] = membersOf(g.h, 4);
     g.h.startWorkers();

@@ -21,7 +21,8 @@ export interface ReplicatedSubmissionOptions<T extends Submission> {
  * The answer is the first finished attempt's and is kept: a repeat finds the records the first made and would answer
  * "existed already" for what this call has just queued; repeats only make sure the records exist on the master a
  * replica holds. An attempt cut off by the failover (its connection dropped) answers nothing, and may have made the
- * records the next attempt finds: the caller tells them by what it wrote (its creation time).
+ * records the next attempt finds: the caller tells them by what it wrote (its creation time). With no replica to take
+ * it in time, it is refused (NoReplicaError, 503 on the API), never acknowledged on the master alone.
  */
 export async function replicatedSubmission<T extends Submission>(options: ReplicatedSubmissionOptions<T>): Promise<T> {
   let answer: T | undefined;
@@ -35,7 +36,7 @@ export async function replicatedSubmission<T extends Submission>(options: Replic
       throw error;
     }
     answer ??= cutOff && !attempt.created && options.madeByThisCall(attempt) ? { ...attempt, created: true } : attempt;
-  });
+  }, { required: true });
   // Replicas were found missing meanwhile and the writes stopped waiting right after an attempt that was cut off.
   if (answer === undefined) throw new Error('the submission was cut off by a Redis failover and not made again: submit it again');
   return answer;

@@ -1,5 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import type { RedisClient, ReplicaAcks } from './lua-script.js';
+import { RedisUnavailableError } from './redis-unavailable-error.js';
 import { SentinelClient } from './sentinel-client.js';
 
 /** How long a write keeps being made again while no replica acknowledges it: a planned failover's window and more. */
@@ -30,6 +31,18 @@ export function createReplicaQuiet(now: () => number = Date.now): ReplicaQuiet {
 
 const PAUSE_BETWEEN_TRIES_MS = 250;
 
+/**
+ * Behind Sentinel: whether the client is on a master the sentinels have replaced (it missed the switch, or the switch
+ * is under way). What it writes there is dropped when that server is demoted, so the client connects again (asking the
+ * sentinels), and says so with `then` (what the caller does instead). Elsewhere nothing can tell: false.
+ */
+export async function leftReplacedMaster(redis: RedisClient, logger: Logger, what: string, then: string): Promise<boolean> {
+  if (!(redis instanceof SentinelClient) || (await redis.onNamedMaster()) !== false) return false;
+  logger.warn({ what }, `this connection is on a Redis master the sentinels have replaced: connecting again, and ${then}`);
+  redis.disconnect(true);
+  return true;
+}
+
 export interface ReplicatedWrites {
   /**
    * Makes `write` (which must be idempotent: it may run several times) and waits until `replicas.count` replicas hold
@@ -38,9 +51,17 @@ export interface ReplicatedWrites {
    * again, on whatever master the client reaches by then, until a replica acknowledges or the patience runs out.
    * `routeKey` is a key the write touches: on a cluster, WAIT goes to that key's node (where the write went). Resolves
    * whether a replica holds it; false also while replicas were found missing a moment ago (nothing waits then).
+   * `required`: a write seatflow is about to acknowledge to an operator (a submission) waits even then, and when no
+   * replica takes it within the patience it is refused (NoReplicaError) instead of acknowledged unreplicated.
    */
-  write(routeKey: string, write: () => Promise<unknown>): Promise<boolean>;
+  write(routeKey: string, write: () => Promise<unknown>, mode?: { required: boolean }): Promise<boolean>;
 }
+
+/**
+ * No Redis replica took a write seatflow was about to acknowledge: it is not acknowledged, though the master may keep
+ * it. Made again (a submission is idempotent by its id), it finds what the first made and creates only what is missing.
+ */
+export class NoReplicaError extends RedisUnavailableError {}
 
 export interface ReplicatedWritesOptions {
   /** The connection `write` uses: WAIT counts the writes this connection made. */
@@ -70,26 +91,17 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
     return Number(waited?.[1] ?? 0);
   };
 
-  /**
-   * Behind Sentinel: whether the client is on a master the sentinels have replaced (it missed the switch, or the switch
-   * is under way). A write there is dropped when that server is demoted, so the client connects again (asking the
-   * sentinels) and the write is made again. Elsewhere nothing can tell: false.
-   */
-  const onReplacedMaster = async (): Promise<boolean> => {
-    if (!(redis instanceof SentinelClient) || (await redis.onNamedMaster()) !== false) return false;
-    logger.warn({ what: options.what }, 'this connection is on a Redis master the sentinels have replaced: connecting again, and making the write again');
-    redis.disconnect(true);
-    return true;
-  };
+  const onReplacedMaster = () => leftReplacedMaster(redis, logger, options.what, 'making the write again');
 
   return {
-    async write(routeKey, write) {
+    async write(routeKey, write, mode) {
+      const required = mode?.required === true;
       if (replicas.count <= 0) {
         await write();
         return true;
       }
       // While replicas are missing nothing waits for one, but a write on a replaced master is still made again.
-      if (!quiet.waiting()) {
+      if (!required && !quiet.waiting()) {
         await write();
         if (!(await onReplacedMaster())) return false;
       }
@@ -107,9 +119,10 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
         // keeps naming another address than the one reached, as behind an unmapped NAT, must not hold the write forever).
         if (now() - started < patienceMs && (await onReplacedMaster())) continue;
         // Another write ran out of patience meanwhile: replicas are missing, this one stops waiting too.
-        if (!quiet.waiting()) return false;
+        if (!required && !quiet.waiting()) return false;
         if (now() - started >= patienceMs) {
           quiet.missed();
+          if (required) throw noReplica(options.what, patienceMs);
           logger.warn({ what: options.what, wanted: replicas.count, patienceMs }, 'no Redis replica took a write in time; going on without waiting for replicas for 30 s (a failover now could lose such writes)');
           return false;
         }
@@ -117,4 +130,12 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
       }
     },
   };
+}
+
+function noReplica(what: string, patienceMs: number): NoReplicaError {
+  return new NoReplicaError(
+    'REDIS_NO_REPLICA',
+    `no Redis replica took the ${what} within ${patienceMs / 1000} s, so it is not acknowledged: a failover now could lose it`,
+    { retryable: true, hint: 'it may still be kept and run (its status shows it); submitting it again is safe and finds it. If a replica is down or resyncing, bring it back' },
+  );
 }

@@ -43,7 +43,7 @@ function wrap(def: RouteDef, pipeline: ApiPipeline) {
   const costOf = typeof cost === 'number' ? () => cost : cost;
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const { server } = pipeline;
-    const fault = pipeline.faults.draw();
+    const fault = pipeline.faults.draw(request.method);
     if (fault !== undefined) {
       if (fault.kind === 'delay') await sleep(fault.ms);
       else if (fault.kind === 'reset') return cutConnection(request, reply);

@@ -7,14 +7,17 @@ import { createPrng, type Prng } from './prng.js';
  * - `delay:250ms:0.05`: wait that long (ms or s), then serve normally;
  * - `500-after:0.05`, `reset-after:0.05`: serve the request (the change is made) and then answer 500 or cut the
  *   connection, so the caller cannot tell whether it happened.
- * At most one fault applies to a request; probabilities add up in the order given.
+ * At most one fault applies to a request; probabilities add up in the order given. An item ending in `:writes`
+ * (`reset-after:1:writes`) applies only to requests that may change something (not GET or HEAD): a test can lose the
+ * answer of a change without losing the reads around it.
  */
-export type Fault =
+export type Fault = (
   | { kind: 'status'; status: number; probability: number }
   | { kind: 'reset'; probability: number }
   | { kind: 'delay'; ms: number; probability: number }
   | { kind: 'status-after'; status: number; probability: number }
-  | { kind: 'reset-after'; probability: number };
+  | { kind: 'reset-after'; probability: number }
+) & { writesOnly?: true };
 
 export class FaultSpecError extends Error {}
 
@@ -38,21 +41,24 @@ export function parseFaultSpec(spec: string): Fault[] {
     const item = raw.trim();
     if (item === '' || item === 'off' || item === 'none') continue;
     const parts = item.split(':');
+    const writesOnly = parts.length > 2 && parts.at(-1)?.toLowerCase() === 'writes';
+    if (writesOnly) parts.pop();
+    const scope = writesOnly ? { writesOnly: true as const } : {};
     const head = (parts[0] ?? '').toLowerCase();
     if (head === 'delay') {
       if (parts.length !== 3) throw new FaultSpecError(`fault "${item}": write delay:250ms:0.05`);
-      faults.push({ kind: 'delay', ms: parseDuration(parts[1] ?? '', item), probability: parseProbability(parts[2], item) });
+      faults.push({ kind: 'delay', ms: parseDuration(parts[1] ?? '', item), probability: parseProbability(parts[2], item), ...scope });
       continue;
     }
-    if (parts.length !== 2) throw new FaultSpecError(`fault "${item}": write KIND:PROBABILITY, e.g. 503:0.1`);
+    if (parts.length !== 2) throw new FaultSpecError(`fault "${item}": write KIND:PROBABILITY, e.g. 503:0.1 (or 503:0.1:writes)`);
     const probability = parseProbability(parts[1], item);
     const after = /^(\d{3}|reset)-after$/.exec(head);
     const base = after ? (after[1] ?? '') : head;
     if (base === 'reset') {
-      faults.push(after ? { kind: 'reset-after', probability } : { kind: 'reset', probability });
+      faults.push(after ? { kind: 'reset-after', probability, ...scope } : { kind: 'reset', probability, ...scope });
     } else if (/^[45]\d\d$/.test(base)) {
       const status = Number(base);
-      faults.push(after ? { kind: 'status-after', status, probability } : { kind: 'status', status, probability });
+      faults.push(after ? { kind: 'status-after', status, probability, ...scope } : { kind: 'status', status, probability, ...scope });
     } else {
       throw new FaultSpecError(`fault "${item}": unknown kind ${head}`);
     }
@@ -63,8 +69,8 @@ export function parseFaultSpec(spec: string): Fault[] {
 }
 
 export interface FaultInjector {
-  /** The fault for the next request, or undefined. */
-  draw(): Fault | undefined;
+  /** The fault for the next request (of that HTTP method), or undefined. */
+  draw(method?: string): Fault | undefined;
   configure(spec: string, seed?: number): void;
   describe(): { spec: string; seed: number; faults: Fault[] };
 }
@@ -74,11 +80,12 @@ export function createFaultInjector(spec = '', seed = 1): FaultInjector {
   let current = { spec, seed };
   let prng: Prng = createPrng(seed);
   return {
-    draw() {
+    draw(method = 'GET') {
       if (faults.length === 0) return undefined;
       let r = prng.next();
+      const reads = method === 'GET' || method === 'HEAD';
       for (const fault of faults) {
-        if (r < fault.probability) return fault;
+        if (r < fault.probability) return fault.writesOnly === true && reads ? undefined : fault;
         r -= fault.probability;
       }
       return undefined;

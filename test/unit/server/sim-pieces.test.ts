@@ -32,6 +32,12 @@ describe('parseFaultSpec', () => {
     expect(draws(9)).toBe(draws(9));
     expect(draws(9)).not.toBe(draws(10));
   });
+
+  it('applies an item ending in :writes to changes only, never to a read', () => {
+    expect(parseFaultSpec('reset-after:1:writes')).toEqual([{ kind: 'reset-after', probability: 1, writesOnly: true }]);
+    const injector = createFaultInjector('reset-after:1:writes,delay:5ms:0', 1);
+    expect(['GET', 'POST', 'HEAD', 'PUT', 'DELETE'].map((method) => injector.draw(method)?.kind ?? '-')).toEqual(['-', 'reset-after', '-', 'reset-after', 'reset-after']);
+  });
 });
 
 describe('rate limiter', () => {

@@ -16,16 +16,26 @@ afterAll(async () => {
   await server.close();
 });
 
+/** The service clock of these reads: a fixed instant, so that the rows' readings can be compared. */
+const READ_AT = Date.parse('2026-11-29T04:00:00.000Z');
+const clock = () => READ_AT;
+
 describe('seatChangeFor', () => {
-  it('keeps the seat it read as the row\'s seat before, so the row reads nothing again for its revert', async () => {
+  it('keeps the seat it read, and when, as the row\'s seat before: a row run while that reading stands reads nothing again', async () => {
     const user = [...server.context.state.users.values()].find((candidate) => candidate.status === 'ACTIVE' && candidate.admin !== true && candidate.seats.length === 1 && candidate.seats[0]?.seatType === 'MEMBER');
     if (user === undefined) throw new Error('no active single-plan Member in the organization');
     const planId = user.seats[0]!.planId;
-    const change = await seatChangeFor(api, { row: 1, line: 2, email: user.email, userId: user.id }, planId, 'CONTRIBUTOR');
+    const change = await seatChangeFor(api, { row: 1, line: 2, email: user.email, userId: user.id }, planId, 'CONTRIBUTOR', clock);
     expect(change.kind).toBe('row');
     if (change.kind !== 'row') return;
     expect(change.row.action).toMatchObject({ action: 'downgrade', planId });
-    expect(change.row.target).toEqual({ userId: user.id, email: user.email, planId, seatBefore: { seatType: 'MEMBER', admin: false } });
+    expect(change.row.target).toEqual({
+      userId: user.id,
+      email: user.email,
+      planId,
+      seatBefore: { seatType: 'MEMBER', admin: false },
+      readAtPlan: { readAt: new Date(READ_AT).toISOString(), state: { planId, seatType: 'MEMBER', admin: false } },
+    });
   });
 
   it('judges on a reading it is given exactly as on the service read now, and makes no call', async () => {
@@ -33,17 +43,17 @@ describe('seatChangeFor', () => {
     if (user === undefined) throw new Error('no active single-plan Member in the organization');
     const seat = user.seats[0]!;
     const subject = { row: 1, line: 2, email: user.email, userId: user.id };
-    const read = await seatChangeFor(api, subject, seat.planId, 'CONTRIBUTOR');
-    const judged = judgeSeatChange(subject, seat.planId, 'CONTRIBUTOR', { status: 'ACTIVE', admin: false, plans: [{ planId: seat.planId, seatType: 'MEMBER', isInternal: seat.isInternal }] });
+    const read = await seatChangeFor(api, subject, seat.planId, 'CONTRIBUTOR', clock);
+    const judged = judgeSeatChange(subject, seat.planId, 'CONTRIBUTOR', { status: 'ACTIVE', admin: false, plans: [{ planId: seat.planId, seatType: 'MEMBER', isInternal: seat.isInternal }], readAt: new Date(READ_AT).toISOString() });
     expect(judged).toEqual(read);
-    expect(judgeSeatChange(subject, seat.planId, 'CONTRIBUTOR', { status: 'PENDING', admin: false, plans: [{ planId: seat.planId, seatType: 'MEMBER' }] })).toMatchObject({ kind: 'skip' });
+    expect(judgeSeatChange(subject, seat.planId, 'CONTRIBUTOR', { status: 'PENDING', admin: false, plans: [{ planId: seat.planId, seatType: 'MEMBER' }], readAt: new Date(READ_AT).toISOString() })).toMatchObject({ kind: 'skip' });
   });
 
   it('reads only the plans when the status and admin flag are known (an add just answered them)', async () => {
     const user = [...server.context.state.users.values()].find((candidate) => candidate.status === 'ACTIVE' && candidate.admin !== true && candidate.seats.length === 1);
     if (user === undefined) throw new Error('no active single-plan user in the organization');
     const counted = countCalls(api);
-    await seatChangeFor(counted.api, { row: 1, line: 2, email: user.email, userId: user.id }, user.seats[0]!.planId, 'MEMBER', undefined, { status: 'ACTIVE', admin: false });
+    await seatChangeFor(counted.api, { row: 1, line: 2, email: user.email, userId: user.id }, user.seats[0]!.planId, 'MEMBER', clock, undefined, { status: 'ACTIVE', admin: false });
     expect(counted.calls()).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger, type Logger } from '../../../../src/core/logger.js';
-import { createReplicatedWrites } from '../../../../src/queue/redis/replicated-write.js';
+import { createReplicatedWrites, NoReplicaError } from '../../../../src/queue/redis/replicated-write.js';
 import { useMasterAndReplica } from '../../../helpers/master-and-replica.js';
 
 const servers = useMasterAndReplica();
@@ -39,6 +39,25 @@ describe('createReplicatedWrites', () => {
     expect(await writer.write('k1', write)).toBe(false);
     expect(writes).toBe(before + 1);
     expect(warnings).toHaveLength(1);
+  });
+
+  it('refuses a required write no replica takes, even while other writes go on without waiting', async () => {
+    let writes = 0;
+    let clock = 0;
+    const writer = createReplicatedWrites({ redis: servers.client, replicas: { count: 1, timeoutMs: 20 }, logger: warningsOf().logger, what: 'batch submission', patienceMs: 300, now: () => (clock += 50) });
+    const write = async () => {
+      writes += 1;
+      await servers.client.set('k3', String(writes));
+    };
+    const refusal = writer.write('k3', write, { required: true });
+    await expect(refusal).rejects.toBeInstanceOf(NoReplicaError);
+    await expect(refusal).rejects.toThrow(/^no Redis replica took the batch submission within 0.3 s, so it is not acknowledged/);
+    expect(writes).toBeGreaterThan(1);
+    // Replicas were found missing: a write that is not required goes on at once, a required one still waits, and is refused.
+    expect(await writer.write('k3', write)).toBe(false);
+    const before = writes;
+    await expect(writer.write('k3', write, { required: true })).rejects.toThrow(NoReplicaError);
+    expect(writes).toBeGreaterThan(before + 1);
   });
 
   it('answers once a replica holds the write: at once with a replica in place, and after writing again when one comes', async () => {

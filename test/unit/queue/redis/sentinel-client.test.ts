@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../../src/core/logger.js';
-import { createReplicatedWrites } from '../../../../src/queue/redis/replicated-write.js';
+import { createReplicatedWrites, leftReplacedMaster } from '../../../../src/queue/redis/replicated-write.js';
 import { SentinelClient } from '../../../../src/queue/redis/sentinel-client.js';
 import { startTestRedisSentinel, type TestRedisSentinel } from '../../../helpers/redis-cluster.js';
 
@@ -74,11 +74,18 @@ describe('SentinelClient', () => {
     class Deaf extends SentinelClient {
       override switchAnnounced(): void {}
     }
-    const deaf = new Deaf({ sentinels: sentinel.sentinels.map((s) => ({ host: '127.0.0.1', port: s.port })), name: sentinel.masterName, maxRetriesPerRequest: null });
-    deaf.on('error', () => undefined);
+    const deafClient = () => {
+      const made = new Deaf({ sentinels: sentinel.sentinels.map((s) => ({ host: '127.0.0.1', port: s.port })), name: sentinel.masterName, maxRetriesPerRequest: null });
+      made.on('error', () => undefined);
+      return made;
+    };
+    const deaf = deafClient();
+    // A worker's connection: on the replaced master, it leaves (connects again) rather than send a row's call from there.
+    const worker = deafClient();
     try {
-      await until(() => deaf.status === 'ready');
+      await until(() => deaf.status === 'ready' && worker.status === 'ready');
       expect(await deaf.onNamedMaster()).toBe(true);
+      expect(await leftReplacedMaster(worker, createSilentLogger(), 'row', 'leaving the row')).toBe(false);
       const oldPort = await sentinel.currentMasterPort();
       const asker = sentinel.nodeClient(sentinel.sentinels[0]!.port);
       expect(await asker.call('SENTINEL', 'FAILOVER', sentinel.masterName)).toBe('OK');
@@ -90,6 +97,10 @@ describe('SentinelClient', () => {
       }
       // Still on the old master, which takes writes until it is demoted, then drops them.
       expect(await deaf.onNamedMaster()).toBe(false);
+      const readyAgain = new Promise((resolve) => worker.once('ready', resolve));
+      expect(await leftReplacedMaster(worker, createSilentLogger(), 'row', 'leaving the row')).toBe(true);
+      await readyAgain;
+      expect(await worker.onNamedMaster()).toBe(true);
       const key = `sentinel-client-replaced-${Date.now()}`;
       const writes = createReplicatedWrites({ redis: deaf, replicas: { count: 1, timeoutMs: 200 }, logger: createSilentLogger(), what: 'a test write', patienceMs: 3000 });
       await writes.write(key, () => deaf.set(key, 'kept'));
@@ -102,6 +113,7 @@ describe('SentinelClient', () => {
       expect(await deaf.onNamedMaster()).toBe(true);
     } finally {
       deaf.disconnect();
+      worker.disconnect();
     }
   }, 60_000);
 });
