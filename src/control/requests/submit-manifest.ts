@@ -7,6 +7,7 @@ import type { ManifestFormat } from '../../manifest/manifest-format.js';
 import type { BatchPlan } from '../../plan/planned-row.js';
 import { batchIdOf, type SubmitResult } from '../../queue/submit-batch.js';
 import { batchView, type BatchView } from './batch-view.js';
+import { unlessUnreplicated } from '../unless-unreplicated.js';
 import type { ControlDeps } from '../control-deps.js';
 import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { planWithinDeadline } from './plan-within-deadline.js';
@@ -77,7 +78,7 @@ export async function submitManifest(deps: ControlDeps, options: SubmitManifestO
       details: { guardrails, summary: plan.summary },
     });
   }
-  const queue = () => withRedis(deps, () => system.submit(plan, { options: batchOptions }), { timeout: false });
+  const queue = () => unlessUnreplicated(() => withRedis(deps, () => system.submit(plan, { options: batchOptions }), { timeout: false }), () => ({ batchId: id, plan }));
   const queued = (result: SubmitResult): SubmitManifestResult => ({ batchId: result.batch.id, created: result.created, existing: !result.created, jobsAdded: result.jobsAdded, batch: batchView(result.batch), ...(result.created ? { plan } : {}) });
   if (governance === undefined) return queued(await queue());
 

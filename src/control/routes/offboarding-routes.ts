@@ -11,6 +11,8 @@ import { submitOffboardingRequest } from '../requests/submit-offboarding-request
 import { undoOnTarget } from '../requests/undo-on-target.js';
 import { planOffboardingRequest } from '../requests/plan-offboarding-request.js';
 import { withRedis } from '../with-redis.js';
+import { unlessUnreplicated } from '../unless-unreplicated.js';
+import { workflowIdOf } from '../../workflow/submit-offboarding.js';
 import { callsToApply } from '../../plan/calls-at-rate.js';
 import { leaverCalls } from '../../workflow/leaver-calls.js';
 
@@ -81,7 +83,10 @@ export function registerOffboardingRoutes(app: FastifyInstance, deps: ControlDep
         details: { guardrails: plan.guardrails },
       });
     }
-    const result = await submitOffboardingRequest(deps, offboarding, { plan, bytes, name: query.name ?? `leavers.${format}`, actor: request.actor, reason: query.reason });
+    const result = await unlessUnreplicated(
+      () => submitOffboardingRequest(deps, offboarding, { plan, bytes, name: query.name ?? `leavers.${format}`, actor: request.actor, reason: query.reason }),
+      () => ({ offboardingId: workflowIdOf(plan, deps.target.id), plan, calls }),
+    );
     if ('awaitingApproval' in result) {
       const approval = result.awaitingApproval;
       return reply.code(202).header('location', approval.links.self).send({ offboardingId: approval.id, awaitingApproval: true, created: result.created, approval, plan, calls });

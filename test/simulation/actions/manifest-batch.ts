@@ -1,6 +1,6 @@
 import type { ShownRow } from '../ledger/change-of-row.js';
 import { promiseBatchPlan } from '../ledger/promise-batch-plan.js';
-import { callWithRetries, describeAnswer } from './call-with-retries.js';
+import { callWithRetries, describeAnswer, unacknowledgedPlan } from './call-with-retries.js';
 import type { DrawContext, OperatorAction } from './operator-action.js';
 
 /** The kinds of manifest row an operator writes, with how often (weights), user-side and sheet-side. */
@@ -90,8 +90,25 @@ export const manifestBatch: OperatorAction = {
     const at = await context.now();
     const answer = await callWithRetries(() => operator.post(`/v1/batches?confirm=true&name=${encodeURIComponent(name)}&reason=simulation`, { bytes, type: 'application/x-ndjson' }));
     const body = answer.body as { batchId?: string; created?: boolean; existing?: boolean; awaitingApproval?: boolean; approval?: { id: string; planHash: string }; plan?: { rows: ShownRow[] } } | undefined;
+    // Refused as not acknowledged (no Redis replica took it), the batch named with its plan may still run.
+    const unacknowledged = unacknowledgedPlan<{ rows: ShownRow[] }>(answer, 'batchId');
+    const promise = (batchId: string, shown: ShownRow[], state: 'expected' | 'optional') =>
+      promiseBatchPlan(context.ledger, { batchId, rows: shown, at, eventSeq: context.event.seq, state, label: `manifest ${name} (${batchId})` });
     if (body?.batchId === undefined || (answer.status !== 200 && answer.status !== 202)) {
+      if (unacknowledged !== undefined) {
+        const { keys } = promise(unacknowledged.id, unacknowledged.plan.rows, 'optional');
+        await context.note(`manifest ${name}: batch ${unacknowledged.id} not acknowledged (${describeAnswer(answer)}); it may run as its refusal showed`);
+        context.remember({ batchId: unacknowledged.id, promiseKeys: keys });
+        return;
+      }
       await context.note(`manifest ${name} (${rows.length} rows) refused: ${describeAnswer(answer)}`);
+      return;
+    }
+    if (body.plan === undefined && unacknowledged?.id === body.batchId && body.awaitingApproval !== true) {
+      // Found on a later try: the batch the refusal showed is this one, kept after all: acknowledged now.
+      const { keys } = promise(body.batchId, unacknowledged.plan.rows, 'expected');
+      await context.note(`manifest ${name}: batch ${body.batchId} queued (refused as not acknowledged, then found on a later try)`);
+      context.remember({ batchId: body.batchId, promiseKeys: keys });
       return;
     }
     if (body.plan === undefined) {

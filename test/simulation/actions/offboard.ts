@@ -1,7 +1,7 @@
 import { promiseOffboardingPlan, type ShownLeaver } from '../ledger/promise-offboarding-plan.js';
 import { DAY_MS } from '../scenario/scenario.js';
 import { APPROVAL_DESTRUCTIVE_ABOVE } from '../world/world-config.js';
-import { callWithRetries, describeAnswer } from './call-with-retries.js';
+import { callWithRetries, describeAnswer, unacknowledgedPlan } from './call-with-retries.js';
 import type { OperatorAction } from './operator-action.js';
 
 /**
@@ -33,12 +33,31 @@ export const offboard: OperatorAction = {
     const query = new URLSearchParams({ hold: String(params.hold), tz: String(params.timeZone), confirm: 'true', name, reason: 'simulation' });
     const at = await context.now();
     const answer = await callWithRetries(() => context.world.api.hr.post(`/v1/offboardings?${query}`, { bytes, type: 'text/csv' }));
-    const body = answer.body as { offboardingId?: string; created?: boolean; awaitingApproval?: boolean; approval?: { id: string; planHash: string }; plan?: { leavers: ShownLeaver[]; options: { holdMs: number } } } | undefined;
+    type ShownPlan = { leavers: ShownLeaver[]; options: { holdMs: number } };
+    const body = answer.body as { offboardingId?: string; created?: boolean; awaitingApproval?: boolean; approval?: { id: string; planHash: string }; plan?: ShownPlan } | undefined;
+    // Refused as not acknowledged (no Redis replica took it), the offboarding named with its plan may still run.
+    const unacknowledged = unacknowledgedPlan<ShownPlan>(answer, 'offboardingId');
+    const promise = (workflowId: string, plan: ShownPlan, state: 'expected' | 'optional') =>
+      promiseOffboardingPlan(context.ledger, { workflowId, leavers: plan.leavers, holdMs: plan.options.holdMs, eventSeq: context.event.seq, state, at, label: `offboarding ${name} (${workflowId})` });
+    const emails = leavers.map((leaver) => leaver.email);
     if (body?.offboardingId === undefined || (answer.status !== 200 && answer.status !== 202)) {
+      if (unacknowledged !== undefined) {
+        const keys = promise(unacknowledged.id, unacknowledged.plan, 'optional');
+        await context.note(`offboarding ${name}: ${unacknowledged.id} not acknowledged (${describeAnswer(answer)}); it may run as its refusal showed`);
+        context.remember({ workflowId: unacknowledged.id, holdMs: unacknowledged.plan.options.holdMs, emails, promiseKeys: keys });
+        return;
+      }
       await context.note(`offboarding ${name} (${leavers.length} leavers) refused: ${describeAnswer(answer)}`);
       return;
     }
     const workflowId = body.offboardingId;
+    if (body.plan === undefined && unacknowledged?.id === workflowId && body.awaitingApproval !== true) {
+      // Found on a later try: the offboarding the refusal showed is this one, kept after all: acknowledged now.
+      const keys = promise(workflowId, unacknowledged.plan, 'expected');
+      await context.note(`offboarding ${name}: ${workflowId} queued (refused as not acknowledged, then found on a later try)`);
+      context.remember({ workflowId, holdMs: unacknowledged.plan.options.holdMs, emails, promiseKeys: keys });
+      return;
+    }
     if (body.plan === undefined) {
       await context.note(`offboarding ${name}: ${workflowId} existed already; nothing promised anew`);
       context.remember({ workflowId, emails: leavers.map((leaver) => leaver.email) });

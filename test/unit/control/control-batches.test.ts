@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { parseRecord } from '../../../src/core/unreadable-record.js';
 import { buildControlApp } from '../../../src/control/build-control-app.js';
+import { NoReplicaError } from '../../../src/queue/redis/replicated-write.js';
 import type { ControlBatchDeps, ControlDeps } from '../../../src/control/control-deps.js';
 import { startContractServer, type ContractServer } from '../../helpers/contract-server.js';
 import { freePort } from '../../helpers/redis-server.js';
@@ -53,6 +54,21 @@ describe('POST /v1/batches', () => {
     expect(body.batch.progress).toEqual({ done: 2, total: 4, ratio: 0.5 });
     expect(response.headers.location).toBe('/v1/batches/b0123456789ab');
     expect(batches.calls).toContain('submit');
+  });
+
+  it('refuses with 503 REDIS_NO_REPLICA a batch no Redis replica took, naming it and showing its plan, since it may still run', async () => {
+    const batches = createFakeBatches();
+    const unreplicated = { ...batches, system: { ...batches.system, submit: async () => { throw new NoReplicaError('REDIS_NO_REPLICA', 'no Redis replica took the batch submission within 10 s, so it is not acknowledged: a failover now could lose it', { hint: 'submitting it again is safe' }); } } } as ControlBatchDeps;
+    const target = build({ batches: { ...unreplicated, api: server.admin } });
+    const response = await submit(target, '?confirm=true');
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    const { error } = response.json();
+    expect(error).toMatchObject({ code: 'REDIS_NO_REPLICA', message: expect.stringMatching(/^no Redis replica took the batch submission/), hint: 'submitting it again is safe', batchId: expect.stringMatching(/^b[0-9a-f]{12}$/) });
+    expect(error.plan.rows.map((row: { target: { email?: string }; verdict: string }) => [row.target.email, row.verdict])).toEqual([
+      ['marcus.chen@acme.example', 'change'],
+      ['elena.garcia@acme.example', 'change'],
+    ]);
   });
 });
 
