@@ -52,7 +52,7 @@ const revertScenario: CallScenario = {
     const original = (await env.h.system.submit(plan)).batch.id;
     await finished(env, original);
     const since = env.mark();
-    const revert = await planRevert({ batchId: original, store: env.h.system.store, registry: createJobRegistry(), api: env.h.api, guardrails: GUARDRAILS, reactivationWindowDays: 30, now: () => env.clock.now() });
+    const revert = await planRevert({ batchId: original, store: env.h.system.store, registry: createJobRegistry(), api: env.h.api, guardrails: GUARDRAILS, reactivationWindowDays: 30, now: () => env.clock.now(), service: { readAtMs: env.clock.now() } });
     if (revert.plan.summary.change !== people) throw new Error(`expected ${people} rows to revert, got ${JSON.stringify(revert.plan.summary)}`);
     const submitted = await env.h.system.submit(revert.plan, { options: revertBatchOptions(original) });
     await finished(env, submitted.batch.id);

@@ -32,7 +32,11 @@ export function addManifestOptions(command: Command): Command {
 }
 
 /** Reads, validates and pre-flights the manifest as the flags say, with a progress line on stderr for a large file. */
-export async function planFromFlags(manifestPath: string, flags: ManifestFlags, api: SmartsheetApi, config: Config): ReturnType<typeof planManifest> {
+/**
+ * `readAtMs`: now on the service's clock, for a plan that is queued at once (run, submit): its seat rows keep the seats
+ * the pre-flight read while that reading stands (PreflightOptions.readAtMs).
+ */
+export async function planFromFlags(manifestPath: string, flags: ManifestFlags, api: SmartsheetApi, config: Config, readAtMs?: number): ReturnType<typeof planManifest> {
   const progress = createReadProgress();
   try {
     return await planManifest({
@@ -47,6 +51,7 @@ export async function planFromFlags(manifestPath: string, flags: ManifestFlags, 
       ...(flags.format === undefined ? {} : { format: flags.format }),
       ...(flags.files === undefined ? {} : { files: { dir: path.resolve(flags.files) } }),
       ...(flags.ignoreColumn === undefined ? {} : { ignoreColumns: flags.ignoreColumn }),
+      ...(readAtMs === undefined ? {} : { readAtMs }),
     });
   } finally {
     progress.done();

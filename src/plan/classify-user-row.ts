@@ -169,7 +169,7 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
     if (action.seatType === 'GUEST' && seated.isInternal !== false) {
       return { verdict: 'refused', rule: RULES.guestForInternalUser, reason: `GUEST is an upgrade only for users outside the plan's domains (isInternal: false); ${internalWhy(seated)}`, target: planned };
     }
-    return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: { ...planned, seatBefore: seatBeforeOf(current, user) } };
+    return { verdict: 'change', reason: `${current ?? '?'} → ${action.seatType}`, target: seatTarget(planned, current, user, facts.readAt, false) };
   }
   if (user.status !== undefined && user.status !== 'ACTIVE') {
     return { verdict: 'refused', rule: RULES.statusNotEligible, reason: `the user is ${user.status}; only ACTIVE users can be downgraded`, target: planned };
@@ -184,7 +184,18 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
   if (user.admin === true && action.removeAdminStatus !== true) {
     return { verdict: 'refused', rule: RULES.adminWithoutRemoveAdminStatus, reason: 'the user is an admin: add removeAdminStatus=true to downgrade', target: planned };
   }
-  return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: { ...planned, seatBefore: seatBeforeOf(current, user) } };
+  return { verdict: 'change', reason: `${current ?? '?'} → ${sentSeat(action.seatType, pastViewerSunset)}${user.admin === true ? ', removes admin' : ''}`, target: seatTarget(planned, current, user, facts.readAt, action.removeAdminStatus === true) };
+}
+
+/**
+ * A seat row's target: what it takes away, and, when the reading's time is known, that reading as the row's state
+ * before (the shape the seat jobs read: plan, seat, admin flag when the row clears it) while it stands.
+ */
+function seatTarget(planned: ResolvedTarget & { planId: number }, current: string | undefined, user: User, readAt: string | undefined, clearsAdmin: boolean): ResolvedTarget {
+  const seatBefore = seatBeforeOf(current, user);
+  if (readAt === undefined) return { ...planned, seatBefore };
+  const state = { planId: planned.planId, ...(current === undefined ? {} : { seatType: current }), ...(clearsAdmin && user.admin !== undefined ? { admin: user.admin } : {}) };
+  return { ...planned, seatBefore, readAtPlan: { readAt, state } };
 }
 
 /** What a seat change takes away, as read now: its revert gives it back (docs/governance.md#revert). */

@@ -40,6 +40,8 @@ export interface PlanManifestOptions {
   load?: (options: LoadManifestOptions) => Promise<LoadedManifest>;
   /** Told the rows read so far while the manifest is read (see LoadManifestOptions.onRowsRead). */
   onRowsRead?: (rows: number) => void;
+  /** Now on the service's clock, before the pre-flight reads (PreflightOptions.readAtMs). */
+  readAtMs?: number;
 }
 
 export interface PlannedManifest {
@@ -82,6 +84,7 @@ export async function planManifest(options: PlanManifestOptions): Promise<Planne
     // The same wall-clock decision the client makes when it sends the row (src/client/seat-naming.ts).
     pastViewerSunset: isPastViewerSunset(Date.now(), sunsetAt),
     ...options.service,
+    ...(options.readAtMs === undefined ? {} : { readAtMs: options.readAtMs }),
   });
   // The plan holds every row now (with its action): the manifest's own copy is let go.
   return { manifest: { ...manifest, rows: [] }, plan, guardrails: checkGuardrails(plan, options.guardrails) };

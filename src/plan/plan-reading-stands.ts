@@ -5,11 +5,15 @@
  */
 export const PLAN_READING_STANDS_MS = 15 * 60_000;
 
+/** How far a reading's time may be ahead of now and still stand: two clocks that should agree, a little apart. */
+const READING_AHEAD_TOLERANCE_MS = 60_000;
+
 /**
  * Whether a reading made at `readAtMs` may be used by a step due at `dueAt` that runs at `nowMs` instead of reading
  * again: only if the step was already due when the reading was made (nothing the reading saw predates the instant the
- * step acts for) and the step runs within PLAN_READING_STANDS_MS of it. A reading of unknown time (NaN) never stands.
+ * step acts for) and the step runs within PLAN_READING_STANDS_MS of it. A reading of unknown time (NaN) never stands,
+ * nor one stamped more than a minute after now (its clock was not the service's: it would stand for too long).
  */
 export function planReadingStands(readAtMs: number, dueAt: number, nowMs: number): boolean {
-  return dueAt <= readAtMs && nowMs - readAtMs <= PLAN_READING_STANDS_MS;
+  return dueAt <= readAtMs && nowMs - readAtMs <= PLAN_READING_STANDS_MS && readAtMs - nowMs <= READING_AHEAD_TOLERANCE_MS;
 }

@@ -19,6 +19,8 @@ export interface PreflightFacts {
   protectedAccounts: ReadonlySet<string>;
   /** userId → the groups they own, for the users of remove rows whose verdict depends on it (removal-preflight.ts). */
   groupsOwned: ReadonlyMap<number, GroupOwnership>;
+  /** When the reading began, on the service's clock (ISO); absent when not known. */
+  readAt?: string;
 }
 
 /** The users the pre-flight resolved, by e-mail (lower-case) and by id. */

@@ -33,6 +33,11 @@ export interface PreflightOptions extends ServiceFacts {
   planLookupLimit?: number;
   /** Whether the service is past the VIEWER sunset (seat rows then say they are sent as CONTRIBUTOR). Default true. */
   pastViewerSunset?: boolean;
+  /**
+   * Now on the service's clock, before the pre-flight reads: seat rows keep the seat it read, with this time, as their
+   * state before (target.readAtPlan), so a row run while that reading stands reads it no more. Absent: each reads.
+   */
+  readAtMs?: number;
 }
 
 const SEAT_ACTIONS = new Set(['downgrade', 'upgrade', 'remove-from-plan']);
@@ -67,6 +72,7 @@ export async function preflight(manifest: LoadedManifest, options: PreflightOpti
     webhooks: survey.webhooks ? await readWebhooks(api) : undefined,
     protectedAccounts: new Set((options.protectedAccounts ?? []).map((entry) => entry.trim().toLowerCase())),
     groupsOwned: survey.actions.has('remove') ? await readRemovalGroups(api, rows, known) : new Map(),
+    ...(options.readAtMs === undefined ? {} : { readAt: new Date(options.readAtMs).toISOString() }),
   };
 
   const planned = await classifyRows(manifest, facts, options);

@@ -89,6 +89,8 @@ async function preflightChanges(changes: SeatDecision[], planId: number, policy:
     api: options.api,
     guardrails: options.guardrails,
     refusalHint: 'The policy produced rows the manifest checks refuse; check the policy and the source-of-truth files.',
+    // On the service's clock only: the rows then keep the seats read here while that reading stands.
+    ...(options.clock === undefined ? {} : { readAtMs: options.clock.now() }),
   });
   return plan;
 }

@@ -61,7 +61,8 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
       api,
       guardrails: config.guardrails,
       reactivationWindowDays: config.offboarding.reactivationWindowDays,
-      service: { region: serviceRegionOf(config), externalSources: config.externalSources },
+      // On the service's clock: the inverse seat rows keep the seats read here while that reading stands.
+      service: { region: serviceRegionOf(config), externalSources: config.externalSources, readAtMs: runtime.serviceClock.now() },
     });
     const { plan } = revertPlan;
     const json = flags.json === true;

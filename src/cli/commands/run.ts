@@ -48,7 +48,7 @@ async function runManifest(manifestPath: string, flags: RunFlags): Promise<numbe
     out.write(`Target: ${runtime.targetLabel}\n`);
 
     const preflightApi = createBudgetedApi(runtime, batchRuntime, { retryReads: true, ...metrics }).api;
-    const { plan, guardrails, manifest } = await planFromFlags(manifestPath, flags, preflightApi, runtime.config);
+    const { plan, guardrails, manifest } = await planFromFlags(manifestPath, flags, preflightApi, runtime.config, runtime.serviceClock.now());
     for (const warning of manifest.warnings) out.write(printed`note: ${warning}\n`);
     const s = plan.summary;
     out.write(

@@ -29,7 +29,7 @@ export function defineSubmitCommand(command: Command): void {
     await withCliRuntime(flags, {}, async (runtime) => {
       const batchRuntime = await openBatchRuntime(runtime);
       const { api } = createBudgetedApi(runtime, batchRuntime, { retryReads: true });
-      const { plan, guardrails } = await planFromFlags(manifest, flags, api, runtime.config);
+      const { plan, guardrails } = await planFromFlags(manifest, flags, api, runtime.config, runtime.serviceClock.now());
       await confirmOnTerminal(guardrails, flags, flags.json === true);
       const gated = await gateManifestBatch(runtime, batchRuntime, { manifestPath: manifest, plan, guardrails, flags, options: { ...batchOptionsOf(flags), ...againOptionOf(flags) } });
       const out = process.stdout;

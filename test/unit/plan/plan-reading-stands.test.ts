@@ -17,6 +17,12 @@ describe('planReadingStands', () => {
     expect(planReadingStands(READ_AT, READ_AT + 1, READ_AT + 1)).toBe(false);
   });
 
+  it('does not stand for a reading stamped more than a minute after now: its clock was not the service\'s', () => {
+    expect(planReadingStands(READ_AT, READ_AT, READ_AT - 60_000)).toBe(true);
+    expect(planReadingStands(READ_AT, READ_AT, READ_AT - 60_001)).toBe(false);
+    expect(planReadingStands(READ_AT, READ_AT, READ_AT - 3 * 86_400_000)).toBe(false);
+  });
+
   it('does not stand for a reading of unknown time', () => {
     expect(planReadingStands(Number.NaN, READ_AT, READ_AT)).toBe(false);
   });
