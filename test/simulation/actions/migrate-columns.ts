@@ -34,7 +34,16 @@ export const migrateColumns: OperatorAction = {
     writeFileSync(specFile, JSON.stringify({ version: 1, columns }));
     writeFileSync(sheetsFile, `${context.population.sheet.id}\n`);
     const at = await context.now();
-    const result = await world.cli(['migrate', 'columns', '--sheets', sheetsFile, '--spec', specFile, '--apply', '--json', '--no-wait', '--yes', '--by', 'it-ops', '--reason', 'simulation']);
+    const apply = () => world.cli(['migrate', 'columns', '--sheets', sheetsFile, '--spec', specFile, '--apply', '--json', '--no-wait', '--yes', '--by', 'it-ops', '--reason', 'simulation']);
+    let result = await apply();
+    // Refused as not acknowledged (no Redis replica took it: exit 3), it may still be kept: an operator runs it again,
+    // which is safe, and a batch found then is this one, acknowledged now.
+    let unacknowledged = false;
+    for (let again = 0; again < 3 && result.code === 3 && /not acknowledged/.test(result.stderr); again += 1) {
+      unacknowledged = true;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      result = await apply();
+    }
     const batchId = /^Batch ([0-9a-f]+) (queued|was queued before)/m.exec(result.stderr);
     let plan: MigrationPlanJson | undefined;
     try {
@@ -46,7 +55,7 @@ export const migrateColumns: OperatorAction = {
       await context.note(`migrate columns ${name}: exit ${result.code}, nothing queued; ${`${result.stderr}`.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`);
       return;
     }
-    if (batchId[2] !== 'queued') {
+    if (batchId[2] !== 'queued' && !unacknowledged) {
       await context.note(`migrate columns ${name}: batch ${batchId[1]} existed already; nothing promised anew`);
       return;
     }

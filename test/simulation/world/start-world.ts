@@ -195,7 +195,14 @@ async function startRedis(topology: RedisTopology): Promise<RunningRedis> {
   return { url: sentinel.url, restart: failover, failover, stop: () => sentinel.stop() };
 }
 
-/** Until the current master has its replica online and at most a second behind; throws after `timeoutMs`. */
+/**
+ * Until the current master has its replica online and caught up: acknowledging within the second, and holding all but
+ * the last few kilobytes of the master's replication stream (a replica under load can ack every second yet be seconds
+ * behind, and the failover would drop those seconds). Throws after `timeoutMs`.
+ */
+/** How far behind the master's replication stream a replica may be and count as caught up (a few writes in flight). */
+const CAUGHT_UP_BYTES = 16 * 1024;
+
 async function waitForReplicaInSync(sentinel: TestRedisSentinel, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let seen = '';
@@ -203,9 +210,11 @@ async function waitForReplicaInSync(sentinel: TestRedisSentinel, timeoutMs: numb
     const master = sentinel.nodeClient(await sentinel.currentMasterPort());
     try {
       const replication = await master.info('replication');
-      const replica = /^slave0:.*state=(\w+).*lag=(\d+)/m.exec(replication);
-      if (replica?.[1] === 'online' && Number(replica[2]) <= 1) return;
-      seen = replica === null ? 'the master has no replica' : `its replica is ${replica[1]}, ${replica[2]} s behind`;
+      const replica = /^slave0:.*state=(\w+),offset=(\d+),lag=(\d+)/m.exec(replication);
+      const masterOffset = Number(/^master_repl_offset:(\d+)/m.exec(replication)?.[1] ?? Number.NaN);
+      const behind = masterOffset - Number(replica?.[2] ?? Number.NaN);
+      if (replica?.[1] === 'online' && Number(replica[3]) <= 1 && behind <= CAUGHT_UP_BYTES) return;
+      seen = replica === null ? 'the master has no replica' : `its replica is ${replica[1]}, ${replica[3]} s since its last ack, ${behind} bytes behind`;
     } catch (error) {
       seen = error instanceof Error ? error.message : String(error);
     } finally {
