@@ -1,3 +1,4 @@
+import { cliUntilAcknowledged } from './cli-until-acknowledged.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ShownRow } from '../ledger/change-of-row.js';
@@ -34,16 +35,7 @@ export const migrateColumns: OperatorAction = {
     writeFileSync(specFile, JSON.stringify({ version: 1, columns }));
     writeFileSync(sheetsFile, `${context.population.sheet.id}\n`);
     const at = await context.now();
-    const apply = () => world.cli(['migrate', 'columns', '--sheets', sheetsFile, '--spec', specFile, '--apply', '--json', '--no-wait', '--yes', '--by', 'it-ops', '--reason', 'simulation']);
-    let result = await apply();
-    // Refused as not acknowledged (no Redis replica took it: exit 3), it may still be kept: an operator runs it again,
-    // which is safe, and a batch found then is this one, acknowledged now.
-    let unacknowledged = false;
-    for (let again = 0; again < 3 && result.code === 3 && /not acknowledged/.test(result.stderr); again += 1) {
-      unacknowledged = true;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      result = await apply();
-    }
+    const { result, refusedFirst } = await cliUntilAcknowledged(world, ['migrate', 'columns', '--sheets', sheetsFile, '--spec', specFile, '--apply', '--json', '--no-wait', '--yes', '--by', 'it-ops', '--reason', 'simulation']);
     const batchId = /^Batch ([0-9a-f]+) (queued|was queued before)/m.exec(result.stderr);
     let plan: MigrationPlanJson | undefined;
     try {
@@ -55,7 +47,7 @@ export const migrateColumns: OperatorAction = {
       await context.note(`migrate columns ${name}: exit ${result.code}, nothing queued; ${`${result.stderr}`.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`);
       return;
     }
-    if (batchId[2] !== 'queued' && !unacknowledged) {
+    if (batchId[2] !== 'queued' && !refusedFirst) {
       await context.note(`migrate columns ${name}: batch ${batchId[1]} existed already; nothing promised anew`);
       return;
     }

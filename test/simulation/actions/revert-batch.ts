@@ -1,3 +1,4 @@
+import { cliUntilAcknowledged } from './cli-until-acknowledged.js';
 import type { ShownRow } from '../ledger/change-of-row.js';
 import { promiseBatchPlan } from '../ledger/promise-batch-plan.js';
 import type { OperatorAction } from './operator-action.js';
@@ -22,7 +23,7 @@ export const revertBatch: OperatorAction = {
       return;
     }
     const at = await context.now();
-    const result = await context.world.cli(['revert', batchId, '--yes', '--json', '--by', 'it-ops', '--reason', 'simulation']);
+    const { result, refusedFirst } = await cliUntilAcknowledged(context.world, ['revert', batchId, '--yes', '--json', '--by', 'it-ops', '--reason', 'simulation']);
     let shown: { status?: string; batchId?: string; created?: boolean; rows?: ShownRow[]; approval?: { id: string; planHash: string } } | undefined;
     try {
       shown = JSON.parse(result.stdout) as typeof shown;
@@ -33,7 +34,7 @@ export const revertBatch: OperatorAction = {
       await context.note(`revert ${batchId}: exit ${result.code}; ${(result.stderr || result.stdout).trim().split('\n').slice(0, 3).join(' | ').slice(0, 300)}`);
       return;
     }
-    if ((shown.status === 'queued' || shown.status === 'awaiting-approval') && shown.batchId !== undefined && shown.created !== false) {
+    if ((shown.status === 'queued' || shown.status === 'awaiting-approval') && shown.batchId !== undefined && (shown.created !== false || refusedFirst)) {
       const waiting = shown.status === 'awaiting-approval';
       const { keys } = promiseBatchPlan(context.ledger, { batchId: shown.batchId, rows: shown.rows, at, eventSeq: context.event.seq, state: waiting ? 'awaiting-approval' : 'expected', label: `revert of ${batchId} (${shown.batchId})` });
       context.remember({ batchId: shown.batchId, promiseKeys: keys, ...(waiting && shown.approval !== undefined ? { approvalId: shown.approval.id, planHash: shown.approval.planHash } : {}) });

@@ -1,0 +1,18 @@
+import type { SeatflowResult } from '../../helpers/run-seatflow.js';
+import type { World } from '../world/start-world.js';
+
+/**
+ * Runs a submitting command as an operator does when it is refused as not acknowledged (exit 3: no Redis replica took
+ * the submission, which may still be kept): again, a few times, as its message says is safe. `refusedFirst`: a try
+ * was refused so, and a submission a later try finds ("queued before") is then this one's, acknowledged now.
+ */
+export async function cliUntilAcknowledged(world: Pick<World, 'cli'>, args: string[]): Promise<{ result: SeatflowResult; refusedFirst: boolean }> {
+  let result = await world.cli(args);
+  let refusedFirst = false;
+  for (let again = 0; again < 3 && result.code === 3 && /not acknowledged/.test(result.stderr); again += 1) {
+    refusedFirst = true;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    result = await world.cli(args);
+  }
+  return { result, refusedFirst };
+}
