@@ -1,3 +1,4 @@
+import { hrWorkflowIdOf } from './workflow-ids.js';
 import { createHash } from 'node:crypto';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { Config } from '../core/config.js';
@@ -65,7 +66,9 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     live.set({ id: user.id, email: user.email.toLowerCase(), status: user.status, admin: user.admin, seat: seat === undefined ? undefined : policySeatOf({ seatType: seat.seatType, status: user.status, isInternal: seat.isInternal }), seatType: seat?.seatType, isInternal: seat?.isInternal });
   }
 
-  const pending = await pendingPeople(options.offboarding);
+  // The run's own workflows (its ids come from the run) are not "pending elsewhere": a run applied again after its
+  // answer was refused (a submission no Redis replica took, yet kept) plans its people again and finds its workflows.
+  const pending = await pendingPeople(options.offboarding, new Set([hrWorkflowIdOf('j', runHash), hrWorkflowIdOf('m', runHash)]));
   const { candidates, previousSize } = await compareExport(
     {
       live,
@@ -140,13 +143,13 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   };
 }
 
-/** People whose join or move step is still to come, in the open joiners and movers workflows of the target. */
-async function pendingPeople(offboarding: OffboardingSystem): Promise<{ join: Set<string>; move: Set<number> }> {
+/** People whose join or move step is still to come, in the open joiners and movers workflows of the target but `own`. */
+async function pendingPeople(offboarding: OffboardingSystem, own: ReadonlySet<string>): Promise<{ join: Set<string>; move: Set<number> }> {
   const join = new Set<string>();
   const move = new Set<number>();
   for (const workflow of await offboarding.engine.activeWorkflows()) {
     const lifecycle = offboarding.engine.lifecycles.get(workflow.lifecycle ?? '');
-    if (workflow.state !== 'open' || lifecycle === undefined || (lifecycle.name !== JOINERS && lifecycle.name !== MOVERS)) continue;
+    if (own.has(workflow.id) || workflow.state !== 'open' || lifecycle === undefined || (lifecycle.name !== JOINERS && lifecycle.name !== MOVERS)) continue;
     for (const person of await lifecycle.persons.all(workflow.id)) {
       if (lifecycle.name === JOINERS && JOINER_OPEN.has(person.phase)) join.add(person.email);
       if (lifecycle.name === MOVERS && MOVER_OPEN.has(person.phase) && person.userId !== undefined) move.add(person.userId);
