@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/server/demo/demo-organization.js';
+import { MOVER, moverToSales } from '../helpers/mover-to-sales.js';
 import { changes, seatOf, useSyncHarnesses } from '../helpers/sync-harness.js';
-
-const POLICY = { timeZone: 'UTC', planId: DEMO.planId, seats: { rules: [{ name: 'engineering', when: { department: 'Engineering' }, then: { seat: 'MEMBER' } }], default: 'CONTRIBUTOR' }, leavers: { hold: '7d' } };
-const HEADER = 'Employee ID,Work Email,Status,Hire Date,Termination Date,Department,Job Title,Manager Email,Location,Effective Date,Generated At';
-const MOVER = 'jordan.lee@acme.example';
 
 describe('a sync applied again before its export was accepted', () => {
   const { open } = useSyncHarnesses();
@@ -12,27 +8,20 @@ describe('a sync applied again before its export was accepted', () => {
   it('plans the people of its own workflows again and finds those workflows: the answer shows them, and the seat changes once', async () => {
     const { h, s } = await open();
     const redis = h.redisHandle.client;
-    const policy = s.writePolicy('lifecycle.json', POLICY);
-    const today = new Date(h.server.context.clock.now()).toISOString().slice(0, 10);
-    const generated = () => `${new Date(h.server.context.clock.now()).toISOString().slice(0, 19)}Z`;
-    const row = (department: string, effective = '') => ['E1', MOVER, 'Active', '2020-01-06', '', department, 'Engineer', '', 'Berlin', effective, generated()].join(',');
-    const one = await s.sync(s.writeExport('hr-1.csv', [HEADER, row('Engineering')]), policy, { acceptMissing: true });
-    if (one.kind !== 'planned' || !one.disposition.applied) throw new Error('night 1 was not applied');
+    const { policy, nightTwo } = await moverToSales(h, s);
     // What night 1 accepted, to put back: night 2's submissions are kept, its acceptance is not (as when a submission
     // no Redis replica took is refused, after the workflows before it were kept).
     const acceptedKeys = (await redis.keys(`${h.prefix}*:sync:*`)).filter((key) => key.endsWith(':employees') || key.endsWith(':meta'));
     expect(acceptedKeys).toHaveLength(2);
     const night1 = await Promise.all(acceptedKeys.map(async (key) => [key, await redis.dumpBuffer(key)] as const));
 
-    h.server.context.clock.advance(60_000);
-    const exportFile = s.writeExport('hr-2.csv', [HEADER, row('Sales', today)]);
-    const two = await s.sync(exportFile, policy, { acceptMissing: true });
+    const two = await s.sync(nightTwo, policy, { acceptMissing: true });
     if (two.kind !== 'planned' || !two.disposition.applied) throw new Error('night 2 was not applied');
     const movers = two.applied?.movers;
     expect(movers).toMatchObject({ created: true });
     for (const [key, dump] of night1) await redis.restore(key, 0, dump!, 'REPLACE');
 
-    const again = await s.sync(exportFile, policy, { acceptMissing: true });
+    const again = await s.sync(nightTwo, policy, { acceptMissing: true });
     if (again.kind !== 'planned' || !again.disposition.applied) throw new Error('night 2 was not applied again');
     expect(again.plan.movers.map((mover) => mover.employee.email)).toEqual([MOVER]);
     expect(again.applied?.movers).toEqual({ workflowId: movers!.workflowId, created: false });
