@@ -154,7 +154,9 @@ describe('notifications', { timeout: 60_000 }, () => {
       expect(message).toMatch(/^To: it-ops@acme\.example/m);
       expect(message).toMatch(/^From: seatflow@acme\.example/m);
       expect(message).toContain('Open in seatflow: https://seatflow.example.com/batches/b2');
-      expect((await governance.deliveries.latest(5))[0]).toMatchObject({ destination: 'it', destinationType: 'email', ok: true });
+      // The receiver has the message before the sender hears its answer and records the delivery: wait for the record.
+      const delivery = await waitUntil('the delivery record', async () => (await governance.deliveries.latest(5))[0]);
+      expect(delivery).toMatchObject({ destination: 'it', destinationType: 'email', ok: true });
     } finally {
       await worker.close(2000);
       await governance.close();
