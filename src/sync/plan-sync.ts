@@ -1,3 +1,4 @@
+import { leavingOwnerOf } from '../workflow/workflow-store.js';
 import { hrWorkflowIdOf } from './workflow-ids.js';
 import { createHash } from 'node:crypto';
 import type { SmartsheetApi } from '../client/smartsheet-api.js';
@@ -69,10 +70,14 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   // The run's own workflows (its ids come from the run) are not "pending elsewhere": a run applied again after its
   // answer was refused (a submission no Redis replica took, yet kept) plans its people again and finds its workflows.
   const pending = await pendingPeople(options.offboarding, new Set([hrWorkflowIdOf('j', runHash), hrWorkflowIdOf('m', runHash)]));
+  const leaverOptions = { holdMs: holdOf(policy.policy.leavers.hold, options.config.offboarding), removeFromSharing: policy.policy.leavers.removeFromSharing, timeZone: policy.policy.timeZone, ...(policy.policy.leavers.transferTo === undefined ? {} : { transferTo: policy.policy.leavers.transferTo }) };
+  // So are the leavers of the run's own offboarding (its file is the run's: the same id): not "already leaving".
+  const ownOffboarding = options.offboarding.idOf({ path: hrExport.path, sha256: runHash, format: hrExport.format }, leaverOptions);
+  const leaving = new Map([...(await options.offboarding.store.leavingAll())].filter(([, owner]) => leavingOwnerOf(owner)?.workflowId !== ownOffboarding));
   const { candidates, previousSize } = await compareExport(
     {
       live,
-      leaving: await options.offboarding.store.leavingAll(),
+      leaving,
       pendingJoin: pending.join,
       pendingMove: pending.move,
       policy: policy.policy,
@@ -103,12 +108,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
     candidates.leavers.forEach((leaver, index) => {
       leaverCauses[index + 1] = { cause: leaver.cause, ...(leaver.employeeId === undefined ? {} : { employeeId: leaver.employeeId }) };
     });
-    const holdMs = holdOf(policy.policy.leavers.hold, options.config.offboarding);
-    leavers = await options.offboarding.plan(file, {
-      api,
-      config: options.config,
-      options: { holdMs, removeFromSharing: policy.policy.leavers.removeFromSharing, timeZone: policy.policy.timeZone, ...(policy.policy.leavers.transferTo === undefined ? {} : { transferTo: policy.policy.leavers.transferTo }) },
-    });
+    leavers = await options.offboarding.plan(file, { api, config: options.config, options: leaverOptions });
   }
 
   const absentLeavers = candidates.leavers.filter((leaver) => leaver.absent).length;

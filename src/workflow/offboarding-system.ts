@@ -11,11 +11,11 @@ import { planOffboarding, type OffboardingOptions, type OffboardingPlan } from '
 import type { LeaversFile } from './read-leavers.js';
 import { rowsOfPersons } from './person-rows.js';
 import { retryStepBatch, stepBatchOf, type StepBatchRetry } from './retry-step-batch.js';
-import { submitOffboarding, type SubmittedOffboarding } from './submit-offboarding.js';
+import { submitOffboarding, workflowIdOf, type SubmittedOffboarding } from './submit-offboarding.js';
 import { undoOffboarding, type UndoRequest, type UndoResult } from './undo-offboarding.js';
 import type { WorkflowContext } from './workflow-context.js';
 import { createWorkflowEngine, type LifecycleFactory, type StepWorkerHandle, type StepWorkerOptions, type WorkflowEngine, type WorkflowEngineOptions } from './workflow-engine.js';
-import type { WorkflowStore } from './workflow-store.js';
+import { leavingOwnerOf, type WorkflowStore } from './workflow-store.js';
 
 export type { StepWorkerOptions } from './workflow-engine.js';
 
@@ -44,7 +44,14 @@ export interface OffboardingSystem {
   context: WorkflowContext;
   /** The engine the offboarding lifecycle (and the others given) runs on. */
   engine: WorkflowEngine;
+  /**
+   * Plans the offboarding of `file`. A leaver already in the offboarding this very file and these options make (the
+   * same id) is not "leaving elsewhere": planned again (a submission refused as not acknowledged, yet kept; a sync
+   * applied again), the file finds its own offboarding instead of refusing its leavers.
+   */
   plan(file: LeaversFile, options: { api: SmartsheetApi; config: Pick<Config, 'guardrails' | 'offboarding'>; options: OffboardingOptions }): Promise<OffboardingPlan>;
+  /** The id of the offboarding of `file` with `options`, queued or not: the same file and options are one offboarding. */
+  idOf(file: Pick<LeaversFile, 'path' | 'sha256' | 'format'>, options: OffboardingOptions): string;
   submit(plan: OffboardingPlan): Promise<SubmittedOffboarding>;
   status(workflowId: string): Promise<OffboardingStatus | undefined>;
   /** Undo before the removal, per user or for the whole offboarding; undefined when there is no such offboarding. */
@@ -84,6 +91,8 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
   );
   const context = offboardingContextOf(engine.context);
   const { store, clock } = context;
+  const idOf = (file: Pick<LeaversFile, 'path' | 'sha256' | 'format'>, offboardingOptions: OffboardingOptions) =>
+    workflowIdOf({ source: { path: file.path, sha256: file.sha256, format: file.format }, options: offboardingOptions }, options.target);
 
   return {
     store,
@@ -91,8 +100,14 @@ export function createOffboardingSystem(options: OffboardingSystemOptions): Offb
     engine,
     async plan(file, planOptions) {
       await clock.refresh?.();
-      return planOffboarding(file, { ...planOptions, now: clock.now(), leavingElsewhere: (userId) => store.leavingIn(userId) });
+      const own = idOf(file, planOptions.options);
+      const leavingElsewhere = async (userId: number) => {
+        const owner = await store.leavingIn(userId);
+        return owner !== undefined && leavingOwnerOf(owner)?.workflowId === own ? undefined : owner;
+      };
+      return planOffboarding(file, { ...planOptions, now: clock.now(), leavingElsewhere });
     },
+    idOf,
     async submit(plan) {
       await clock.refresh?.();
       return submitOffboarding(context, plan, { target: options.target });

@@ -44,8 +44,13 @@ describe('offboarding plan', () => {
     await o.offboard(['email', a!]);
     const plan = await o.plan(['email,transferTo', `${b},${a}`]);
     expect(plan.leavers[0]?.reason).toMatch(/leaving too \(offboarding o\w+ row 1\)/);
-    const again = await o.plan(['email', a!]);
-    expect(again.leavers[0]).toMatchObject({ verdict: 'refused', rule: 'already-leaving' });
+    // Another offboarding of the same leaver (another hold): refused.
+    const another = await o.plan(['email', a!], { holdMs: 2 * DAY });
+    expect(another.leavers[0]).toMatchObject({ verdict: 'refused', rule: 'already-leaving' });
+    // The same file with the same options is the same offboarding: planned again, it finds its own leaver.
+    const same = await o.plan(['email', a!]);
+    expect(same.leavers[0]?.verdict).not.toBe('refused');
+    expect((await o.system.submit(same)).created).toBe(false);
   });
 
   it('finds the same offboarding when the same plan is submitted again: nothing queued twice', async () => {

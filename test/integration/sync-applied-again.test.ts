@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOVER, moverToSales } from '../helpers/mover-to-sales.js';
+import { LEAVER, MOVER, moverToSales } from '../helpers/mover-to-sales.js';
 import { changes, seatOf, useSyncHarnesses } from '../helpers/sync-harness.js';
 
 describe('a sync applied again before its export was accepted', () => {
@@ -8,7 +8,7 @@ describe('a sync applied again before its export was accepted', () => {
   it('plans the people of its own workflows again and finds those workflows: the answer shows them, and the seat changes once', async () => {
     const { h, s } = await open();
     const redis = h.redisHandle.client;
-    const { policy, nightTwo } = await moverToSales(h, s);
+    const { policy, nightTwo } = await moverToSales(h, s, true);
     // What night 1 accepted, to put back: night 2's submissions are kept, its acceptance is not (as when a submission
     // no Redis replica took is refused, after the workflows before it were kept).
     const acceptedKeys = (await redis.keys(`${h.prefix}*:sync:*`)).filter((key) => key.endsWith(':employees') || key.endsWith(':meta'));
@@ -18,13 +18,17 @@ describe('a sync applied again before its export was accepted', () => {
     const two = await s.sync(nightTwo, policy, { acceptMissing: true });
     if (two.kind !== 'planned' || !two.disposition.applied) throw new Error('night 2 was not applied');
     const movers = two.applied?.movers;
-    expect(movers).toMatchObject({ created: true });
+    const offboarding = two.applied?.offboarding;
+    expect([movers?.created, offboarding?.created]).toEqual([true, true]);
     for (const [key, dump] of night1) await redis.restore(key, 0, dump!, 'REPLACE');
 
     const again = await s.sync(nightTwo, policy, { acceptMissing: true });
     if (again.kind !== 'planned' || !again.disposition.applied) throw new Error('night 2 was not applied again');
     expect(again.plan.movers.map((mover) => mover.employee.email)).toEqual([MOVER]);
     expect(again.applied?.movers).toEqual({ workflowId: movers!.workflowId, created: false });
+    // Its leaver too: leaving in the run's own offboarding is not "already leaving" elsewhere.
+    expect(again.plan.leavers?.leavers.map((leaver) => [leaver.email, leaver.verdict, leaver.reason])).toEqual([[LEAVER, 'deactivate-on-date', undefined]]);
+    expect(again.applied?.offboarding).toEqual({ workflowId: offboarding!.workflowId, created: false });
 
     s.o.startWorkers();
     await s.settleAll();
