@@ -35,13 +35,31 @@ export const migrateColumns: OperatorAction = {
     writeFileSync(specFile, JSON.stringify({ version: 1, columns }));
     writeFileSync(sheetsFile, `${context.population.sheet.id}\n`);
     const at = await context.now();
-    const { result, refusedFirst } = await cliUntilAcknowledged(world, ['migrate', 'columns', '--sheets', sheetsFile, '--spec', specFile, '--apply', '--json', '--no-wait', '--yes', '--by', 'it-ops', '--reason', 'simulation']);
+    const { result, refusedFirst, refused } = await cliUntilAcknowledged(world, ['migrate', 'columns', '--sheets', sheetsFile, '--spec', specFile, '--apply', '--json', '--no-wait', '--yes', '--by', 'it-ops', '--reason', 'simulation']);
     const batchId = /^Batch ([0-9a-f]+) (queued|was queued before)/m.exec(result.stderr);
     let plan: MigrationPlanJson | undefined;
     try {
       plan = JSON.parse(result.stdout) as MigrationPlanJson;
     } catch {
       plan = undefined;
+    }
+    // Refused as not acknowledged, then nothing left to change on a later try: the kept batch the refusal named ran
+    // (or may still run) the plan it showed.
+    const unacknowledged = refused === undefined ? null : /^Migration ([0-9a-f]+) was not acknowledged/m.exec(refused.stderr);
+    if ((plan === undefined || batchId === null) && unacknowledged !== null) {
+      let shownFirst: MigrationPlanJson | undefined;
+      try {
+        shownFirst = JSON.parse(refused!.stdout) as MigrationPlanJson;
+      } catch {
+        shownFirst = undefined;
+      }
+      if (shownFirst !== undefined) {
+        const rows = shownRowsOf(shownFirst);
+        const { keys } = promiseBatchPlan(context.ledger, { batchId: unacknowledged[1]!, rows, at, eventSeq: context.event.seq, state: 'optional', label: `column migration ${name} (${unacknowledged[1]!})` });
+        await context.note(`migrate columns ${name}: batch ${unacknowledged[1]!} not acknowledged, then nothing to change: it may run as its refusal showed`);
+        context.remember({ batchId: unacknowledged[1]!, promiseKeys: keys });
+        return;
+      }
     }
     if (plan === undefined || batchId === null) {
       await context.note(`migrate columns ${name}: exit ${result.code}, nothing queued; ${`${result.stderr}`.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`);
@@ -51,11 +69,16 @@ export const migrateColumns: OperatorAction = {
       await context.note(`migrate columns ${name}: batch ${batchId[1]} existed already; nothing promised anew`);
       return;
     }
-    const rows: ShownRow[] = (plan.sheets ?? []).flatMap((sheet) =>
-      sheet.rows.map((row) => ({ row: row.row, actionName: row.action, verdict: row.verdict, ...(row.call === undefined ? {} : { action: row.call }), target: { sheetId: sheet.sheetId, ...(row.columnId === undefined ? {} : { columnId: row.columnId }) } })),
-    );
+    const rows = shownRowsOf(plan);
     const { keys, unnamed } = promiseBatchPlan(context.ledger, { batchId: batchId[1]!, rows, at, eventSeq: context.event.seq, state: 'expected', label: `column migration ${name} (${batchId[1]})` });
     await context.note(`migrate columns ${name}: batch ${batchId[1]} queued; ${rows.map((row) => `row ${row.row} ${row.actionName} ${row.verdict}`).join(', ')}${unnamed.length === 0 ? '' : `; rows the oracle cannot name: ${unnamed.join(', ')}`}`);
     context.remember({ batchId: batchId[1]!, promiseKeys: keys });
   },
 };
+
+/** The rows of a column migration's plan JSON as the ledger takes them. */
+function shownRowsOf(plan: MigrationPlanJson): ShownRow[] {
+  return (plan.sheets ?? []).flatMap((sheet) =>
+    sheet.rows.map((row) => ({ row: row.row, actionName: row.action, verdict: row.verdict, ...(row.call === undefined ? {} : { action: row.call }), target: { sheetId: sheet.sheetId, ...(row.columnId === undefined ? {} : { columnId: row.columnId }) } })),
+  );
+}
