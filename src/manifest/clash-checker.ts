@@ -32,8 +32,9 @@ const EVERYTHING = 0xff;
 const SLOTS: Record<ActionName, number> = {
   add: EVERYTHING,
   remove: EVERYTHING,
-  deactivate: SLOT.lifecycle,
-  reactivate: SLOT.lifecycle,
+  // Deactivation takes the Member seat and reactivation assigns one: they touch the seat as well.
+  deactivate: SLOT.lifecycle | SLOT.seat,
+  reactivate: SLOT.lifecycle | SLOT.seat,
   downgrade: SLOT.seat,
   upgrade: SLOT.seat,
   'remove-from-plan': SLOT.seat,
@@ -216,8 +217,18 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
     if (repeat !== -1 && contradiction !== -1 && contradiction < repeat) repeat = -1;
     if (repeat !== -1) return { row, line, message: `repeats row ${rows[repeat]} (duplicate row)` };
     if (contradiction === -1) return undefined;
-    return { row, line, message: `contradicts row ${rows[contradiction]} (${ACTION_NAMES[actions[contradiction]!]}): rows run in parallel, so put one of them in a later batch` };
+    const other = ACTION_NAMES[actions[contradiction]!]!;
+    const why = seatFollowsLifecycle(other, action.action) ? '; deactivation and reactivation change the seat too' : '';
+    return { row, line, message: `contradicts row ${rows[contradiction]} (${other}): rows run in parallel, so put one of them in a later batch${why}` };
   }
+}
+
+const LIFECYCLE_ONLY: ReadonlySet<ActionName> = new Set(['deactivate', 'reactivate']);
+const SEAT_ONLY: ReadonlySet<ActionName> = new Set(['downgrade', 'upgrade', 'remove-from-plan']);
+
+/** Two rows that clash only because a lifecycle change moves the seat, which the file's writer may not know. */
+function seatFollowsLifecycle(a: ActionName, b: ActionName): boolean {
+  return (LIFECYCLE_ONLY.has(a) && SEAT_ONLY.has(b)) || (SEAT_ONLY.has(a) && LIFECYCLE_ONLY.has(b));
 }
 
 /** Cells of a repeated key's record: the earliest row per slot, then the earliest remove or deactivate row. */

@@ -75,9 +75,26 @@ describe('createClashChecker', () => {
     const rows: Action[] = [
       { action: 'remove', user: { email: 'a@acme.example' }, transferTo: boss } as Action,
       { action: 'update', user: boss, firstName: 'Pat' } as Action,
-      { action: 'downgrade', user: boss, seatType: 'CONTRIBUTOR' } as Action,
+      { action: 'set-profile-image', user: boss, image: 'boss.png' } as Action,
       { action: 'deactivate', user: boss },
     ];
     expect(check(rows).problems).toEqual([{ row: 1, line: 2, field: 'transferTo', message: 'transferTo boss@acme.example is deactivated by row 4 of the same file' }]);
+  });
+
+  it('refuses a seat change beside a deactivation or reactivation of the same user, which moves the seat too', () => {
+    // Run in parallel, a downgrade after the deactivation finds the seat already free: the plan's "change" would be
+    // a call that changes nothing.
+    const ann = { email: 'ann@acme.example' };
+    const rows: Action[] = [
+      { action: 'deactivate', user: ann },
+      { action: 'downgrade', user: ann, seatType: 'CONTRIBUTOR' } as Action,
+      { action: 'upgrade', user: { email: 'bo@acme.example' }, seatType: 'MEMBER' } as Action,
+      { action: 'reactivate', user: { email: 'bo@acme.example' } },
+    ];
+    const reason = 'rows run in parallel, so put one of them in a later batch; deactivation and reactivation change the seat too';
+    expect(check(rows).problems).toEqual([
+      { row: 2, line: 3, message: `contradicts row 1 (deactivate): ${reason}` },
+      { row: 4, line: 5, message: `contradicts row 3 (upgrade): ${reason}` },
+    ]);
   });
 });

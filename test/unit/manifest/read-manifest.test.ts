@@ -128,11 +128,12 @@ describe('whole-file checks', () => {
 
   it('refuses contradictory actions on one user, and allows unrelated ones', async () => {
     const manifest = await load(
-      'email,action,alternateEmail,seatType\na@acme.example,deactivate,,\na@acme.example,reactivate,,\na@acme.example,add-alternate-email,x@acme.example,\na@acme.example,add-alternate-email,y@acme.example,\na@acme.example,downgrade,,VIEWER\na@acme.example,upgrade,,MEMBER\n',
+      'email,action,alternateEmail,seatType\na@acme.example,deactivate,,\na@acme.example,reactivate,,\na@acme.example,add-alternate-email,x@acme.example,\na@acme.example,add-alternate-email,y@acme.example,\nb@acme.example,downgrade,,VIEWER\nb@acme.example,upgrade,,MEMBER\nc@acme.example,deactivate,,\nc@acme.example,downgrade,,VIEWER\n',
     );
     expect(manifest.invalid.map((r) => [r.row, r.problems[0]?.message])).toEqual([
       [2, 'contradicts row 1 (deactivate): rows run in parallel, so put one of them in a later batch'],
       [6, 'contradicts row 5 (downgrade): rows run in parallel, so put one of them in a later batch'],
+      [8, 'contradicts row 7 (deactivate): rows run in parallel, so put one of them in a later batch; deactivation and reactivation change the seat too'],
     ]);
   });
 
