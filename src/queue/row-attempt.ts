@@ -74,9 +74,10 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
     /**
      * Marks the row in flight and counts the attempt (a confirm-only attempt does neither), unless an earlier request
      * of a create may still land. The marker must survive a failover before the call goes out: with replicas, the
-     * start waits until they have it (`replicated` says whether enough did in time).
+     * start waits until they have it (`replicated` says whether enough did in time; `waitedForReplicas` whether it
+     * waited at all: not while replicas have been missing for the patience).
      */
-    async start(batchId: string, row: number, options: { settleMs: number; countAttempt: boolean; maxCrashed?: number }): Promise<AttemptStart & { replicated: boolean }> {
+    async start(batchId: string, row: number, options: { settleMs: number; countAttempt: boolean; maxCrashed?: number }): Promise<AttemptStart & { replicated: boolean; waitedForReplicas: boolean }> {
       const waiting = replicaAcks.count > 0 && replicaQuiet.waiting();
       const started = await START.runReplicated(
         redis,
@@ -87,9 +88,10 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
       const replicated = started.acknowledged >= replicaAcks.count;
       if (waiting) noteReplicas(replicated);
       const result = (started.result as unknown[]).map(Number);
-      if (result[0] === 0) return { kind: 'wait', waitMs: result[1]!, crashed: result[2]!, nowMs: result[3]!, replicated };
-      if (result[0] === 2) return { kind: 'crashed-out', crashed: result[1]!, attempts: result[2]!, nowMs: result[3]!, replicated };
-      return { kind: 'go', uncertain: result[1] === 1, attempts: result[2]!, firstStartMs: result[3]!, nowMs: result[4]!, crashed: result[5]!, replicated };
+      const replication = { replicated, waitedForReplicas: waiting };
+      if (result[0] === 0) return { kind: 'wait', waitMs: result[1]!, crashed: result[2]!, nowMs: result[3]!, ...replication };
+      if (result[0] === 2) return { kind: 'crashed-out', crashed: result[1]!, attempts: result[2]!, nowMs: result[3]!, ...replication };
+      return { kind: 'go', uncertain: result[1] === 1, attempts: result[2]!, firstStartMs: result[3]!, nowMs: result[4]!, crashed: result[5]!, ...replication };
     },
     /**
      * Whether the row holds an in-flight marker: an attempt of it started and has not ended knowing nothing changed, so
@@ -106,6 +108,16 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
     /** The attempt may have applied; `stillInFlightMs` is how long its request may still take (0 when it was answered). */
     async leaveUncertain(batchId: string, row: number, stillInFlightMs: number): Promise<void> {
       await UNCERTAIN.run(redis, [keys.inflight(batchId)], [String(row), Math.max(0, Math.round(stillInFlightMs))]);
+    },
+    /**
+     * A started attempt that sends nothing after all (its marker reached no replica): the row is as before it, but for
+     * an earlier attempt's uncertainty, which stays (a marker that says that attempt can no longer land).
+     */
+    async notSent(batchId: string, row: number, start: { uncertain: boolean; counted: boolean }): Promise<void> {
+      if (!start.counted) return;
+      if (start.uncertain) await UNCERTAIN.run(redis, [keys.inflight(batchId)], [String(row), 0]);
+      else await redis.hdel(keys.inflight(batchId), String(row));
+      await redis.hincrby(keys.attempts(batchId), String(row), -1);
     },
     /** A call refused before it was made (429, refused token) spends no attempt. */
     async uncount(batchId: string, row: number): Promise<void> {

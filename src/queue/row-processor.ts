@@ -86,6 +86,9 @@ export const LATE_CONFIRM_TRIES = 3;
  */
 export const MAX_CRASHES_PER_ROW = 10;
 
+/** How soon a row whose in-flight marker reached no replica tries again (a failover under way settles in seconds). */
+const WAIT_FOR_REPLICA_MS = 1000;
+
 const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
 
 /** A row waiting for the service's events after a lost answer looks for them this often (Redis only, no call). */
@@ -189,13 +192,22 @@ export function createRowProcessor(options: RowProcessorOptions) {
       return park(start.waitMs, settleMs, start.nowMs);
     }
     if (!start.replicated) {
-      // Once per process: a cluster that lost a replica would otherwise log this for every row.
-      logger[warnedUnreplicated ? 'debug' : 'warn']({ wanted: options.replicaAcks?.count }, 'no Redis replica confirmed the in-flight marker in time; going on (a failover now could lose it)');
-      warnedUnreplicated = true;
       // On a master the sentinels replaced, the marker and the row's records are dropped when it is demoted, and the
       // row runs again from the new master's copy unaware of this call: so no call goes out from here (soak seed 4404:
       // a column updated twice, 1 ms apart). The new master's copy of the row, if it has one, is run there.
       if (await leftReplacedMaster(options.redis, logger, 'row', 'leaving the row to the new master')) throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
+      if (start.waitedForReplicas) {
+        // A replica that stops acknowledging may have just been promoted, before the sentinels name it: the master
+        // here is then on its way out, and a call sent from it would be sent again from the new one (soak seeds 5802,
+        // 5904). So the row sends nothing and tries again in a moment, until replicas have been missing for the
+        // patience (then rows go on without them, below, as a lost replica must not stop the work).
+        await attemptsOf.notSent(batchId, row, { uncertain: start.uncertain, counted: late === undefined });
+        logger.info('no Redis replica took the in-flight marker yet: trying again in a moment rather than calling from a master that may be on its way out');
+        return park(WAIT_FOR_REPLICA_MS, WAIT_FOR_REPLICA_MS, start.nowMs);
+      }
+      // Once per process: a cluster that lost a replica would otherwise log this for every row.
+      logger[warnedUnreplicated ? 'debug' : 'warn']({ wanted: options.replicaAcks?.count }, 'no Redis replica confirmed the in-flight marker in time; going on (a failover now could lose it)');
+      warnedUnreplicated = true;
     }
     const { attempts, firstStartMs } = start;
     // A job BullMQ moved back after its worker stopped renewing the lock may have been mid-call; a row queued again
