@@ -1,7 +1,8 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolvePlanId, resolveUserId, sameSeat, seatChangeEvents, seatInPlan } from './resolve-target.js';
-import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, seatAlreadyGiven, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
+import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, seatAlreadyGiven, sameUser, stateBefore, type ReversibleJobType } from './inverse-support.js';
+import { seatReadingSchema } from '../src/plan/seat-reading.js';
 
 type DowngradeAction = ActionOf<'downgrade'>;
 
@@ -47,7 +48,7 @@ export const downgradeUserJob: ReversibleJobType<DowngradeAction> = {
 
   /** An upgrade back to the seat the user held: MEMBER or GUEST (the seats an upgrade gives). */
   inverse(facts) {
-    const before = stateBefore(facts, seatBeforeSchema);
+    const before = stateBefore(facts, seatReadingSchema);
     if (before === undefined) return cannotInvert(`the seat before the downgrade is not known: ${NOTHING_RECORDED}`);
     const { planId, seatType } = before;
     if (seatType === 'MEMBER' || seatType === 'GUEST') {

@@ -1,8 +1,9 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Action, UserRef } from '../src/manifest/action.js';
 import type { InverseFacts, JobContext, JobType, Reversible, RowInverse } from '../src/queue/job-type.js';
 import { callOptions } from './job-support.js';
 import type { SeatType } from '../src/contract/index.js';
+import { seatReading, seatReadingSchema, type SeatReading } from '../src/plan/seat-reading.js';
 import { resolvePlanId, resolveUserId, sameSeat, seatInPlan } from './resolve-target.js';
 
 /**
@@ -45,26 +46,18 @@ export function numberOf(value: string | number | boolean | undefined): number |
 /** Why a change cannot be undone when the state before it was not recorded (governance.recordStateBefore off). */
 export const NOTHING_RECORDED = 'its state before was not recorded (governance.recordStateBefore was off when it ran)';
 
-/** A user's seat in one plan, as the seat jobs read it before changing it. */
-export const seatBeforeSchema = z.object({
-  planId: z.number(),
-  /** Absent: the user was in no such plan. */
-  seatType: z.string().optional(),
-  admin: z.boolean().optional(),
-});
-export type SeatBefore = z.infer<typeof seatBeforeSchema>;
 
 /**
  * The user's seat in the row's plan (and, when the row may take it away, their admin flag), read just before a seat
  * change. Not the pre-flight's reading: the row may run hours after it (a step, a scheduled run), and someone may have
  * changed the seat since, which the service's answer to the change would not show (alreadyDone reads it here).
  */
-export async function readSeatBefore(context: JobContext<Extract<Action, { action: 'downgrade' | 'upgrade' }>>, withAdmin: boolean): Promise<SeatBefore> {
+export async function readSeatBefore(context: JobContext<Extract<Action, { action: 'downgrade' | 'upgrade' }>>, withAdmin: boolean): Promise<SeatReading> {
   const userId = await resolveUserId(context);
   const planId = await resolvePlanId(context, userId);
   const seat = await seatInPlan(context.api, userId, planId, context);
   const admin = withAdmin ? (await context.api.users.get(userId, callOptions(context))).admin : undefined;
-  return { planId, ...(seat?.seatType === undefined ? {} : { seatType: seat.seatType }), ...(admin === undefined ? {} : { admin }) };
+  return seatReading(planId, seat?.seatType, { value: admin, clearedByRow: withAdmin });
 }
 
 /**
@@ -72,7 +65,7 @@ export async function readSeatBefore(context: JobContext<Extract<Action, { actio
  * already cleared, when the row clears it). The service answers such a change 200 and changes nothing.
  */
 export function seatAlreadyGiven(before: unknown, seatType: SeatType, clearsAdmin: boolean): string | undefined {
-  const read = seatBeforeSchema.safeParse(before);
+  const read = seatReadingSchema.safeParse(before);
   if (!read.success || read.data.seatType === undefined || !sameSeat(read.data.seatType as SeatType, seatType)) return undefined;
   if (clearsAdmin && read.data.admin !== false) return undefined;
   return `already ${read.data.seatType} in plan ${read.data.planId}${clearsAdmin ? ', not admin' : ''} when the row ran (changed since the plan): nothing sent`;

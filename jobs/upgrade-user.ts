@@ -1,7 +1,8 @@
 import type { ActionOf } from '../src/manifest/action.js';
 import { callOptions, succeeded } from './job-support.js';
 import { resolvePlanId, resolveUserId, sameSeat, seatChangeEvents, seatInPlan } from './resolve-target.js';
-import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, seatAlreadyGiven, sameUser, seatBeforeSchema, stateBefore, type ReversibleJobType } from './inverse-support.js';
+import { cannotInvert, invert, NOTHING_RECORDED, readSeatBefore, seatAlreadyGiven, sameUser, stateBefore, type ReversibleJobType } from './inverse-support.js';
+import { seatReadingSchema } from '../src/plan/seat-reading.js';
 
 /**
  * upgrade: move the user to a MEMBER or GUEST seat in a plan. Confirm: list the user's plans; the seat in that plan
@@ -34,7 +35,7 @@ export const upgradeUserJob: ReversibleJobType<ActionOf<'upgrade'>> = {
 
   /** A downgrade back to the seat the user held: CONTRIBUTOR (VIEWER's new name) or GUEST. */
   inverse(facts) {
-    const before = stateBefore(facts, seatBeforeSchema);
+    const before = stateBefore(facts, seatReadingSchema);
     if (before === undefined) return cannotInvert(`the seat before the upgrade is not known: ${NOTHING_RECORDED}`);
     const { planId, seatType } = before;
     if (seatType === 'CONTRIBUTOR' || seatType === 'VIEWER' || seatType === 'GUEST') {

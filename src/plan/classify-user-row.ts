@@ -4,6 +4,7 @@ import { findUser, type PreflightFacts } from './preflight-facts.js';
 import { judgeNewAlternate } from './judge-new-alternate.js';
 import { judgeRemoval } from './removal-preflight.js';
 import { RULES, type Classification, type ResolvedTarget } from './planned-row.js';
+import { seatReading } from './seat-reading.js';
 import { isIspEmail } from '../contract/isp-domains.js';
 import { ERROR_CODES, sameSeatType } from '../contract/index.js';
 import { refuseBeforeRules, seatCostOfAdd, seatUnknownRefusal, type ServiceFacts } from './service-constraints.js';
@@ -194,7 +195,7 @@ function seat(action: ActionOf<'downgrade' | 'upgrade' | 'remove-from-plan'>, us
 function seatTarget(planned: ResolvedTarget & { planId: number }, current: string | undefined, user: User, readAt: string | undefined, clearsAdmin: boolean): ResolvedTarget {
   const seatBefore = seatBeforeOf(current, user);
   if (readAt === undefined) return { ...planned, seatBefore };
-  const state = { planId: planned.planId, ...(current === undefined ? {} : { seatType: current }), ...(clearsAdmin && user.admin !== undefined ? { admin: user.admin } : {}) };
+  const state = seatReading(planned.planId, current, { value: user.admin, clearedByRow: clearsAdmin });
   return { ...planned, seatBefore, readAtPlan: { readAt, state } };
 }
 

@@ -2,6 +2,7 @@ import type { SmartsheetApi } from '../client/smartsheet-api.js';
 import type { UserPlan, UserStatus } from '../contract/index.js';
 import type { Action } from '../manifest/action.js';
 import type { PlannedRow } from '../plan/planned-row.js';
+import { seatReading } from '../plan/seat-reading.js';
 import { policySeatOf, seatMoveOf } from '../reconcile/evaluate-policy.js';
 import type { PolicySeat } from '../reconcile/policy.js';
 
@@ -71,6 +72,6 @@ export function judgeSeatChange(subject: SeatChangeSubject, planId: number | und
     to: wanted,
     // The seat and admin flag just read are the row's state before (its revert's) while that reading stands: a row run
     // later reads the seat again, and ends unchanged if someone gave it meanwhile.
-    row: { row: subject.row, line: subject.line, action, actionName: action.action, verdict: 'change', target: { userId: subject.userId, email: subject.email, planId: plan.planId, seatBefore, readAtPlan: { readAt: facts.readAt, state: { planId: plan.planId, ...seatBefore } } } },
+    row: { row: subject.row, line: subject.line, action, actionName: action.action, verdict: 'change', target: { userId: subject.userId, email: subject.email, planId: plan.planId, seatBefore, readAtPlan: { readAt: facts.readAt, state: seatReading(plan.planId, plan.seatType, { value: facts.admin, clearedByRow: false }) } } },
   };
 }

@@ -34,7 +34,8 @@ describe('seatChangeFor', () => {
       email: user.email,
       planId,
       seatBefore: { seatType: 'MEMBER', admin: false },
-      readAtPlan: { readAt: new Date(READ_AT).toISOString(), state: { planId, seatType: 'MEMBER', admin: false } },
+      // The reading in the shape the downgrade job reads for itself: no admin flag, as the row leaves it as it is.
+      readAtPlan: { readAt: new Date(READ_AT).toISOString(), state: { planId, seatType: 'MEMBER' } },
     });
   });
 
