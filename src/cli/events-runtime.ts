@@ -7,6 +7,7 @@ import { checkLifecycleDrift, createHrRecords } from '../events/lifecycle-drift.
 import { policiesInForce } from '../events/policies-in-force.js';
 import type { OutsideChange } from '../events/outside-change.js';
 import { createQueueKeys } from '../queue/queue-keys.js';
+import { createReplicatedWrites } from '../queue/redis/replicated-write.js';
 import { createEventKeys, type EventKeys } from '../events/event-keys.js';
 import { createCallbackInbox, startEventWorker } from '../events/event-queue.js';
 import { handleCallback } from '../events/handle-callback.js';
@@ -94,6 +95,9 @@ export function startEventHandling(runtime: CliRuntime, batch: BatchRuntime, opt
     logger,
   });
   const ledger = createOwnChangeLedger(redis.client, keys, { windowMs: config.events.ownCallWindowMinutes * 60_000 });
+  // The audit trail shares the batches' client (governance.ts): a wait for replicas there covers its appends.
+  const auditWrites = createReplicatedWrites({ redis: redis.client, replicas: redis.replicaAcks, logger, what: 'audit entry of a change made elsewhere' });
+  const auditKey = createQueueKeys(config.redis.queuePrefix).auditLog;
   const emails = new Map<number, string>();
   const worker = startEventWorker({
     ...connection,
@@ -110,6 +114,7 @@ export function startEventHandling(runtime: CliRuntime, batch: BatchRuntime, opt
         provisional,
         userEvents: createUserEventLog(redis.client, keys),
         audit: batch.governance.audit,
+        keptOnReplica: (write) => auditWrites.write(auditKey, write),
         notifier: batch.governance.notifier,
         changeAgent: config.api.changeAgent,
         emailOf: async (userId) => {

@@ -28,7 +28,13 @@ export interface CallbackHandlingDeps {
   provisional: Pick<ProvisionalTracker, 'observe'>;
   /** Each user's events, for the rows whose answer was lost (user-event-log.ts). */
   userEvents: Pick<UserEventLog, 'record'>;
-  audit: Pick<AuditLog, 'append'>;
+  audit: Pick<AuditLog, 'appendOnce'>;
+  /**
+   * Makes an idempotent write until a Redis replica holds it (replicated-write.ts): behind Sentinel, an entry appended
+   * on a master just replaced is dropped with it, while the mark that it was made may land on the new one (soak seed
+   * 6306: an outside deactivation with no audit entry). Absent: written once.
+   */
+  keptOnReplica?: (write: () => Promise<unknown>) => Promise<unknown>;
   notifier: Notifier;
   /** seatflow's `Smartsheet-Change-Agent`, when it sends one (config api.changeAgent). */
   changeAgent?: string | undefined;
@@ -103,14 +109,20 @@ async function handleOutside(event: CallbackEvent & { id: number }, origin: Extr
   const by = origin.why === 'own-account-not-seatflow' ? 'own-account' : 'outside';
   const seat = change.seatType === undefined ? {} : { seatType: change.seatType };
   await step.once('heard', () => deps.userEvents.record(change.userId, { event: change.event, by, at: change.at, summary: describeOutsideChange(change), planId: change.planId, ...seat }));
-  await step.once('audit', () =>
-    deps.audit.append({
-      event: 'change.outside',
-      actor: change.actorEmail ?? (change.actorId === undefined ? SERVICE_ACTOR : `user:${change.actorId}`),
-      subject: change.email ?? `user:${change.userId}`,
-      data: { ...change, webhookId: callback.webhookId, summary: describeOutsideChange(change) },
-    }).then(() => undefined),
-  );
+  // Once per event (its fingerprint), however often it is made again: on a new master, or by a retried handling.
+  const append = () =>
+    deps.audit.appendOnce(
+      {
+        event: 'change.outside',
+        actor: change.actorEmail ?? (change.actorId === undefined ? SERVICE_ACTOR : `user:${change.actorId}`),
+        subject: change.email ?? `user:${change.userId}`,
+        data: { ...change, webhookId: callback.webhookId, summary: describeOutsideChange(change) },
+      },
+      `change.outside:${step.fingerprint}`,
+    );
+  await step.once('audit', async () => {
+    await (deps.keptOnReplica === undefined ? append() : deps.keptOnReplica(append));
+  });
   let drifts = 0;
   if (deps.drift !== undefined) {
     const drift = deps.drift;

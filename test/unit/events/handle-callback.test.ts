@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Callback, CallbackEvent } from '../../../src/contract/index.js';
 import { createSilentLogger } from '../../../src/core/logger.js';
 import type { AuditRecord } from '../../../src/governance/audit/audit-entry.js';
+import { createAuditLog } from '../../../src/governance/audit/audit-log.js';
+import { createQueueKeys } from '../../../src/queue/queue-keys.js';
 import type { NotificationEvent } from '../../../src/governance/notifications/notification-event.js';
 import type { Drift, PolicyInForce } from '../../../src/events/drift-check.js';
 import { createEventKeys } from '../../../src/events/event-keys.js';
@@ -36,7 +38,7 @@ function setup(over: { drift?: Drift; ledgerExplains?: boolean; reconcile?: bool
     ledger: { explain: async () => (over.ledgerExplains === true ? { id: 'c1', operation: 'users.upgrade', userId: 5, at: 0 } : undefined) },
     provisional,
     userEvents: createUserEventLog(redis.client, keys),
-    audit: { append: async (record) => (audit.push(record), {} as never) },
+    audit: { appendOnce: async (record) => (audit.push(record), {} as never) },
     notifier: { notify: async (event) => void notified.push(event) },
     emailOf: async (id) => (id === ELENA ? 'elena.garcia@acme.example' : undefined),
     drift: {
@@ -54,6 +56,25 @@ function setup(over: { drift?: Drift; ledgerExplains?: boolean; reconcile?: bool
 const DRIFT: Drift = { policy: POLICY, policySha256: 'f', email: 'jordan.lee@acme.example', userId: 5, planId: 7, now: 'MEMBER', wanted: 'CONTRIBUTOR', seatNow: 'MEMBER', seatWanted: 'CONTRIBUTOR', rule: 'no login for 90 days', onDrift: 'reconcile' };
 
 describe('handling a callback (docs/events.md)', () => {
+  it('makes a change made elsewhere one audit entry, however often the entry is made again until a replica holds it', async () => {
+    const { deps } = setup();
+    const log = createAuditLog(redis.client, createQueueKeys(redis.server.prefix()));
+    let made = 0;
+    // As the replicated writes do when no replica took the first (a failover under way): the append is made again.
+    const keptOnReplica = async (write: () => Promise<unknown>) => {
+      for (let i = 0; i < 2; i += 1, made += 1) await write();
+    };
+    const event = callback([upgradeOfJordan]);
+    await handleCallback(event, SUBSCRIPTION, { ...deps, audit: log, keptOnReplica });
+    // The same callback handled again (a retried job, whose mark of the entry was lost) appends nothing either.
+    await redis.client.del(deps.keys.event(eventFingerprint(event.webhookId, upgradeOfJordan)));
+    await handleCallback(event, SUBSCRIPTION, { ...deps, audit: log, keptOnReplica });
+    expect(made).toBe(4);
+    const entries = [];
+    for await (const entry of log.entries()) entries.push(JSON.parse(entry.raw) as { event: string; subject: string });
+    expect(entries.map((entry) => [entry.event, entry.subject])).toEqual([['change.outside', 'jordan.lee@acme.example']]);
+  });
+
   it('records a change made outside seatflow in the audit trail with who, when and what, and tells the lifecycles', async () => {
     const { deps, audit, people } = setup();
     const summary = await handleCallback(callback([upgradeOfJordan]), SUBSCRIPTION, deps);
