@@ -83,10 +83,11 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
         redis,
         [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId), keys.crashed(batchId)],
         [String(row), options.settleMs, options.countAttempt ? 1 : 0, options.maxCrashed ?? Number.MAX_SAFE_INTEGER],
-        waiting ? replicaAcks : NO_REPLICAS,
+        replicaAcks.count > 0 ? replicaQuiet.replicasFor(replicaAcks) : NO_REPLICAS,
       );
       const replicated = started.acknowledged >= replicaAcks.count;
       if (waiting) noteReplicas(replicated);
+      else if (replicated) replicaQuiet.acknowledged();
       const result = (started.result as unknown[]).map(Number);
       const replication = { replicated, waitedForReplicas: waiting };
       if (result[0] === 0) return { kind: 'wait', waitMs: result[1]!, crashed: result[2]!, nowMs: result[3]!, ...replication };

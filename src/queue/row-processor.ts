@@ -16,7 +16,7 @@ import { decideAfterTokenCheck, decideRetry, type RetryDecision, type RetryPolic
 import { createRowAttempts } from './row-attempt.js';
 import type { ConfirmLater, RowJobData } from './row-job.js';
 import { RowLockLostError } from './row-lock-lost.js';
-import { leftReplacedMaster } from './redis/replicated-write.js';
+import { leaveIfReplaced } from './redis/replicated-write.js';
 import type { RowOutcome } from './row-outcome.js';
 import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
@@ -195,14 +195,17 @@ export function createRowProcessor(options: RowProcessorOptions) {
       // On a master the sentinels replaced, the marker and the row's records are dropped when it is demoted, and the
       // row runs again from the new master's copy unaware of this call: so no call goes out from here (soak seed 4404:
       // a column updated twice, 1 ms apart). The new master's copy of the row, if it has one, is run there.
-      if (await leftReplacedMaster(options.redis, logger, 'row', 'leaving the row to the new master')) throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
-      if (start.waitedForReplicas) {
+      const standing = await leaveIfReplaced(options.redis, logger, 'row', 'leaving the row to the new master');
+      if (standing === 'replaced') throw new RowLockLostError(job.id ?? `${batchId}-${row}`);
+      if (start.waitedForReplicas || standing === 'unknown') {
         // A replica that stops acknowledging may have just been promoted, before the sentinels name it: the master
         // here is then on its way out, and a call sent from it would be sent again from the new one (soak seeds 5802,
         // 5904). So the row sends nothing and tries again in a moment, until replicas have been missing for the
-        // patience (then rows go on without them, below, as a lost replica must not stop the work).
+        // patience (then rows go on without them, below, as a lost replica must not stop the work), and while no
+        // sentinel can say this is still the master (soak seed 6308: a row sent from a replaced master, in the quiet
+        // period, while the sentinels failed over, lost its job and its outcome).
         await attemptsOf.notSent(batchId, row, { uncertain: start.uncertain, counted: late === undefined });
-        logger.info('no Redis replica took the in-flight marker yet: trying again in a moment rather than calling from a master that may be on its way out');
+        logger.info({ sentinels: standing }, 'no Redis replica took the in-flight marker: trying again in a moment rather than calling from a master that may be on its way out');
         return park(WAIT_FOR_REPLICA_MS, WAIT_FOR_REPLICA_MS, start.nowMs);
       }
       // Once per process: a cluster that lost a replica would otherwise log this for every row.

@@ -10,22 +10,38 @@ export const REPLICATION_PATIENCE_MS = 10_000;
 export const UNREPLICATED_QUIET_MS = 30_000;
 
 /**
+ * How long a write made while replicas are missing still waits for one: long enough for a replica in place to answer,
+ * so the first write it takes ends the quiet period (a failover soon after would otherwise find writers not waiting).
+ */
+export const QUIET_PROBE_MS = 50;
+
+/**
  * Whether writes still wait for replicas: once one found none in time, the next ones do not for UNREPLICATED_QUIET_MS
- * (a replica down, or a new master whose replica is still syncing, would cost every write the whole wait).
+ * (a replica down, or a new master whose replica is still syncing, would cost every write the whole wait), unless a
+ * replica takes one of them meanwhile (`replicasFor` lets each look for QUIET_PROBE_MS).
  */
 export interface ReplicaQuiet {
   waiting(): boolean;
   /** A write found no replica in time. */
   missed(): void;
+  /** A write made while quiet found its replicas: writes wait for them again. */
+  acknowledged(): void;
+  /** The replicas a write asks for now: all the wait while waiting, a glance while quiet. */
+  replicasFor(acks: ReplicaAcks): ReplicaAcks;
 }
 
 export function createReplicaQuiet(now: () => number = Date.now): ReplicaQuiet {
   let quietUntil = -Infinity;
+  const waiting = () => now() >= quietUntil;
   return {
-    waiting: () => now() >= quietUntil,
+    waiting,
     missed() {
       quietUntil = now() + UNREPLICATED_QUIET_MS;
     },
+    acknowledged() {
+      quietUntil = -Infinity;
+    },
+    replicasFor: (acks) => (waiting() ? acks : { count: acks.count, timeoutMs: Math.min(acks.timeoutMs, QUIET_PROBE_MS) }),
   };
 }
 
@@ -37,10 +53,21 @@ const PAUSE_BETWEEN_TRIES_MS = 250;
  * sentinels), and says so with `then` (what the caller does instead). Elsewhere nothing can tell: false.
  */
 export async function leftReplacedMaster(redis: RedisClient, logger: Logger, what: string, then: string): Promise<boolean> {
-  if (!(redis instanceof SentinelClient) || (await redis.onNamedMaster()) !== false) return false;
+  return (await leaveIfReplaced(redis, logger, what, then)) === 'replaced';
+}
+
+/**
+ * leftReplacedMaster, telling also when it cannot tell: `unknown` behind Sentinel when this connection is not ready or
+ * no sentinel answers (as while they fail over), `unmanaged` without Sentinel.
+ */
+export async function leaveIfReplaced(redis: RedisClient, logger: Logger, what: string, then: string): Promise<'replaced' | 'named' | 'unknown' | 'unmanaged'> {
+  if (!(redis instanceof SentinelClient)) return 'unmanaged';
+  const named = await redis.onNamedMaster();
+  if (named === undefined) return 'unknown';
+  if (named) return 'named';
   logger.warn({ what }, `this connection is on a Redis master the sentinels have replaced: connecting again, and ${then}`);
   redis.disconnect(true);
-  return true;
+  return 'replaced';
 }
 
 export interface ReplicatedWrites {
@@ -84,8 +111,8 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
   const now = options.now ?? Date.now;
   const quiet = createReplicaQuiet(now);
 
-  const acknowledged = async (routeKey: string): Promise<number> => {
-    const replies = await redis.pipeline().exists(routeKey).wait(replicas.count, replicas.timeoutMs).exec();
+  const acknowledged = async (routeKey: string, timeoutMs = replicas.timeoutMs): Promise<number> => {
+    const replies = await redis.pipeline().exists(routeKey).wait(replicas.count, timeoutMs).exec();
     const [, waited] = replies ?? [];
     if (waited?.[0]) throw waited[0];
     return Number(waited?.[1] ?? 0);
@@ -100,9 +127,14 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
         await write();
         return true;
       }
-      // While replicas are missing nothing waits for one, but a write on a replaced master is still made again.
+      // While replicas are missing nothing waits for one (but a glance: one back ends the quiet), and a write on a
+      // replaced master is still made again.
       if (!required && !quiet.waiting()) {
         await write();
+        if ((await acknowledged(routeKey, quiet.replicasFor(replicas).timeoutMs)) >= replicas.count) {
+          quiet.acknowledged();
+          return true;
+        }
         if (!(await onReplacedMaster())) return false;
       }
       const started = now();
