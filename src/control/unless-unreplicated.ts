@@ -6,7 +6,7 @@ import { CONTROL_ERROR_CODES, ControlError } from './control-error.js';
  * with what it is (`details`: its id and the plan it would run), since the master may still keep and run it: the
  * caller sees what may happen, and that sending it again is safe (it finds what the first made).
  */
-export async function unlessUnreplicated<T>(work: () => Promise<T>, details: () => Record<string, unknown>): Promise<T> {
+export async function unlessUnreplicated<T>(work: () => Promise<T>, details: (error: NoReplicaError) => Record<string, unknown>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -14,7 +14,7 @@ export async function unlessUnreplicated<T>(work: () => Promise<T>, details: () 
     throw new ControlError(503, CONTROL_ERROR_CODES.redisNoReplica, error.message, {
       retryAfterSeconds: 5,
       ...(error.hint === undefined ? {} : { hint: error.hint }),
-      details: details(),
+      details: details(error),
     });
   }
 }

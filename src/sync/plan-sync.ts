@@ -120,6 +120,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   return {
     runId,
     runHash,
+    workflowIds: { joiners: hrWorkflowIdOf('j', runHash), movers: hrWorkflowIdOf('m', runHash), offboarding: ownOffboarding },
     target: options.target,
     plannedAt: options.now,
     export: { path: hrExport.path, sha256: hrExport.sha256, format: hrExport.format, employees: hrExport.employees.length, exportedAt: hrExport.exportedAt, exportedAtFrom: hrExport.exportedAtFrom, ignored: hrExport.ignored },

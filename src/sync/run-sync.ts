@@ -13,6 +13,8 @@ import { readHrExport, type HrExport } from './read-hr-export.js';
 import { changesOf, type SyncPlan } from './sync-plan.js';
 import type { SyncDisposition } from './sync-disposition.js';
 import { writeSyncReport } from './sync-report.js';
+import { SyncNotAcknowledgedError } from './sync-not-acknowledged.js';
+import { NoReplicaError } from '../queue/redis/replicated-write.js';
 
 /** What a sync is planned from: the export and the policy (read now), against the target's live state. */
 export interface PrepareSyncOptions {
@@ -119,7 +121,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncRun> {
     const held = await heldReasons(plan, options);
     if (held.length > 0) disposition = { runId: plan.runId, applied: false, heldBecause: held };
     else {
-      const passed = options.approve === undefined ? { applied: await prepared.apply() } : await options.approve({ plan, apply: prepared.apply });
+      const passed = await notAcknowledgedWithReport(plan, options, () => (options.approve === undefined ? prepared.apply().then((made) => ({ applied: made })) : options.approve({ plan, apply: prepared.apply })));
       if ('awaitingApproval' in passed) disposition = { runId: plan.runId, applied: false, awaitingApproval: passed.awaitingApproval, requestCreated: passed.created };
       else {
         applied = passed.applied;
@@ -129,6 +131,20 @@ export async function runSync(options: RunSyncOptions): Promise<SyncRun> {
   }
   const report = await writeSyncReport(plan, disposition, applied, path.join(options.reportDir, reportStem(plan)));
   return { kind: 'planned', hrExport, plan, disposition, ...(applied === undefined ? {} : { applied }), report };
+}
+
+/**
+ * A run refused as not acknowledged (no Redis replica took one of its workflows in time) may still be kept and run:
+ * its report is written first, naming the workflows it would be kept as, and the refusal names the report.
+ */
+async function notAcknowledgedWithReport<T>(plan: SyncPlan, options: RunSyncOptions, apply: () => Promise<T>): Promise<T> {
+  try {
+    return await apply();
+  } catch (error) {
+    if (!(error instanceof NoReplicaError)) throw error;
+    const report = await writeSyncReport(plan, { runId: plan.runId, applied: false, notAcknowledged: true }, undefined, path.join(options.reportDir, reportStem(plan)));
+    throw new SyncNotAcknowledgedError(error, plan.runId, report);
+  }
 }
 
 /** Why a broken export changes nothing, and how to go on if it is not broken. */

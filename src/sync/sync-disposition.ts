@@ -9,4 +9,9 @@ export interface SyncDisposition {
   requestCreated?: boolean;
   /** Applied, and nothing needed to change: the export is accepted, no workflow was made. */
   nothingToChange?: boolean;
+  /**
+   * Refused as not acknowledged (no Redis replica took a workflow in time): what it applied may still be kept and run
+   * as planned, under the workflow ids the report names; the same export again finds it.
+   */
+  notAcknowledged?: boolean;
 }

@@ -41,6 +41,8 @@ export interface SyncPlan {
   runId: string;
   /** Hash of target, policy and export: the identity of the workflows this run submits. */
   runHash: string;
+  /** The ids this run's workflows have (from runHash), made or not: a refused run's report names them. */
+  workflowIds: { joiners: string; movers: string; offboarding: string };
   target: string;
   plannedAt: number;
   export: { path: string; sha256: string; format: string; employees: number; exportedAt: number; exportedAtFrom: 'column' | 'file-modified'; ignored: string[] };

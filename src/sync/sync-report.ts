@@ -18,18 +18,20 @@ type Line = Partial<Record<(typeof SYNC_REPORT_COLUMNS)[number], string | number
  * rule), each undo and transfer update, and everyone protected, listed or not in the export. Streamed to the CSV, so a
  * plan of 100,000 employees is written without holding its lines.
  */
-export function* syncReportLines(plan: SyncPlan, applied: AppliedSync | undefined): Generator<Line> {
+export function* syncReportLines(plan: SyncPlan, applied: AppliedSync | undefined, disposition?: SyncDisposition): Generator<Line> {
   const run = plan.runId;
+  // A run refused as not acknowledged may still run as planned: its lines name the workflows it would be kept as.
+  const workflowOf = (part: 'joiners' | 'movers' | 'offboarding') => applied?.[part]?.workflowId ?? (disposition?.notAcknowledged === true ? plan.workflowIds[part] : undefined);
   const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
   for (const joiner of plan.joiners) {
-    yield { run, kind: 'joiner', employeeId: joiner.employee.employeeId, email: joiner.employee.email, userId: joiner.userId, cause: joiner.cause, action: joiner.how, seat: joiner.seat.seat, seatRule: joiner.seat.rule, due: iso(joiner.dueAt), verdict: joiner.verdict, refusal: joiner.rule, reason: joiner.verdict === 'change' ? joiner.cost : joiner.reason, workflowId: applied?.joiners?.workflowId };
+    yield { run, kind: 'joiner', employeeId: joiner.employee.employeeId, email: joiner.employee.email, userId: joiner.userId, cause: joiner.cause, action: joiner.how, seat: joiner.seat.seat, seatRule: joiner.seat.rule, due: iso(joiner.dueAt), verdict: joiner.verdict, refusal: joiner.rule, reason: joiner.verdict === 'change' ? joiner.cost : joiner.reason, workflowId: workflowOf('joiners') };
   }
   for (const mover of plan.movers) {
-    yield { run, kind: 'mover', employeeId: mover.employee.employeeId, email: mover.employee.email, userId: mover.user.id, cause: mover.cause, action: mover.action, seatBefore: mover.user.seat, seat: mover.seat.seat, seatRule: mover.seat.rule, due: iso(mover.dueAt), verdict: mover.verdict, refusal: mover.rule, reason: mover.reason, workflowId: applied?.movers?.workflowId };
+    yield { run, kind: 'mover', employeeId: mover.employee.employeeId, email: mover.employee.email, userId: mover.user.id, cause: mover.cause, action: mover.action, seatBefore: mover.user.seat, seat: mover.seat.seat, seatRule: mover.seat.rule, due: iso(mover.dueAt), verdict: mover.verdict, refusal: mover.rule, reason: mover.reason, workflowId: workflowOf('movers') };
   }
   for (const leaver of plan.leavers?.leavers ?? []) {
     const transfer = leaver.transferTo === undefined ? 'no transfer target' : `transfer to ${leaver.transferTo.email}`;
-    yield { run, kind: 'leaver', employeeId: plan.leaverCauses[leaver.row]?.employeeId, email: leaver.email, userId: leaver.userId, cause: plan.leaverCauses[leaver.row]?.cause, action: leaver.verdict, due: iso(leaver.leaveAt), verdict: leaver.verdict === 'refused' ? 'refused' : 'change', refusal: leaver.rule, reason: leaver.reason ?? [transfer, ...leaver.notes].join('; '), workflowId: applied?.offboarding?.workflowId };
+    yield { run, kind: 'leaver', employeeId: plan.leaverCauses[leaver.row]?.employeeId, email: leaver.email, userId: leaver.userId, cause: plan.leaverCauses[leaver.row]?.cause, action: leaver.verdict, due: iso(leaver.leaveAt), verdict: leaver.verdict === 'refused' ? 'refused' : 'change', refusal: leaver.rule, reason: leaver.reason ?? [transfer, ...leaver.notes].join('; '), workflowId: workflowOf('offboarding') };
   }
   for (const undo of plan.undos) yield { run, kind: 'undo', employeeId: undo.employee.employeeId, email: undo.employee.email, userId: undo.user.id, cause: undo.cause, action: 'undo offboarding', verdict: 'change', workflowId: undo.workflowId };
   for (const transfer of plan.transfers) yield { run, kind: 'transfer', employeeId: transfer.employee.employeeId, email: transfer.employee.email, cause: `manager ${transfer.from ?? '(none)'} → ${transfer.to}`, action: 'transfer target', verdict: 'change', workflowId: transfer.workflowId };
@@ -73,7 +75,7 @@ export async function writeSyncReport(plan: SyncPlan, disposition: SyncDispositi
   const json = `${stem}.json`;
   const out = createWriteStream(csv);
   out.write(stringify([[...SYNC_REPORT_COLUMNS]]));
-  for (const line of syncReportLines(plan, applied)) {
+  for (const line of syncReportLines(plan, applied, disposition)) {
     if (!out.write(stringify([SYNC_REPORT_COLUMNS.map((column) => cell(line[column]))]))) await once(out, 'drain');
   }
   out.end();

@@ -1,3 +1,5 @@
+import { SyncNotAcknowledgedError } from '../../sync/sync-not-acknowledged.js';
+import { unlessUnreplicated } from '../unless-unreplicated.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { syncSummary } from '../../sync/sync-report.js';
@@ -36,7 +38,8 @@ export function registerSyncRoutes(app: FastifyInstance, deps: ControlDeps, sync
     const query = parseRequestPart(syncQuerySchema, request.query, 'query');
     const bytes = manifestBytesOf(request.body);
     const format = manifestFormatOf(request.headers['content-type']);
-    const run = await runSyncRequest(deps, sync, {
+    // Refused as not acknowledged, the run may still be kept: the refusal names it and its plan report.
+    const run = await unlessUnreplicated(() => runSyncRequest(deps, sync, {
       bytes,
       name: query.name ?? `hr-export.${format}`,
       policy: query.policy,
@@ -45,7 +48,7 @@ export function registerSyncRoutes(app: FastifyInstance, deps: ControlDeps, sync
       confirmed: query.confirm === true,
       actor: request.actor,
       reason: query.reason,
-    });
+    }), (error) => (error instanceof SyncNotAcknowledgedError ? { runId: error.runId, report: error.report } : {}));
     if (run.kind === 'same-export') return reply.code(200).send({ target: deps.target.label, sameExport: true, previous: run.previous });
     const body = { target: deps.target.label, ...syncSummary(run.plan, run.disposition, run.applied), calls: callsToApply(syncPlanCalls(run.plan), deps.rate), report: run.report };
     const { disposition } = run;

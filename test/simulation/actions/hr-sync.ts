@@ -5,7 +5,8 @@ import { parse } from 'csv-parse/sync';
 import { emailKey, userKey, type ChangePromise } from '../ledger/promise.js';
 import { promiseOffboardingPlan } from '../ledger/promise-offboarding-plan.js';
 import { exportCsv, nextRoster, SIM_POLICY_FILE, SIM_POLICY_HOLD_MS, type Employee } from '../scenario/hr-roster.js';
-import { callWithRetries, describeAnswer } from './call-with-retries.js';
+import { callWithRetries, describeAnswer, type RetriedAnswer } from './call-with-retries.js';
+import type { Ledger } from '../ledger/ledger.js';
 import { amendForUndo } from './undo-offboarding.js';
 import type { OperatorAction, PerformContext } from './operator-action.js';
 
@@ -51,36 +52,56 @@ export const hrSync: OperatorAction = {
     const bytes = exportCsv(employees, at, params.broken === true);
     const query = new URLSearchParams({ policy: SIM_POLICY_FILE, confirm: 'true', name: String(params.name), reason: 'nightly HR export (simulation)' });
     const answer = await callWithRetries(() => context.world.api.hr.post(`/v1/syncs?${query}`, { bytes, type: 'text/csv' }));
-    let body = (answer.status === 409 ? (answer.body as { error?: { details?: { sync?: SyncAnswer } } }).error?.details?.sync : answer.body) as SyncAnswer | undefined;
-    // An answer lost (the first request took longer than the client waited) and asked again: this export is the one
-    // accepted already, so the plan it was applied with is the report of that run, which the sync wrote.
-    const same = answer.body as { sameExport?: boolean; previous?: { sha256?: string; runId?: string } } | undefined;
-    if (same?.sameExport === true && same.previous?.sha256 === sha256Of(bytes)) body = reportedRun(context.world.home, same.previous.sha256);
-    if (body?.report === undefined) {
-      await context.note(`sync ${String(params.name)}${params.broken === true ? ' (broken export)' : ''}: ${describeAnswer(answer)}`);
-      return;
+    try {
+      await promiseAnswer(answer, params, bytes, at, context);
+    } finally {
+      // A try refused as not acknowledged may still run as its report said: optional, unless the answer promised it.
+      await promiseUnacknowledged(answer, at, context);
     }
-    if (body.applied === undefined || body.applied === null) {
-      await context.note(`sync ${String(params.name)}${params.broken === true ? ' (broken export)' : ''}: nothing applied (${answer.status}${body.heldBecause === undefined ? '' : `, held: ${body.heldBecause.join('; ')}`}${body.awaitingApproval === true ? ', awaits approval' : ''})`);
-      return;
-    }
-    const lines = parse(readFileSync(body.report.csv, 'utf8'), { columns: true, skip_empty_lines: true }) as ReportLine[];
-    const made = promiseSync(context, body, lines, at);
-    for (const undo of body.applied.undos) amendForUndo(context.ledger, undo.workflowId, undo, at, context.event.seq);
-    const workflows = { ...(body.applied.joiners === undefined ? {} : { joiners: body.applied.joiners.workflowId }), ...(body.applied.movers === undefined ? {} : { movers: body.applied.movers.workflowId }), ...(body.applied.offboarding === undefined ? {} : { offboarding: body.applied.offboarding.workflowId }) };
-    context.remember({ workflows, ...(workflows.offboarding === undefined ? {} : { workflowId: workflows.offboarding, holdMs: SIM_POLICY_HOLD_MS }), promiseKeys: made });
-    await context.note(`sync ${String(params.name)}: applied ${JSON.stringify(workflows)}; ${made.length} promises; ${body.applied.undos.map((undo) => `undo ${undo.email} ${undo.result}`).join(', ')}`);
   },
 };
 
+async function promiseAnswer(answer: RetriedAnswer, params: Record<string, unknown>, bytes: string, at: number, context: PerformContext): Promise<void> {
+  let body = (answer.status === 409 ? (answer.body as { error?: { details?: { sync?: SyncAnswer } } }).error?.details?.sync : answer.body) as SyncAnswer | undefined;
+  // An answer lost (the first request took longer than the client waited) and asked again: this export is the one
+  // accepted already, so the plan it was applied with is the report of that run, which the sync wrote.
+  const same = answer.body as { sameExport?: boolean; previous?: { sha256?: string; runId?: string } } | undefined;
+  if (same?.sameExport === true && same.previous?.sha256 === sha256Of(bytes)) body = reportedRun(context.world.home, same.previous.sha256);
+  if (body?.report === undefined) {
+    await context.note(`sync ${String(params.name)}${params.broken === true ? ' (broken export)' : ''}: ${describeAnswer(answer)}`);
+    return;
+  }
+  if (body.applied === undefined || body.applied === null) {
+    await context.note(`sync ${String(params.name)}${params.broken === true ? ' (broken export)' : ''}: nothing applied (${answer.status}${body.heldBecause === undefined ? '' : `, held: ${body.heldBecause.join('; ')}`}${body.awaitingApproval === true ? ', awaits approval' : ''})`);
+    return;
+  }
+  const lines = parse(readFileSync(body.report.csv, 'utf8'), { columns: true, skip_empty_lines: true }) as ReportLine[];
+  const made = promiseSync(context, body.runId, lines, at, 'expected');
+  for (const undo of body.applied.undos) amendForUndo(context.ledger, undo.workflowId, undo, at, context.event.seq);
+  const workflows = { ...(body.applied.joiners === undefined ? {} : { joiners: body.applied.joiners.workflowId }), ...(body.applied.movers === undefined ? {} : { movers: body.applied.movers.workflowId }), ...(body.applied.offboarding === undefined ? {} : { offboarding: body.applied.offboarding.workflowId }) };
+  context.remember({ workflows, ...(workflows.offboarding === undefined ? {} : { workflowId: workflows.offboarding, holdMs: SIM_POLICY_HOLD_MS }), promiseKeys: made });
+  await context.note(`sync ${String(params.name)}: applied ${JSON.stringify(workflows)}; ${made.length} promises; ${body.applied.undos.map((undo) => `undo ${undo.email} ${undo.result}`).join(', ')}`);
+}
+
+/** The report a REDIS_NO_REPLICA refusal of the sync named: its lines promised as optional, where not promised already. */
+async function promiseUnacknowledged(answer: RetriedAnswer, at: number, context: PerformContext): Promise<void> {
+  const error = (answer.unacknowledged?.body as { error?: { runId?: string; report?: { csv?: string } } } | undefined)?.error;
+  const csv = error?.report?.csv;
+  if (csv === undefined || !existsSync(csv)) return;
+  const lines = parse(readFileSync(csv, 'utf8'), { columns: true, skip_empty_lines: true }) as ReportLine[];
+  const made = promiseSync(context, error?.runId, lines, at, 'optional');
+  await context.note(`sync run ${error?.runId ?? '?'} refused as not acknowledged: ${made.length} optional promises from its report`);
+}
+
 /** The report's lines as promises, keyed by the sync run and the person. */
-function promiseSync(context: PerformContext, body: SyncAnswer, lines: readonly ReportLine[], at: number): string[] {
-  const { ledger } = context;
-  const run = body.runId ?? 'sync';
+function promiseSync(context: PerformContext, runId: string | undefined, lines: readonly ReportLine[], at: number, state: 'expected' | 'optional'): string[] {
+  // Optional promises (a refused try's report) leave alone what the answer promised already.
+  const ledger: Ledger = state === 'expected' ? context.ledger : { ...context.ledger, promise: (promise) => (context.ledger.get(promise.key) === undefined ? context.ledger.promise(promise) : undefined) };
+  const run = runId ?? 'sync';
   const seq = context.event.seq;
   const keys: string[] = [];
   const add = (promise: Omit<ChangePromise, 'history' | 'since' | 'eventSeq' | 'state'> & { state?: ChangePromise['state'] }) => {
-    ledger.promise({ state: 'expected', ...promise, eventSeq: seq, since: at });
+    ledger.promise({ state, ...promise, ...(state === 'optional' ? { state } : {}), eventSeq: seq, since: at });
     keys.push(promise.key);
   };
   const dueOf = (line: ReportLine) => (line.due === '' ? at : Date.parse(line.due));
@@ -100,7 +121,7 @@ function promiseSync(context: PerformContext, body: SyncAnswer, lines: readonly 
   }
   const workflowId = leavers[0]?.workflowId;
   if (workflowId !== undefined && workflowId !== '') {
-    keys.push(...promiseOffboardingPlan(ledger, { workflowId, leavers, holdMs: SIM_POLICY_HOLD_MS, eventSeq: seq, state: 'expected', at, label: `sync ${run}: offboarding ${workflowId}` }));
+    keys.push(...promiseOffboardingPlan(ledger, { workflowId, leavers, holdMs: SIM_POLICY_HOLD_MS, eventSeq: seq, state, at, label: `sync ${run}: offboarding ${workflowId}` }));
   }
   return keys;
 }
