@@ -79,7 +79,7 @@ export function createCallbackInbox(options: EventQueueOptions): CallbackInbox {
         return;
       }
       // On BullMQ's own connection (an ioredis client): WAIT counts the writes of the connection that made them.
-      replicated ??= inbox.client.then((redis) => createReplicatedWrites({ redis: redis as unknown as RedisClient, replicas, logger: options.logger, what: 'callback inbox', ...(options.replicaPatienceMs === undefined ? {} : { patienceMs: options.replicaPatienceMs }) }));
+      replicated ??= inbox.client.then((redis) => createReplicatedWrites({ redis: redis as unknown as RedisClient, replicas, logger: options.logger, what: 'callback inbox', reconnects: false, ...(options.replicaPatienceMs === undefined ? {} : { patienceMs: options.replicaPatienceMs }) }));
       // Required: a callback answered 200 is never sent again, so one no replica took is refused instead (the
       // service sends it again later, and its events act once: handle-callback.ts). Soak seed 5002: an outside change
       // taken while replicas were missing, then lost in a failover, had no audit entry.

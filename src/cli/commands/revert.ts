@@ -5,6 +5,7 @@ import { UsageError } from '../../core/seatflow-error.js';
 import { fingerprintOfBatchPlan } from '../../governance/approvals/plan-fingerprint.js';
 import { planRevert, revertBatchOptions } from '../../governance/revert/plan-revert.js';
 import { formatPlan } from '../../plan/format-plan.js';
+import { RedisUnavailableError } from '../../queue/redis/redis-unavailable-error.js';
 import { batchIdOf, type SubmitResult } from '../../queue/submit-batch.js';
 import { createBudgetedApi, openBatchRuntime } from '../batch-runtime.js';
 import { countsLine } from '../batch-summary.js';
@@ -85,23 +86,30 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
     }
     await confirmOnTerminal(revertPlan.guardrails, flags, json);
     const options = revertBatchOptions(batchId);
-    const gated = await throughGate<SubmitResult>(
-      batch,
-      {
-        kind: 'revert',
-        id: batchIdOf(plan.source.sha256, batch.target, options),
-        subject: plan.source.path,
-        target: batch.target,
-        sim: false,
-        plan: fingerprintOfBatchPlan(plan),
-        guardrails: revertPlan.guardrails.reasons,
-        input: { batchId },
-        requestedBy: actor,
-        reason: flags.reason,
-      },
+    const revertId = batchIdOf(plan.source.sha256, batch.target, options);
+    const gated = await keptMaybe(
+      () => throughGate<SubmitResult>(
+        batch,
+        {
+          kind: 'revert',
+          id: revertId,
+          subject: plan.source.path,
+          target: batch.target,
+          sim: false,
+          plan: fingerprintOfBatchPlan(plan),
+          guardrails: revertPlan.guardrails.reasons,
+          input: { batchId },
+          requestedBy: actor,
+          reason: flags.reason,
+        },
+        async () => {
+          const submitted = await batch.system.submit(plan, { options });
+          return { value: submitted, queued: { id: submitted.batch.id, created: submitted.created } };
+        },
+      ),
+      // Refused as not acknowledged, or Redis lost under the submission: it may still be kept and run as shown.
       async () => {
-        const submitted = await batch.system.submit(plan, { options });
-        return { value: submitted, queued: { id: submitted.batch.id, created: submitted.created } };
+        if (json) await printJson({ status: 'not-acknowledged', batchId: revertId });
       },
     );
     if (gated.status === 'awaiting-approval') {
@@ -119,4 +127,14 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
     }
     return runBatchToEnd(runtime, batch, gated.value);
   });
+}
+
+/** `submit`, saying first what may still run when Redis could not confirm it (exit 3 follows, and running it again is safe). */
+async function keptMaybe<T>(submit: () => Promise<T>, sayMaybeKept: () => Promise<void>): Promise<T> {
+  try {
+    return await submit();
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) await sayMaybeKept();
+    throw error;
+  }
 }

@@ -99,6 +99,12 @@ export interface ReplicatedWritesOptions {
   what: string;
   patienceMs?: number;
   now?: () => number;
+  /**
+   * Whether a connection found on a master the sentinels replaced is dropped to connect again (default). False for a
+   * connection another library owns: BullMQ's, dropped so, stayed closed ("Connection is closed", soak seed 6328:
+   * every later callback failed). The write then waits out the patience there, and a required one is refused.
+   */
+  reconnects?: boolean;
 }
 
 /**
@@ -118,7 +124,7 @@ export function createReplicatedWrites(options: ReplicatedWritesOptions): Replic
     return Number(waited?.[1] ?? 0);
   };
 
-  const onReplacedMaster = () => leftReplacedMaster(redis, logger, options.what, 'making the write again');
+  const onReplacedMaster = async () => options.reconnects !== false && (await leftReplacedMaster(redis, logger, options.what, 'making the write again'));
 
   return {
     async write(routeKey, write, mode) {
