@@ -6,6 +6,8 @@ import { INVARIANTS, isLifecycleKey, type Violation } from './violation.js';
 
 /** Outcomes that say the row made its change (or may have: `unknown`). */
 const SAYS_CHANGED = new Set(['succeeded', 'unknown']);
+/** The seat change a lifecycle change makes when its summary shows a seat moving (the reference server says so). */
+const SEAT_MOVE_OF_LIFECYCLE: Readonly<Record<string, string>> = { deactivateUser: 'downgradeUser', reactivateUser: 'upgradeUser' };
 /** Outcomes that say why a change did not happen. */
 const SAYS_WHY_NOT = new Set(['failed', 'cancelled', 'skipped', 'unchanged', 'unknown']);
 
@@ -23,7 +25,12 @@ export function checkOutcomes(evidence: Evidence, kept: ReadonlyMap<string, Muta
   for (const mutation of evidence.mutations) {
     // A provisional seat expired on the service's clock, an admin's seat change elsewhere: a row may find it done.
     const operation = promisedOperationOf(mutation);
-    for (const subject of subjectsOf(mutation, evidence.identities)) changedKeys.add(`${operation} ${subject}`);
+    // A deactivation takes the Member seat and a reactivation gives one: a seat row after it may find its seat given.
+    const seatMoved = / → \w+/.test(mutation.summary) ? SEAT_MOVE_OF_LIFECYCLE[operation] : undefined;
+    for (const subject of subjectsOf(mutation, evidence.identities)) {
+      changedKeys.add(`${operation} ${subject}`);
+      if (seatMoved !== undefined) changedKeys.add(`${seatMoved} ${subject}`);
+    }
   }
   const initially = new Map(evidence.initialUsers.map((user) => [user.id, user]));
   for (const promise of evidence.promises) {

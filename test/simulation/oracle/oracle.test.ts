@@ -91,6 +91,17 @@ describe('the oracle', () => {
     expect(found.map((v) => v.invariant)).toEqual(['reports-match-the-service', 'reports-match-the-service', 'reports-match-the-service', 'audit-trail-complete']);
   });
 
+  it('lets a seat row find its seat given by a deactivation that took the Member seat, and only then', () => {
+    const deactivation = { ...mutation('deactivateUser', ALICE.id, T0 + HOUR), summary: 'deactivated alice@acme.example; plan 1: MEMBER → VIEWER' };
+    const downgrade = promise('row 2', ALICE.id, T0, { changes: [{ operation: 'downgradeUser', subject: userKey(ALICE.id) }] });
+    const found = judge(evidence({ promises: [promise('row 1', ALICE.id, T0), downgrade], mutations: [deactivation], outcomes: [succeeded(1), { batchId: 'b000000000001', row: 2, outcome: 'unchanged' }] }));
+    expect(found).toEqual([]);
+    // A deactivation that moved no seat (the user held none to take) made nothing of the downgrade so.
+    const seatless = { ...deactivation, summary: 'deactivated alice@acme.example' };
+    const refused = judge(evidence({ promises: [promise('row 1', ALICE.id, T0), downgrade], mutations: [seatless], outcomes: [succeeded(1), { batchId: 'b000000000001', row: 2, outcome: 'unchanged' }] }));
+    expect(refused.map((v) => v.invariant)).toEqual(['reports-match-the-service']);
+  });
+
   it('takes succeeded for a change another row made first (the service answers a deactivation of a deactivated user with success)', () => {
     const found = judge(evidence({
       promises: [promise('row 1', ALICE.id, T0), promise('row 2', ALICE.id, T0)],
