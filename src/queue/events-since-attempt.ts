@@ -73,6 +73,8 @@ export type EventsVerdict =
   | { kind: 'changed-elsewhere'; outside: HeardEvent }
   | { kind: 'nothing-heard' };
 
+const LIFECYCLE_EVENTS: readonly string[] = ['user.deactivated', 'user.reactivated'];
+
 /** Judges the events of the row's user since its first attempt (oldest first). Pure. */
 export function judgeEventsSinceAttempt(events: readonly HeardEvent[], reportedBy: ReportedByEvents): EventsVerdict {
   // An event of this change by seatflow's own account counts as this row's even unexplained: after a lost answer, the
@@ -80,7 +82,12 @@ export function judgeEventsSinceAttempt(events: readonly HeardEvent[], reportedB
   const { seat } = reportedBy;
   const ofThePlan = (heard: HeardEvent) => seat === undefined || heard.planId === seat.planId;
   const givesTheSeat = (heard: HeardEvent) => seat === undefined || sameSeatType(heard.seatType, seat.seatType);
-  const own = events.findIndex((heard) => heard.by !== 'outside' && reportedBy.change.includes(heard.event) && ofThePlan(heard) && givesTheSeat(heard));
+  // A deactivation takes the Member seat and a reactivation gives one: the seat event sent with it (same user, same
+  // instant) is that change's, not a seat row's (soak seed 6332: a downgrade whose answer was lost took the seat event
+  // of another batch's deactivation for its own, and reported succeeded with no downgrade made).
+  const lifecycleAt = new Set(events.filter((heard) => LIFECYCLE_EVENTS.includes(heard.event)).map((heard) => heard.at));
+  const ofALifecycleChange = (heard: HeardEvent) => seat !== undefined && lifecycleAt.has(heard.at);
+  const own = events.findIndex((heard) => heard.by !== 'outside' && reportedBy.change.includes(heard.event) && ofThePlan(heard) && givesTheSeat(heard) && !ofALifecycleChange(heard));
   const rival = (heard: HeardEvent) => heard.by === 'outside' && reportedBy.sameAttribute.includes(heard.event) && ofThePlan(heard);
   if (own >= 0) {
     const since = events.slice(own + 1).findLast(rival);

@@ -47,6 +47,14 @@ describe('judgeEventsSinceAttempt', () => {
       expect(judgeEventsSinceAttempt([otherPlan, upgradedBack], DOWNGRADE_IN_7)).toEqual({ kind: 'changed-elsewhere', outside: upgradedBack });
     });
 
+    it("does not take the seat event of a deactivation (same user, same instant) for the downgrade's own", () => {
+      const deactivation: HeardEvent = { ...ownDeactivation, at: ownDowngrade.at };
+      expect(judgeEventsSinceAttempt([deactivation, ownDowngrade], DOWNGRADE_IN_7)).toEqual({ kind: 'nothing-heard' });
+      // The downgrade's own event a moment later is still the row's.
+      const later = seat('seatflow', 7, 'CONTRIBUTOR', '2026-11-23T10:00:01.000Z');
+      expect(judgeEventsSinceAttempt([deactivation, ownDowngrade, later], DOWNGRADE_IN_7)).toEqual({ kind: 'landed', own: later });
+    });
+
     it("hears nothing from an outside seat change in another plan, or from the user's status events", () => {
       expect(judgeEventsSinceAttempt([seat('outside', 8, 'MEMBER', '2026-11-23T10:05:00.000Z'), reactivatedByElena], DOWNGRADE_IN_7)).toEqual({ kind: 'nothing-heard' });
     });
