@@ -116,7 +116,8 @@ describe('a lost answer, then an outside undo', () => {
       expect(done.counts).toMatchObject({ succeeded: 1 });
       const [outcome] = await h.outcomes(batch.id);
       expect(outcome).toMatchObject({ outcome: 'succeeded', confirmed: true });
-      expect(outcome?.message).toMatch(/user\.deactivated event .* confirms it\); since then .* was reactivated by .*, outside seatflow: not done again/);
+      // Whether the admin's reactivation was heard by then depends on when its callback came (a loaded machine: later).
+      expect(outcome?.message).toMatch(/user\.deactivated event .* confirms it\)($|; since then .* was reactivated by .*, outside seatflow: not done again)/);
       expect(h.server.context.state.users.get(userId)?.status).toBe('ACTIVE');
     } finally {
       await stop(serve);
