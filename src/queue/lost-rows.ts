@@ -75,9 +75,11 @@ export function startLostRowSweep(options: LostRowSweepOptions): () => Promise<v
   let stopped = false;
   let sweeps = 0;
   const sweep = async (): Promise<void> => {
-    // Once per process, the newest batches join the open ones again: a batch created before the index, or whose
-    // joining a failover dropped while its record was kept. One that is done leaves at the audit catch-up's next look.
-    if (sweeps === 0) for (const batch of await options.store.list(REJOINED)) await options.store.openBatches.join(batch.id);
+    // At the first look and every tenth, the newest batches join the open ones again: a batch created before the index,
+    // or whose joining a failover dropped while its record was kept (soak seed 6350, Sentinel: a batch submitted
+    // across a failover kept its record, lost its row's job and its joining, and no worker started again to find it).
+    // One that is done leaves at the audit catch-up's next look.
+    if (sweeps % EVERY_ROW_LOOK === 0) for (const batch of await options.store.list(REJOINED)) await options.store.openBatches.join(batch.id);
     // Every open batch, however old (soak seed 3302: a batch of day 3 with a lost row, past the 200 newest by day 7,
     // was never looked at again).
     const unfinished = (await options.store.listOpen()).filter((batch) => batch.queueName === options.queue.name && batch.state === 'queued');
