@@ -46,7 +46,6 @@ export function numberOf(value: string | number | boolean | undefined): number |
 /** Why a change cannot be undone when the state before it was not recorded (governance.recordStateBefore off). */
 export const NOTHING_RECORDED = 'its state before was not recorded (governance.recordStateBefore was off when it ran)';
 
-
 /**
  * The user's seat in the row's plan (and, when the row may take it away, their admin flag), read just before a seat
  * change. Not the pre-flight's reading: the row may run hours after it (a step, a scheduled run), and someone may have

@@ -1,4 +1,5 @@
 import { NoReplicaError } from '../queue/redis/replicated-write.js';
+import { sayIfUnconfirmed } from './say-if-unconfirmed.js';
 import { printed } from '../core/printable.js';
 import { fingerprintOfBatchPlan } from '../governance/approvals/plan-fingerprint.js';
 import { domainMigrationsOf } from '../migrate/domain-migrations.js';
@@ -56,25 +57,31 @@ export async function runMigrateCommand(flags: MigrateFlags, inputOf: () => Prom
     }
     await confirmOnTerminal(planned.guardrails, flags, flags.json === true);
     const id = migrationIdOf(planned, batch.target);
-    const gated = await notAcknowledgedSaysWhich(say, id, () => throughGate<QueuedMigration>(
-      batch,
-      {
-        kind: 'migration',
-        id,
-        subject: planned.plan.source.path,
-        target: batch.target,
-        sim: runtime.sim !== undefined,
-        plan: fingerprintOfBatchPlan(planned.plan),
-        guardrails: planned.guardrails.reasons,
-        input,
-        requestedBy: cliActorOf(runtime, flags.by),
-        reason: flags.reason,
-      },
-      async () => {
-        const queued = await queueMigration(planned, planning.queues);
-        return { value: queued, queued: { id: queued.id, created: queued.created } };
-      },
-    ));
+    const gated = await sayIfUnconfirmed(
+      () => throughGate<QueuedMigration>(
+        batch,
+        {
+          kind: 'migration',
+          id,
+          subject: planned.plan.source.path,
+          target: batch.target,
+          sim: runtime.sim !== undefined,
+          plan: fingerprintOfBatchPlan(planned.plan),
+          guardrails: planned.guardrails.reasons,
+          input,
+          requestedBy: cliActorOf(runtime, flags.by),
+          reason: flags.reason,
+        },
+        async () => {
+          const queued = await queueMigration(planned, planning.queues);
+          return { value: queued, queued: { id: queued.id, created: queued.created } };
+        },
+      ),
+      // A migration no Redis replica took is refused (exit 3) but may still be kept and run: the refusal names it, so
+      // the operator can watch it, and the plan above is what it would do.
+      NoReplicaError,
+      () => void say.write(`Migration ${id} was not acknowledged: it may still be kept and run as planned above (watch: seatflow status ${id}).\n`),
+    );
     if (gated.status === 'awaiting-approval') {
       say.write(awaitingApprovalText(gated.request, gated.created, runtime.sim !== undefined));
       return EXIT_AWAITING_APPROVAL;
@@ -121,15 +128,3 @@ async function domainMigrationToNow(runtime: CliRuntime, batch: BatchRuntime, of
   return status.persons.some((person) => person.phase === 'failed') ? 1 : 0;
 }
 
-/**
- * A migration no Redis replica took is refused (exit 3) but may still be kept and run: the refusal names it, so the
- * operator can watch it, and the plan above is what it would do.
- */
-async function notAcknowledgedSaysWhich<T>(say: NodeJS.WritableStream, id: string, submit: () => Promise<T>): Promise<T> {
-  try {
-    return await submit();
-  } catch (error) {
-    if (error instanceof NoReplicaError) say.write(`Migration ${id} was not acknowledged: it may still be kept and run as planned above (watch: seatflow status ${id}).\n`);
-    throw error;
-  }
-}

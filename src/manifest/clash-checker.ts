@@ -223,12 +223,9 @@ export function createClashChecker(options: ClashCheckerOptions = {}): ClashChec
   }
 }
 
-const LIFECYCLE_ONLY: ReadonlySet<ActionName> = new Set(['deactivate', 'reactivate']);
-const SEAT_ONLY: ReadonlySet<ActionName> = new Set(['downgrade', 'upgrade', 'remove-from-plan']);
-
 /** Two rows that clash only because a lifecycle change moves the seat, which the file's writer may not know. */
 function seatFollowsLifecycle(a: ActionName, b: ActionName): boolean {
-  return (LIFECYCLE_ONLY.has(a) && SEAT_ONLY.has(b)) || (SEAT_ONLY.has(a) && LIFECYCLE_ONLY.has(b));
+  return (SLOTS[a] & SLOTS[b]) === SLOT.seat && ((SLOTS[a] | SLOTS[b]) & SLOT.lifecycle) !== 0;
 }
 
 /** Cells of a repeated key's record: the earliest row per slot, then the earliest remove or deactivate row. */

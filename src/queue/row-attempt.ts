@@ -70,7 +70,7 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
       missingSince = undefined;
     }
   };
-  return {
+  const attempts = {
     /**
      * Marks the row in flight and counts the attempt (a confirm-only attempt does neither), unless an earlier request
      * of a create may still land. The marker must survive a failover before the call goes out: with replicas, the
@@ -116,15 +116,16 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
      */
     async notSent(batchId: string, row: number, start: { uncertain: boolean; counted: boolean }): Promise<void> {
       if (!start.counted) return;
-      if (start.uncertain) await UNCERTAIN.run(redis, [keys.inflight(batchId)], [String(row), 0]);
-      else await redis.hdel(keys.inflight(batchId), String(row));
-      await redis.hincrby(keys.attempts(batchId), String(row), -1);
+      if (start.uncertain) await attempts.leaveUncertain(batchId, row, 0);
+      else await attempts.clear(batchId, row);
+      await attempts.uncount(batchId, row);
     },
     /** A call refused before it was made (429, refused token) spends no attempt. */
     async uncount(batchId: string, row: number): Promise<void> {
       await redis.hincrby(keys.attempts(batchId), String(row), -1);
     },
   };
+  return attempts;
 }
 
 export type RowAttempts = ReturnType<typeof createRowAttempts>;

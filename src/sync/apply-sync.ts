@@ -5,7 +5,6 @@ import type { OffboardingSystem } from '../workflow/offboarding-system.js';
 import { personOutcome, type StepEnd } from '../workflow/person-ends.js';
 import { submitWorkflow } from '../workflow/submit-workflow.js';
 import type { AcceptedExports } from './accepted-exports.js';
-import { hrWorkflowIdOf } from './workflow-ids.js';
 import type { HrRecord, JoinerState, MoverState } from './hr-workflow-state.js';
 import { addRow, createJoinerLifecycle, JOIN_STEP, joinerBatches } from './joiner-lifecycle.js';
 import { createMoverLifecycle, MOVE_STEP, moverBatches } from './mover-lifecycle.js';
@@ -129,7 +128,7 @@ function refusedOutcomes(person: Pick<HrPerson, 'row' | 'line' | 'email' | 'user
 
 async function submitJoiners(plan: SyncPlan, options: ApplySyncOptions): Promise<{ workflowId: string; created: boolean }> {
   const engine = options.offboarding.engine.context;
-  const id = hrWorkflowIdOf('j', plan.runHash);
+  const id = plan.workflowIds.joiners;
   const at = new Date(engine.clock.now());
   const record = recordOf(plan, options, id, plan.joiners.length, { addBatch: `${id}-add`, reactivateBatch: `${id}-reactivate`, seatBatch: `${id}-seat` });
   const recordedAt = new Date(plan.plannedAt).toISOString();
@@ -162,7 +161,7 @@ async function submitJoiners(plan: SyncPlan, options: ApplySyncOptions): Promise
 
 async function submitMovers(plan: SyncPlan, options: ApplySyncOptions): Promise<{ workflowId: string; created: boolean }> {
   const engine = options.offboarding.engine.context;
-  const id = hrWorkflowIdOf('m', plan.runHash);
+  const id = plan.workflowIds.movers;
   const at = new Date(engine.clock.now());
   const record = recordOf(plan, options, id, plan.movers.length, { seatBatch: `${id}-seat` });
   const persons: MoverState[] = plan.movers.map((mover, index) => {

@@ -69,7 +69,8 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
 
   // The run's own workflows (its ids come from the run) are not "pending elsewhere": a run applied again after its
   // answer was refused (a submission no Redis replica took, yet kept) plans its people again and finds its workflows.
-  const pending = await pendingPeople(options.offboarding, new Set([hrWorkflowIdOf('j', runHash), hrWorkflowIdOf('m', runHash)]));
+  const ownHr = { joiners: hrWorkflowIdOf('j', runHash), movers: hrWorkflowIdOf('m', runHash) };
+  const pending = await pendingPeople(options.offboarding, new Set([ownHr.joiners, ownHr.movers]));
   const leaverOptions = { holdMs: holdOf(policy.policy.leavers.hold, options.config.offboarding), removeFromSharing: policy.policy.leavers.removeFromSharing, timeZone: policy.policy.timeZone, ...(policy.policy.leavers.transferTo === undefined ? {} : { transferTo: policy.policy.leavers.transferTo }) };
   // So are the leavers of the run's own offboarding (its file is the run's: the same id): not "already leaving".
   const ownOffboarding = options.offboarding.idOf({ path: hrExport.path, sha256: runHash, format: hrExport.format }, leaverOptions);
@@ -120,7 +121,7 @@ export async function planSync(options: PlanSyncOptions): Promise<SyncPlan> {
   return {
     runId,
     runHash,
-    workflowIds: { joiners: hrWorkflowIdOf('j', runHash), movers: hrWorkflowIdOf('m', runHash), offboarding: ownOffboarding },
+    workflowIds: { ...ownHr, offboarding: ownOffboarding },
     target: options.target,
     plannedAt: options.now,
     export: { path: hrExport.path, sha256: hrExport.sha256, format: hrExport.format, employees: hrExport.employees.length, exportedAt: hrExport.exportedAt, exportedAtFrom: hrExport.exportedAtFrom, ignored: hrExport.ignored },

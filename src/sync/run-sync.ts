@@ -129,7 +129,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncRun> {
       }
     }
   }
-  const report = await writeSyncReport(plan, disposition, applied, path.join(options.reportDir, reportStem(plan)));
+  const report = await writeSyncReport(plan, disposition, applied, reportStem(plan, options.reportDir));
   return { kind: 'planned', hrExport, plan, disposition, ...(applied === undefined ? {} : { applied }), report };
 }
 
@@ -142,7 +142,7 @@ async function notAcknowledgedWithReport<T>(plan: SyncPlan, options: RunSyncOpti
     return await apply();
   } catch (error) {
     if (!(error instanceof NoReplicaError)) throw error;
-    const report = await writeSyncReport(plan, { runId: plan.runId, applied: false, notAcknowledged: true }, undefined, path.join(options.reportDir, reportStem(plan)));
+    const report = await writeSyncReport(plan, { runId: plan.runId, applied: false, notAcknowledged: true }, undefined, reportStem(plan, options.reportDir));
     throw new SyncNotAcknowledgedError(error, plan.runId, report);
   }
 }
@@ -162,8 +162,8 @@ function describeTime(from: 'column' | 'file-modified'): string {
   return from === 'column' ? 'its generatedAt column' : "the file's modification time";
 }
 
-/** `acme-hr-20261123T020000Z-1a2b3c4d5e6f`: the run's report files, sorted by time. */
-function reportStem(plan: SyncPlan): string {
+/** `<reportDir>/acme-hr-20261123T020000Z-1a2b3c4d5e6f`: the run's report files, sorted by time. */
+function reportStem(plan: SyncPlan, reportDir: string): string {
   const key = (plan.policy.key.startsWith('file:') ? path.basename(plan.policy.path, path.extname(plan.policy.path)) : plan.policy.key).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
-  return `${key}-${new Date(plan.plannedAt).toISOString().replace(/[-:]|\.\d+/g, '')}-${plan.export.sha256.slice(0, 12)}`;
+  return path.join(reportDir, `${key}-${new Date(plan.plannedAt).toISOString().replace(/[-:]|\.\d+/g, '')}-${plan.export.sha256.slice(0, 12)}`);
 }

@@ -16,6 +16,7 @@ import { awaitingApprovalText, throughGate } from '../governance-runtime.js';
 import { confirmOnTerminal } from '../manifest-options.js';
 import { addRequestOptions, EXIT_AWAITING_APPROVAL, type RequestFlags } from '../request-options.js';
 import { runBatchToEnd } from '../run-batch-to-end.js';
+import { sayIfUnconfirmed } from '../say-if-unconfirmed.js';
 import { writeJson } from '../write-text.js';
 
 interface RevertFlags extends CommonFlags, RequestFlags {
@@ -87,7 +88,7 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
     await confirmOnTerminal(revertPlan.guardrails, flags, json);
     const options = revertBatchOptions(batchId);
     const revertId = batchIdOf(plan.source.sha256, batch.target, options);
-    const gated = await keptMaybe(
+    const gated = await sayIfUnconfirmed(
       () => throughGate<SubmitResult>(
         batch,
         {
@@ -108,6 +109,7 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
         },
       ),
       // Refused as not acknowledged, or Redis lost under the submission: it may still be kept and run as shown.
+      RedisUnavailableError,
       async () => {
         if (json) await printJson({ status: 'not-acknowledged', batchId: revertId });
       },
@@ -129,12 +131,3 @@ async function revert(batchId: string, flags: RevertFlags): Promise<number> {
   });
 }
 
-/** `submit`, saying first what may still run when Redis could not confirm it (exit 3 follows, and running it again is safe). */
-async function keptMaybe<T>(submit: () => Promise<T>, sayMaybeKept: () => Promise<void>): Promise<T> {
-  try {
-    return await submit();
-  } catch (error) {
-    if (error instanceof RedisUnavailableError) await sayMaybeKept();
-    throw error;
-  }
-}
