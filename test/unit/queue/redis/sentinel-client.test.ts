@@ -6,7 +6,10 @@ import { startTestRedisSentinel, type TestRedisSentinel } from '../../../helpers
 
 let sentinel: TestRedisSentinel;
 beforeAll(async () => {
-  sentinel = await startTestRedisSentinel();
+  // Every failover here is asked for (SENTINEL FAILOVER): a master that merely answers late on a loaded machine must
+  // not be failed over by the sentinels meanwhile (with 1 s, a loaded machine could see one on its own: the likely
+  // cause of this file failing at a test's start now and then, beside many other test files).
+  sentinel = await startTestRedisSentinel(10_000);
 }, 60_000);
 afterAll(async () => {
   await sentinel?.stop();
