@@ -68,21 +68,26 @@ function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' 
   const { warnAfterMs, giveUpAfterMs } = runtime.config.redis;
   const seconds = (ms: number): string => String(Math.round(ms / 1000));
   const where = redis.description;
+  const silence = (): string => (redis.refusingForReplicas() ? 'refused writes (too few replicas in sync: min-replicas-to-write)' : 'not answered');
   return watchRedis({
-    ping: () => redis.client.ping(),
+    // Refusing every write for want of replicas is silence too: a command waits it out, as it waits out a restart.
+    ping: async () => {
+      await redis.client.ping();
+      if (redis.refusingForReplicas()) throw new Error('Redis refuses writes for want of replicas');
+    },
     warnAfterMs,
     giveUpAfterMs: when === 'give-up' ? giveUpAfterMs : undefined,
     onWaiting: (silentMs) =>
       runtime.tell(
-        `Redis at ${where} has not answered for ${seconds(silentMs)} s; waiting${when === 'give-up' ? ` (this command gives up after ${seconds(giveUpAfterMs)} s: redis.giveUpAfterMs)` : ''}`,
+        `Redis at ${where} has ${silence()} for ${seconds(silentMs)} s; waiting${when === 'give-up' ? ` (this command gives up after ${seconds(giveUpAfterMs)} s: redis.giveUpAfterMs)` : ''}`,
         { redis: where, silentMs },
       ),
     onAnswered: (silentMs) => runtime.tell(`Redis at ${where} answers again, after ${seconds(silentMs)} s; going on`, { redis: where, silentMs }),
     onGiveUp: (silentMs) =>
       runtime.abandon(
-        new RedisUnavailableError('REDIS_UNAVAILABLE', `cannot reach Redis at ${where}: no answer for ${seconds(silentMs)} s after it had connected (redis.giveUpAfterMs)`, {
+        new RedisUnavailableError('REDIS_UNAVAILABLE', redis.refusingForReplicas() ? `Redis at ${where} has ${silence()} for ${seconds(silentMs)} s (redis.giveUpAfterMs)` : `cannot reach Redis at ${where}: no answer for ${seconds(silentMs)} s after it had connected (redis.giveUpAfterMs)`, {
           hint:
-            'Check that Redis is running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping). What was queued stays queued in Redis: ' +
+            'Check that Redis is running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping), and, if it refuses writes, that its replica is up and in sync (INFO replication). What was queued stays queued in Redis: ' +
             'when it answers again, `seatflow status` shows each batch and `seatflow worker` takes up its rows (a row cut short is confirmed before it is repeated).',
         }),
       ),

@@ -15,6 +15,7 @@ import type { PersonChangedElsewhere } from './person-changed-elsewhere.js';
 import type { ProvisionalTracker } from './provisional-tracker.js';
 import type { Subscription } from './subscription-store.js';
 import type { UserEventLog } from './user-event-log.js';
+import { writeTogether } from '../queue/redis/write-together.js';
 
 /** Who the audit trail names for a change made by the service itself. */
 export const SERVICE_ACTOR = 'service';
@@ -167,7 +168,7 @@ interface Stepper {
 /** The stages of one event already done (the event's hash in Redis), and how to mark the next ones. */
 function stepper(redis: RedisClient, key: string, done: Record<string, string>): Stepper {
   const mark = async (stage: string, value: string) => {
-    await redis.multi().hset(key, stage, value).expire(key, EVENT_MEMORY_SECONDS).exec();
+    await writeTogether(redis, [key], [['HSET', key, stage, value], ['EXPIRE', key, EVENT_MEMORY_SECONDS]]);
   };
   return {
     fingerprint: key.slice(key.lastIndexOf(':') + 1),

@@ -4,6 +4,7 @@ import { eventNameOf, type CallbackEvent } from '../contract/index.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { EventKeys } from './event-keys.js';
+import { writeTogether } from '../queue/redis/write-together.js';
 
 /**
  * The events each of seatflow's user-changing calls makes the service send. A deactivation also takes the Member seat
@@ -100,8 +101,8 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
           // callback delivered again) finds the call it claimed rather than none.
           const used = keys.ownCallsUsed(subject);
           const field = `${call.id}|${name}`;
-          const replies = (await redis.multi().hsetnx(used, field, claimant).hget(used, field).pexpire(used, windowMs * 2).exec()) ?? [];
-          if (replies[1]?.[1] === claimant) return call;
+          const replies = await writeTogether(redis, [used], [['HSETNX', used, field, claimant], ['HGET', used, field], ['PEXPIRE', used, windowMs * 2]]);
+          if (replies[1] === claimant) return call;
         }
       }
       return undefined;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { eventNameOf, type CallbackEvent, type User } from '../contract/index.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { EventKeys } from './event-keys.js';
+import { writeTogether, type RedisCommand } from '../queue/redis/write-together.js';
 
 /** A Provisional Member and the end of their review period (docs/service.md#provisional-members). */
 export const provisionalSeatSchema = z.object({
@@ -27,11 +28,15 @@ export interface ProvisionalTracker {
 }
 
 export function createProvisionalTracker(redis: RedisClient, keys: Pick<EventKeys, 'provisional' | 'provisionalByExpiry'>): ProvisionalTracker {
+  const tracking = (seat: ProvisionalSeat): RedisCommand[] => [
+    ['HSET', keys.provisional, seat.userId, JSON.stringify(seat)],
+    ['ZADD', keys.provisionalByExpiry, Date.parse(seat.expiresAt), seat.userId],
+  ];
   async function put(seat: ProvisionalSeat): Promise<void> {
-    await redis.multi().hset(keys.provisional, String(seat.userId), JSON.stringify(seat)).zadd(keys.provisionalByExpiry, Date.parse(seat.expiresAt), String(seat.userId)).exec();
+    await writeTogether(redis, [keys.provisional, keys.provisionalByExpiry], tracking(seat));
   }
   async function drop(userId: number): Promise<void> {
-    await redis.multi().hdel(keys.provisional, String(userId)).zrem(keys.provisionalByExpiry, String(userId)).exec();
+    await writeTogether(redis, [keys.provisional, keys.provisionalByExpiry], [['HDEL', keys.provisional, userId], ['ZREM', keys.provisionalByExpiry, userId]]);
   }
   return {
     async observe(event, planId, now) {
@@ -50,9 +55,7 @@ export function createProvisionalTracker(redis: RedisClient, keys: Pick<EventKey
         const expiresAt = typeof until === 'number' ? new Date(until).toISOString() : until;
         return [{ userId: user.id, email: user.email.toLowerCase(), planId, expiresAt, from: 'read', seenAt: new Date(now).toISOString() }];
       });
-      const transaction = redis.multi().del(keys.provisional, keys.provisionalByExpiry);
-      for (const seat of seats) transaction.hset(keys.provisional, String(seat.userId), JSON.stringify(seat)).zadd(keys.provisionalByExpiry, Date.parse(seat.expiresAt), String(seat.userId));
-      await transaction.exec();
+      await writeTogether(redis, [keys.provisional, keys.provisionalByExpiry], [['DEL', keys.provisional, keys.provisionalByExpiry], ...seats.flatMap(tracking)]);
       return seats.length;
     },
     async list() {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { EventKeys } from './event-keys.js';
+import { writeTogether } from '../queue/redis/write-together.js';
 
 /**
  * The target's subscription to its plan's events (docs/events.md): the plan webhook seatflow made, where it sends, the
@@ -50,7 +51,7 @@ export function createSubscriptionStore(redis: RedisClient, keys: Pick<EventKeys
     get,
     async put(subscription) {
       const fields = Object.fromEntries(Object.entries(subscription).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
-      await redis.multi().del(keys.subscription).hset(keys.subscription, fields).exec();
+      await writeTogether(redis, [keys.subscription], [['DEL', keys.subscription], ['HSET', keys.subscription, ...Object.entries(fields).flat()]]);
     },
     rotate: replaceSecret,
     async adopt(secret, now, graceMs) {

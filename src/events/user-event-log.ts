@@ -1,6 +1,7 @@
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { ChangeWitness, HeardEvent } from '../queue/events-since-attempt.js';
 import type { EventKeys } from './event-keys.js';
+import { writeTogether } from '../queue/redis/write-together.js';
 
 /**
  * Each user's recent events as seatflow took them in, whoever made them: what a row whose answer was lost reads to
@@ -23,7 +24,7 @@ export function createUserEventLog(redis: RedisClient, keys: Pick<EventKeys, 'us
       const now = Number(seconds) * 1000 + Number(micros) / 1000;
       const key = keys.userEvents(userId);
       // The same event recorded again (a handling retried after a crash) is one member: its fields say when it happened.
-      await redis.multi().zadd(key, 'NX', now, JSON.stringify(heard)).zremrangebyscore(key, '-inf', now - KEPT_MS).pexpire(key, KEPT_MS).exec();
+      await writeTogether(redis, [key], [['ZADD', key, 'NX', now, JSON.stringify(heard)], ['ZREMRANGEBYSCORE', key, '-inf', now - KEPT_MS], ['PEXPIRE', key, KEPT_MS]]);
     },
     async subscribed(planId) {
       const [webhookId, subscribedPlan] = await redis.hmget(keys.subscription, 'webhookId', 'planId');

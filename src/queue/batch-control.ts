@@ -7,6 +7,7 @@ import { createRowAttempts } from './row-attempt.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
 import type { RowOutcome } from './row-outcome.js';
 import { rowIdentity } from './submit-batch.js';
+import { writeTogether } from './redis/write-together.js';
 
 export interface BatchControlOptions {
   redis: RedisClient;
@@ -40,7 +41,8 @@ export function createBatchControl(options: BatchControlOptions) {
    * found).
    */
   async function clearAttempts(batchId: string, row: number): Promise<void> {
-    await options.redis.multi().hdel(options.keys.attempts(batchId), String(row)).hdel(options.keys.started(batchId), String(row)).hdel(options.keys.crashed(batchId), String(row)).exec();
+    const counts = [options.keys.attempts(batchId), options.keys.started(batchId), options.keys.crashed(batchId)];
+    await writeTogether(options.redis, counts, counts.map((key) => ['HDEL', key, row]));
   }
 
   const control = {

@@ -4,6 +4,7 @@ import { CompactStringSet } from '../manifest/compact-string-set.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { KeptEmployee } from './employee.js';
+import { writeTogether, type RedisCommand } from '../queue/redis/write-together.js';
 
 /** What is known of the export a sync last accepted (applied) for one target and policy. */
 export const acceptedExportSchema = z.object({
@@ -100,10 +101,10 @@ export function createAcceptedExports(redis: RedisClient, keys: QueueKeys, targe
       }
       await flush();
       const fields = Object.fromEntries(Object.entries(meta).map(([name, value]) => [name, String(value)]));
-      const replace = redis.multi();
-      if ((await redis.exists(staging)) === 1) replace.rename(staging, keys.syncAccepted(key));
-      else replace.del(keys.syncAccepted(key));
-      await replace.del(keys.syncAcceptedMeta(key)).hset(keys.syncAcceptedMeta(key), fields).exec();
+      const accepted = keys.syncAccepted(key);
+      const acceptedMeta = keys.syncAcceptedMeta(key);
+      const take: RedisCommand = (await redis.exists(staging)) === 1 ? ['RENAME', staging, accepted] : ['DEL', accepted];
+      await writeTogether(redis, [staging, accepted, acceptedMeta], [take, ['DEL', acceptedMeta], ['HSET', acceptedMeta, ...Object.entries(fields).flat()]]);
     },
   };
 }

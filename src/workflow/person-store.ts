@@ -3,6 +3,7 @@ import type { QueueKeys } from '../queue/queue-keys.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
+import { writeTogether } from '../queue/redis/write-together.js';
 
 // KEYS: persons. ARGV: row, expected version, json. Writes only over the version the caller read.
 const CAS = luaScript('LeaverCompareAndSet', `
@@ -118,7 +119,8 @@ export function createPersonStore<P extends PersonBase>(redis: RedisClient, keys
         return;
       }
       const all = await store.all(workflow.id);
-      if (all.every((other) => !openPhases.has(other.phase))) await redis.multi().hset(keys.workflow(workflow.id), 'state', 'finished').srem(keys.workflowsOpen, workflow.id).exec();
+      if (!all.every((other) => !openPhases.has(other.phase))) return;
+      await writeTogether(redis, [keys.workflow(workflow.id), keys.workflowsOpen], [['HSET', keys.workflow(workflow.id), 'state', 'finished'], ['SREM', keys.workflowsOpen, workflow.id]]);
     },
   };
   return store;

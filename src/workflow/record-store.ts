@@ -3,6 +3,7 @@ import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import { parseRecord, readableOnly } from '../core/unreadable-record.js';
 import { DEFAULT_LIFECYCLE, type WorkflowBase } from './workflow-shapes.js';
+import { writeTogether, type RedisCommand } from '../queue/redis/write-together.js';
 
 /** How many of the newest workflows are looked at for open ones besides the open set (workflows submitted before it). */
 const RECENT_SCANNED = 200;
@@ -40,7 +41,7 @@ export function createRecordStore<R extends WorkflowBase>(redis: RedisClient, ke
       // Offboardings carry no lifecycle field, as before lifecycles had names.
       const fields: Record<string, string> = { state: 'submitting', ...(lifecycle === undefined || lifecycle === DEFAULT_LIFECYCLE ? {} : { lifecycle }) };
       for (const [name, value] of Object.entries(record)) if (value !== undefined) fields[name] = String(value);
-      await redis.multi().hset(key, fields).zadd(keys.workflows, createdAtMs, record.id).exec();
+      await writeTogether(redis, [key, keys.workflows], [['HSET', key, ...Object.entries(fields).flat()], ['ZADD', keys.workflows, createdAtMs, record.id]]);
       return true;
     },
     async get(id) {
@@ -55,8 +56,8 @@ export function createRecordStore<R extends WorkflowBase>(redis: RedisClient, ke
       return (await readableOnly([...ids].map((id) => store.get(id)))).filter((record) => record.state === 'open');
     },
     async setState(id, state) {
-      const open = state === 'open' ? redis.multi().sadd(keys.workflowsOpen, id) : redis.multi().srem(keys.workflowsOpen, id);
-      await open.hset(keys.workflow(id), 'state', state).exec();
+      const index: RedisCommand = [state === 'open' ? 'SADD' : 'SREM', keys.workflowsOpen, id];
+      await writeTogether(redis, [keys.workflowsOpen, keys.workflow(id)], [index, ['HSET', keys.workflow(id), 'state', state]]);
     },
   };
   return store;

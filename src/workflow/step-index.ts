@@ -1,5 +1,6 @@
 import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
+import { writeTogether } from '../queue/redis/write-together.js';
 /** A step of one person that has not ended: when it is due, on the service clock. */
 export interface PendingStep {
   row: number;
@@ -58,7 +59,8 @@ export function createStepIndex(redis: RedisClient, keys: QueueKeys): StepIndex 
     async add(workflowId, steps) {
       for (let i = 0; i < steps.length; i += 1000) {
         const args = steps.slice(i, i + 1000).flatMap((step) => [step.dueAt, memberOf(step.row, step.step)]);
-        if (args.length > 0) await redis.multi().zadd(keys.workflowSteps(workflowId), ...args).zadd(keys.workflowStepsWaiting(workflowId), ...args).exec();
+        const [all, waiting] = [keys.workflowSteps(workflowId), keys.workflowStepsWaiting(workflowId)];
+        if (args.length > 0) await writeTogether(redis, [all, waiting], [['ZADD', all, ...args], ['ZADD', waiting, ...args]]);
       }
     },
     async started(workflowId, row, step, lookAt) {
@@ -68,7 +70,8 @@ export function createStepIndex(redis: RedisClient, keys: QueueKeys): StepIndex 
       await redis.zadd(keys.workflowStepsWaiting(workflowId), step.dueAt, memberOf(step.row, step.step));
     },
     async done(workflowId, row, step) {
-      await redis.multi().zrem(keys.workflowSteps(workflowId), memberOf(row, step)).zrem(keys.workflowStepsWaiting(workflowId), memberOf(row, step)).exec();
+      const [all, waiting] = [keys.workflowSteps(workflowId), keys.workflowStepsWaiting(workflowId)];
+      await writeTogether(redis, [all, waiting], [['ZREM', all, memberOf(row, step)], ['ZREM', waiting, memberOf(row, step)]]);
     },
     async dueCount(workflowId, atMs) {
       return redis.zcount(keys.workflowSteps(workflowId), '-inf', atMs);

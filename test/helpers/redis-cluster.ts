@@ -115,7 +115,16 @@ export async function startTestRedisCluster(masters = 3, nodeTimeoutMs = 1500): 
   }
 }
 
-export async function startTestRedisSentinel(downAfterMs = 1000): Promise<TestRedisSentinel> {
+/** Server settings a Sentinel set-up runs with, beyond the defaults. */
+export interface SentinelServerOptions {
+  /**
+   * `min-replicas-to-write 1` (and a lag of `maxLagSeconds`, default 10): a master without its replica in sync refuses
+   * writes (NOREPLICAS), so a failover cannot drop what it acknowledged, the set-up docs/operations.md recommends.
+   */
+  minReplicasToWrite?: { maxLagSeconds?: number };
+}
+
+export async function startTestRedisSentinel(downAfterMs = 1000, options: SentinelServerOptions = {}): Promise<TestRedisSentinel> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'seatflow-sentinel-'));
   const masterName = 'seatflow-test';
   const all: RedisNode[] = [];
@@ -128,7 +137,8 @@ export async function startTestRedisSentinel(downAfterMs = 1000): Promise<TestRe
       const port = await freePort();
       const nodeDir = path.join(dir, String(port));
       mkdirSync(nodeDir);
-      const node = startNode(port, [...REDIS_ARGS, '--port', String(port), '--dir', nodeDir, ...(replicaOf !== undefined ? ['--replicaof', '127.0.0.1', String(replicaOf)] : [])]);
+      const minReplicas = options.minReplicasToWrite === undefined ? [] : ['--min-replicas-to-write', '1', '--min-replicas-max-lag', String(options.minReplicasToWrite.maxLagSeconds ?? 10)];
+      const node = startNode(port, [...REDIS_ARGS, ...minReplicas, '--port', String(port), '--dir', nodeDir, ...(replicaOf !== undefined ? ['--replicaof', '127.0.0.1', String(replicaOf)] : [])]);
       all.push(node);
       await waitForPing(port);
       return node;

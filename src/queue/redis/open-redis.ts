@@ -8,6 +8,7 @@ import type { RedisClient, ReplicaAcks } from './lua-script.js';
 import { NO_CLUSTER_NODE_ANSWERED, probeCluster } from './probe-cluster.js';
 import { probeRedis } from './probe-redis.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
+import { trackRefusedWrites, type RefusedWrites } from './refused-write.js';
 import { SentinelClient } from './sentinel-client.js';
 import { parseRedisUrl, type RedisTarget } from './redis-target.js';
 
@@ -38,6 +39,8 @@ export interface RedisHandle {
    * reconnection (maxRetriesPerRequest null, which BullMQ requires of workers).
    */
   bullmqConnection(): ConnectionOptions;
+  /** True while Redis refuses writes for want of replicas in sync (`min-replicas-to-write`); they wait meanwhile. */
+  refusingForReplicas(): boolean;
   /** Closes `client` and the clients given to BullMQ, and stops the embedded server when nobody else uses it. */
   close(): Promise<void>;
 }
@@ -86,7 +89,8 @@ const NOBODY_ANSWERS = new RegExp(`${NO_CLUSTER_NODE_ANSWERED}|All sentinels are
 
 function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger, release: () => Promise<void>): RedisHandle {
   const bullmqClients: RedisClient[] = [];
-  const client = connect(target);
+  const refused = trackRefusedWrites();
+  const client = connect(target, refused);
   client.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   return {
     kind,
@@ -94,9 +98,10 @@ function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger
     // A replica that is down or lagging costs each row at most timeoutMs, then the row goes on (with a warning).
     replicaAcks: { count: target.kind === 'single' ? 0 : 1, timeoutMs: 500 },
     client,
+    refusingForReplicas: refused.refusingForReplicas,
     bullmqConnection() {
-      if (target.kind === 'single') return { ...serverClientOptions(target) };
-      const shared = connect(target);
+      if (target.kind === 'single') return { ...serverClientOptions(target, refused) };
+      const shared = connect(target, refused);
       shared.on('error', (error) => logger.debug({ err: error }, 'redis connection error (BullMQ)'));
       bullmqClients.push(shared);
       return shared;
@@ -110,26 +115,26 @@ function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger
   };
 }
 
-function connect(target: RedisTarget): RedisClient {
-  if (target.kind === 'cluster') return new Cluster(target.nodes, clusterClientOptions(target.options));
-  return target.kind === 'sentinel' ? new SentinelClient(serverClientOptions(target)) : new Redis(serverClientOptions(target));
+function connect(target: RedisTarget, refused: RefusedWrites): RedisClient {
+  if (target.kind === 'cluster') return new Cluster(target.nodes, clusterClientOptions(target.options, refused));
+  return target.kind === 'sentinel' ? new SentinelClient(serverClientOptions(target, refused)) : new Redis(serverClientOptions(target, refused));
 }
 
 /**
  * maxRetriesPerRequest null: during a Redis restart or failover commands wait for the reconnection rather than
  * failing a row; behind Sentinel, each reconnection asks the sentinels for the current master (and SentinelClient
- * moves as soon as they announce a new one). A demoted master answers READONLY to writes: reconnect and resend.
+ * moves as soon as they announce a new one). A write refused unrun (a demoted master, too few replicas in sync) is
+ * sent again after a reconnection (refused-write.ts).
  */
-function serverClientOptions(target: Exclude<RedisTarget, { kind: 'cluster' }>): RedisOptions {
-  const sentinel = target.kind === 'sentinel' ? { reconnectOnError: reconnectWhenReadOnly } : {};
-  return { ...target.options, ...sentinel, maxRetriesPerRequest: null };
+function serverClientOptions(target: Exclude<RedisTarget, { kind: 'cluster' }>, refused: RefusedWrites): RedisOptions {
+  return { ...target.options, reconnectOnError: refused.reconnectOnError, maxRetriesPerRequest: null };
 }
 
 /**
  * A failover takes the cluster a few seconds (node timeout, election): each command waits it out, retrying on
  * CLUSTERDOWN, TRYAGAIN, MOVED and closed connections for up to about ten seconds before failing.
  */
-function clusterClientOptions(options: ClusterOptions): ClusterOptions {
+function clusterClientOptions(options: ClusterOptions, refused: RefusedWrites): ClusterOptions {
   return {
     ...options,
     retryDelayOnFailover: 200,
@@ -137,12 +142,8 @@ function clusterClientOptions(options: ClusterOptions): ClusterOptions {
     retryDelayOnTryAgain: 200,
     maxRedirections: 50,
     clusterRetryStrategy: (times) => Math.min(100 * times, 2000),
-    redisOptions: { ...options.redisOptions, maxRetriesPerRequest: null, reconnectOnError: reconnectWhenReadOnly },
+    redisOptions: { ...options.redisOptions, maxRetriesPerRequest: null, reconnectOnError: refused.reconnectOnError },
   };
-}
-
-function reconnectWhenReadOnly(error: Error): 2 | false {
-  return error.message.startsWith('READONLY') ? 2 : false;
 }
 
 /** A probe fails at once when no sentinel answers, instead of ioredis asking them again forever. */

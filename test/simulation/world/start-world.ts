@@ -178,7 +178,9 @@ async function startRedis(topology: RedisTopology): Promise<RunningRedis> {
       stop: () => redis.stop(),
     };
   }
-  const sentinel: TestRedisSentinel = await startTestRedisSentinel(1000);
+  // Run as docs/operations.md recommends: a master without its replica in sync refuses writes rather than keep them where
+  // a failover would drop them (the promoted replica leaves the old master at once, which then refuses every write).
+  const sentinel: TestRedisSentinel = await startTestRedisSentinel(1000, { minReplicasToWrite: {} });
   const failover = async () => {
     // Failed over to a replica still syncing from the last failover, Redis loses what the master acknowledged since,
     // whatever the client does (only `min-replicas-to-write` on the servers prevents it, by refusing writes meanwhile:
