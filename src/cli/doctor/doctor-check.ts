@@ -1,6 +1,6 @@
 /** One line of `seatflow doctor`: what was checked, how it stands, and what to do when it is not OK. */
 export interface DoctorCheck {
-  /** token, target, redis, workers, steps, schedules. */
+  /** token, target, redis, failover (behind Sentinel), workers, steps, schedules. */
   name: string;
   status: 'OK' | 'WARN' | 'FAIL';
   message: string;

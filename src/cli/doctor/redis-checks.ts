@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { RedisHandle } from '../../queue/redis/open-redis.js';
-import { readRedisPersistence } from '../../queue/redis/redis-persistence.js';
+import { readRedisPersistence, type RedisPersistence } from '../../queue/redis/redis-persistence.js';
 import type { ScheduleView } from '../../reconcile/schedule-book.js';
 import type { StepJobData } from '../../workflow/step-job.js';
 import { plural } from '../../core/plural.js';
@@ -23,13 +23,36 @@ export interface RedisCheckInput {
   now: number;
 }
 
-/** Redis (version, persistence, eviction), the workers serving this target's queues, steps due and not taken, schedules. */
+/**
+ * Redis (version, persistence, eviction; behind Sentinel, what a failover may drop), the workers serving this target's
+ * queues, steps due and not taken, schedules.
+ */
 export async function checkRedisAndWork(input: RedisCheckInput): Promise<DoctorCheck[]> {
-  return [await redisCheck(input), ...(await workChecks(input))];
+  const persistence = await readRedisPersistence(input.redis.client);
+  const failover = failoverCheck(input.redis.kind, persistence);
+  return [redisCheck(input, persistence), ...(failover === undefined ? [] : [failover]), ...(await workChecks(input))];
 }
 
-async function redisCheck(input: RedisCheckInput): Promise<DoctorCheck> {
-  const persistence = await readRedisPersistence(input.redis.client);
+/**
+ * Behind Sentinel, a master that takes writes with no replica in sync (its replica just promoted away from it, or still
+ * syncing) has them dropped by the failover: a row may then run twice. `min-replicas-to-write 1` has it refuse them
+ * instead, and seatflow waits (docs/operations.md). A cluster's own failover pauses writes until the replica caught up.
+ */
+export function failoverCheck(kind: RedisHandle['kind'], persistence: Pick<RedisPersistence, 'minReplicasToWrite'>): DoctorCheck | undefined {
+  if (kind !== 'sentinel') return undefined;
+  const setting = persistence.minReplicasToWrite;
+  const details = { minReplicasToWrite: setting };
+  if (setting === undefined) return ok('failover', 'min-replicas-to-write unknown (the server refuses CONFIG): make sure it is 1 on every server', details);
+  if (setting >= 1) return ok('failover', `min-replicas-to-write ${setting}: a master without its replica in sync refuses writes, so a failover drops none`, details);
+  return warn(
+    'failover',
+    'min-replicas-to-write 0: a write the master takes just before a failover (or while its replica syncs) can be dropped by it, and a row then runs twice',
+    'Set min-replicas-to-write 1 and min-replicas-max-lag 10 on every server (seatflow waits out the writes they refuse): docs/operations.md, Redis Cluster and Sentinel.',
+    details,
+  );
+}
+
+function redisCheck(input: RedisCheckInput, persistence: RedisPersistence): DoctorCheck {
   const where = `${input.redis.description}${persistence.version === undefined ? '' : `, Redis ${persistence.version}`}`;
   const details = { kind: input.redis.kind, ...persistence };
   if (persistence.maxmemoryPolicy !== undefined && persistence.maxmemoryPolicy !== 'noeviction') {

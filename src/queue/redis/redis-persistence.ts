@@ -10,6 +10,11 @@ export interface RedisPersistence {
   rdb: boolean | undefined;
   /** BullMQ needs `noeviction`: any other policy may evict a job or an outcome. */
   maxmemoryPolicy: string | undefined;
+  /**
+   * `min-replicas-to-write` (the least over the masters): 0, a master takes writes without a replica in sync, which a
+   * failover then drops; undefined when the server refuses CONFIG.
+   */
+  minReplicasToWrite: number | undefined;
 }
 
 /**
@@ -20,12 +25,13 @@ export async function readRedisPersistence(client: RedisClient): Promise<RedisPe
   const servers: Redis[] = client instanceof Cluster ? client.nodes('master') : [client as Redis];
   const each = await Promise.all(servers.map(readOne));
   const [first] = each;
-  if (first === undefined) return { version: undefined, aof: false, rdb: undefined, maxmemoryPolicy: undefined };
+  if (first === undefined) return { version: undefined, aof: false, rdb: undefined, maxmemoryPolicy: undefined, minReplicasToWrite: undefined };
   return {
     version: first.version,
     aof: each.every((one) => one.aof),
     rdb: each.some((one) => one.rdb === false) ? false : each.every((one) => one.rdb === true) ? true : undefined,
     maxmemoryPolicy: each.find((one) => one.maxmemoryPolicy !== 'noeviction')?.maxmemoryPolicy ?? first.maxmemoryPolicy,
+    minReplicasToWrite: each.some((one) => one.minReplicasToWrite === undefined) ? undefined : Math.min(...each.map((one) => one.minReplicasToWrite ?? 0)),
   };
 }
 
@@ -36,14 +42,25 @@ export function isDurable(persistence: RedisPersistence): boolean {
 
 async function readOne(server: Redis): Promise<RedisPersistence> {
   const info = parseInfo(await server.info());
-  let rdb: boolean | undefined;
+  const save = await configOf(server, 'save');
+  const minReplicas = await configOf(server, 'min-replicas-to-write');
+  return {
+    version: info.get('redis_version'),
+    aof: info.get('aof_enabled') === '1',
+    rdb: save === undefined ? undefined : save.trim() !== '',
+    maxmemoryPolicy: info.get('maxmemory_policy'),
+    minReplicasToWrite: minReplicas === undefined ? undefined : Number(minReplicas),
+  };
+}
+
+/** A setting of the server, or undefined when it refuses CONFIG (managed services rename or forbid it). */
+async function configOf(server: Redis, name: string): Promise<string | undefined> {
   try {
-    const [, save] = (await server.config('GET', 'save')) as [string, string];
-    rdb = save.trim() !== '';
+    const [, value] = (await server.config('GET', name)) as [string, string | undefined];
+    return value;
   } catch {
-    rdb = undefined;
+    return undefined;
   }
-  return { version: info.get('redis_version'), aof: info.get('aof_enabled') === '1', rdb, maxmemoryPolicy: info.get('maxmemory_policy') };
 }
 
 function parseInfo(text: string): Map<string, string> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { doctorExitCode, fail, ok, warn } from '../../../src/cli/doctor/doctor-check.js';
 import { formatDoctor } from '../../../src/cli/doctor/format-doctor.js';
+import { failoverCheck } from '../../../src/cli/doctor/redis-checks.js';
 import { checkService } from '../../../src/cli/doctor/service-checks.js';
 import { describeTarget } from '../../../src/cli/doctor/service-region.js';
 import { regionOfBaseUrl } from '../../../src/contract/service-regions.js';
@@ -48,5 +49,15 @@ describe('doctorExitCode and formatDoctor', () => {
   it('prints one line per check, what to do under each that is not OK, and the counts', () => {
     const text = formatDoctor('https://api.smartsheet.com/2.0', [ok('token', 'valid'), warn('workers', 'none', 'start one')]);
     expect(text).toBe(['seatflow doctor: https://api.smartsheet.com/2.0', '  OK    token    valid', '  WARN  workers  none', `${' '.repeat(17)}→ start one`, '1 OK, 1 warning, 0 failures', ''].join('\n'));
+  });
+});
+
+describe('failoverCheck', () => {
+  it('behind Sentinel, warns while a master takes writes with no replica in sync, and says nothing elsewhere', () => {
+    expect(failoverCheck('sentinel', { minReplicasToWrite: 0 })).toMatchObject({ status: 'WARN', message: expect.stringContaining('a row then runs twice'), hint: expect.stringContaining('min-replicas-to-write 1') });
+    expect(failoverCheck('sentinel', { minReplicasToWrite: 1 })).toMatchObject({ status: 'OK', message: expect.stringContaining('drops none') });
+    expect(failoverCheck('sentinel', { minReplicasToWrite: undefined })).toMatchObject({ status: 'OK', message: expect.stringContaining('refuses CONFIG') });
+    expect(failoverCheck('single', { minReplicasToWrite: 0 })).toBeUndefined();
+    expect(failoverCheck('cluster', { minReplicasToWrite: 0 })).toBeUndefined();
   });
 });
