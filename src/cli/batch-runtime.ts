@@ -68,12 +68,16 @@ function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' 
   const { warnAfterMs, giveUpAfterMs } = runtime.config.redis;
   const seconds = (ms: number): string => String(Math.round(ms / 1000));
   const where = redis.description;
-  const silence = (): string => (redis.refusingForReplicas() ? 'refused writes (too few replicas in sync: min-replicas-to-write)' : 'not answered');
+  const silence = (): string => {
+    const refusing = redis.refusingWrites();
+    return refusing === undefined ? 'not answered' : `refused writes (${refusing})`;
+  };
   return watchRedis({
-    // Refusing every write for want of replicas is silence too: a command waits it out, as it waits out a restart.
+    // Refusing the writes sent to it is silence too: a command waits it out, as it waits out a restart.
     ping: async () => {
       await redis.client.ping();
-      if (redis.refusingForReplicas()) throw new Error('Redis refuses writes for want of replicas');
+      const refusing = redis.refusingWrites();
+      if (refusing !== undefined) throw new Error(`Redis refuses writes: ${refusing}`);
     },
     warnAfterMs,
     giveUpAfterMs: when === 'give-up' ? giveUpAfterMs : undefined,
@@ -85,7 +89,7 @@ function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' 
     onAnswered: (silentMs) => runtime.tell(`Redis at ${where} answers again, after ${seconds(silentMs)} s; going on`, { redis: where, silentMs }),
     onGiveUp: (silentMs) =>
       runtime.abandon(
-        new RedisUnavailableError('REDIS_UNAVAILABLE', redis.refusingForReplicas() ? `Redis at ${where} has ${silence()} for ${seconds(silentMs)} s (redis.giveUpAfterMs)` : `cannot reach Redis at ${where}: no answer for ${seconds(silentMs)} s after it had connected (redis.giveUpAfterMs)`, {
+        new RedisUnavailableError('REDIS_UNAVAILABLE', redis.refusingWrites() !== undefined ? `Redis at ${where} has ${silence()} for ${seconds(silentMs)} s (redis.giveUpAfterMs)` : `cannot reach Redis at ${where}: no answer for ${seconds(silentMs)} s after it had connected (redis.giveUpAfterMs)`, {
           hint:
             'Check that Redis is running and answering (not stopped or overloaded: redis-cli -u REDIS_URL ping), and, if it refuses writes, that its replica is up and in sync (INFO replication). What was queued stays queued in Redis: ' +
             'when it answers again, `seatflow status` shows each batch and `seatflow worker` takes up its rows (a row cut short is confirmed before it is repeated).',

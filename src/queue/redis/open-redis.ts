@@ -39,8 +39,8 @@ export interface RedisHandle {
    * reconnection (maxRetriesPerRequest null, which BullMQ requires of workers).
    */
   bullmqConnection(): ConnectionOptions;
-  /** True while Redis refuses writes for want of replicas in sync (`min-replicas-to-write`); they wait meanwhile. */
-  refusingForReplicas(): boolean;
+  /** Why Redis refuses the writes that wait for it (too few replicas in sync, a demoted master), while it does. */
+  refusingWrites(): string | undefined;
   /** Closes `client` and the clients given to BullMQ, and stops the embedded server when nobody else uses it. */
   close(): Promise<void>;
 }
@@ -89,7 +89,7 @@ const NOBODY_ANSWERS = new RegExp(`${NO_CLUSTER_NODE_ANSWERED}|All sentinels are
 
 function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger, release: () => Promise<void>): RedisHandle {
   const bullmqClients: RedisClient[] = [];
-  const refused = trackRefusedWrites();
+  const refused = trackRefusedWrites({ resendReadOnly: target.kind !== 'single' });
   const client = connect(target, refused);
   client.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   return {
@@ -98,7 +98,7 @@ function handleOf(target: RedisTarget, kind: RedisHandle['kind'], logger: Logger
     // A replica that is down or lagging costs each row at most timeoutMs, then the row goes on (with a warning).
     replicaAcks: { count: target.kind === 'single' ? 0 : 1, timeoutMs: 500 },
     client,
-    refusingForReplicas: refused.refusingForReplicas,
+    refusingWrites: refused.refusing,
     bullmqConnection() {
       if (target.kind === 'single') return { ...serverClientOptions(target, refused) };
       const shared = connect(target, refused);

@@ -6,25 +6,35 @@ import { writeTogether } from '../../../../src/queue/redis/write-together.js';
 import { useMasterAndReplica } from '../../../helpers/master-and-replica.js';
 
 describe('trackRefusedWrites', () => {
+  const readOnly = new Error("READONLY You can't write against a read only replica.");
+  const noReplicas = new Error('NOREPLICAS Not enough good replicas to write.');
+
   it('sends again what a server refused unrun, and nothing else', () => {
-    const refused = trackRefusedWrites();
-    expect(refused.reconnectOnError(new Error("READONLY You can't write against a read only replica."))).toBe(2);
-    expect(refused.reconnectOnError(new Error('NOREPLICAS Not enough good replicas to write.'))).toBe(2);
+    const refused = trackRefusedWrites({ resendReadOnly: true });
+    expect(refused.reconnectOnError(readOnly)).toBe(2);
+    expect(refused.reconnectOnError(noReplicas)).toBe(2);
     expect(refused.reconnectOnError(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(false);
     expect(refused.reconnectOnError(new Error('ERR unknown command'))).toBe(false);
   });
 
-  it('says writes are refused for want of replicas while refusals keep coming, and not after', () => {
+  it('on one server named by its URL, gives a READONLY to the caller: the URL names a replica, which stays one', () => {
+    const refused = trackRefusedWrites({ resendReadOnly: false });
+    expect(refused.reconnectOnError(readOnly)).toBe(false);
+    expect(refused.refusing()).toBeUndefined();
+    expect(refused.reconnectOnError(noReplicas)).toBe(2);
+  });
+
+  it('says why writes are refused while refusals keep coming, and nothing after', () => {
     let now = 1_000_000;
-    const refused = trackRefusedWrites(() => now);
-    expect(refused.refusingForReplicas()).toBe(false);
-    refused.reconnectOnError(new Error("READONLY You can't write against a read only replica."));
-    expect(refused.refusingForReplicas()).toBe(false);
-    refused.reconnectOnError(new Error('NOREPLICAS Not enough good replicas to write.'));
+    const refused = trackRefusedWrites({ resendReadOnly: true }, () => now);
+    expect(refused.refusing()).toBeUndefined();
+    refused.reconnectOnError(noReplicas);
     now += 2000;
-    expect(refused.refusingForReplicas()).toBe(true);
-    now += 1500;
-    expect(refused.refusingForReplicas()).toBe(false);
+    expect(refused.refusing()).toBe('too few replicas in sync: min-replicas-to-write');
+    refused.reconnectOnError(readOnly);
+    expect(refused.refusing()).toBe('it is a read-only replica');
+    now += 3500;
+    expect(refused.refusing()).toBeUndefined();
   });
 });
 
@@ -56,7 +66,7 @@ describe('a master run with min-replicas-to-write 1', () => {
     });
 
     // Without a replica nothing is made, nothing fails: the writes wait, and the handle says why.
-    await expect.poll(() => handle?.refusingForReplicas(), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => handle?.refusingWrites(), { timeout: 5000 }).toBe('too few replicas in sync: min-replicas-to-write');
     expect(settled).toEqual([]);
     expect(await servers.client.exists(`${key}:single`, `{${key}}:a`, `{${key}}:b`)).toBe(0);
 

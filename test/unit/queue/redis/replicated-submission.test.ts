@@ -25,7 +25,7 @@ function systemOverMaster(prefix: string): BatchSystem {
     replicaAcks: { count: 1, timeoutMs: 100 },
     client: servers.client,
     bullmqConnection: () => ({ host: '127.0.0.1', port: servers.master.port, maxRetriesPerRequest: null }),
-    refusingForReplicas: () => false,
+    refusingWrites: () => undefined,
     close: async () => undefined,
   };
   const system = createBatchSystem({ redis: handle, prefix, target: TARGET, sim: true, logger: createSilentLogger() });
