@@ -82,7 +82,12 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
             ? { ...current, phase: 'moving', steps: [...current.steps, personStepOf(MOVE_STEP, 'queued', now(), `${change.row.actionName} ${change.from ?? '?'} → ${change.to} (${person.seatRule})`)] }
             : undefined,
         );
-        if (moving === undefined) return (await persons.get(workflow.id, person.row))?.phase ?? 'missing';
+        if (moving === undefined) {
+          // Another run of this step moved the person first (two ran at once: a lock lost in a Redis restart). It may
+          // have died before queueing the row, so this run queues it too (a queued row is not queued twice).
+          const current = await persons.get(workflow.id, person.row);
+          if (current?.phase !== 'moving') return current?.phase ?? 'missing';
+        }
       }
       const outcome = await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt: run.data.dueAt }, run);
       if (outcome.outcome === 'unknown') return run.waitForRow();
