@@ -43,6 +43,20 @@ export function columnHas(column: Column, changes: ColumnUpdate): boolean {
 }
 
 /**
+ * Whether a field the row sets holds a value now that is neither the requested one nor the one the row found: someone
+ * else set it. `index` is left out (any other column's move shifts it).
+ */
+function changedSince(column: Column, wanted: ColumnUpdate, before: z.infer<typeof columnBeforeSchema>): boolean {
+  const found = before as Record<string, unknown>;
+  return (Object.keys(wanted) as (keyof ColumnUpdate)[]).some((field) => {
+    if (field === 'index' || !(field in found)) return false;
+    const single = { [field]: wanted[field] } as ColumnUpdate;
+    const asFound = { [field]: found[field] } as ColumnUpdate;
+    return !columnHas(column, single) && !columnHas(column, asFound);
+  });
+}
+
+/**
  * The row's state before, from the column as read at level 2 (MULTI_* types as themselves): its id and type, and every
  * field the row sets. readBefore builds it from its own read, a migration's plan from its listing (target.readAtPlan).
  */
@@ -57,7 +71,9 @@ export function columnStateBefore(column: Column, action: UpdateColumnAction): R
 
 /**
  * update-column: rename, move, retype or reconfigure one column. Confirm: get the column (at level 2, so MULTI_*
- * types read as themselves) and compare every requested field → all equal → done.
+ * types read as themselves) and compare every requested field → all equal → done; else, when the row kept the column
+ * as it found it, a field that is neither its value then nor the requested one → changed-since (another batch or a
+ * person changed the column meanwhile: sending the row again would undo their change; soak seed 6424).
  * Limit: `index` is compared as it is now; if another change moved the column since, confirm says not-done and the
  * update is repeated (an update to values already there changes nothing the user sees).
  */
@@ -72,11 +88,14 @@ export const updateColumnJob: ReversibleJobType<UpdateColumnAction> = {
     return succeeded({ sheetId, columnId });
   },
 
-  async confirm(context) {
+  async confirm(context, before) {
     const sheetId = context.target.sheetId ?? context.action.sheetId;
     const columnId = await resolveColumnId(context, context.action.title);
     const column = await context.api.columns.get(sheetId, columnId, { ...callOptions(context), level: 2 });
-    return columnHas(column, columnFields(context.action)) ? 'done' : 'not-done';
+    const wanted = columnFields(context.action);
+    if (columnHas(column, wanted)) return 'done';
+    const found = columnBeforeSchema.safeParse(before);
+    return found.success && changedSince(column, wanted, found.data) ? 'changed-since' : 'not-done';
   },
 
   /** The column as it was, at level 2 (MULTI_* types as themselves): every field the row sets, and its type. */

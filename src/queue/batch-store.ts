@@ -90,6 +90,8 @@ export interface BatchStore {
   /** Keeps a row's state before its change unless one is kept already (the first read is the state before). */
   saveStateBefore(batchId: string, row: number, state: unknown): Promise<void>;
   hasStateBefore(batchId: string, row: number): Promise<boolean>;
+  /** What readBefore kept for the row (parsed JSON), or undefined when nothing was kept. */
+  stateBefore(batchId: string, row: number): Promise<unknown>;
   /** Every row's state before, by row (JSON as saved). */
   statesBefore(batchId: string): Promise<Map<number, unknown>>;
 }
@@ -261,6 +263,10 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     },
     async hasStateBefore(batchId, row) {
       return (await redis.hexists(keys.before(batchId), String(row))) === 1;
+    },
+    async stateBefore(batchId, row) {
+      const json = await redis.hget(keys.before(batchId), String(row));
+      return json === null ? undefined : (JSON.parse(json) as unknown);
     },
     async statesBefore(batchId) {
       const raw = await redis.hgetall(keys.before(batchId));

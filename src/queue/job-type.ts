@@ -40,9 +40,12 @@ export interface JobType<A extends Action = Action> extends Reversible<A> {
   run(context: JobContext<A>): Promise<JobResult>;
   /**
    * Re-reads the service and says whether the action's effect is already there (`done`), so that a call whose
-   * first outcome is unknown is never repeated blindly. Must not change anything.
+   * first outcome is unknown is never repeated blindly. Must not change anything. `before` is what `readBefore` kept
+   * just before the row's first change (JSON from Redis: parse it), when it kept anything: a job type that can tell
+   * from it answers `changed-since` when what it reads is neither the change nor what the row found, so someone else
+   * changed the same thing since, and sending the row again would undo their change.
    */
-  confirm(context: JobContext<A>): Promise<'done' | 'not-done'>;
+  confirm(context: JobContext<A>, before?: unknown): Promise<ConfirmRead>;
   /**
    * True for actions that create something (a discussion, a column, an alternate address, a user): repeating them
    * is not harmless, so a confirm after an attempt whose request got no answer waits until that request can no
@@ -71,6 +74,9 @@ export interface JobType<A extends Action = Action> extends Reversible<A> {
 }
 
 export type JobRegistry = ReadonlyMap<ActionName, JobType>;
+
+/** What a confirm read says: the change is there, it is not (and nothing else changed), or someone else changed it since. */
+export type ConfirmRead = 'done' | 'not-done' | 'changed-since';
 
 /**
  * The inverse of one row's change, for `seatflow revert`: the actions that put back the state the row found (planned

@@ -90,12 +90,18 @@ export const MAX_CRASHES_PER_ROW = 10;
 const WAIT_FOR_REPLICA_MS = 1000;
 
 const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
+/**
+ * A read after a lost answer found neither the change nor what the row found: someone else changed it since. Sent
+ * again, the row would undo their change; whether its own change landed before theirs, a read cannot tell.
+ */
+const CHANGED_SINCE =
+  "changed by someone else since this row's attempt whose answer was lost (what the service shows is neither this row's change nor what it found): not sent again, so as not to undo theirs; whether this row's change landed before theirs cannot be told";
 
 /** A row waiting for the service's events after a lost answer looks for them this often (Redis only, no call). */
 export const EVENT_RECHECK_MS = 1000;
 
 /** What a row whose answer was lost learned from the confirm read and the service's events. */
-type LostAnswer = 'done' | 'not-done' | 'await-events' | Exclude<EventsVerdict, { kind: 'nothing-heard' }>;
+type LostAnswer = 'done' | 'not-done' | 'changed-since' | 'await-events' | Exclude<EventsVerdict, { kind: 'nothing-heard' }>;
 
 type Facts = ConfirmLater['failure'];
 
@@ -249,6 +255,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
       return handleFailure(error, (uncertain && !confirmed) || mayHaveApplied, inFlightMs);
     }
     if (result === 'await-events') return awaitEvents();
+    if (result === 'changed-since') return finishChangedSince();
     if (result === 'cancelled-not-sent') {
       await attemptsOf.clear(batchId, row);
       return finish({ outcome: 'cancelled', attempts, startedAt, confirmed: true, message: 'batch cancelled; its earlier attempt did not land (confirmed on the service), so it was not sent again' });
@@ -277,7 +284,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
       if (heard !== undefined && heard.kind !== 'nothing-heard') return heard;
       // Still within the wait: only the events are looked at, so a waiting row costs the service nothing.
       if (heard !== undefined && waiting !== undefined && (await clock.now()) < waiting.untilMs) return 'await-events';
-      if ((await type.confirm(context)) === 'done') return 'done';
+      const read = await type.confirm(context, await store.stateBefore(batchId, row));
+      if (read !== 'not-done') return read;
       // An event may have come in while the service was read.
       const heardSince = heard === undefined ? undefined : await eventsSinceAttempt(type);
       if (heardSince !== undefined && heardSince.kind !== 'nothing-heard') return heardSince;
@@ -314,6 +322,12 @@ export function createRowProcessor(options: RowProcessorOptions) {
       await attemptsOf.leaveUncertain(batchId, row, 0);
       if (late === undefined) await attemptsOf.uncount(batchId, row);
       return park(Math.max(0, Math.min(EVENT_RECHECK_MS, untilMs - nowMs)), eventWaitMs, nowMs);
+    }
+
+    /** `unknown`, and never sent again: it may have landed before the other change, and then it was made. */
+    async function finishChangedSince(): Promise<RowOutcome['outcome']> {
+      await attemptsOf.clear(batchId, row);
+      return finish({ outcome: 'unknown', attempts, startedAt, category: 'Conflict', message: CHANGED_SINCE });
     }
 
     /** The events settled it: the change landed (maybe undone since), or someone else changed the same attribute. */
@@ -376,6 +390,7 @@ export function createRowProcessor(options: RowProcessorOptions) {
         throw new UnrecoverableError(pending.failure.message);
       }
       if (state === 'await-events') return awaitEvents();
+      if (state === 'changed-since') return finishChangedSince();
       if (typeof state === 'object') return finishOnEvents(state);
       if (state === 'done') {
         const kept = await keepOne(jobType!, context);

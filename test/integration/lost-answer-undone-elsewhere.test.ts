@@ -176,3 +176,31 @@ describe('a lost answer, then an outside undo', () => {
     }
   }, 180_000);
 });
+
+describe('a lost answer, then the same column changed by someone else', () => {
+  it('does not send a column update again over a later change of the column (soak seed 6424): the row ends unknown, the other change stands', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const sheet = [...h.server.context.state.sheets.values()].find((each) => each.columns.some((column) => !column.primary && column.type === 'TEXT_NUMBER'))!;
+    const column = sheet.columns.find((each) => !each.primary && each.type === 'TEXT_NUMBER')!;
+    const plan = await h.plan(h.writeManifest('c.json', [JSON.stringify({ version: 1, rows: [{ action: 'update-column', sheetId: sheet.id, columnId: column.id, width: column.width + 90 }] })]));
+    expect(Array.from(plan.rows, (row) => row.verdict)).toEqual(['change']);
+    const { batch } = await h.system.submit(plan);
+    const updates = async () => (await h.mutations()).filter((m) => m.operation === 'updateColumn' && m.resourceId === column.id);
+
+    // The update's answer is lost after the service acted; the retry comes 3 s later.
+    await sim(h, 'PUT', '/faults', { spec: 'reset-after:1:writes', seed: 3 });
+    h.startWorkers({ concurrency: 1, policy: { maxAttempts: 5, maxElapsedMs: 120_000, baseDelayMs: 3000, maxDelayMs: 3000 } });
+    await waitUntil('the lost update', async () => ((await updates()).length > 0 ? true : undefined));
+    // Before the retry, someone else sets the column's width (another batch, a person in the app).
+    column.width += 200;
+    const theirs = column.width;
+    await sim(h, 'PUT', '/faults', { spec: '', seed: 3 });
+
+    await h.waitForState(batch.id, ['finished'], 60_000);
+    expect(await updates()).toHaveLength(1);
+    expect(column.width).toBe(theirs);
+    const [outcome] = await h.outcomes(batch.id);
+    expect(outcome).toMatchObject({ outcome: 'unknown', category: 'Conflict' });
+    expect(outcome?.message).toMatch(/^changed by someone else since this row's attempt whose answer was lost/);
+  }, 180_000);
+});
