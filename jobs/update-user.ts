@@ -16,7 +16,9 @@ const NAMES = ['firstName', 'lastName'] as const;
 const profileBeforeSchema = userUpdateSchema;
 
 /**
- * update: set names and flags. Confirm: get the user and compare every field the row sets; all equal → done.
+ * update: set names and flags. Confirm: get the user and compare every field the row sets; all equal → done; else,
+ * when the row kept the profile as it found it, a field that is neither its value then nor the requested one →
+ * changed-since (someone else changed it meanwhile: sending the row again would undo their change).
  * A flag the service does not report (absent) counts as false, as the service treats it.
  */
 export const updateUserJob: ReversibleJobType<UpdateAction> = {
@@ -29,15 +31,16 @@ export const updateUserJob: ReversibleJobType<UpdateAction> = {
     return succeeded({ userId });
   },
 
-  async confirm(context) {
+  async confirm(context, before) {
     const userId = await resolveUserId(context);
     const user = await context.api.users.get(userId, callOptions(context));
     const changes = userProfileFields(context.action);
-    const flagsMatch = FLAGS.every(
-      (flag) => changes[flag] === undefined || (user[flag] ?? false) === changes[flag],
-    );
-    const namesMatch = NAMES.every((name) => changes[name] === undefined || user[name] === changes[name]);
-    return flagsMatch && namesMatch ? 'done' : 'not-done';
+    const now = (field: (typeof FLAGS)[number] | (typeof NAMES)[number]) => (FLAGS.includes(field as (typeof FLAGS)[number]) ? (user[field] ?? false) : user[field]);
+    const fields = [...FLAGS, ...NAMES].filter((field) => changes[field] !== undefined);
+    if (fields.every((field) => now(field) === changes[field])) return 'done';
+    const found = profileBeforeSchema.safeParse(before);
+    const changedSince = found.success && fields.some((field) => field in found.data && now(field) !== changes[field] && now(field) !== found.data[field]);
+    return changedSince ? 'changed-since' : 'not-done';
   },
 
   /** Only the fields the row sets, as they were. */
