@@ -68,6 +68,7 @@ function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' 
   const { warnAfterMs, giveUpAfterMs } = runtime.config.redis;
   const seconds = (ms: number): string => String(Math.round(ms / 1000));
   const where = redis.description;
+  let refused = false;
   const silence = (): string => {
     const refusing = redis.refusingWrites();
     return refusing === undefined ? 'not answered' : `refused writes (${refusing})`;
@@ -81,12 +82,14 @@ function watchRedisFor(runtime: CliRuntime, redis: RedisHandle, when: 'give-up' 
     },
     warnAfterMs,
     giveUpAfterMs: when === 'give-up' ? giveUpAfterMs : undefined,
-    onWaiting: (silentMs) =>
+    onWaiting: (silentMs) => {
+      refused = redis.refusingWrites() !== undefined;
       runtime.tell(
         `Redis at ${where} has ${silence()} for ${seconds(silentMs)} s; waiting${when === 'give-up' ? ` (this command gives up after ${seconds(giveUpAfterMs)} s: redis.giveUpAfterMs)` : ''}`,
         { redis: where, silentMs },
-      ),
-    onAnswered: (silentMs) => runtime.tell(`Redis at ${where} answers again, after ${seconds(silentMs)} s; going on`, { redis: where, silentMs }),
+      );
+    },
+    onAnswered: (silentMs) => runtime.tell(`Redis at ${where} ${refused ? 'takes writes' : 'answers'} again, after ${seconds(silentMs)} s; going on`, { redis: where, silentMs }),
     onGiveUp: (silentMs) =>
       runtime.abandon(
         new RedisUnavailableError('REDIS_UNAVAILABLE', redis.refusingWrites() !== undefined ? `Redis at ${where} has ${silence()} for ${seconds(silentMs)} s (redis.giveUpAfterMs)` : `cannot reach Redis at ${where}: no answer for ${seconds(silentMs)} s after it had connected (redis.giveUpAfterMs)`, {
