@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { moverStateSchema } from '../../src/sync/hr-workflow-state.js';
+import { createMoverLifecycle, MOVE_STEP } from '../../src/sync/mover-lifecycle.js';
+import { rowJobId } from '../../src/queue/row-job.js';
 import { createPersonStore } from '../../src/workflow/person-store.js';
 import { MOVER, moverToSales } from '../helpers/mover-to-sales.js';
 import { changes, seatOf, useSyncHarnesses } from '../helpers/sync-harness.js';
 
-describe('a mover whose seat row a Redis failover lost', () => {
+class WaitsForRow extends Error {}
+
+describe('a mover whose seat row was lost on the way', () => {
   const { open } = useSyncHarnesses();
 
-  it('judges the seat again and moves it once: the phase said moving, the seat batch had neither the row nor its end', async () => {
+  /** Night two synced: the mover's workflow queued, no worker started yet. */
+  async function queuedMover() {
     const { h, s } = await open();
     const { policy, nightTwo } = await moverToSales(h, s);
     const two = await s.sync(nightTwo, policy, { acceptMissing: true });
@@ -16,12 +21,48 @@ describe('a mover whose seat row a Redis failover lost', () => {
     const { engine } = s.o.system;
     const persons = createPersonStore(engine.context.redis, engine.context.keys, moverStateSchema);
     const [person] = await persons.all(workflowId);
+    if (person === undefined) throw new Error('the mover workflow has no person');
+    /** Workers run it to the end: moved, the seat downgraded once. */
+    const runsToTheEnd = async () => {
+      s.o.startWorkers();
+      await s.settleAll();
+      expect((await persons.get(workflowId, person.row))?.phase).toBe('moved');
+      expect(await changes(h, MOVER)).toEqual(['downgradeUser']);
+      expect(seatOf(h, MOVER)).toBe('CONTRIBUTOR');
+    };
+    return { h, engine, persons, workflowId, person, runsToTheEnd };
+  }
+
+  it('judges the seat again and moves it once when a Redis failover lost it: the phase said moving, the seat batch had neither the row nor its end', async () => {
+    const { persons, workflowId, person, runsToTheEnd } = await queuedMover();
     // As a failover leaves it: the phase moved on, the seat row saved just before it gone.
-    await persons.update(workflowId, person!.row, (current) => ({ ...current, phase: 'moving' }));
-    s.o.startWorkers();
-    await s.settleAll();
-    expect((await persons.get(workflowId, person!.row))?.phase).toBe('moved');
-    expect(await changes(h, MOVER)).toEqual(['downgradeUser']);
-    expect(seatOf(h, MOVER)).toBe('CONTRIBUTOR');
+    await persons.update(workflowId, person.row, (current) => ({ ...current, phase: 'moving' }));
+    await runsToTheEnd();
+  });
+
+  it('queues it from the run that lost the race to move the person, when the step ran twice at once (a lock lost in a Redis restart): the winner may have died before queueing it', async () => {
+    const { h, engine, persons, workflowId, person: scheduled, runsToTheEnd } = await queuedMover();
+    const lifecycle = createMoverLifecycle(engine.context);
+    const workflow = await lifecycle.records.get(workflowId);
+    if (workflow === undefined) throw new Error('the mover workflow was not kept');
+    // The other run read the person scheduled too, moved them, and died before it queued the seat row.
+    await persons.update(workflowId, scheduled.row, (current) => ({ ...current, phase: 'moving' }));
+    const ahead = scheduled.dueAt - h.server.context.clock.now();
+    if (ahead > 0) h.server.context.clock.advance(ahead + 1000);
+
+    const run = lifecycle.runStep({
+      data: { workflowId, row: scheduled.row, step: MOVE_STEP, dueAt: scheduled.dueAt },
+      workflow,
+      person: scheduled,
+      api: h.api,
+      waiter: { queue: engine.context.stepQueue.name, jobId: 'this-run' },
+      waitForRow: async () => {
+        throw new WaitsForRow();
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(WaitsForRow);
+    expect((await engine.context.batches.rowLifecycle.statusOf(workflow.seatBatch, scheduled.row)).state).toBe('queued');
+    expect(await engine.context.rowsQueue.getJob(rowJobId(workflow.seatBatch, scheduled.row))).toBeDefined();
+    await runsToTheEnd();
   });
 });
