@@ -14,10 +14,10 @@ export default tseslint.config(
     },
   },
   {
-    // A refused write (READONLY, NOREPLICAS) is sent again by the connection (open-redis.ts): a command queued in a
+    // A refused write (READONLY, NOREPLICAS) is sent again by the connection (refused-write.ts): a command queued in a
     // MULTI would be sent again outside its transaction. Writes that go together are one Lua script instead.
     files: ['src/**'],
-    rules: { 'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='multi']", message: 'Write keys together with a Lua script (luaScript), not MULTI: see open-redis.ts.' }] },
+    rules: { 'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='multi']", message: 'Write keys together with writeTogether (src/queue/redis/write-together.ts) or a luaScript, not MULTI: a refused write is sent again outside its transaction.' }] },
   },
   {
     files: ['src/core/config.ts', 'test/**', 'bench/**', 'bin/**'],

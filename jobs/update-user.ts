@@ -1,5 +1,5 @@
 import type { ActionOf } from '../src/manifest/action.js';
-import { userUpdateSchema } from '../src/contract/index.js';
+import { userUpdateSchema, type User } from '../src/contract/index.js';
 import { callOptions, succeeded } from './job-support.js';
 import { userProfileFields } from './writable-fields.js';
 import { resolveUserId } from './resolve-target.js';
@@ -9,6 +9,13 @@ type UpdateAction = ActionOf<'update'>;
 
 const FLAGS = ['admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const;
 const NAMES = ['firstName', 'lastName'] as const;
+type ProfileField = (typeof FLAGS)[number] | (typeof NAMES)[number];
+const FIELDS: readonly ProfileField[] = [...FLAGS, ...NAMES];
+
+/** A profile field as the user reads: a flag the service does not report is false, a name may be absent. */
+function profileValue(user: User, field: ProfileField): string | boolean | undefined {
+  return (FLAGS as readonly string[]).includes(field) ? (user[field] ?? false) : user[field];
+}
 /**
  * The values the row's fields had before it ran (a flag the service did not report counts as false): the fields an
  * update may set, as the wire defines them.
@@ -35,11 +42,10 @@ export const updateUserJob: ReversibleJobType<UpdateAction> = {
     const userId = await resolveUserId(context);
     const user = await context.api.users.get(userId, callOptions(context));
     const changes = userProfileFields(context.action);
-    const now = (field: (typeof FLAGS)[number] | (typeof NAMES)[number]) => (FLAGS.includes(field as (typeof FLAGS)[number]) ? (user[field] ?? false) : user[field]);
-    const fields = [...FLAGS, ...NAMES].filter((field) => changes[field] !== undefined);
-    if (fields.every((field) => now(field) === changes[field])) return 'done';
+    const fields = FIELDS.filter((field) => changes[field] !== undefined);
+    if (fields.every((field) => profileValue(user, field) === changes[field])) return 'done';
     const found = profileBeforeSchema.safeParse(before);
-    const changedSince = found.success && fields.some((field) => field in found.data && now(field) !== changes[field] && now(field) !== found.data[field]);
+    const changedSince = found.success && fields.some((field) => field in found.data && profileValue(user, field) !== changes[field] && profileValue(user, field) !== found.data[field]);
     return changedSince ? 'changed-since' : 'not-done';
   },
 
@@ -48,8 +54,10 @@ export const updateUserJob: ReversibleJobType<UpdateAction> = {
     const user = await context.api.users.get(await resolveUserId(context), callOptions(context));
     const changes = userProfileFields(context.action);
     const before: Record<string, string | boolean> = {};
-    for (const flag of FLAGS) if (changes[flag] !== undefined) before[flag] = user[flag] ?? false;
-    for (const name of NAMES) if (changes[name] !== undefined && typeof user[name] === 'string') before[name] = user[name];
+    for (const field of FIELDS) {
+      const value = profileValue(user, field);
+      if (changes[field] !== undefined && value !== undefined) before[field] = value;
+    }
     return before;
   },
 
