@@ -8,9 +8,10 @@ import { checkApprovalPolicy } from './approvals/approval-policy.js';
 import { createApprovalStore, type ApprovalStore } from './approvals/approval-store.js';
 import { createAuditLog, type AuditLog } from './audit/audit-log.js';
 import { recordConfigIfChanged } from './audit/record-config.js';
-import { auditRowHooks } from './audit/row-audit.js';
+import { auditRowHooks, type KeepAppend } from './audit/row-audit.js';
 import { startRowEntryCatchUp, type RowEntryCatchUp } from './audit/row-entry-catch-up.js';
 import { createRedisClock } from '../queue/redis/redis-clock.js';
+import { createReplicatedWrites } from '../queue/redis/replicated-write.js';
 import { batchNotificationHooks } from './notifications/batch-notifications.js';
 import { createDeliveryLog, type DeliveryLog } from './notifications/delivery-log.js';
 import { startNotificationWorker, type NotificationWorker } from './notifications/notification-worker.js';
@@ -65,6 +66,9 @@ export function createGovernance(options: GovernanceOptions): Governance {
   const gate = createApprovalGate({ store: approvals, audit, notifier, policy: checkApprovalPolicy(governance.approvals), ...(options.now === undefined ? {} : { now: options.now }) });
   // A store of our own (without hooks) to read a finished batch's record and rows for its messages.
   const reader = createBatchStore(redis.client, keys);
+  // A row's audit entry is kept once a replica holds it (behind Sentinel); only then does the row's note go.
+  const entryWrites = createReplicatedWrites({ redis: redis.client, replicas: redis.replicaAcks, logger, what: "row's audit entry" });
+  const keep: KeepAppend = (append) => entryWrites.write(keys.auditHead, append);
   const workers: NotificationWorker[] = [];
   const catchUps: RowEntryCatchUp[] = [];
   return {
@@ -73,9 +77,9 @@ export function createGovernance(options: GovernanceOptions): Governance {
     gate,
     notifier,
     deliveries,
-    storeHooks: combineStoreHooks(auditRowHooks(audit, reader.unrecordedEnds, logger), batchNotificationHooks(reader, notifier, logger)),
+    storeHooks: combineStoreHooks(auditRowHooks(audit, reader.unrecordedEnds, logger, keep), batchNotificationHooks(reader, notifier, logger)),
     startRowEntryCatchUp(catchUp = {}) {
-      const started = startRowEntryCatchUp({ audit, store: reader, clock: createRedisClock(redis.client), logger, ...catchUp });
+      const started = startRowEntryCatchUp({ audit, store: reader, clock: createRedisClock(redis.client), logger, keep, ...catchUp });
       catchUps.push(started);
       return started;
     },

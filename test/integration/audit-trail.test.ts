@@ -5,12 +5,13 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { createAuditLog } from '../../src/governance/audit/audit-log.js';
-import { appendMissingRowEntries, auditRowHooks } from '../../src/governance/audit/row-audit.js';
+import { appendMissingRowEntries, auditRowHooks, KEPT_WHEN_MADE } from '../../src/governance/audit/row-audit.js';
 import { createBatchStore } from '../../src/queue/batch-store.js';
 import { recordConfigIfChanged } from '../../src/governance/audit/record-config.js';
 import { verifyAuditEntries, verifyStoredLog } from '../../src/governance/audit/verify-audit.js';
 import { createQueueKeys } from '../../src/queue/queue-keys.js';
 import { openRedis, type RedisHandle } from '../../src/queue/redis/open-redis.js';
+import { createReplicatedWrites } from '../../src/queue/redis/replicated-write.js';
 import { collect } from '../helpers/collect.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 
@@ -34,7 +35,7 @@ afterAll(async () => {
 
 /**
  * What a Sentinel failover does to writes the old master took after its replica's last copy: they are gone. Returns
- * what puts these keys back as they are now (only keys of one hash slot: the batch's, never the audit trail's).
+ * what puts these keys back as they are now.
  */
 async function keysAsNow(client: RedisHandle['client'], keys: readonly string[]): Promise<() => Promise<void>> {
   const dumps = await Promise.all(keys.map(async (key) => [key, await client.dumpBuffer(key)] as const));
@@ -204,6 +205,39 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     expect(await appendMissingRowEntries({ audit: log, store, clock, graceMs: 0 })).toBe(0);
     expect(await rowsInTrail()).toHaveLength(1);
     expect(await verifyLog(log)).toMatchObject({ ok: true });
+  });
+
+  it("keeps a row's note until a replica holds its entry, so the catch-up appends an entry a failover dropped", async () => {
+    // Found by the whole-system simulation (Sentinel seed 6508): the old master took a deactivation's entry just before
+    // a failover and never passed it on; the note, removed on the new master, was gone too, and the trail lacked the
+    // change for good.
+    const keys = createQueueKeys(redis.prefix());
+    const log = createAuditLog(handle.client, keys);
+    // One replica wanted, none there (as on a master whose replica was just promoted): WAIT answers 0.
+    const writes = createReplicatedWrites({ redis: handle.client, replicas: { count: 1, timeoutMs: 50 }, logger: createSilentLogger(), what: 'test entry', patienceMs: 200 });
+    const keep = (append: () => Promise<unknown>) => writes.write(keys.auditHead, append);
+    const store = createBatchStore(handle.client, keys, auditRowHooks(log, createBatchStore(handle.client, keys).unrecordedEnds, createSilentLogger(), keep));
+    const batchId = 'b00000000fa12';
+    await store.create({ id: batchId, source: 'm.csv', sha256: 'x', createdAt: new Date().toISOString(), total: 1, queued: 1, sim: true, target: 'sim', queueName: 'q' }, Date.now());
+    const failover = await keysAsNow(handle.client, [keys.auditLog, keys.auditHead, `${keys.auditHead}:once`]);
+    expect(await store.recordOutcome({ batchId, row: 1, line: 2, action: 'deactivate', outcome: 'succeeded', email: 'isla@acme.example', attempts: 1, finishedAt: new Date().toISOString() })).toBe(true);
+    const rowsInTrail = async () => (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; data: { row: number; recovered?: boolean } }).filter((entry) => entry.event === 'row.applied');
+    expect(await rowsInTrail()).toHaveLength(1);
+    // No replica took the entry: the note stays. The failover then drops the entry.
+    expect(await store.unrecordedEnds.count()).toBe(1);
+    await failover();
+    expect(await rowsInTrail()).toHaveLength(0);
+
+    // While no replica takes it, the catch-up appends it again and still keeps the note.
+    expect(await appendMissingRowEntries({ audit: log, store, clock, graceMs: 0, keep })).toBe(1);
+    expect(await store.unrecordedEnds.count()).toBe(1);
+    await failover();
+    // A replica holds what is appended now: the entry is appended once, and the note goes.
+    expect(await appendMissingRowEntries({ audit: log, store, clock, graceMs: 0, keep: KEPT_WHEN_MADE })).toBe(1);
+    expect((await rowsInTrail()).map((entry) => [entry.data.row, entry.data.recovered])).toEqual([[1, true]]);
+    expect(await store.unrecordedEnds.count()).toBe(0);
+    expect(await appendMissingRowEntries({ audit: log, store, clock, graceMs: 0, keep: KEPT_WHEN_MADE })).toBe(0);
+    expect(await verifyLog(log)).toMatchObject({ ok: true, entries: 1 });
   });
 
   it("records each run of a retried row: the same answer after a retry is another entry, not the first one again", async () => {

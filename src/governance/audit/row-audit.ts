@@ -43,16 +43,33 @@ export function rowEntryKey(outcome: Pick<RowOutcome, 'batchId' | 'row' | 'outco
 }
 
 /**
+ * Makes an append to the audit trail and resolves whether it is kept: whether a replica holds it (always true without
+ * replicas; see createReplicatedWrites, which may make the append again: a row's entry is appended once by its key).
+ * A row's note goes only once its entry is kept: behind Sentinel, an entry the old master took just before a failover
+ * and never passed on is gone, and with the note already gone nothing would append it again (soak seed 6508: an
+ * offboarding's deactivation with no entry in the trail).
+ */
+export type KeepAppend = (append: () => Promise<unknown>) => Promise<boolean>;
+
+/** Without replicas: an append made is kept. */
+export const KEPT_WHEN_MADE: KeepAppend = async (append) => {
+  await append();
+  return true;
+};
+
+/**
  * The batch store's hook that appends one `row.applied` entry per row the service was asked to change: the one place
  * every outcome is recorded (src/queue), so every job type, step and retry is covered alike. Then the end's note (an
- * unrecorded end, written with the outcome) goes. A failed append is logged, never thrown: the row's outcome stands
- * either way (and stays in the batch's report), and its note stays for the catch-up (`appendMissingRowEntries`).
+ * unrecorded end, written with the outcome) goes, once the entry is kept. A failed append is logged, never thrown: the
+ * row's outcome stands either way (and stays in the batch's report), and its note stays for the catch-up
+ * (`appendMissingRowEntries`), as it does when no replica took the entry.
  */
-export function auditRowHooks(audit: AuditLog, ends: Pick<UnrecordedEnds, 'recorded'>, logger: Logger): BatchStoreHooks {
+export function auditRowHooks(audit: AuditLog, ends: Pick<UnrecordedEnds, 'recorded'>, logger: Logger, keep: KeepAppend = KEPT_WHEN_MADE): BatchStoreHooks {
   return {
     async onOutcome(outcome, _batchFinished, run) {
       try {
-        if (reachedTheService(outcome)) await audit.appendOnce({ event: 'row.applied', actor: WORKER_ACTOR, subject: outcome.batchId, data: rowEntryData(outcome) }, rowEntryKey(outcome, run));
+        const append = () => audit.appendOnce({ event: 'row.applied', actor: WORKER_ACTOR, subject: outcome.batchId, data: rowEntryData(outcome) }, rowEntryKey(outcome, run));
+        if (reachedTheService(outcome) && !(await keep(append))) return;
         await ends.recorded(outcome.batchId, outcome.row, run);
       } catch (error) {
         logger.error({ err: error, batch: outcome.batchId, row: outcome.row }, 'could not append the row to the audit log; the catch-up appends it');
@@ -69,6 +86,8 @@ export interface CatchUpOptions {
   store: Pick<BatchStore, 'get' | 'getOutcome' | 'openBatches' | 'unrecordedEnds'>;
   clock: SharedClock;
   graceMs?: number;
+  /** Whether an append is kept (a replica holds it): the note goes only then. */
+  keep?: KeepAppend;
 }
 
 /**
@@ -91,7 +110,7 @@ export async function appendMissingRowEntries(options: CatchUpOptions): Promise<
         young = true;
         continue;
       }
-      if (await appendEntryOf(audit, store, batchId, end)) appended += 1;
+      if (await appendEntryOf(audit, store, batchId, end, options.keep ?? KEPT_WHEN_MADE)) appended += 1;
     }
     if (young) continue;
     // The batch is done once every row ended and no note is left, read in that order: a row that ends writes its note
@@ -105,7 +124,7 @@ export async function appendMissingRowEntries(options: CatchUpOptions): Promise<
 }
 
 /** Appends the entry of one unrecorded end (when its row reached the service) and removes its note; true when appended. */
-async function appendEntryOf(audit: AuditLog, store: CatchUpOptions['store'], batchId: string, end: UnrecordedEnd): Promise<boolean> {
+async function appendEntryOf(audit: AuditLog, store: CatchUpOptions['store'], batchId: string, end: UnrecordedEnd, keep: KeepAppend): Promise<boolean> {
   const outcome = await store.getOutcome(batchId, end.row);
   // Still this end's note after the outcome was read? A retry that reopened the row and ended it again between the two
   // reads left a newer note, and the outcome read is that one's: the next look records it under its own run.
@@ -114,8 +133,12 @@ async function appendEntryOf(audit: AuditLog, store: CatchUpOptions['store'], ba
   let appended = false;
   // No outcome: `retry` reopened the row since, and the end it noted is gone with the outcome (the run's next end notes itself).
   if (outcome !== undefined && reachedTheService(outcome)) {
-    const entry = await audit.appendOnce({ event: 'row.applied', actor: WORKER_ACTOR, subject: batchId, data: { ...rowEntryData(outcome), recovered: true } }, rowEntryKey(outcome, end.run));
-    appended = entry !== undefined;
+    const kept = await keep(async () => {
+      // Made again by `keep` when no replica took it: once appended, the key answers undefined, and it stays appended.
+      appended ||= (await audit.appendOnce({ event: 'row.applied', actor: WORKER_ACTOR, subject: batchId, data: { ...rowEntryData(outcome), recovered: true } }, rowEntryKey(outcome, end.run))) !== undefined;
+    });
+    // Not kept: the note stays, and the next look appends the entry if a failover dropped it.
+    if (!kept) return appended;
   }
   await store.unrecordedEnds.recorded(batchId, end.row, end.run);
   return appended;
