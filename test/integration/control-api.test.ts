@@ -70,8 +70,12 @@ describe('control API with Redis, workers and the reference server', () => {
     expect(again.status).toBe(200);
     const existing = (await again.json()) as Record<string, unknown>;
     expect(existing).toMatchObject({ batchId: submitted.batchId, created: false, existing: true, jobsAdded: 0 });
-    // Nothing was planned again for a batch that exists: no plan to show.
+    // Nothing was planned again for a batch that exists: no plan to show. The rows it was queued to change are shown
+    // as they were planned then (a caller whose first try was cut off learns what that try queued).
     expect(existing.plan).toBeUndefined();
+    const queuedRows = existing.queuedRows as { row: number; verdict: string; actionName: string; target: { userId?: number } }[];
+    expect(queuedRows.map((row) => row.row)).toEqual([1, 2, 3, 4, 5]);
+    expect(queuedRows).toEqual(submitted.plan?.rows.slice(0, 5));
 
     // `seatflow submit` of the same bytes finds the same batch: the API and the CLI share batch ids.
     const viaCli = await harness.system.submit(await harness.plan(harness.writeManifest('offboarding.csv', lines)), { options: { skipInvalid: false } });

@@ -4,7 +4,8 @@ import { batchInputOf } from '../../governance/kinds/batch-kind.js';
 import type { Actor } from '../../governance/operators/actor.js';
 import type { ActionName } from '../../manifest/action.js';
 import type { ManifestFormat } from '../../manifest/manifest-format.js';
-import type { BatchPlan } from '../../plan/planned-row.js';
+import type { BatchPlan, PlannedRow } from '../../plan/planned-row.js';
+import type { BatchRecord } from '../../queue/batch-store.js';
 import { batchIdOf, type SubmitResult } from '../../queue/submit-batch.js';
 import { batchView, type BatchView } from './batch-view.js';
 import { unlessUnreplicated } from '../unless-unreplicated.js';
@@ -13,6 +14,7 @@ import { CONTROL_ERROR_CODES, ControlError } from '../control-error.js';
 import { planWithinDeadline } from './plan-within-deadline.js';
 import { requestManifestSettings } from './plan-request.js';
 import { approvalView, type ApprovalView } from './approval-view.js';
+import { queuedRowsOf } from './queued-rows.js';
 import { requireTarget } from './require-target.js';
 import { withRedis } from '../with-redis.js';
 
@@ -35,10 +37,12 @@ export interface SubmitManifestOptions {
 /**
  * `plan`: the plan this submission made and queued (or holds for approval), row by row, as POST /v1/plans shows one:
  * what the caller was promised, which may differ from an earlier preview when live state changed in between. Absent
- * when nothing was planned (the batch, or its change request, existed already).
+ * when nothing was planned (the batch, or its change request, existed already). `queuedRows`, for a batch that
+ * existed already (or whose cut-off submission this one finished): the rows it was queued to change, each as planned
+ * when queued (queued-rows.ts; absent above QUEUED_ROWS_SHOWN rows).
  */
 export type SubmitManifestResult =
-  | { batchId: string; created: boolean; existing: boolean; jobsAdded: number; batch: BatchView; plan?: BatchPlan }
+  | { batchId: string; created: boolean; existing: boolean; jobsAdded: number; batch: BatchView; plan?: BatchPlan; queuedRows?: PlannedRow[] }
   | { batchId: string; awaitingApproval: true; created: boolean; approval: ApprovalView; plan?: BatchPlan };
 
 /**
@@ -52,8 +56,12 @@ export async function submitManifest(deps: ControlDeps, options: SubmitManifestO
   const batchOptions = { action: options.action, skipInvalid: options.skipInvalid };
   const id = batchIdOf(createHash('sha256').update(options.bytes).digest('hex'), deps.target.id, batchOptions);
   const known = await withRedis(deps, () => system.store.get(id));
+  const shownRows = async (batch: BatchRecord) => {
+    const rows = await withRedis(deps, () => queuedRowsOf(system.store, batch));
+    return rows === undefined ? {} : { queuedRows: rows };
+  };
   if (known !== undefined && known.state !== 'submitting') {
-    return { batchId: id, created: false, existing: true, jobsAdded: 0, batch: batchView(known) };
+    return { batchId: id, created: false, existing: true, jobsAdded: 0, batch: batchView(known), ...(await shownRows(known)) };
   }
   const governance = deps.governance;
   const waiting = governance === undefined ? undefined : await withRedis(deps, () => governance.gate.get(id));
@@ -79,7 +87,15 @@ export async function submitManifest(deps: ControlDeps, options: SubmitManifestO
     });
   }
   const queue = () => unlessUnreplicated(() => withRedis(deps, () => system.submit(plan, { options: batchOptions }), { timeout: false }), () => ({ batchId: id, plan }));
-  const queued = (result: SubmitResult): SubmitManifestResult => ({ batchId: result.batch.id, created: result.created, existing: !result.created, jobsAdded: result.jobsAdded, batch: batchView(result.batch), ...(result.created ? { plan } : {}) });
+  // Not created: another try (cut off) made the batch, and its rows may have been queued on that try's plan.
+  const queued = async (result: SubmitResult): Promise<SubmitManifestResult> => ({
+    batchId: result.batch.id,
+    created: result.created,
+    existing: !result.created,
+    jobsAdded: result.jobsAdded,
+    batch: batchView(result.batch),
+    ...(result.created ? { plan } : await shownRows(result.batch)),
+  });
   if (governance === undefined) return queued(await queue());
 
   const actor = options.actor ?? governance.operators.byToken(deps.token)!;

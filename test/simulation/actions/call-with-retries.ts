@@ -8,8 +8,10 @@ import type { ControlAnswer } from '../world/control-api.js';
 export async function callWithRetries(call: () => Promise<ControlAnswer>, attempts = 8): Promise<RetriedAnswer> {
   let last: ControlAnswer | undefined;
   let unacknowledged: ControlAnswer | undefined;
-  const answer = (): RetriedAnswer => (unacknowledged === undefined ? last! : { ...last!, unacknowledged });
+  let cutOff = false;
+  const answer = (): RetriedAnswer => ({ ...last!, ...(unacknowledged === undefined ? {} : { unacknowledged }), ...(cutOff ? { cutOff } : {}) });
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    cutOff ||= last !== undefined;
     try {
       last = await call();
       if (errorOf(last)?.code === 'REDIS_NO_REPLICA') unacknowledged ??= last;
@@ -25,9 +27,10 @@ export async function callWithRetries(call: () => Promise<ControlAnswer>, attemp
 /**
  * The last answer, and the first that refused the submission as not acknowledged (503 REDIS_NO_REPLICA: no Redis
  * replica took it; the master may still run it). Its error names the submission and shows its plan: a later answer
- * "existed already" is then this submission's, acknowledged.
+ * "existed already" is then this submission's, acknowledged. `cutOff`: an earlier try got a 503 or no answer, so
+ * what a later try finds existing may be that try's.
  */
-export type RetriedAnswer = ControlAnswer & { unacknowledged?: ControlAnswer };
+export type RetriedAnswer = ControlAnswer & { unacknowledged?: ControlAnswer; cutOff?: boolean };
 
 /** The plan a REDIS_NO_REPLICA refusal showed, with the id it names, or undefined. */
 export function unacknowledgedPlan<P>(answer: RetriedAnswer, idField: 'batchId' | 'offboardingId'): { id: string; plan: P } | undefined {

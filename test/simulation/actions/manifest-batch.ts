@@ -89,7 +89,7 @@ export const manifestBatch: OperatorAction = {
     const bytes = `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
     const at = await context.now();
     const answer = await callWithRetries(() => operator.post(`/v1/batches?confirm=true&name=${encodeURIComponent(name)}&reason=simulation`, { bytes, type: 'application/x-ndjson' }));
-    const body = answer.body as { batchId?: string; created?: boolean; existing?: boolean; awaitingApproval?: boolean; approval?: { id: string; planHash: string }; plan?: { rows: ShownRow[] } } | undefined;
+    const body = answer.body as { batchId?: string; created?: boolean; existing?: boolean; awaitingApproval?: boolean; approval?: { id: string; planHash: string }; plan?: { rows: ShownRow[] }; queuedRows?: ShownRow[] } | undefined;
     // Refused as not acknowledged (no Redis replica took it), the batch named with its plan may still run.
     const unacknowledged = unacknowledgedPlan<{ rows: ShownRow[] }>(answer, 'batchId');
     const promise = (batchId: string, shown: ShownRow[], state: 'expected' | 'optional') =>
@@ -108,6 +108,14 @@ export const manifestBatch: OperatorAction = {
       // Found on a later try: the batch the refusal showed is this one, kept after all: acknowledged now.
       const { keys } = promise(body.batchId, unacknowledged.plan.rows, 'expected');
       await context.note(`manifest ${name}: batch ${body.batchId} queued (refused as not acknowledged, then found on a later try)`);
+      context.remember({ batchId: body.batchId, promiseKeys: keys });
+      return;
+    }
+    const promisedBefore = context.ledger.byPrefix(`${body.batchId}:`).length > 0;
+    if (body.plan === undefined && answer.cutOff === true && body.queuedRows !== undefined && body.awaitingApproval !== true && !promisedBefore) {
+      // An earlier try was cut off (503, no answer) after it kept the batch: the rows it queued, as the answer shows them.
+      const { keys } = promise(body.batchId, body.queuedRows, 'expected');
+      await context.note(`manifest ${name}: batch ${body.batchId} queued by a try cut off (${body.queuedRows.length} rows to change, as a later try showed them)`);
       context.remember({ batchId: body.batchId, promiseKeys: keys });
       return;
     }
