@@ -69,7 +69,10 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     const { dueAt } = run.data;
     let person: JoinerState | undefined = run.person;
     if (!JOINER_OPEN.has(person.phase)) {
-      if (workflow.state === 'open') await persons.close(workflow, person.row, JOINER_OPEN);
+      // The step batches' ends follow from the closed joiner, written again: the run that closed them may have died
+      // before it wrote them (soak seed 6602: a rehire's reactivation refused, the worker killed after the phase,
+      // and the seat batch waited for good). A row that has its outcome keeps it.
+      await end(workflow, person, closedEnds(person));
       return person.phase;
     }
     try {
@@ -138,7 +141,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     if (!DONE_OUTCOMES.has(outcome.outcome)) {
       const reason = `${adding ? 'add' : 'reactivation'} ${outcome.outcome}: ${outcome.message ?? ''}`.trim();
       const failed = await move(workflow, person.row, person.phase, (current) => ({ ...current, phase: 'failed', reason, steps: [...current.steps, personStepOf(adding ? 'add' : 'reactivate', outcome.outcome, at, outcome.message)] }));
-      if (failed !== undefined) await end(workflow, failed, { ...routeEnds(failed), seat: { outcome: 'skipped', message: 'not in the organization: no seat to give' } });
+      if (failed !== undefined) await end(workflow, failed, closedEnds(failed));
       return failed;
     }
     // The add job reports the new user's id in its detail; a confirmed add (after an unknown answer) does not.
@@ -165,7 +168,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       if (change.kind !== 'row') {
         const message = change.kind === 'same' ? `holds ${change.seat}, the seat the policy gives (${person.seatRule})` : `seat not changed: ${change.reason}`;
         const joined = await move(workflow, person.row, 'seating', (current) => ({ ...current, phase: 'joined', ...(change.kind === 'skip' ? { notes: [...current.notes, message] } : {}), steps: [...current.steps, personStepOf('seat', change.kind === 'same' ? 'unchanged' : 'skipped', now(), message)] }));
-        if (joined !== undefined) await end(workflow, joined, { ...routeEnds(joined), seat: { outcome: change.kind === 'same' ? 'unchanged' : 'skipped', message } });
+        if (joined !== undefined) await end(workflow, joined, closedEnds(joined));
         return joined;
       }
       await engine.batches.saveRows(workflow.seatBatch, [change.row]);
@@ -251,6 +254,21 @@ function routeEnds(person: JoinerState): Record<string, StepEnd> {
     default:
       return {};
   }
+}
+
+/**
+ * The step batches' ends that follow from a closed joiner, from what their record says last: the join step failed
+ * (every batch failed, as the step ended them), the add or reactivation failed (no seat to give), or the seat was held
+ * already or not changed (the seat step's words). A batch whose row ran keeps its outcome (endPerson).
+ */
+function closedEnds(person: JoinerState): Record<string, StepEnd> {
+  const last = person.steps.at(-1);
+  if (person.phase === 'failed') {
+    if (last?.step === JOIN_STEP) return { ...everyStep({ outcome: 'failed', message: person.reason ?? last.message ?? 'failed' }), ...routeEnds(person) };
+    return { ...routeEnds(person), seat: { outcome: 'skipped', message: 'not in the organization: no seat to give' } };
+  }
+  if (last?.step === 'seat' && (last.outcome === 'unchanged' || last.outcome === 'skipped')) return { ...routeEnds(person), seat: { outcome: last.outcome, message: last.message ?? '' } };
+  return routeEnds(person);
 }
 
 function everyStep(end: StepEnd): Record<string, StepEnd> {

@@ -5,6 +5,7 @@ import { personStepOf } from '../workflow/workflow-shapes.js';
 import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
 import { createPersonStore } from '../workflow/person-store.js';
 import { createRecordStore } from '../workflow/record-store.js';
+import { OUTCOMES } from '../queue/row-outcome.js';
 import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { StepJobData } from '../workflow/step-job.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
@@ -53,7 +54,12 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
   async function runStep(run: StepRun<HrRecord, MoverState>): Promise<string> {
     const { workflow, person, api, signal } = run;
     if (!MOVER_OPEN.has(person.phase)) {
-      if (workflow.state === 'open') await persons.close(workflow, person.row, MOVER_OPEN);
+      // Ended by the step itself (not by its seat row): the seat batch's end follows from the step's last words, written
+      // again, since the run that ended the mover may have died before it wrote it (as a joiner's did, soak seed 6602).
+      const last = person.steps.at(-1);
+      const stepEnd = last?.step === MOVE_STEP ? OUTCOMES.find((outcome) => outcome === last.outcome) : undefined;
+      if (stepEnd !== undefined) await end(workflow, person, { outcome: stepEnd, message: last?.message ?? '' });
+      else if (workflow.state === 'open') await persons.close(workflow, person.row, MOVER_OPEN);
       return person.phase;
     }
     try {

@@ -40,6 +40,25 @@ describe('a mover whose seat row was lost on the way', () => {
     await runsToTheEnd();
   });
 
+  it('ends the seat batch from a later run of the step when the run that ended the mover died before ending it', async () => {
+    // As a joiner's did in the whole-system simulation (seed 6602): the phase written, the worker killed before the end.
+    const { h, engine, persons, workflowId, person } = await queuedMover();
+    const lifecycle = createMoverLifecycle(engine.context);
+    const workflow = (await lifecycle.records.get(workflowId))!;
+    const message = 'no longer a user of the organization';
+    await persons.update(workflowId, person.row, (current) => ({ ...current, phase: 'skipped', reason: message, steps: [...current.steps, { step: MOVE_STEP, outcome: 'skipped', at: new Date().toISOString(), message }] }));
+    const ahead = person.dueAt - h.server.context.clock.now();
+    if (ahead > 0) h.server.context.clock.advance(ahead + 1000);
+    const closed = (await persons.get(workflowId, person.row))!;
+    const fails = async () => {
+      throw new Error('a closed mover waits for no row');
+    };
+    expect(await lifecycle.runStep({ data: { workflowId, row: person.row, step: MOVE_STEP, dueAt: person.dueAt }, workflow, person: closed, api: h.api, waiter: { queue: engine.context.stepQueue.name, jobId: 'this-run' }, waitForRow: fails })).toBe('skipped');
+    expect(await engine.context.batches.getOutcome(workflow.seatBatch, person.row)).toMatchObject({ outcome: 'skipped', message });
+    expect((await engine.context.batches.get(workflow.seatBatch))?.state).toBe('finished');
+    expect(await changes(h, MOVER)).toEqual([]);
+  });
+
   it('queues it from the run that lost the race to move the person, when the step ran twice at once (a lock lost in a Redis restart): the winner may have died before queueing it', async () => {
     const { h, engine, persons, workflowId, person: scheduled, runsToTheEnd } = await queuedMover();
     const lifecycle = createMoverLifecycle(engine.context);
