@@ -60,6 +60,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
       ...(end.errorCode === undefined ? {} : { errorCode: end.errorCode }),
       notes: [...current.notes, ...(end.notes ?? [])],
       steps: stepped(current, end.step, end.outcome, end.reason),
+      restEnd: { outcome: end.rest.outcome, message: end.rest.message },
     }));
     if (ended !== undefined) await endPerson(engine, lifecycle, workflow, ended, domainBatches(workflow).map((batch) => ({ batch, end: end.rest })));
     return ended;
@@ -69,7 +70,10 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
     const { workflow } = run;
     let person: DomainPerson | undefined = run.person;
     if (!DOMAIN_OPEN.has(person.phase)) {
-      if (workflow.state === 'open') await persons.close(workflow, person.row, DOMAIN_OPEN);
+      // Ended: the step batches' ends written again from the user's record (the ending run may have died before them).
+      const { restEnd } = person;
+      if (restEnd !== undefined) await endPerson(engine, lifecycle, workflow, person, domainBatches(workflow).map((batch) => ({ batch, end: restEnd })));
+      else if (workflow.state === 'open') await persons.close(workflow, person.row, DOMAIN_OPEN);
       return person.phase;
     }
     try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { personBaseSchema, workflowBaseShape } from '../workflow/workflow-shapes.js';
+import { OUTCOMES } from '../queue/row-outcome.js';
 import { OLD_ADDRESS_CHOICES } from './domain-migration-request.js';
 
 /** The lifecycle's name, on each record and in `seatflow steps`. */
@@ -53,5 +54,10 @@ export const domainPersonSchema = z.object({
   /** The code of the service's refusal that ended the user (1157, 1159, 1330, 1186…). */
   errorCode: z.number().optional(),
   undo: z.object({ by: z.string(), at: z.string(), from: z.string() }).optional(),
+  /**
+   * How the step batches without an outcome of the user's end, written with the phase that ended the user: a later run
+   * of a step writes those ends again, as the run that ended the user may have died before it wrote them.
+   */
+  restEnd: z.object({ outcome: z.enum(OUTCOMES), message: z.string() }).optional(),
 });
 export type DomainPerson = z.infer<typeof domainPersonSchema>;

@@ -5,7 +5,11 @@ import { planRevert, revertBatchOptions } from '../../src/governance/revert/plan
 import { domainMigrationRequestSchema, newAddressOf, type DomainMigrationInput } from '../../src/migrate/domain-migration-request.js';
 import { domainMigrationsOf } from '../../src/migrate/domain-migrations.js';
 import { MIGRATION_LIFECYCLES } from '../../src/migrate/migration-lifecycles.js';
+import { domainBatches } from '../../src/migrate/domain-lifecycle.js';
+import { DOMAIN_MIGRATION, domainPersonSchema, domainRecordSchema } from '../../src/migrate/domain-workflow-state.js';
 import { planDomainMigration } from '../../src/migrate/plan-domain-migration.js';
+import { createPersonStore } from '../../src/workflow/person-store.js';
+import { createRecordStore } from '../../src/workflow/record-store.js';
 import { submitDomainMigration } from '../../src/migrate/submit-domain-migration.js';
 import { DEMO } from '../../src/server/demo/demo-organization.js';
 import { hrWorkflowsOf } from '../../src/sync/hr-workflows.js';
@@ -195,5 +199,27 @@ describe('seatflow migrate domain, against the reference server', { timeout: 240
     const lateQueued = await h.system.submit(lateRevert.plan, { options: revertBatchOptions(`${lateRun.workflowId}-primary`) });
     await h.waitForState(lateQueued.batch.id, ['finished'], 60_000);
     for (const user of late) expect(state.users.get(user.id)?.email, `user ${user.id}`).toBe(user.email);
+  });
+
+  it('ends the step batches from a later run of a step when the run that ended a user died before ending them', async () => {
+    // As a joiner's did in the whole-system simulation (seed 6602): the phase written, the worker killed before the ends.
+    const { h, o } = await open();
+    const [user] = usersOn(h, 'acme.example').filter((each) => /\.\d{3}@/.test(each.email)).sort((a, b) => a.email.localeCompare(b.email));
+    const request = domainMigrationRequestSchema.parse({ from: 'acme.example', to: 'acme.io', users: [user!.email], usersFile: 'users.txt', oldAddress: 'keep', validatedDomains: ['acme.example', 'acme.io'] });
+    const planned = await planDomainMigration({ api: h.api, request, guardrails: GUARDRAILS, nowMs: h.server.context.clock.now() });
+    const submitted = await submitDomainMigration(o.system.engine.context, planned, h.server.url);
+    const { context } = o.system.engine;
+    const persons = createPersonStore(context.redis, context.keys, domainPersonSchema);
+    const workflow = (await createRecordStore(context.redis, context.keys, domainRecordSchema, DOMAIN_MIGRATION).get(submitted.workflowId))!;
+    const [person] = await persons.all(submitted.workflowId);
+    const message = 'no longer a user of the organization';
+    await persons.update(submitted.workflowId, person!.row, (current) => ({ ...current, phase: 'skipped', reason: message, restEnd: { outcome: 'skipped', message }, steps: [...current.steps, { step: 'migrate', outcome: 'skipped', at: new Date().toISOString(), message }] }));
+    o.startWorkers();
+    await settle(o, submitted.workflowId);
+    for (const { batchId } of domainBatches(workflow)) {
+      expect(await context.batches.getOutcome(batchId, person!.row), batchId).toMatchObject({ outcome: 'skipped', message });
+      expect((await context.batches.get(batchId))?.state, batchId).toBe('finished');
+    }
+    expect((await callsPerUser(h)).get(user!.id)).toBeUndefined();
   });
 });
