@@ -106,6 +106,21 @@ describe('control API with Redis, workers and the reference server', () => {
     expect(await (await call(`/v1/batches/${submitted.batchId}/retry`, { method: 'POST' })).json()).toMatchObject({ requeued: 0, resumed: 0 });
   });
 
+  it('finishes a submission a cut-off try left submitting, and answers with the rows that try queued', async () => {
+    const emails = await harness.deactivatableEmails(2);
+    const lines = ['email,action', ...emails.map((e) => `${e},deactivate`)];
+    // The first try (the CLI's, same bytes, same id) queued every row and was cut off before the batch left `submitting`.
+    const first = await harness.system.submit(await harness.plan(harness.writeManifest('cut-off.csv', lines)), { options: { skipInvalid: false } });
+    await harness.system.store.setState(first.batch.id, 'submitting');
+    const answer = await call('/v1/batches?name=cut-off.csv', { method: 'POST', headers: { 'content-type': 'text/csv' }, body: `${lines.join('\n')}\n` });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { batchId: string; created: boolean; plan?: unknown; queuedRows?: { row: number; verdict: string; target: { email?: string } }[] };
+    expect(body).toMatchObject({ batchId: first.batch.id, created: false });
+    expect(body.plan).toBeUndefined();
+    expect(body.queuedRows?.map((row) => [row.row, row.verdict, row.target.email])).toEqual(emails.map((email, i) => [i + 1, 'change', email]));
+    expect((await waitForEnd(first.batch.id)).state).toBe('finished');
+  });
+
   it('answers 503 with what to do when its Redis goes down', async () => {
     const lost = await startTestRedis();
     const handle = await openRedis({ url: lost.url, dataDir: harness.dir, logger: createSilentLogger() });
