@@ -49,24 +49,29 @@ export const scheduledReconciliation: OperatorAction = {
     const reports = path.join(world.home, 'reconcile');
     const promised = promisedReports.get(world) ?? new Set<string>();
     promisedReports.set(world, promised);
-    const before = new Set(reportsIn(reports));
     const at = await context.now();
     const dashboard = await world.dashboard();
+    // The run is named by when serve queued it (this machine's clock): between these two readings.
+    const askedFrom = Date.now();
     const ran = await dashboard.submitForm(`/schedules/${SCHEDULE}/run`, `/schedules/${SCHEDULE}/run`);
+    const askedUntil = Date.now();
     // Done, the form leads back to the schedules with a notice (303); anything else (a lapsed session sent to /login,
     // an error page) queued nothing.
     if (ran.status !== 303 || ran.location?.startsWith('/schedules') !== true) {
       await context.note(`Run now of ${SCHEDULE} on the dashboard: ${ran.status}${ran.location === undefined ? '' : ` to ${ran.location}`}`);
       return;
     }
-    // This run's report: one that was not there before it (another Run now under way may promise it first).
-    const report = await newReport(reports, before);
+    // This run's report, by its run's name: not merely a new one (soak seed 6622: a Run now took the report of the
+    // day before's, which a busy worker wrote only then, and its own run, written later, was promised by no one).
+    const report = await reportOfRun(reports, (runAt) => runAt >= askedFrom - 1000 && runAt <= askedUntil + 1000);
     if (report === undefined) {
       await context.note(`Run now of ${SCHEDULE}: no plan report within 10 minutes`);
       return;
     }
-    // Every report not promised yet: this run's, and a tick's that fired on its own meanwhile (its plan was shown too).
-    for (const name of reportsIn(reports).filter((each) => !promised.has(each) && existsSync(path.join(reports, each.replace(/\.json$/, '.csv')))).sort()) {
+    // This run's report, and a tick's that fired on its own meanwhile (its plan was shown too); another Run now's is
+    // left to the action that asked for it.
+    const ownOrTick = (name: string) => name === path.basename(report) || isTick(runAtOf(path.join(reports, name)));
+    for (const name of reportsIn(reports).filter((each) => !promised.has(each) && ownOrTick(each) && existsSync(path.join(reports, each.replace(/\.json$/, '.csv')))).sort()) {
       promised.add(name);
       await promiseReport(context, path.join(reports, name), at);
     }
@@ -80,16 +85,31 @@ function reportsIn(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
 }
 
-/** The plan report a worker writes for the run (JSON beside its CSV), once it appears. */
-async function newReport(dir: string, before: ReadonlySet<string>): Promise<string | undefined> {
+/** The plan report a worker writes for the run named at an instant `ours` accepts (JSON beside its CSV), once it appears. */
+async function reportOfRun(dir: string, ours: (runAt: number) => boolean): Promise<string | undefined> {
   // Long enough for a loaded machine and a fleet paused by a 429 storm: a report never read is a promise not made.
   const deadline = Date.now() + 600_000;
   while (Date.now() < deadline) {
-    const fresh = reportsIn(dir).find((name) => !before.has(name) && existsSync(path.join(dir, name.replace(/\.json$/, '.csv'))));
-    if (fresh !== undefined) return path.join(dir, fresh);
+    const found = reportsIn(dir).find((name) => existsSync(path.join(dir, name.replace(/\.json$/, '.csv'))) && ours(runAtOf(path.join(dir, name))));
+    if (found !== undefined) return path.join(dir, found);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return undefined;
+}
+
+/** When the report's run was asked for: its run id is `<schedule>@<ISO instant>` (NaN when unreadable). */
+function runAtOf(report: string): number {
+  try {
+    const { runId } = JSON.parse(readFileSync(report, 'utf8')) as { runId?: string };
+    return Date.parse(runId?.split('@')[1] ?? '');
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A cron tick's instant (whole minutes), not a Run now's (queued at any millisecond). */
+function isTick(runAt: number): boolean {
+  return Number.isFinite(runAt) && runAt % 60_000 === 0;
 }
 
 async function promiseReport(context: PerformContext, report: string, at: number): Promise<void> {
