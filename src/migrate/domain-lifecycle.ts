@@ -5,6 +5,7 @@ import type { PlannedRow } from '../plan/planned-row.js';
 import type { RowOutcome } from '../queue/row-outcome.js';
 import type { Lifecycle, StepRun } from '../workflow/lifecycle.js';
 import { personStepOf } from '../workflow/workflow-shapes.js';
+import { settledMove, unconfirmedNote, waitOnUnconfirmed } from '../workflow/unconfirmed-row.js';
 import { endPerson, type StepBatchRef, type StepEnd } from '../workflow/person-ends.js';
 import { createPersonStore } from '../workflow/person-store.js';
 import { createRecordStore } from '../workflow/record-store.js';
@@ -46,9 +47,12 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
   const lifecycle: Lifecycle<DomainRecord, DomainPerson> = { name: DOMAIN_MIGRATION, steps: [MIGRATE_STEP, ...CHECK_STEPS], records, persons, openPhases: DOMAIN_OPEN, runStep, gaveUp };
   const now = () => new Date(engine.clock.now());
 
-  /** Moves the user from `from` with `change`; undefined when another writer moved them first. */
+  /**
+   * Moves the user from `from` with `change`; undefined when another writer moved them first. A note of a row that was
+   * unconfirmed goes as the step goes on: its outcome is known now.
+   */
   const move = (workflow: DomainRecord, row: number, from: DomainPhase, change: (current: DomainPerson) => DomainPerson) =>
-    persons.update(workflow.id, row, (current) => (current.phase === from ? change(current) : undefined));
+    persons.update(workflow.id, row, (current) => (current.phase === from ? settledMove(current, change(current)) : undefined));
   const stepped = (current: DomainPerson, step: string, outcome: string, message?: string): DomainPerson['steps'] => [...current.steps, personStepOf(step, outcome, now(), message)];
 
   /** Ends the user (from `from`) and records, in every step batch that has no outcome of theirs yet, how it ended. */
@@ -157,7 +161,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
   async function added(run: StepRun<DomainRecord, DomainPerson>, person: DomainPerson): Promise<DomainPerson | undefined> {
     const { workflow } = run;
     const outcome = await rowOutcomeOf(engine, { batchId: workflow.addBatch, row: person.row, dueAt: run.data.dueAt }, run);
-    if (outcome.outcome === 'unknown') return run.waitForRow();
+    if (outcome.outcome === 'unknown') return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote(`add of ${person.newEmail}`, workflow.addBatch), run);
     if (!DONE_OUTCOMES.has(outcome.outcome)) return refusedBy(workflow, person, 'adding', 'add', outcome);
     const detailId = outcome.detail?.alternateEmailId;
     const answered = outcome.detail?.confirmed;
@@ -209,7 +213,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
   async function promoted(run: StepRun<DomainRecord, DomainPerson>, person: DomainPerson): Promise<DomainPerson | undefined> {
     const { workflow } = run;
     const outcome = await rowOutcomeOf(engine, { batchId: workflow.primaryBatch, row: person.row, dueAt: run.data.dueAt }, run);
-    if (outcome.outcome === 'unknown') return run.waitForRow();
+    if (outcome.outcome === 'unknown') return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote(`make-primary of ${person.newEmail}`, workflow.primaryBatch), run);
     if (!DONE_OUTCOMES.has(outcome.outcome)) return refusedBy(workflow, person, 'promoting', 'primary', outcome);
     if (workflow.removeBatch === undefined) {
       return finish(workflow, person, 'promoting', { phase: 'migrated', step: 'primary', outcome: outcome.outcome, rest: { outcome: 'skipped', message: 'nothing else to do' } });
@@ -223,8 +227,11 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
     const batchId = run.workflow.removeBatch;
     if (batchId === undefined) throw new Error(`domain migration ${run.workflow.id} has no remove step batch`);
     const outcome = await rowOutcomeOf(engine, { batchId, row: person.row, dueAt: run.data.dueAt }, run);
-    if (outcome.outcome === 'unknown') return run.waitForRow();
-    const kept = DONE_OUTCOMES.has(outcome.outcome) ? [] : [`the old address ${person.email} was not deleted (${outcome.outcome}: ${outcome.message ?? ''})`];
+    // The user is on the new address either way: an unconfirmed deletion is a note, not a wait.
+    const kept =
+      DONE_OUTCOMES.has(outcome.outcome) ? []
+      : outcome.outcome === 'unknown' ? [unconfirmedNote(`deletion of the old address ${person.email}`, batchId)]
+      : [`the old address ${person.email} was not deleted (${outcome.outcome}: ${outcome.message ?? ''})`];
     return finish(run.workflow, person, 'removing', { phase: 'migrated', step: 'remove', outcome: outcome.outcome, notes: kept, rest: { outcome: 'skipped', message: 'nothing else to do' } });
   }
 

@@ -13,6 +13,7 @@ import { createRecordStore } from '../workflow/record-store.js';
 import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { StepJobData } from '../workflow/step-job.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
+import { settledMove, unconfirmedNote, waitOnUnconfirmed } from '../workflow/unconfirmed-row.js';
 import { hrRecordSchema, JOINER_OPEN, joinerStateSchema, type HrRecord, type JoinerState } from './hr-workflow-state.js';
 import { createPlanSeatReads } from './plan-seat-reads.js';
 import { judgeSeatChange, seatChangeFor, type SeatChange } from './seat-change.js';
@@ -60,9 +61,12 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       const ref = batch(workflow, name);
       return ref === undefined ? [] : [{ batch: ref, end: stepEnd }];
     }));
-  /** Moves the person from `from` to the phase `change` gives; undefined when another writer moved them first. */
+  /**
+   * Moves the person from `from` to the phase `change` gives; undefined when another writer moved them first. A note of
+   * a row that was unconfirmed goes as the step goes on: its outcome is known now.
+   */
   const move = (workflow: HrRecord, row: number, from: JoinerState['phase'], change: (current: JoinerState) => JoinerState) =>
-    persons.update(workflow.id, row, (current) => (current.phase === from ? change(current) : undefined));
+    persons.update(workflow.id, row, (current) => (current.phase === from ? settledMove(current, change(current)) : undefined));
 
   async function runStep(run: StepRun<HrRecord, JoinerState>): Promise<string> {
     const { workflow, api, signal } = run;
@@ -77,7 +81,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     }
     try {
       if (person.phase === 'scheduled') person = (await begin(workflow, person, api, dueAt, signal)) ?? (await persons.get(workflow.id, person.row));
-      if (person?.phase === 'adding' || person?.phase === 'reactivating') person = (await arrive(workflow, person, dueAt, run)) ?? (await persons.get(workflow.id, person.row));
+      if (person?.phase === 'adding' || person?.phase === 'reactivating') person = (await arrive(workflow, person, dueAt, run, api, signal)) ?? (await persons.get(workflow.id, person.row));
       if (person?.phase === 'seating') person = (await seat(workflow, person, api, dueAt, run, signal)) ?? (await persons.get(workflow.id, person.row));
       return person?.phase ?? 'missing';
     } catch (error) {
@@ -128,7 +132,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
   }
 
   /** The add or reactivate row ran (or runs now): into the organization, or failed. */
-  async function arrive(workflow: HrRecord, person: JoinerState, dueAt: number, wait: RowWait): Promise<JoinerState | undefined> {
+  async function arrive(workflow: HrRecord, person: JoinerState, dueAt: number, wait: RowWait, api: SmartsheetApi, signal?: AbortSignal): Promise<JoinerState | undefined> {
     const adding = person.phase === 'adding';
     const batchId = requireBatch(adding ? workflow.addBatch : workflow.reactivateBatch, adding ? 'add' : 'reactivate');
     // The row again, from the joiner's state alone: a failover that kept the phase may have dropped the row saved
@@ -136,7 +140,13 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     // could never run it).
     const planned = adding ? addRow(person, workflow.sendEmail ?? false) : person.userId === undefined ? undefined : reactivateRow(person, person.userId);
     const outcome = await rowOutcomeOf(engine, { batchId, row: person.row, dueAt, ...(planned === undefined ? {} : { planned }) }, wait);
-    if (outcome.outcome === 'unknown') return wait.waitForRow();
+    if (outcome.outcome === 'unknown') {
+      // A reactivation only the user's removal made unconfirmable (soak seed 6643: the confirming read answered 404
+      // after a later offboarding removed them) has nothing left to settle: no retry could reactivate or seat them.
+      const change = adding ? 'add' : 'reactivation';
+      if (!adding && (await goneFrom(api, person, signal))) return leftMeanwhile(workflow, person, 'reactivate', change, outcome);
+      return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote(change, batchId), wait);
+    }
     const at = new Date(outcome.finishedAt);
     if (!DONE_OUTCOMES.has(outcome.outcome)) {
       const reason = `${adding ? 'add' : 'reactivation'} ${outcome.outcome}: ${outcome.message ?? ''}`.trim();
@@ -157,6 +167,23 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     return moved;
   }
 
+  /** Whether the joiner's user is no longer in the organization (none at the address, or another user than theirs). */
+  async function goneFrom(api: SmartsheetApi, person: JoinerState, signal?: AbortSignal): Promise<boolean> {
+    const { user } = await lookUp(api, person.email, signal);
+    return user === undefined || (person.userId !== undefined && user.id !== person.userId);
+  }
+
+  /**
+   * The step's row ended `unknown` and the user has left the organization since: the joiner ends `skipped`. The row
+   * keeps its `unknown` (the change may have landed before they left); the seat batch ends with nothing to give.
+   */
+  async function leftMeanwhile(workflow: HrRecord, person: JoinerState, step: 'reactivate' | 'seat', change: string, outcome: RowOutcome): Promise<JoinerState | undefined> {
+    const reason = `the ${change} may have been applied and could not be confirmed, and ${person.email} is no longer a user of the organization`;
+    const skipped = await move(workflow, person.row, person.phase, (current) => ({ ...current, phase: 'skipped', reason, steps: [...current.steps, personStepOf(step, outcome.outcome, new Date(outcome.finishedAt), outcome.message)] }));
+    if (skipped !== undefined) await end(workflow, skipped, closedEnds(skipped));
+    return skipped;
+  }
+
   /** In the organization: the seat the policy gives, by an upgrade or downgrade row when the seat held differs. */
   async function seat(workflow: HrRecord, person: JoinerState, api: SmartsheetApi, dueAt: number, wait: RowWait, signal?: AbortSignal): Promise<JoinerState | undefined> {
     const outcome = await engine.batches.getOutcome(workflow.seatBatch, person.row);
@@ -175,7 +202,10 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       await persons.update(workflow.id, person.row, (current) => ({ ...current, steps: [...current.steps, personStepOf('seat', 'queued', now(), `${change.row.actionName} ${change.from ?? '?'} → ${change.to} (${person.seatRule})`)] }));
     }
     const done = outcome ?? (await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt }, wait));
-    if (done.outcome === 'unknown') return wait.waitForRow();
+    if (done.outcome === 'unknown') {
+      if (await goneFrom(api, person, signal)) return leftMeanwhile(workflow, person, 'seat', 'seat change', done);
+      return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote('seat change', workflow.seatBatch), wait);
+    }
     const joined = DONE_OUTCOMES.has(done.outcome);
     const ended = await move(workflow, person.row, 'seating', (current) => ({
       ...current,
@@ -263,8 +293,9 @@ function routeEnds(person: JoinerState): Record<string, StepEnd> {
  */
 function closedEnds(person: JoinerState): Record<string, StepEnd> {
   const last = person.steps.at(-1);
-  if (person.phase === 'failed') {
-    if (last?.step === JOIN_STEP) return { ...everyStep({ outcome: 'failed', message: person.reason ?? last.message ?? 'failed' }), ...routeEnds(person) };
+  if (person.phase === 'failed' && last?.step === JOIN_STEP) return { ...everyStep({ outcome: 'failed', message: person.reason ?? last.message ?? 'failed' }), ...routeEnds(person) };
+  // The add or reactivation failed, or was unconfirmed and the user left since (`skipped`): no seat to give.
+  if (person.phase === 'failed' || (person.phase === 'skipped' && (last?.step === 'add' || last?.step === 'reactivate'))) {
     return { ...routeEnds(person), seat: { outcome: 'skipped', message: 'not in the organization: no seat to give' } };
   }
   if (last?.step === 'seat' && (last.outcome === 'unchanged' || last.outcome === 'skipped')) return { ...routeEnds(person), seat: { outcome: last.outcome, message: last.message ?? '' } };

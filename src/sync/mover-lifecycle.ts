@@ -9,6 +9,7 @@ import { OUTCOMES } from '../queue/row-outcome.js';
 import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { StepJobData } from '../workflow/step-job.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
+import { settledNotes, unconfirmedNote, waitOnUnconfirmed } from '../workflow/unconfirmed-row.js';
 import { hrRecordSchema, MOVER_OPEN, moverStateSchema, type HrRecord, type MoverState } from './hr-workflow-state.js';
 import { judgeSeatChange, seatChangeFor } from './seat-change.js';
 import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
@@ -45,7 +46,7 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
   const end = (workflow: HrRecord, person: MoverState, stepEnd: StepEnd) => endPerson(engine, lifecycle, workflow, person, moverBatches(workflow).map((batch) => ({ batch, end: stepEnd })));
   const endAs = async (workflow: HrRecord, row: number, from: MoverState['phase'], phase: 'moved' | 'skipped' | 'failed', stepEnd: StepEnd) => {
     const ended = await persons.update(workflow.id, row, (current) =>
-      current.phase === from ? { ...current, phase, ...(phase === 'moved' ? {} : { reason: stepEnd.message }), steps: [...current.steps, personStepOf(MOVE_STEP, stepEnd.outcome, now(), stepEnd.message)] } : undefined,
+      current.phase === from ? { ...current, phase, notes: settledNotes(current.notes), ...(phase === 'moved' ? {} : { reason: stepEnd.message }), steps: [...current.steps, personStepOf(MOVE_STEP, stepEnd.outcome, now(), stepEnd.message)] } : undefined,
     );
     if (ended !== undefined) await end(workflow, ended, stepEnd);
     return ended?.phase ?? phase;
@@ -96,11 +97,18 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
         }
       }
       const outcome = await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt: run.data.dueAt }, run);
-      if (outcome.outcome === 'unknown') return run.waitForRow();
+      if (outcome.outcome === 'unknown') {
+        // Unconfirmable because the user left meanwhile: nothing a retry could settle (as a joiner's, soak seed 6643).
+        const listed = await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) });
+        if (!listed.data.some((user) => user.id === person.userId)) {
+          return endAs(workflow, person.row, 'moving', 'skipped', { outcome: 'skipped', message: `the seat change may have been applied and could not be confirmed, and ${person.email} is no longer a user of the organization` });
+        }
+        return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote('seat change', workflow.seatBatch), run);
+      }
       const moved = DONE_OUTCOMES.has(outcome.outcome);
       const ended = await persons.update(workflow.id, person.row, (current) =>
         current.phase === 'moving'
-          ? { ...current, phase: moved ? 'moved' : 'failed', ...(moved ? {} : { reason: `seat change ${outcome.outcome}: ${outcome.message ?? ''}`.trim() }), steps: [...current.steps, personStepOf('seat', outcome.outcome, new Date(outcome.finishedAt), outcome.message)] }
+          ? { ...current, phase: moved ? 'moved' : 'failed', notes: settledNotes(current.notes), ...(moved ? {} : { reason: `seat change ${outcome.outcome}: ${outcome.message ?? ''}`.trim() }), steps: [...current.steps, personStepOf('seat', outcome.outcome, new Date(outcome.finishedAt), outcome.message)] }
           : undefined,
       );
       if (ended !== undefined) await persons.close(workflow, ended.row, MOVER_OPEN);

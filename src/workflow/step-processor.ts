@@ -13,12 +13,9 @@ import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import { rowOutcomeOf } from './step-rows.js';
 import { createTransferTargets } from './transfer-targets.js';
+import { settledNotes, unconfirmedNote, waitOnUnconfirmed } from './unconfirmed-row.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
-
-/** Marks the note of a step waiting on an `unknown` row; dropped once the row's outcome is known. */
-const UNKNOWN_NOTE = 'may have been applied and could not be confirmed';
-const settledNotes = (notes: readonly string[]): string[] => notes.filter((note) => !note.includes(UNKNOWN_NOTE));
 
 const DONE: ReadonlySet<RowOutcome['outcome']> = new Set(['succeeded', 'unchanged']);
 
@@ -131,7 +128,7 @@ export function createOffboardingSteps(options: WorkflowContext) {
     const at = new Date(clock.now());
     if (!DONE.has(outcome.outcome) || seat.restore === undefined) {
       const message =
-        outcome.outcome === 'unknown' ? `the reactivation ${UNKNOWN_NOTE}: run  seatflow retry ${workflow.reactivateBatch}  to confirm it; the seat is restored after it`
+        outcome.outcome === 'unknown' ? `${unconfirmedNote('reactivation', workflow.reactivateBatch)}; the seat is restored after it`
         : !DONE.has(outcome.outcome) ? `not reactivated (${outcome.outcome}): no seat to restore`
         : `no seat to restore: ${seat.cost}`;
       await batches.recordOutcome(leaverOutcome(restoreBatch, leaver, 'restore', skipped(message), options.sim, at));
@@ -147,17 +144,10 @@ export function createOffboardingSteps(options: WorkflowContext) {
     return 'undone';
   }
 
-  /**
-   * The step's row ended `unknown`: the change may be there and the service could not be read to tell. The leaver is
-   * neither failed nor done: it waits, with a note saying how to settle it (`seatflow retry` confirms the row first);
-   * once the row has a known outcome, this step goes on from it.
-   */
-  async function waitForUnknown(workflow: WorkflowRecord, leaver: LeaverState, batchId: string, wait: RowWait): Promise<never> {
-    const note = `the ${batchId === workflow.deactivateBatch ? 'deactivation' : 'removal'} ${UNKNOWN_NOTE}: run  seatflow retry ${batchId}  to confirm it`;
-    if (!leaver.notes.includes(note)) {
-      await store.update(workflow.id, leaver.row, (current) => (current.notes.includes(note) ? undefined : { ...current, notes: [...current.notes, note] }));
-    }
-    return wait.waitForRow();
+  /** The step's row ended `unknown`: the leaver waits, with a note saying how to settle it (unconfirmed-row.ts). */
+  function waitForUnknown(workflow: WorkflowRecord, leaver: LeaverState, batchId: string, wait: RowWait): Promise<never> {
+    const note = unconfirmedNote(batchId === workflow.deactivateBatch ? 'deactivation' : 'removal', batchId);
+    return waitOnUnconfirmed(store, workflow.id, leaver, note, wait);
   }
 
   async function remove(workflow: WorkflowRecord, start: LeaverState, api: SmartsheetApi, dueAt: number, wait: RowWait, signal?: AbortSignal): Promise<string> {

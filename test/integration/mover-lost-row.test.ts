@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { moverStateSchema } from '../../src/sync/hr-workflow-state.js';
 import { createMoverLifecycle, MOVE_STEP } from '../../src/sync/mover-lifecycle.js';
+import type { PlannedRow } from '../../src/plan/planned-row.js';
 import { rowJobId } from '../../src/queue/row-job.js';
 import { createPersonStore } from '../../src/workflow/person-store.js';
 import { MOVER, moverToSales } from '../helpers/mover-to-sales.js';
@@ -83,5 +84,60 @@ describe('a mover whose seat row was lost on the way', () => {
     expect((await engine.context.batches.rowLifecycle.statusOf(workflow.seatBatch, scheduled.row)).state).toBe('queued');
     expect(await engine.context.rowsQueue.getJob(rowJobId(workflow.seatBatch, scheduled.row))).toBeDefined();
     await runsToTheEnd();
+  });
+});
+
+describe('a mover whose seat change could not be confirmed', () => {
+  const { open } = useSyncHarnesses();
+
+  /** The mover moving, their downgrade row saved and ended `unknown`, the step due: a run of the step, its wait throwing. */
+  async function unconfirmedMover() {
+    const { h, s } = await open();
+    const { policy, nightTwo } = await moverToSales(h, s);
+    const two = await s.sync(nightTwo, policy, { acceptMissing: true });
+    if (two.kind !== 'planned' || two.applied?.movers === undefined) throw new Error('the mover was not queued');
+    const { workflowId } = two.applied.movers;
+    const { engine } = s.o.system;
+    const lifecycle = createMoverLifecycle(engine.context);
+    const workflow = (await lifecycle.records.get(workflowId))!;
+    const [person] = await lifecycle.persons.all(workflowId);
+    if (person === undefined) throw new Error('the mover workflow has no person');
+    const ahead = person.dueAt - h.server.context.clock.now();
+    if (ahead > 0) h.server.context.clock.advance(ahead + 1000);
+    const moving = (await lifecycle.persons.update(workflowId, person.row, (current) => ({ ...current, phase: 'moving' })))!;
+    const row: PlannedRow = { row: person.row, line: person.line, action: { action: 'downgrade', user: { email: MOVER }, seatType: 'CONTRIBUTOR' as const }, actionName: 'downgrade', verdict: 'change', target: { userId: person.userId!, email: MOVER } };
+    await engine.context.batches.saveRows(workflow.seatBatch, [row]);
+    const unknown = { batchId: workflow.seatBatch, row: person.row, line: person.line, action: 'downgrade', outcome: 'unknown' as const, email: MOVER, userId: person.userId!, message: 'the answer was lost; it may have been applied', attempts: 3, finishedAt: new Date().toISOString() };
+    expect(await engine.context.batches.recordOutcome(unknown)).toBe(true);
+    const runStep = () =>
+      lifecycle.runStep({
+        data: { workflowId, row: person.row, step: MOVE_STEP, dueAt: person.dueAt },
+        workflow,
+        person: moving,
+        api: h.api,
+        waiter: { queue: engine.context.stepQueue.name, jobId: 'this-run' },
+        waitForRow: async () => {
+          throw new WaitsForRow();
+        },
+      });
+    return { h, engine, lifecycle, workflow, workflowId, person, runStep };
+  }
+
+  it('waits with a note naming the retry while the user is there', async () => {
+    const { lifecycle, workflow, workflowId, person, runStep } = await unconfirmedMover();
+    await expect(runStep()).rejects.toBeInstanceOf(WaitsForRow);
+    const mover = await lifecycle.persons.get(workflowId, person.row);
+    expect(mover?.phase).toBe('moving');
+    expect(mover?.notes).toContain(`the seat change may have been applied and could not be confirmed: run  seatflow retry ${workflow.seatBatch}  to confirm it`);
+  });
+
+  it('ends skipped when the user has left the organization since: the row keeps its unknown', async () => {
+    const { h, engine, lifecycle, workflow, workflowId, person, runStep } = await unconfirmedMover();
+    const admin = [...h.server.context.state.users.values()].find((user) => user.email === 'admin@acme.example')!;
+    await h.api.users.remove(person.userId!, { transferTo: admin.id });
+    expect(await runStep()).toBe('skipped');
+    expect((await lifecycle.persons.get(workflowId, person.row))?.reason).toMatch(/no longer a user of the organization/);
+    expect((await engine.context.batches.getOutcome(workflow.seatBatch, person.row))?.outcome).toBe('unknown');
+    expect((await engine.context.batches.get(workflow.seatBatch))?.state).toBe('finished');
   });
 });
