@@ -6,6 +6,7 @@ import type { GuardrailLimits } from '../plan/guardrails.js';
 import type { ColumnSpec, SpecColumn } from './column-spec.js';
 import { judgedPlan, type JudgedPlan, type WantedRow } from './judged-plan.js';
 import { resourceFacts } from './resource-facts.js';
+import { addColumnStateBefore } from '../../jobs/add-column.js';
 import { columnStateBefore } from '../../jobs/update-column.js';
 import type { ResolvedTarget } from '../plan/planned-row.js';
 
@@ -66,6 +67,10 @@ export async function planColumnMigration(options: PlanColumnMigrationOptions): 
   }
   const title = `migrate columns ${options.specFile} on ${options.sheetsFile}`;
   const stateBefore = (action: WantedRow['action'], target: ResolvedTarget) => {
+    if (action.action === 'add-column') {
+      const sheet = columns.get(action.sheetId);
+      return sheet === undefined || sheet === 'not-found' ? undefined : addColumnStateBefore(sheet);
+    }
     if (action.action !== 'update-column') return undefined;
     const live = columns.get(action.sheetId);
     const column = live === 'not-found' ? undefined : live?.find((each) => each.id === (target.columnId ?? action.columnId));

@@ -13,6 +13,7 @@ import { workflowBaseSchema, type ChangeElsewhere, type WorkflowBase } from './w
 import { recheckChangedElsewhere, type ChangedElsewhereResult } from './changed-elsewhere.js';
 import { pendingSteps, runStepsNow, type RunNowRequest, type RunNowResult, type StepView } from './pending-steps.js';
 import { createRecordStore } from './record-store.js';
+import { startDueSweep } from './due-sweep.js';
 import { createStepIndex } from './step-index.js';
 import { createStepRunner } from './step-runner.js';
 import { stepJobId, stepJobOptions, stepQueueNameOf, type StepJobData } from './step-job.js';
@@ -224,13 +225,14 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
       });
       worker.on('error', logBullmqError(options.logger, 'step worker'));
       // BullMQ's delays run on this machine's clock, reckoned when a step was queued; due times are the service's.
-      const sweep = setInterval(() => {
-        void (async () => {
+      const stopSweep = startDueSweep({
+        run: async () => {
           await clock.refresh?.();
           await engine.promoteDue(surelyPassed(clock));
-        })().catch((error: unknown) => options.logger.debug({ err: error }, 'could not promote the steps due on the service clock'));
-      }, workerOptions.sweepMs ?? options.dueSweepMs);
-      sweep.unref();
+        },
+        everyMs: workerOptions.sweepMs ?? options.dueSweepMs,
+        logger: options.logger,
+      });
       worker.on('failed', (job, error) => {
         if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
         // BullMQ gave up on this step: the person ends failed, so status says so instead of showing it overdue forever.
@@ -239,7 +241,7 @@ export function createWorkflowEngine(options: WorkflowEngineOptions, factories: 
       const handle: StepWorkerHandle = {
         worker,
         close: (graceMs: number) => {
-          clearInterval(sweep);
+          stopSweep();
           return closeBullmq(worker, { graceMs });
         },
       };

@@ -25,6 +25,21 @@ describe('addColumnJob', () => {
     expect(columnsOf(fake).filter((c) => c.title === 'Location')).toHaveLength(1);
   });
 
+  it('confirms changed-since, not not-done, when its column may have been renamed since: a column new since the first attempt, without the title', async () => {
+    // Soak seed 6643: the add landed and its answer was lost; a later migration renamed the column before the confirm,
+    // which found no column of the title and sent the add again: the sheet got a second column.
+    const fake = createDemoFake();
+    const before = await addColumnJob.readBefore!(contextFor(fake.api, row));
+    await addColumnJob.run(contextFor(fake.api, row));
+    const added = columnsOf(fake).find((c) => c.title === 'Location')!;
+    added.title = 'Location (renamed)';
+    const retry = contextFor(fake.api, row, {}, { previousAttemptUncertain: true });
+    expect(await addColumnJob.confirm(retry, JSON.parse(JSON.stringify(before)))).toBe('changed-since');
+    // Without the columns before, or with none new since, it stays not-done.
+    expect(await addColumnJob.confirm(retry)).toBe('not-done');
+    expect(await addColumnJob.confirm(retry, { columnIds: columnsOf(fake).map((c) => c.id) })).toBe('not-done');
+  });
+
   it('confirms not-done for a title that differs only in case', async () => {
     const fake = createDemoFake();
     expect(await addColumnJob.confirm(contextFor(fake.api, { ...row, title: 'notes' }))).toBe('not-done');
