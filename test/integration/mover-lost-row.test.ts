@@ -1,28 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { moverStateSchema } from '../../src/sync/hr-workflow-state.js';
+import { moverStateSchema, type HrRecord, type MoverState } from '../../src/sync/hr-workflow-state.js';
 import { createMoverLifecycle, MOVE_STEP } from '../../src/sync/mover-lifecycle.js';
 import type { PlannedRow } from '../../src/plan/planned-row.js';
 import { rowJobId } from '../../src/queue/row-job.js';
+import type { OffboardingSystem } from '../../src/workflow/offboarding-system.js';
 import { createPersonStore } from '../../src/workflow/person-store.js';
+import type { BatchHarness } from '../helpers/batch-harness.js';
 import { MOVER, moverToSales } from '../helpers/mover-to-sales.js';
 import { changes, seatOf, useSyncHarnesses } from '../helpers/sync-harness.js';
 
 class WaitsForRow extends Error {}
 
+/** One run of the mover's step, as a step worker hands it over; its wait for the row throws WaitsForRow. */
+function runMoveStep(h: BatchHarness, engine: OffboardingSystem['engine'], lifecycle: ReturnType<typeof createMoverLifecycle>, workflow: HrRecord, person: MoverState) {
+  return lifecycle.runStep({
+    data: { workflowId: workflow.id, row: person.row, step: MOVE_STEP, dueAt: person.dueAt },
+    workflow,
+    person,
+    api: h.api,
+    waiter: { queue: engine.context.stepQueue.name, jobId: 'this-run' },
+    waitForRow: async () => {
+      throw new WaitsForRow();
+    },
+  });
+}
+
+type Open = ReturnType<typeof useSyncHarnesses>['open'];
+
+/** Night two synced for the mover: their workflow queued, no worker started yet. */
+async function moverQueued(open: Open) {
+  const { h, s } = await open();
+  const { policy, nightTwo } = await moverToSales(h, s);
+  const two = await s.sync(nightTwo, policy, { acceptMissing: true });
+  if (two.kind !== 'planned' || two.applied?.movers === undefined) throw new Error('the mover was not queued');
+  const { workflowId } = two.applied.movers;
+  const { engine } = s.o.system;
+  const persons = createPersonStore(engine.context.redis, engine.context.keys, moverStateSchema);
+  const [person] = await persons.all(workflowId);
+  if (person === undefined) throw new Error('the mover workflow has no person');
+  return { h, s, engine, persons, workflowId, person };
+}
+
 describe('a mover whose seat row was lost on the way', () => {
   const { open } = useSyncHarnesses();
 
-  /** Night two synced: the mover's workflow queued, no worker started yet. */
+  /** The mover queued, and how workers run them to the end. */
   async function queuedMover() {
-    const { h, s } = await open();
-    const { policy, nightTwo } = await moverToSales(h, s);
-    const two = await s.sync(nightTwo, policy, { acceptMissing: true });
-    if (two.kind !== 'planned' || two.applied?.movers === undefined) throw new Error('the mover was not queued');
-    const { workflowId } = two.applied.movers;
-    const { engine } = s.o.system;
-    const persons = createPersonStore(engine.context.redis, engine.context.keys, moverStateSchema);
-    const [person] = await persons.all(workflowId);
-    if (person === undefined) throw new Error('the mover workflow has no person');
+    const { h, s, engine, persons, workflowId, person } = await moverQueued(open);
     /** Workers run it to the end: moved, the seat downgraded once. */
     const runsToTheEnd = async () => {
       s.o.startWorkers();
@@ -70,16 +94,7 @@ describe('a mover whose seat row was lost on the way', () => {
     const ahead = scheduled.dueAt - h.server.context.clock.now();
     if (ahead > 0) h.server.context.clock.advance(ahead + 1000);
 
-    const run = lifecycle.runStep({
-      data: { workflowId, row: scheduled.row, step: MOVE_STEP, dueAt: scheduled.dueAt },
-      workflow,
-      person: scheduled,
-      api: h.api,
-      waiter: { queue: engine.context.stepQueue.name, jobId: 'this-run' },
-      waitForRow: async () => {
-        throw new WaitsForRow();
-      },
-    });
+    const run = runMoveStep(h, engine, lifecycle, workflow, scheduled);
     await expect(run).rejects.toBeInstanceOf(WaitsForRow);
     expect((await engine.context.batches.rowLifecycle.statusOf(workflow.seatBatch, scheduled.row)).state).toBe('queued');
     expect(await engine.context.rowsQueue.getJob(rowJobId(workflow.seatBatch, scheduled.row))).toBeDefined();
@@ -92,16 +107,9 @@ describe('a mover whose seat change could not be confirmed', () => {
 
   /** The mover moving, their downgrade row saved and ended `unknown`, the step due: a run of the step, its wait throwing. */
   async function unconfirmedMover() {
-    const { h, s } = await open();
-    const { policy, nightTwo } = await moverToSales(h, s);
-    const two = await s.sync(nightTwo, policy, { acceptMissing: true });
-    if (two.kind !== 'planned' || two.applied?.movers === undefined) throw new Error('the mover was not queued');
-    const { workflowId } = two.applied.movers;
-    const { engine } = s.o.system;
+    const { h, engine, workflowId, person } = await moverQueued(open);
     const lifecycle = createMoverLifecycle(engine.context);
     const workflow = (await lifecycle.records.get(workflowId))!;
-    const [person] = await lifecycle.persons.all(workflowId);
-    if (person === undefined) throw new Error('the mover workflow has no person');
     const ahead = person.dueAt - h.server.context.clock.now();
     if (ahead > 0) h.server.context.clock.advance(ahead + 1000);
     const moving = (await lifecycle.persons.update(workflowId, person.row, (current) => ({ ...current, phase: 'moving' })))!;
@@ -109,17 +117,7 @@ describe('a mover whose seat change could not be confirmed', () => {
     await engine.context.batches.saveRows(workflow.seatBatch, [row]);
     const unknown = { batchId: workflow.seatBatch, row: person.row, line: person.line, action: 'downgrade', outcome: 'unknown' as const, email: MOVER, userId: person.userId!, message: 'the answer was lost; it may have been applied', attempts: 3, finishedAt: new Date().toISOString() };
     expect(await engine.context.batches.recordOutcome(unknown)).toBe(true);
-    const runStep = () =>
-      lifecycle.runStep({
-        data: { workflowId, row: person.row, step: MOVE_STEP, dueAt: person.dueAt },
-        workflow,
-        person: moving,
-        api: h.api,
-        waiter: { queue: engine.context.stepQueue.name, jobId: 'this-run' },
-        waitForRow: async () => {
-          throw new WaitsForRow();
-        },
-      });
+    const runStep = () => runMoveStep(h, engine, lifecycle, workflow, moving);
     return { h, engine, lifecycle, workflow, workflowId, person, runStep };
   }
 
