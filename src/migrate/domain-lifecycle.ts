@@ -55,6 +55,9 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
     persons.update(workflow.id, row, (current) => (current.phase === from ? settledMove(current, change(current)) : undefined));
   const stepped = (current: DomainPerson, step: string, outcome: string, message?: string): DomainPerson['steps'] => [...current.steps, personStepOf(step, outcome, now(), message)];
 
+  /** Every step batch without an outcome of the user's gets `end` (endPerson keeps the outcomes there are). */
+  const endRest = (workflow: DomainRecord, person: DomainPerson, end: StepEnd) => endPerson(engine, lifecycle, workflow, person, domainBatches(workflow).map((batch) => ({ batch, end })));
+
   /** Ends the user (from `from`) and records, in every step batch that has no outcome of theirs yet, how it ended. */
   async function finish(workflow: DomainRecord, person: DomainPerson, from: DomainPhase, end: { phase: DomainPhase; step: string; outcome: string; reason?: string; errorCode?: number; rest: StepEnd; notes?: string[] }): Promise<DomainPerson | undefined> {
     const ended = await move(workflow, person.row, from, (current) => ({
@@ -66,7 +69,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
       steps: stepped(current, end.step, end.outcome, end.reason),
       restEnd: { outcome: end.rest.outcome, message: end.rest.message },
     }));
-    if (ended !== undefined) await endPerson(engine, lifecycle, workflow, ended, domainBatches(workflow).map((batch) => ({ batch, end: end.rest })));
+    if (ended !== undefined) await endRest(workflow, ended, end.rest);
     return ended;
   }
 
@@ -76,7 +79,7 @@ export function createDomainLifecycle(engine: EngineContext): Lifecycle<DomainRe
     if (!DOMAIN_OPEN.has(person.phase)) {
       // Ended: the step batches' ends written again from the user's record (the ending run may have died before them).
       const { restEnd } = person;
-      if (restEnd !== undefined) await endPerson(engine, lifecycle, workflow, person, domainBatches(workflow).map((batch) => ({ batch, end: restEnd })));
+      if (restEnd !== undefined) await endRest(workflow, person, restEnd);
       else if (workflow.state === 'open') await persons.close(workflow, person.row, DOMAIN_OPEN);
       return person.phase;
     }
