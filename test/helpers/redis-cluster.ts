@@ -39,8 +39,10 @@ export interface TestRedisSentinel {
   sentinels: RedisNode[];
   dir: string;
   nodeClient(port: number): Redis;
-  /** The port of the current master, as the sentinels see it. */
+  /** The port of the current master, as the first sentinel sees it. */
   currentMasterPort(): Promise<number>;
+  /** The master's port as each sentinel names it (they may disagree for a moment after a failover). */
+  masterPortsNamed(): Promise<number[]>;
   stop(): Promise<void>;
 }
 
@@ -167,6 +169,15 @@ export async function startTestRedisSentinel(downAfterMs = 1000, options: Sentin
       sentinels.push(node);
       await waitForPing(port);
     }
+    const masterPortNamedBy = async (node: RedisNode): Promise<number> => {
+      const client = new Redis({ port: node.port, host: '127.0.0.1', maxRetriesPerRequest: 1, retryStrategy: () => null });
+      try {
+        const [, port] = (await client.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName)) as [string, string];
+        return Number(port);
+      } finally {
+        client.disconnect();
+      }
+    };
     const sentinel: TestRedisSentinel = {
       url: `redis+sentinel://${sentinels.map((s) => `127.0.0.1:${s.port}`).join(',')}/${masterName}`,
       masterName,
@@ -175,15 +186,8 @@ export async function startTestRedisSentinel(downAfterMs = 1000, options: Sentin
       sentinels,
       dir,
       nodeClient: (port) => new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, retryStrategy: () => null }),
-      async currentMasterPort() {
-        const client = sentinel.nodeClient(sentinels[0]!.port);
-        try {
-          const [, port] = (await client.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName)) as [string, string];
-          return Number(port);
-        } finally {
-          client.disconnect();
-        }
-      },
+      currentMasterPort: () => masterPortNamedBy(sentinels[0]!),
+      masterPortsNamed: () => Promise.all(sentinels.map(masterPortNamedBy)),
       stop,
     };
     // Every sentinel must know the replica (and each other) before a failover can elect it. Sentinels meet through

@@ -32,17 +32,7 @@ function client(): { redis: SentinelClient; connections: () => number; readies: 
 
 /** Whether every sentinel names one master, and not the one on `oldPort`. */
 async function everySentinelNamesAnotherThan(oldPort: number): Promise<boolean> {
-  const ports = await Promise.all(
-    sentinel.sentinels.map(async (s) => {
-      const asker = sentinel.nodeClient(s.port);
-      try {
-        const [, port] = (await asker.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', sentinel.masterName)) as [string, string];
-        return Number(port);
-      } finally {
-        asker.disconnect();
-      }
-    }),
-  );
+  const ports = await sentinel.masterPortsNamed();
   return ports.every((port) => port !== oldPort && port === ports[0]);
 }
 
