@@ -72,3 +72,19 @@ export async function latestStepDue(world: World, workflowIds: readonly string[]
   }
   return latest;
 }
+
+/**
+ * The latest instant an open leaver is next due, once none is overdue any more (or after `waitMs`). A step overdue now
+ * is one a worker has still to run (it catches up after a Redis outage): run late, a deactivation starts its hold late,
+ * and the removal it sets lies ahead, for the run's end to cross too (soak seed 6658: a failover's outage ran four
+ * deactivations three days late, and the run's end, seeing them overdue, stopped moving the clock before their holds
+ * ended).
+ */
+export async function nextStepDue(world: World, workflowIds: readonly string[], waitMs: number): Promise<number | undefined> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const due = await latestStepDue(world, workflowIds);
+    if (due === undefined || due > (await world.service.now()) || Date.now() > deadline) return due;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
