@@ -18,6 +18,7 @@ import { hrRecordSchema, JOINER_OPEN, joinerStateSchema, type HrRecord, type Joi
 import { createPlanSeatReads } from './plan-seat-reads.js';
 import { judgeSeatChange, seatChangeFor, type SeatChange } from './seat-change.js';
 import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
+import { leftOrganization, userByEmail } from './user-by-email.js';
 
 export const JOINERS = 'joiners';
 /** The one step of a joiner: on the start date, into the organization with the policy's seat. */
@@ -144,7 +145,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
       // A reactivation only the user's removal made unconfirmable (soak seed 6643: the confirming read answered 404
       // after a later offboarding removed them) has nothing left to settle: no retry could reactivate or seat them.
       const change = adding ? 'add' : 'reactivation';
-      if (!adding && (await goneFrom(api, person, signal))) return leftMeanwhile(workflow, person, 'reactivate', change, outcome);
+      if (!adding && (await leftOrganization(api, person, signal))) return leftMeanwhile(workflow, person, 'reactivate', change, outcome);
       return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote(change, batchId), wait);
     }
     const at = new Date(outcome.finishedAt);
@@ -167,12 +168,6 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     return moved;
   }
 
-  /** Whether the joiner's user is no longer in the organization (none at the address, or another user than theirs). */
-  async function goneFrom(api: SmartsheetApi, person: JoinerState, signal?: AbortSignal): Promise<boolean> {
-    const { user } = await lookUp(api, person.email, signal);
-    return user === undefined || (person.userId !== undefined && user.id !== person.userId);
-  }
-
   /**
    * The step's row ended `unknown` and the user has left the organization since: the joiner ends `skipped`. The row
    * keeps its `unknown` (the change may have landed before they left); the seat batch ends with nothing to give.
@@ -188,7 +183,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
   async function seat(workflow: HrRecord, person: JoinerState, api: SmartsheetApi, dueAt: number, wait: RowWait, signal?: AbortSignal): Promise<JoinerState | undefined> {
     const outcome = await engine.batches.getOutcome(workflow.seatBatch, person.row);
     if (outcome === undefined && (await engine.batches.getRow(workflow.seatBatch, person.row)) === undefined) {
-      const userId = person.userId ?? (await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) })).data.find((user) => user.email.toLowerCase() === person.email)?.id;
+      const userId = person.userId ?? (await userByEmail(api, person.email, signal))?.id;
       if (userId === undefined) throw new Error(`joiner ${person.email} (row ${person.row}) is not in the organization after joining`);
       if (person.userId === undefined) await persons.update(workflow.id, person.row, (current) => ({ ...current, userId }));
       const change = await seatChangeOf(workflow, { ...person, userId }, api, dueAt, signal);
@@ -203,7 +198,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
     }
     const done = outcome ?? (await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt }, wait));
     if (done.outcome === 'unknown') {
-      if (await goneFrom(api, person, signal)) return leftMeanwhile(workflow, person, 'seat', 'seat change', done);
+      if (await leftOrganization(api, person, signal)) return leftMeanwhile(workflow, person, 'seat', 'seat change', done);
       return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote('seat change', workflow.seatBatch), wait);
     }
     const joined = DONE_OUTCOMES.has(done.outcome);
@@ -319,8 +314,7 @@ interface Found {
 
 /** The joiner's address looked up now (`email=`): a member, or none. */
 async function lookUp(api: SmartsheetApi, email: string, signal?: AbortSignal): Promise<Found> {
-  const page = await api.users.listPage({ email: [email], ...(signal === undefined ? {} : { signal }) });
-  const user = page.data.find((each) => each.email.toLowerCase() === email);
+  const user = await userByEmail(api, email, signal);
   return { user: user === undefined ? undefined : { id: user.id, status: user.status } };
 }
 

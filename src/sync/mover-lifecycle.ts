@@ -13,6 +13,7 @@ import { settledNotes, unconfirmedNote, waitOnUnconfirmed } from '../workflow/un
 import { hrRecordSchema, MOVER_OPEN, moverStateSchema, type HrRecord, type MoverState } from './hr-workflow-state.js';
 import { judgeSeatChange, seatChangeFor } from './seat-change.js';
 import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
+import { leftOrganization } from './user-by-email.js';
 
 export const MOVERS = 'movers';
 /** The one step of a mover: on the effective date, the seat the policy gives for the new department/title/location. */
@@ -99,8 +100,7 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
       const outcome = await rowOutcomeOf(engine, { batchId: workflow.seatBatch, row: person.row, dueAt: run.data.dueAt }, run);
       if (outcome.outcome === 'unknown') {
         // Unconfirmable because the user left meanwhile: nothing a retry could settle (as a joiner's, soak seed 6643).
-        const listed = await api.users.listPage({ email: [person.email], ...(signal === undefined ? {} : { signal }) });
-        if (!listed.data.some((user) => user.id === person.userId)) {
+        if (await leftOrganization(api, person, signal)) {
           return endAs(workflow, person.row, 'moving', 'skipped', { outcome: 'skipped', message: `the seat change may have been applied and could not be confirmed, and ${person.email} is no longer a user of the organization` });
         }
         return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote('seat change', workflow.seatBatch), run);
