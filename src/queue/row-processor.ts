@@ -75,8 +75,24 @@ export const PARKED_MS = 30 * 24 * 3600 * 1000;
  */
 export const NOT_DUE_RECHECK_MS = 60_000;
 
-/** Confirm-only reads a row gets, `retry.maxDelayMs` apart, once its retry budget ran out while it may have applied. */
+/**
+ * Confirm-only reads a row gets once its retry budget ran out while it may have applied, when the service refuses a
+ * read for good (not a passing error): `retry.maxDelayMs` apart.
+ */
 export const LATE_CONFIRM_TRIES = 3;
+
+/**
+ * ...and when the service cannot answer (unavailable, timed out): further apart each time, from `retry.maxDelayMs` up
+ * to 30 times it, about four hours in all at the default. An outage of some minutes must not end a row `unknown`
+ * and leave a lifecycle waiting on an operator's `retry` (soak seed 6689: a rehire's reactivation, three reads a
+ * second apart, all in one 503 storm); a read costs the service one call.
+ */
+export const LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE = 12;
+
+/** The wait before confirm-only read `tries` + 1 of a row whose reads the service could not answer. */
+export function lateConfirmDelayMs(tries: number, maxDelayMs: number): number {
+  return maxDelayMs * Math.min(2 ** Math.max(0, tries - 1), 30);
+}
 
 /**
  * Attempts of one row that may end without an answer (their worker died or lost the row mid-call) before the row is
@@ -376,9 +392,12 @@ export function createRowProcessor(options: RowProcessorOptions) {
         const decision = decideRetry({ error, attempts: 1, elapsedMs: 0, policy, ...(options.random ? { random: options.random } : {}) });
         if (decision.kind === 'rate-limited') return rateLimited(decision, false);
         const tries = pending.tries + 1;
-        if (tries < LATE_CONFIRM_TRIES) {
+        // A passing failure (5xx, timeout) is retryable: `retry`, or `fail` as exhausted by the row's attempt budget.
+        const passing = decision.kind === 'retry' || (decision.kind === 'fail' && decision.exhausted);
+        if (tries < (passing ? LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE : LATE_CONFIRM_TRIES)) {
           await job.updateData({ batchId, row, confirmLater: { ...pending, tries } });
-          return park(policy.maxDelayMs, policy.maxDelayMs);
+          const delayMs = passing ? lateConfirmDelayMs(tries, policy.maxDelayMs) : policy.maxDelayMs;
+          return park(delayMs, delayMs);
         }
         await finish({
           outcome: 'unknown',

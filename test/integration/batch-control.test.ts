@@ -5,6 +5,8 @@ import type { RowOutcome } from '../../src/queue/row-outcome.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 import { exitCodeOf, formatBatchSummary } from '../../src/cli/batch-summary.js';
 import { reportLines } from '../../src/queue/report-writer.js';
+import { rowJobId } from '../../src/queue/row-job.js';
+import { LATE_CONFIRM_TRIES } from '../../src/queue/row-processor.js';
 
 async function collectReport(h: BatchHarness, batchId: string): Promise<string> {
   let text = '';
@@ -209,7 +211,7 @@ describe('a row whose last attempt may have applied', () => {
     expect(exitCodeOf(unknown)).toBe(1);
     const [outcome] = await h.outcomes(batch.id);
     expect(outcome).toMatchObject({ outcome: 'unknown', category: 'ServiceUnavailable', status: 500 });
-    expect(outcome?.message).toMatch(/may have been applied, and 3 later reads could not tell .*seatflow retry/);
+    expect(outcome?.message).toMatch(/may have been applied, and 12 later reads could not tell .*seatflow retry/);
     const summary = await formatBatchSummary(unknown, h.system.store);
     expect(summary).toMatch(/1 unknown/);
     expect(summary).toMatch(/unknown \(may have been applied; the service could not be read to tell\)/);
@@ -219,6 +221,25 @@ describe('a row whose last attempt may have applied', () => {
     await setFaults(h, '');
     expect(await h.system.control.retry(batch.id)).toEqual({ requeued: 1, resumed: 0, leftToSteps: 0 });
     h.startWorkers();
+    const done = await h.waitForState(batch.id, ['finished']);
+    expect(done.counts).toMatchObject({ succeeded: 1, unknown: 0 });
+    expect((await h.outcomes(batch.id))[0]).toMatchObject({ outcome: 'succeeded', confirmed: true });
+    expect(await posted(h)).toBe(1);
+  });
+
+  it('keeps reading while the service is unavailable past the first few confirm-only reads, and is confirmed once it answers', async () => {
+    // Soak seed 6689: three late reads a second apart all fell in one 503 storm, and a rehire waited on an operator.
+    const h = await batches.open({ rateLimit: 'off' });
+    const batch = await discussionBatch(h);
+    h.startWorkers({ policy: { maxAttempts: 1, maxElapsedMs: 10_000, baseDelayMs: 10, maxDelayMs: 20 } });
+    for (let i = 0; i < 400 && (await posted(h)) === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    await setFaults(h, '503:1');
+    // The outage outlasts the reads a refused read gets: the row is still confirming, not ended.
+    const lateTries = async () => (await h.system.queue.getJob(rowJobId(batch.id, 1)))?.data.confirmLater?.tries ?? 0;
+    for (let i = 0; i < 400 && (await lateTries()) < LATE_CONFIRM_TRIES + 1; i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(await lateTries()).toBeGreaterThan(LATE_CONFIRM_TRIES);
+    expect(await h.system.store.getOutcome(batch.id, 1)).toBeUndefined();
+    await setFaults(h, '');
     const done = await h.waitForState(batch.id, ['finished']);
     expect(done.counts).toMatchObject({ succeeded: 1, unknown: 0 });
     expect((await h.outcomes(batch.id))[0]).toMatchObject({ outcome: 'succeeded', confirmed: true });

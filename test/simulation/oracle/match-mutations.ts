@@ -20,13 +20,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export const CLOCK_TOLERANCE_MS = 2000;
 const OUTCOMES_THAT_CHANGED = new Set(['succeeded', 'unknown']);
+const OUTCOMES_THAT_DID_NOT = new Set(['failed', 'cancelled', 'unchanged']);
 
 /**
  * Holds the mutation log against the promises, change by change in the service's order. A change keeps the promise
  * it may keep: same operation and subject, not kept yet, still promised at that instant (expected or optional, or
- * withdrawn only later), due by then; among several, the one whose own report says it made the change, then the
- * earliest made. A change with no such promise breaks an invariant: one due later (early), one withdrawn or awaiting
- * approval (it must not happen), one kept already (twice), or none at all (unpromised).
+ * withdrawn only later), due by then; among several, the one whose own report says it made the change, before one
+ * with no report, before one whose report says it did not; then the earliest made. A change with no such promise
+ * breaks an invariant: one due later (early), one withdrawn or awaiting approval (it must not happen), one kept
+ * already (twice), or none at all (unpromised).
  */
 export function matchMutations(evidence: Evidence): Matching {
   const kept = new Map<string, Mutation>();
@@ -38,9 +40,13 @@ export function matchMutations(evidence: Evidence): Matching {
       bySubject.set(key, [...(bySubject.get(key) ?? []), promise]);
     }
   }
+  // 0: the promise's report says it made the change (or may have); 1: nothing reported yet; 2: its report says it
+  // did not. `confirmed` says nothing either way: a failed row is confirmed too, when a read showed nothing landed
+  // (soak seed 6689: a later row's column update was held against an earlier row that failed, confirmed not applied).
   const claims = (promise: ChangePromise) => {
     const outcome = promise.outcome === undefined ? undefined : evidence.outcomeOf(promise.outcome);
-    return outcome !== undefined && (OUTCOMES_THAT_CHANGED.has(outcome.outcome) || outcome.confirmed === true) ? 0 : 1;
+    if (outcome === undefined) return 1;
+    return OUTCOMES_THAT_CHANGED.has(outcome.outcome) ? 0 : OUTCOMES_THAT_DID_NOT.has(outcome.outcome) ? 2 : 1;
   };
   for (const mutation of [...evidence.mutations].sort((a, b) => a.seq - b.seq)) {
     // Nobody promised what the service did by itself or what an admin did elsewhere; check-outside-changes.ts holds those.

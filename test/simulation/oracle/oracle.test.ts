@@ -111,6 +111,22 @@ describe('the oracle', () => {
     expect(found).toEqual([]);
   });
 
+  it('gives a change to the row that says it made it, not to an earlier row of the same subject that failed, confirmed not applied', () => {
+    // Found by the whole-system simulation (seed 6689): two batches updated the same column; the first row failed (a
+    // read showed its change had not landed, so its outcome is `confirmed`), the second made the change. The oracle
+    // gave the change to the first, as `confirmed` ranked like a report of the change, and named two false violations.
+    const failed: ReportedOutcome = { batchId: 'b000000000001', row: 1, outcome: 'failed', category: 'ServiceUnavailable', confirmed: true, message: 'gave up (a later read shows it was not applied)' };
+    const found = judge(evidence({
+      promises: [promise('row 1', ALICE.id, T0, { eventSeq: 1 }), promise('row 2', ALICE.id, T0 + HOUR, { eventSeq: 2 })],
+      mutations: [mutation('deactivateUser', ALICE.id, T0 + 2 * HOUR)],
+      outcomes: [failed, succeeded(2)],
+    }));
+    expect(found).toEqual([]);
+    // The failed row still keeps a change no other row claims: a row failed while its change landed is named.
+    const alone = judge(evidence({ promises: [promise('row 1', ALICE.id, T0)], mutations: [mutation('deactivateUser', ALICE.id, T0 + HOUR)], outcomes: [failed] }));
+    expect(alone.map((v) => v.invariant)).toContain('reports-match-the-service');
+  });
+
   it('names a batch whose outcomes the control API would not serve', () => {
     const found = judge({ ...evidence({ promises: [], mutations: [] }), unreadable: ['b000000000009 (500)'] });
     expect(found.map((v) => v.message)).toEqual(['the control API would not serve the outcomes of batch b000000000009 (500)']);
