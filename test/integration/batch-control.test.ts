@@ -112,6 +112,24 @@ describe('batch control', () => {
     expect([...(await deactivations(h)).values()]).toEqual(Array(40).fill(1));
   });
 
+  it('says how to finish a batch whose submission stopped half-way, and the same submission again finishes it', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const emails = await h.deactivatableEmails(2);
+    const plan = await h.plan(h.writeManifest('half-way.csv', ['email,action', ...emails.map((email) => `${email},deactivate`)]));
+    const first = await h.system.submit(plan);
+    // Its submitter stopped after queueing the rows and before marking it queued: no outcome can finish it so.
+    await h.system.store.setState(first.batch.id, 'submitting');
+    const stuck = (await h.system.store.get(first.batch.id))!;
+    expect(await formatBatchSummary(stuck, h.system.store)).toContain('submit the same file again with the same options');
+    const again = await h.system.submit(plan);
+    expect(again.batch.id).toBe(first.batch.id);
+    h.startWorkers();
+    const done = await h.waitForState(first.batch.id, ['finished']);
+    expect(done.counts.succeeded).toBe(2);
+    expect(await formatBatchSummary(done, h.system.store)).not.toContain('still being submitted');
+    expect((await h.mutations()).filter((m) => m.operation === 'deactivateUser')).toHaveLength(2);
+  });
+
   it('retry queues the failed rows again with a fresh budget', async () => {
     const h = await batches.open({ rateLimit: 'off' });
     const emails = await h.deactivatableEmails(6);
