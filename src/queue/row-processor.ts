@@ -22,6 +22,7 @@ import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
 import { plural } from '../core/plural.js';
 import { plannedStateBefore } from '../plan/planned-state-before.js';
+import { EVENT_RECHECK_MS, LATE_CONFIRM_TRIES, LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE, lateConfirmDelayMs, MAX_CRASHES_PER_ROW, NOT_DUE_RECHECK_MS, PARKED_MS, WAIT_FOR_REPLICA_MS } from './row-patience.js';
 
 export interface RowProcessorOptions {
   redis: RedisClient;
@@ -65,46 +66,6 @@ export interface RowProcessorOptions {
   eventWaitMs?: number;
 }
 
-/** Rows of a stopped batch wait as delayed jobs this long, or until `retry` promotes them. */
-export const PARKED_MS = 30 * 24 * 3600 * 1000;
-
-/**
- * A row handed out before its due instant waits this long at most before it looks again: the service's clock may
- * move (a corrected machine clock, a rehearsal moving the reference server's), so it is never parked for the whole
- * wait on this machine's reckoning.
- */
-export const NOT_DUE_RECHECK_MS = 60_000;
-
-/**
- * Confirm-only reads a row gets once its retry budget ran out while it may have applied, when the service refuses a
- * read for good (not a passing error): `retry.maxDelayMs` apart.
- */
-export const LATE_CONFIRM_TRIES = 3;
-
-/**
- * ...and when the service cannot answer (unavailable, timed out): further apart each time, from `retry.maxDelayMs` up
- * to 30 times it, about four hours in all at the default. An outage of some minutes must not end a row `unknown`
- * and leave a lifecycle waiting on an operator's `retry` (soak seed 6689: a rehire's reactivation, three reads a
- * second apart, all in one 503 storm); a read costs the service one call.
- */
-export const LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE = 12;
-
-/** The wait before confirm-only read `tries` + 1 of a row whose reads the service could not answer. */
-export function lateConfirmDelayMs(tries: number, maxDelayMs: number): number {
-  return maxDelayMs * Math.min(2 ** Math.max(0, tries - 1), 30);
-}
-
-/**
- * Attempts of one row that may end without an answer (their worker died or lost the row mid-call) before the row is
- * no longer tried: such attempts spend none of the retry budget, which counts the service's answers only, so a row
- * that itself kills its worker would otherwise take the fleet down forever. It ends `unknown` (one of them may have
- * applied), for `seatflow retry` once the cause is found.
- */
-export const MAX_CRASHES_PER_ROW = 10;
-
-/** How soon a row whose in-flight marker reached no replica tries again (a failover under way settles in seconds). */
-const WAIT_FOR_REPLICA_MS = 1000;
-
 const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
 /**
  * A read after a lost answer found neither the change nor what the row found: someone else changed it since. Sent
@@ -112,9 +73,6 @@ const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
  */
 const CHANGED_SINCE =
   "changed by someone else since this row's attempt whose answer was lost (what the service shows is neither this row's change nor what it found): not sent again, so as not to undo theirs; whether this row's change landed before theirs cannot be told";
-
-/** A row waiting for the service's events after a lost answer looks for them this often (Redis only, no call). */
-export const EVENT_RECHECK_MS = 1000;
 
 /** What a row whose answer was lost learned from the confirm read and the service's events. */
 type LostAnswer = 'done' | 'not-done' | 'changed-since' | 'await-events' | Exclude<EventsVerdict, { kind: 'nothing-heard' }>;

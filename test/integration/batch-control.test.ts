@@ -6,7 +6,7 @@ import type { BatchHarness } from '../helpers/batch-harness.js';
 import { exitCodeOf, formatBatchSummary } from '../../src/cli/batch-summary.js';
 import { reportLines } from '../../src/queue/report-writer.js';
 import { rowJobId } from '../../src/queue/row-job.js';
-import { LATE_CONFIRM_TRIES } from '../../src/queue/row-processor.js';
+import { LATE_CONFIRM_TRIES } from '../../src/queue/row-patience.js';
 
 async function collectReport(h: BatchHarness, batchId: string): Promise<string> {
   let text = '';

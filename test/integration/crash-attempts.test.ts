@@ -9,7 +9,7 @@ import type { JobRegistry, JobType } from '../../src/queue/job-type.js';
 import { REPORT_COLUMNS, writeReport } from '../../src/queue/report-writer.js';
 import type { RetryPolicy } from '../../src/queue/retry-policy.js';
 import { createRowAttempts } from '../../src/queue/row-attempt.js';
-import { MAX_CRASHES_PER_ROW } from '../../src/queue/row-processor.js';
+import { MAX_CRASHES_PER_ROW } from '../../src/queue/row-patience.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 

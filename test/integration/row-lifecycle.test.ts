@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
 import { mayHaveLostRows, requeueLostRows } from '../../src/queue/lost-rows.js';
 import { rowJobId } from '../../src/queue/row-job.js';
-import { NOT_DUE_RECHECK_MS } from '../../src/queue/row-processor.js';
+import { NOT_DUE_RECHECK_MS } from '../../src/queue/row-patience.js';
 import { createServiceClock } from '../../src/core/service-clock.js';
 import type { PlannedRow } from '../../src/plan/planned-row.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
