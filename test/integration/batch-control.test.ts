@@ -202,13 +202,18 @@ describe('a row whose last attempt may have applied', () => {
     return (await h.system.submit(plan)).batch;
   }
   const posted = async (h: BatchHarness) => (await h.mutations()).filter((m) => m.operation === 'createDiscussion').length;
-
-  it('is confirmed later when its retry budget runs out: done by this batch, so succeeded (confirmed), posted once', async () => {
+  /** A batch whose one row posted its discussion and got a 500 for it, with one attempt of budget: it must confirm. */
+  async function postedUnanswered(maxDelayMs: number) {
     const h = await batches.open({ rateLimit: 'off' });
     const batch = await discussionBatch(h);
-    h.startWorkers({ policy: { maxAttempts: 1, maxElapsedMs: 10_000, baseDelayMs: 10, maxDelayMs: 2000 } });
-    // The write is applied and answered 500; the reads the row makes later are answered.
+    const pool = h.startWorkers({ policy: { maxAttempts: 1, maxElapsedMs: 10_000, baseDelayMs: 10, maxDelayMs } });
     for (let i = 0; i < 400 && (await posted(h)) === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    return { h, batch, pool };
+  }
+
+  it('is confirmed later when its retry budget runs out: done by this batch, so succeeded (confirmed), posted once', async () => {
+    // The write is applied and answered 500; the reads the row makes later are answered.
+    const { h, batch } = await postedUnanswered(2000);
     await setFaults(h, '');
     const done = await h.waitForState(batch.id, ['finished']);
     // Before: `failed` "the last attempt may have been applied: check this user", and a person had to look.
@@ -218,11 +223,8 @@ describe('a row whose last attempt may have applied', () => {
   });
 
   it('ends unknown (exit 1) only when the later confirm cannot read either; retry confirms it first and posts nothing twice', async () => {
-    const h = await batches.open({ rateLimit: 'off' });
-    const batch = await discussionBatch(h);
     // The write is applied and answered 500; from then on every call (the confirm reads) answers 503.
-    const pool = h.startWorkers({ policy: { maxAttempts: 1, maxElapsedMs: 10_000, baseDelayMs: 10, maxDelayMs: 20 } });
-    for (let i = 0; i < 400 && (await posted(h)) === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    const { h, batch, pool } = await postedUnanswered(20);
     await setFaults(h, '503:1');
     const unknown = await h.waitForState(batch.id, ['finished']);
     expect(unknown.counts).toMatchObject({ unknown: 1, failed: 0, succeeded: 0 });
@@ -247,10 +249,7 @@ describe('a row whose last attempt may have applied', () => {
 
   it('keeps reading while the service is unavailable past the first few confirm-only reads, and is confirmed once it answers', async () => {
     // Soak seed 6689: three late reads a second apart all fell in one 503 storm, and a rehire waited on an operator.
-    const h = await batches.open({ rateLimit: 'off' });
-    const batch = await discussionBatch(h);
-    h.startWorkers({ policy: { maxAttempts: 1, maxElapsedMs: 10_000, baseDelayMs: 10, maxDelayMs: 20 } });
-    for (let i = 0; i < 400 && (await posted(h)) === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    const { h, batch } = await postedUnanswered(20);
     await setFaults(h, '503:1');
     // The outage outlasts the reads a refused read gets: the row is still confirming, not ended.
     const lateTries = async () => (await h.system.queue.getJob(rowJobId(batch.id, 1)))?.data.confirmLater?.tries ?? 0;
