@@ -3,6 +3,7 @@ import { OPEN_ROW_STATES } from '../queue/row-lifecycle.js';
 import { OUTCOMES, rowsWithOutcome, type RowOutcome } from '../queue/row-outcome.js';
 import { printable, printed } from '../core/printable.js';
 import { plural } from '../core/plural.js';
+import { STILL_SUBMITTING_NOTE } from '../queue/submission-note.js';
 
 /** Rows that have their outcome, whichever it is. */
 export function rowsDone(batch: BatchRecord): number {
@@ -32,9 +33,7 @@ export async function formatBatchSummary(batch: BatchRecord, store: BatchStore, 
     `  ${countsLine(batch)}`,
   ];
   if (batch.message) lines.push(`  note: ${printable(batch.message)}`);
-  // Its submitter queues rows and then marks it queued; until then no outcome can finish it. A submitter that stopped
-  // half-way (killed, Redis gone) leaves it so: the same submission again picks up where it stopped.
-  if (batch.state === 'submitting') lines.push('  note: still being submitted; if the command or request that submitted it stopped, submit the same file again with the same options: it queues the rest, nothing twice');
+  if (batch.state === 'submitting') lines.push(`  note: ${STILL_SUBMITTING_NOTE}`);
   const limit = options.failuresShown ?? 20;
   const notDone = batch.counts.failed + batch.counts.unknown + batch.counts.skipped;
   if (notDone > 0 && limit > 0) {

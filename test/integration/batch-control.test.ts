@@ -7,6 +7,8 @@ import { exitCodeOf, formatBatchSummary } from '../../src/cli/batch-summary.js';
 import { reportLines } from '../../src/queue/report-writer.js';
 import { rowJobId } from '../../src/queue/row-job.js';
 import { LATE_CONFIRM_TRIES } from '../../src/queue/row-patience.js';
+import { batchLive } from '../../src/control/dashboard/pages/batch-page.js';
+import { batchActivity } from '../../src/control/dashboard/batch-activity.js';
 
 async function collectReport(h: BatchHarness, batchId: string): Promise<string> {
   let text = '';
@@ -121,6 +123,8 @@ describe('batch control', () => {
     await h.system.store.setState(first.batch.id, 'submitting');
     const stuck = (await h.system.store.get(first.batch.id))!;
     expect(await formatBatchSummary(stuck, h.system.store)).toContain('submit the same file again with the same options');
+    const page = String(batchLive({ batch: stuck, activity: batchActivity(stuck, { rowsStarted: 0 }), budget: undefined, rows: { filter: undefined, rows: [], more: false, offset: 0 }, perSecond: [], announced: undefined, now: Date.now() }));
+    expect(page).toContain('submit the same file again with the same options');
     const again = await h.system.submit(plan);
     expect(again.batch.id).toBe(first.batch.id);
     h.startWorkers();

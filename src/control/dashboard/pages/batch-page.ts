@@ -11,6 +11,7 @@ import { storyFacts } from '../story-facts.js';
 import type { ChangeStory } from '../../requests/change-story.js';
 import { html, type SafeHtml } from '../html.js';
 import { simBadge, stateBadge } from '../badges.js';
+import { STILL_SUBMITTING_NOTE } from '../../../queue/submission-note.js';
 
 export interface RowsView {
   filter: Outcome | undefined;
@@ -133,6 +134,7 @@ ${announcement(news.key, view.announced, news.text)}
   </dl>
 </div>
 ${activity.label === 'cancelling' ? html`<p class="note">Cancelled: rows that were running when it was cancelled are finishing; this page follows them to the end.</p>` : ''}
+${batch.state === 'submitting' ? html`<p class="note">Batch ${STILL_SUBMITTING_NOTE}.</p>` : ''}
 ${activity.label === 'waiting' ? html`<p class="note">A step batch of an offboarding: its rows run on the leavers' leave dates and at the end of their holds. Nothing runs before the next step is due.</p>` : ''}
 ${batch.message === undefined || batch.message === '' ? '' : html`<p class="note">${batch.message}</p>`}
 ${batchCharts(batch, view.perSecond, budget, activity.moving ? view.now : undefined)}
