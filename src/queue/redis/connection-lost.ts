@@ -1,7 +1,10 @@
 import type { Logger } from '../../core/logger.js';
 
-/** What the messages of a connection to Redis that failed or went away look like (ioredis and Node's sockets). */
-export const CONNECTION_LOST = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|EPIPE|Connection is closed|^no answer within/i;
+/**
+ * What the messages of a connection to Redis that failed or went away look like (ioredis and Node's sockets; behind
+ * Sentinel, ioredis's "All sentinels are unreachable" while no sentinel answers).
+ */
+export const CONNECTION_LOST = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|EPIPE|Connection is closed|^no answer within|All sentinels are unreachable/i;
 
 /** True for an error that only says the connection to Redis is down (the client reconnects on its own). */
 export function isConnectionLost(error: unknown): boolean {

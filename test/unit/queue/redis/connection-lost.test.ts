@@ -14,6 +14,8 @@ describe('isConnectionLost', () => {
     expect(isConnectionLost(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }))).toBe(true);
     expect(isConnectionLost(new Error('Connection is closed.'))).toBe(true);
     expect(isConnectionLost(new Error('read ECONNRESET'))).toBe(true);
+    // Behind Sentinel, each reconnection attempt while no sentinel answers (soak logs: about ten a second, each a warning).
+    expect(isConnectionLost(new Error('All sentinels are unreachable. Retrying from scratch after 10ms.'))).toBe(true);
     expect(isConnectionLost(new Error('ERR unknown command'))).toBe(false);
     expect(isConnectionLost('ECONNREFUSED')).toBe(false);
   });
