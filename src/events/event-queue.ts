@@ -3,6 +3,7 @@ import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { callbackSchema, type Callback } from '../contract/index.js';
 import type { Logger } from '../core/logger.js';
 import { closeBullmq } from '../queue/redis/close-bullmq.js';
+import { logBullmqError } from '../queue/redis/connection-lost.js';
 import type { RedisClient, ReplicaAcks } from '../queue/redis/lua-script.js';
 import { createReplicatedWrites, type ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import { eventsQueueNameOf } from './event-keys.js';
@@ -107,7 +108,7 @@ export function startEventWorker(options: EventQueueOptions & { handle(callback:
     async (job: Job<CallbackJobData>) => options.handle(callbackSchema.parse(job.data.callback)),
     { connection: options.connection, prefix: options.prefix, concurrency: 1 },
   );
-  worker.on('error', (error) => options.logger.warn({ err: error }, 'event worker connection error'));
+  worker.on('error', logBullmqError(options.logger, 'event worker'));
   worker.on('failed', (job, error) => options.logger.warn({ err: error, job: job?.id, attempts: job?.attemptsMade }, 'handling a callback failed; it is tried again'));
   return { worker, close: (graceMs) => closeBullmq(worker, { graceMs }) };
 }
