@@ -120,7 +120,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       if (due === undefined || due <= (await world.service.now())) break;
       until = due;
     }
-    const unfinished = await settle(world, { boundMs: options.boundMs ?? BOUND_MS, workflowIds });
+    const unfinished = await settle(world, { boundMs: options.boundMs ?? BOUND_MS, workflowIds, moveClockTo: (instant) => player.advanceTo(instant) });
     trace.note(await world.service.now(), unfinished.length === 0 ? 'every batch and workflow finished' : `still unfinished after the bound: ${unfinished.join('; ')}`);
 
     const settled = Date.now();

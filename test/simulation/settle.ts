@@ -3,14 +3,29 @@ import type { World } from './world/start-world.js';
 const ENDED = new Set(['finished', 'cancelled']);
 const ENDED_PHASES = new Set(['removed', 'undone', 'skipped', 'failed', 'refused']);
 
+/** How many times the run's end moves the clock on to a step seatflow shows ahead (a late step sets the next later). */
+const MAX_MOVES = 8;
+const HOUR_MS = 3_600_000;
+
 /**
  * Waits until every batch seatflow lists (step batches of workflows included) has ended, the audit trail has the
  * entry of every ended row (none pending), and every offboarding of the run is finished, as the control API shows
- * them, for at most `boundMs`; returns what is still unfinished then (empty: all ended within the bound).
+ * them, for at most `boundMs`; returns what is still unfinished then (empty: all ended within the bound). While it
+ * waits, an offboarding that shows a step due ahead moves the clock past it (`moveClockTo`), and the bound starts
+ * again from there: a deactivation that ran late (workers catching up after a failover's outage at the end) starts
+ * its hold late, and its removal lies past where the run's end first stopped the clock (soak seeds 6658, 6752).
  */
-export async function settle(world: World, options: { boundMs: number; workflowIds: readonly string[] }): Promise<string[]> {
-  const deadline = Date.now() + options.boundMs;
+export async function settle(world: World, options: { boundMs: number; workflowIds: readonly string[]; moveClockTo(instant: number): Promise<void> }): Promise<string[]> {
+  let deadline = Date.now() + options.boundMs;
+  let moves = 0;
   for (;;) {
+    const dues = await stepsDue(world, options.workflowIds);
+    if (dues.length > 0 && Math.max(...dues) > (await world.service.now()) && moves < MAX_MOVES) {
+      await options.moveClockTo(Math.max(...dues) + HOUR_MS);
+      moves += 1;
+      deadline = Date.now() + options.boundMs;
+      continue;
+    }
     const unfinished: string[] = [];
     const list = await world.api.control.get('/v1/batches?limit=500');
     const batches = (list.body as { batches?: { id: string; state: string; progress?: { done: number; total: number } }[] } | undefined)?.batches ?? [];
@@ -56,35 +71,38 @@ async function stepsListed(world: World): Promise<{ workflowId: string; email: s
 }
 
 /**
- * The latest instant an open offboarding's leaver is next due, as the control API shows it (undefined: none is open).
- * It can lie after the plan's instant: the hold counts from when the deactivation was asked for, later than the leave
- * instant when the step ran late (a storm, a killed worker), and the run's end must cross it too.
+ * The instants the open offboardings' leavers are next due, as the control API shows them. They can lie after the
+ * plan's instants: the hold counts from when the deactivation was asked for, later than the leave instant when the
+ * step ran late (a storm, a killed worker), and the run's end must cross them too.
  */
-export async function latestStepDue(world: World, workflowIds: readonly string[]): Promise<number | undefined> {
-  let latest: number | undefined;
+async function stepsDue(world: World, workflowIds: readonly string[]): Promise<number[]> {
+  const dues: number[] = [];
   for (const id of new Set(workflowIds)) {
     const answer = await world.api.control.get(`/v1/offboardings/${id}`);
     const leavers = (answer.body as { leavers?: { next?: { dueAt?: string } }[] } | undefined)?.leavers ?? [];
     for (const leaver of leavers) {
       const due = leaver.next?.dueAt === undefined ? Number.NaN : Date.parse(leaver.next.dueAt);
-      if (Number.isFinite(due)) latest = Math.max(latest ?? due, due);
+      if (Number.isFinite(due)) dues.push(due);
     }
   }
-  return latest;
+  return dues;
 }
 
 /**
- * The latest instant an open leaver is next due, once none is overdue any more (or after `waitMs`). A step overdue now
- * is one a worker has still to run (it catches up after a Redis outage): run late, a deactivation starts its hold late,
- * and the removal it sets lies ahead, for the run's end to cross too (soak seed 6658: a failover's outage ran four
- * deactivations three days late, and the run's end, seeing them overdue, stopped moving the clock before their holds
- * ended).
+ * The latest instant an open leaver is next due, once none is overdue any more (or after `waitMs`; undefined: none is
+ * open). A step overdue now is one a worker has still to run (it catches up after a Redis outage): run late, a
+ * deactivation starts its hold late, and the removal it sets lies ahead, for the run's end to cross too (soak seed
+ * 6658: a failover's outage ran four deactivations three days late, and the run's end, seeing them overdue, stopped
+ * moving the clock before their holds ended). Every leaver is waited for, not only the latest due: seed 6752 had
+ * deactivations overdue beside a removal due ahead, and the run's end moved on without them.
  */
 export async function nextStepDue(world: World, workflowIds: readonly string[], waitMs: number): Promise<number | undefined> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const due = await latestStepDue(world, workflowIds);
-    if (due === undefined || due > (await world.service.now()) || Date.now() > deadline) return due;
+    const dues = await stepsDue(world, workflowIds);
+    if (dues.length === 0) return undefined;
+    const now = await world.service.now();
+    if (dues.every((due) => due > now) || Date.now() > deadline) return Math.max(...dues);
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }
