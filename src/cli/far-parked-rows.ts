@@ -10,8 +10,8 @@ const SLACK_MS = 3600 * 1000;
 
 /**
  * Rows parked further ahead than seatflow ever parks one: a stopped batch's rows wait at most PARKED_MS, any other
- * row at most `longestParkMs` (the widest gap between late confirm-only reads) or the time a request may still land. More means a wrong date, e.g. a worker whose
- * clock ran far ahead, and the batch would not finish.
+ * row at most `longestParkMs` (the widest gap between late confirm-only reads) or the time a request may still land.
+ * More means a wrong date, e.g. a worker whose clock ran far ahead, and the batch would not finish.
  */
 export async function farParkedRows(system: BatchSystem, config: Config, batch: BatchRecord): Promise<ParkedRow[]> {
   if (batch.state === 'finished' || batch.state === 'cancelled') return [];

@@ -1,3 +1,4 @@
+import { HOUR_MS } from './scenario/scenario.js';
 import type { World } from './world/start-world.js';
 
 const ENDED = new Set(['finished', 'cancelled']);
@@ -5,7 +6,6 @@ const ENDED_PHASES = new Set(['removed', 'undone', 'skipped', 'failed', 'refused
 
 /** How many times the run's end moves the clock on to a step seatflow shows ahead (a late step sets the next later). */
 const MAX_MOVES = 8;
-const HOUR_MS = 3_600_000;
 
 /**
  * Waits until every batch seatflow lists (step batches of workflows included) has ended, the audit trail has the
@@ -19,9 +19,9 @@ export async function settle(world: World, options: { boundMs: number; workflowI
   let deadline = Date.now() + options.boundMs;
   let moves = 0;
   for (;;) {
-    const dues = await stepsDue(world, options.workflowIds);
-    if (dues.length > 0 && Math.max(...dues) > (await world.service.now()) && moves < MAX_MOVES) {
-      await options.moveClockTo(Math.max(...dues) + HOUR_MS);
+    const due = await latestStepDue(world, options.workflowIds);
+    if (due !== undefined && due > (await world.service.now()) && moves < MAX_MOVES) {
+      await options.moveClockTo(due + HOUR_MS);
       moves += 1;
       deadline = Date.now() + options.boundMs;
       continue;
@@ -71,21 +71,21 @@ async function stepsListed(world: World): Promise<{ workflowId: string; email: s
 }
 
 /**
- * The instants the open offboardings' leavers are next due, as the control API shows them. They can lie after the
- * plan's instants: the hold counts from when the deactivation was asked for, later than the leave instant when the
- * step ran late (a storm, a killed worker), and the run's end must cross them too.
+ * The latest instant an open offboarding's leaver is next due, as the control API shows it (undefined: none is open).
+ * It can lie after the plan's instant: the hold counts from when the deactivation was asked for, later than the leave
+ * instant when the step ran late (a storm, a killed worker), and the run's end must cross it too.
  */
-async function stepsDue(world: World, workflowIds: readonly string[]): Promise<number[]> {
-  const dues: number[] = [];
+async function latestStepDue(world: World, workflowIds: readonly string[]): Promise<number | undefined> {
+  let latest: number | undefined;
   for (const id of new Set(workflowIds)) {
     const answer = await world.api.control.get(`/v1/offboardings/${id}`);
     const leavers = (answer.body as { leavers?: { next?: { dueAt?: string } }[] } | undefined)?.leavers ?? [];
     for (const leaver of leavers) {
       const due = leaver.next?.dueAt === undefined ? Number.NaN : Date.parse(leaver.next.dueAt);
-      if (Number.isFinite(due)) dues.push(due);
+      if (Number.isFinite(due)) latest = Math.max(latest ?? due, due);
     }
   }
-  return dues;
+  return latest;
 }
 
 /**
@@ -99,10 +99,8 @@ async function stepsDue(world: World, workflowIds: readonly string[]): Promise<n
 export async function nextStepDue(world: World, workflowIds: readonly string[], waitMs: number): Promise<number | undefined> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const dues = await stepsDue(world, workflowIds);
-    if (dues.length === 0) return undefined;
-    const latest = Math.max(...dues);
-    if (latest > (await world.service.now()) || Date.now() > deadline) return latest;
+    const due = await latestStepDue(world, workflowIds);
+    if (due === undefined || due > (await world.service.now()) || Date.now() > deadline) return due;
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }
