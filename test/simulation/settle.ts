@@ -19,7 +19,8 @@ export async function settle(world: World, options: { boundMs: number; workflowI
   let deadline = Date.now() + options.boundMs;
   let moves = 0;
   for (;;) {
-    const due = await latestStepDue(world, options.workflowIds);
+    const offboardings = await offboardingStatuses(world, options.workflowIds);
+    const due = latestDueOf(offboardings);
     if (due !== undefined && due > (await world.service.now()) && moves < MAX_MOVES) {
       await options.moveClockTo(due + HOUR_MS);
       moves += 1;
@@ -31,11 +32,9 @@ export async function settle(world: World, options: { boundMs: number; workflowI
     const batches = (list.body as { batches?: { id: string; state: string; progress?: { done: number; total: number } }[] } | undefined)?.batches ?? [];
     if (list.status !== 200) unfinished.push(`the batch list (${list.status})`);
     for (const batch of batches) if (!ENDED.has(batch.state)) unfinished.push(`batch ${batch.id} ${batch.state} (${batch.progress?.done ?? '?'}/${batch.progress?.total ?? '?'})`);
-    for (const id of new Set(options.workflowIds)) {
-      const answer = await world.api.control.get(`/v1/offboardings/${id}`);
-      const status = answer.body as { workflow?: { state?: string }; leavers?: { email: string; phase: string; next?: { step: string; dueAt: string }; last?: { step: string; outcome: string } }[] } | undefined;
+    for (const { id, answered, status } of offboardings) {
       const state = status?.workflow?.state;
-      if (answer.status !== 200 || state === 'finished') continue;
+      if (answered !== 200 || state === 'finished') continue;
       // Where each leaver still open stands, so that a run that does not finish says why.
       const open = (status?.leavers ?? []).filter((leaver) => !ENDED_PHASES.has(leaver.phase));
       unfinished.push(`offboarding ${id} ${state ?? '?'} (${open.map((leaver) => `${leaver.email} ${leaver.phase}${leaver.last === undefined ? '' : `, last ${leaver.last.step} ${leaver.last.outcome}`}${leaver.next === undefined ? '' : `, next ${leaver.next.step} due ${leaver.next.dueAt}`}`).join('; ')})`);
@@ -70,17 +69,31 @@ async function stepsListed(world: World): Promise<{ workflowId: string; email: s
   }
 }
 
-/**
- * The latest instant an open offboarding's leaver is next due, as the control API shows it (undefined: none is open).
- * It can lie after the plan's instant: the hold counts from when the deactivation was asked for, later than the leave
- * instant when the step ran late (a storm, a killed worker), and the run's end must cross it too.
- */
-async function latestStepDue(world: World, workflowIds: readonly string[]): Promise<number | undefined> {
-  let latest: number | undefined;
+/** An offboarding as the control API shows it (`GET /v1/offboardings/:id`): what settling reads of it. */
+interface OffboardingStatus {
+  workflow?: { state?: string };
+  leavers?: { email: string; phase: string; next?: { step: string; dueAt?: string }; last?: { step: string; outcome: string } }[];
+}
+
+/** Each offboarding of the run as the control API shows it now, read once a round for every check of the round. */
+async function offboardingStatuses(world: World, workflowIds: readonly string[]): Promise<{ id: string; answered: number; status: OffboardingStatus | undefined }[]> {
+  const statuses = [];
   for (const id of new Set(workflowIds)) {
     const answer = await world.api.control.get(`/v1/offboardings/${id}`);
-    const leavers = (answer.body as { leavers?: { next?: { dueAt?: string } }[] } | undefined)?.leavers ?? [];
-    for (const leaver of leavers) {
+    statuses.push({ id, answered: answer.status, status: answer.body as OffboardingStatus | undefined });
+  }
+  return statuses;
+}
+
+/**
+ * The latest instant an open offboarding's leaver is next due (undefined: none is open). It can lie after the plan's
+ * instant: the hold counts from when the deactivation was asked for, later than the leave instant when the step ran
+ * late (a storm, a killed worker), and the run's end must cross it too.
+ */
+function latestDueOf(offboardings: readonly { status: OffboardingStatus | undefined }[]): number | undefined {
+  let latest: number | undefined;
+  for (const { status } of offboardings) {
+    for (const leaver of status?.leavers ?? []) {
       const due = leaver.next?.dueAt === undefined ? Number.NaN : Date.parse(leaver.next.dueAt);
       if (Number.isFinite(due)) latest = Math.max(latest ?? due, due);
     }
@@ -99,7 +112,7 @@ async function latestStepDue(world: World, workflowIds: readonly string[]): Prom
 export async function nextStepDue(world: World, workflowIds: readonly string[], waitMs: number): Promise<number | undefined> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const due = await latestStepDue(world, workflowIds);
+    const due = latestDueOf(await offboardingStatuses(world, workflowIds));
     if (due === undefined || due > (await world.service.now()) || Date.now() > deadline) return due;
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
