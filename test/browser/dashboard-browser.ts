@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT } from '../helpers/run-seatflow.js';
 
 /** Debian's package; the test never downloads a browser. */
@@ -91,4 +91,14 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * The id of the element that has keyboard focus once it landed on `expected`, or after 15 s. Chromium moves focus to
+ * an `autofocus` element at its next rendering update, which on a loaded machine comes after the load event a
+ * navigation waits for: read at once, focus was still on the body (CI, a dashboard test).
+ */
+export async function focusAfterLoad(page: Page, expected: string): Promise<string | null> {
+  await page.waitForFunction(`document.activeElement !== null && document.activeElement.id === ${JSON.stringify(expected)}`, undefined, { timeout: 15_000 }).catch(() => undefined);
+  return (await page.evaluate('document.activeElement ? document.activeElement.id : null')) as string | null;
 }

@@ -14,7 +14,7 @@ import { DEMO } from '../../src/server/demo/demo-organization.js';
 import { ROOT } from '../helpers/run-seatflow.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { checkPage as checkPageOn } from './check-page.js';
-import { launchChromium, startServe, waitFor, type ServeProcess } from './dashboard-browser.js';
+import { focusAfterLoad, launchChromium, startServe, waitFor, type ServeProcess } from './dashboard-browser.js';
 
 const ARTIFACTS = path.join(ROOT, 'test', 'artifacts', 'dashboard');
 const PAGES = path.join(ARTIFACTS, 'pages');
@@ -163,7 +163,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await page.waitForURL(/\/batches\/b[0-9a-f]{12}\?done=[0-9a-f]{32}$/);
     const batchUrl = page.url();
     const batchId = /\/batches\/(b[0-9a-f]{12})\?/.exec(batchUrl)![1]!;
-    expect(await idOfFocused()).toBe('result');
+    expect(await focusAfterLoad(page, 'result')).toBe('result');
     // Named after the uploaded file.
     await page.getByRole('heading', { name: 'offboarding.csv' }).waitFor();
     // Running, not "queued", once its rows started.
@@ -225,7 +225,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     // Post, redirect, get: the batch page with the result first, and keyboard focus on it.
     await page.waitForURL(new RegExp(`/batches/${batchId}\\?done=[0-9a-f]{32}$`));
     await page.getByRole('status').filter({ hasText: /Retried: \d+ rows? queued again/ }).waitFor();
-    expect(await idOfFocused()).toBe('result');
+    expect(await focusAfterLoad(page, 'result')).toBe('result');
     // The row runs again and gets a new outcome (the service refuses it again: it is still managed elsewhere).
     const outcome = await waitFor('the retried row to end', async () => {
       const text = await (await fetch(`${serve.url}/v1/batches/${batchId}/outcomes`, { headers: { authorization: `Bearer ${serve.token}` } })).text();
@@ -269,7 +269,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await page.getByRole('button', { name: 'Yes, cancel the batch' }).click();
     await page.waitForURL(new RegExp(`/batches/${batchId}\\?done=[0-9a-f]{32}$`));
     await page.getByRole('status').filter({ hasText: /Cancelled by control-token: \d+ rows? will not run/ }).waitFor();
-    expect(await idOfFocused()).toBe('result');
+    expect(await focusAfterLoad(page, 'result')).toBe('result');
     const landedAt = page.url();
     // Cancelled while rows were running: the page keeps following them, and ends at every row with an outcome.
     await page.locator('#batch-live .state .badge[data-state=cancelled]').waitFor({ timeout: 60_000 }).catch(async (error: Error) => {
@@ -375,7 +375,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     // The offboarding page, the result first with keyboard focus on it (a reload undoes nothing again).
     await page.waitForURL(new RegExp(`/offboardings/${offboardingId}\\?done=[0-9a-f]{32}$`));
     await page.getByRole('status').filter({ hasText: `${held}: undone` }).waitFor();
-    expect(await idOfFocused()).toBe('result');
+    expect(await focusAfterLoad(page, 'result')).toBe('result');
     await checkPage('undo-result');
     await waitFor('the leaver to be reactivated on the service', async () => ((await demoUsers()).find((user) => user.email === held)?.status === 'ACTIVE' ? true : undefined), 45_000);
     await page.locator('#offboarding-live').getByText('undone by control-token (dashboard)').waitFor();
@@ -403,7 +403,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
       await page.getByRole('button', { name: 'Yes, run it now' }).click();
       await page.waitForURL(/\/schedules\?done=[0-9a-f]{32}$/);
       await page.getByRole('status').filter({ hasText: 'The run of weekly-seats is queued' }).waitFor();
-      expect(await idOfFocused()).toBe('result');
+      expect(await focusAfterLoad(page, 'result')).toBe('result');
       // `serve --workers 1` runs it; the schedules page shows it as the last run.
       await waitFor('the run to be recorded', async () => ((await book!.get('weekly-seats'))?.lastRun !== undefined ? true : undefined), 45_000);
       await page.goto(`${serve.url}/schedules`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/run-seatflow.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { checkPage, DESKTOP, expectAccessible as expectAccessibleOn } from './check-page.js';
-import { launchChromium, startServe, waitFor, type ServeProcess } from './dashboard-browser.js';
+import { focusAfterLoad, launchChromium, startServe, waitFor, type ServeProcess } from './dashboard-browser.js';
 
 const ARTIFACTS = path.join(ROOT, 'test', 'artifacts', 'governance');
 const PAGES = path.join(ROOT, 'test', 'artifacts', 'dashboard', 'pages');
@@ -112,7 +112,7 @@ describe('approvals and the audit trail in a real browser against seatflow serve
     // Post, redirect, get: the approval page with the result first, keyboard focus on it.
     await page.waitForURL(new RegExp(`/approvals/${requestId}\\?done=[0-9a-f]{32}$`));
     await page.getByRole('status').filter({ hasText: `Approved by bob: planned again against live state, the plan is the one approved; queued as ${requestId}` }).waitFor();
-    expect(await page.evaluate('document.activeElement ? document.activeElement.id : null')).toBe('result');
+    expect(await focusAfterLoad(page, 'result')).toBe('result');
     await check('approved');
     const batch = await waitFor('the approved batch to finish', async () => {
       const answer = await fetch(`${serve.url}/v1/batches/${requestId}`, { headers: { authorization: `Bearer ${BOB}` } });

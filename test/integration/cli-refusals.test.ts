@@ -44,7 +44,8 @@ describe('seatflow refuses bad input with exit 2', () => {
     const { port } = taken.address() as AddressInfo;
     try {
       const { code, stderr } = await seatflow(['serve', '--sim', '--port', String(port)]);
-      expect(code).toBe(2);
+      // What it printed, if not 2: once an uncaught BullMQ error with a stack trace, exit 1.
+      expect(code, stderr).toBe(2);
       expect(stderr).toContain(`the control API cannot listen on 127.0.0.1:${port}: the port is in use`);
       expect(stderr).toContain('choose another port with --port N');
       expect(stderr).not.toMatch(/\bat \S+ \(/);

@@ -222,4 +222,21 @@ describe('notifications', { timeout: 60_000 }, () => {
       await g.close();
     }
   });
+  // A serve whose port is taken closes its notification worker milliseconds after starting it. A plain worker.close()
+  // then ended the process with an uncaught "Connection is closed" (BullMQ's version check answered by the closed
+  // socket, emitted where the close had removed every listener), exit 1 with a stack trace instead of exit 2.
+  it('closes the notification worker at any moment of its start without an uncaught "Connection is closed"', async () => {
+    const governance = governanceWith([]);
+    try {
+      for (let i = 0; i < 80; i += 1) {
+        const worker = governance.startNotificationWorker();
+        // From "just created" to "just ready": the moment of the version check is somewhere in between.
+        await new Promise((resolve) => setTimeout(resolve, (i % 40) / 10));
+        await worker.close(1000);
+        expect(worker.worker.closing).toBeDefined();
+      }
+    } finally {
+      await governance.close();
+    }
+  });
 });

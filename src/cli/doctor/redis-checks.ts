@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { RedisHandle } from '../../queue/redis/open-redis.js';
+import { closeBullmq } from '../../queue/redis/close-bullmq.js';
 import { readRedisPersistence, type RedisPersistence } from '../../queue/redis/redis-persistence.js';
 import type { ScheduleView } from '../../reconcile/schedule-book.js';
 import type { StepJobData } from '../../workflow/step-job.js';
@@ -101,7 +102,7 @@ async function workersOf(input: RedisCheckInput, queueName: string): Promise<Wor
     const clients = await queue.getWorkers();
     return clients.map((client) => ({ addr: client.addr ?? 'unknown', ageSeconds: Number(client.age ?? 0) }));
   } finally {
-    await queue.close();
+    await closeBullmq(queue);
   }
 }
 

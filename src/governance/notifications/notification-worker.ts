@@ -10,6 +10,7 @@ import type { Notifier } from './notification-event.js';
 import type { DeliveryJobData, NotificationJobData, QueueNotifier, SweepJobData } from './notifier.js';
 import { notifyOverdueSteps } from './overdue-steps.js';
 import { logBullmqError } from '../../queue/redis/connection-lost.js';
+import { closeBullmq } from '../../queue/redis/close-bullmq.js';
 
 export interface NotificationWorkerOptions {
   connection: ConnectionOptions;
@@ -113,15 +114,10 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
       await notifier.queue().upsertJobScheduler(id, { every: options.sweepEveryMs ?? 5 * 60_000 }, { name: 'sweep', data, opts: { removeOnComplete: true, removeOnFail: { age: 24 * 3600 } } });
     },
     async close(graceMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const closed = worker.close().then(() => true);
-      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
-      if (!(await Promise.race([closed, late]))) await worker.close(true);
-      clearTimeout(timer);
-      await Promise.all([...stepQueues.values()].map(async (queue) => {
-        await queue.waitUntilReady().catch(() => undefined);
-        await queue.close();
-      }));
+      // closeBullmq: a serve that stops right after it started (its port taken) closes this worker while its
+      // connections still start, and BullMQ would end the process with an error nobody can catch.
+      await closeBullmq(worker, { graceMs });
+      await Promise.all([...stepQueues.values()].map((queue) => closeBullmq(queue)));
       closeTransports();
     },
   };

@@ -3,6 +3,7 @@ import { Queue, type ConnectionOptions } from 'bullmq';
 import type { GovernanceConfig } from '../../core/governance-config.js';
 import type { Logger } from '../../core/logger.js';
 import { NOTIFICATIONS_QUEUE } from '../../queue/queue-keys.js';
+import { closeBullmq } from '../../queue/redis/close-bullmq.js';
 import { notificationEventSchema, type NotificationEvent, type Notifier } from './notification-event.js';
 
 /** A delivery waiting in the queue: one event for one destination (named: its settings are read when it is sent). */
@@ -78,9 +79,7 @@ export function createQueueNotifier(options: QueueNotifierOptions): QueueNotifie
     },
     async close() {
       if (opened === undefined) return;
-      // Closing a queue whose connection is still starting makes BullMQ emit an error nobody can catch: wait first.
-      await opened.waitUntilReady().catch(() => undefined);
-      await opened.close();
+      await closeBullmq(opened);
     },
   };
 }
