@@ -114,8 +114,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
       await notifier.queue().upsertJobScheduler(id, { every: options.sweepEveryMs ?? 5 * 60_000 }, { name: 'sweep', data, opts: { removeOnComplete: true, removeOnFail: { age: 24 * 3600 } } });
     },
     async close(graceMs) {
-      // closeBullmq: a serve that stops right after it started (its port taken) closes this worker while its
-      // connections still start, and BullMQ would end the process with an error nobody can catch.
+      // A serve whose port is taken closes this worker as it starts: closeBullmq says why that needs care.
       await closeBullmq(worker, { graceMs });
       await Promise.all([...stepQueues.values()].map((queue) => closeBullmq(queue)));
       closeTransports();
