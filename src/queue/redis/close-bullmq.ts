@@ -15,11 +15,12 @@ export interface CloseBullmqOptions {
 
 /**
  * The one way seatflow closes a BullMQ resource. BullMQ checks the Redis version (INFO) as a connection starts; a
- * resource closed in that moment has its INFO answered by a closed socket, and the failure is emitted as `error` on
- * a connection whose listeners the close already removed: an uncaught `Connection is closed` that ends the process
- * after its work was done (upstream taskforcesh/bullmq#3546). It happens to every command that starts workers and finds
- * nothing left to do (another process's `seatflow worker` took it first), and to a serve whose port is taken. So: wait until the resource's connections are ready (bounded: an
- * unreachable Redis has no command in flight to fail), then close, gracefully within `graceMs`, then by force.
+ * resource closed in that moment has its INFO answered by a closed socket, and the failure is emitted as `error` on a
+ * connection whose listeners the close already removed: an uncaught `Connection is closed` that ends the process
+ * after its work was done (upstream taskforcesh/bullmq#3546). It happens to every command that starts workers and
+ * finds nothing left to do (another process's `seatflow worker` took it first), and to a serve whose port is taken.
+ * So: wait until the resource's connections are ready (bounded: an unreachable Redis has no command in flight to
+ * fail), then close, gracefully within `graceMs`, then by force.
  */
 export async function closeBullmq(resource: BullmqResource, options: CloseBullmqOptions = {}): Promise<void> {
   await within(resource.waitUntilReady().catch(() => undefined), options.readyMs ?? 5000);
