@@ -48,7 +48,9 @@ async function settle(o: OffboardingHarness, workflowId: string): Promise<void> 
   await o.waitFor(async () => (await o.system.engine.nothingDue(workflowId)) && (await o.system.settled(workflowId)), 120_000);
 }
 
-describe('seatflow migrate domain, against the reference server', { timeout: 240_000 }, () => {
+// A hang detector: the first test took 100-130 s on 2 cores, and past 240 s beside three soaks (load 15). Most of it is
+// the due sweep (promoteDue), which reads each of some 300 due steps one after the other, three sweeps over.
+describe('seatflow migrate domain, against the reference server', { timeout: 480_000 }, () => {
   it('moves exactly the migratable users of 300 to the new primary address, each call once, lists the rest with the service\'s reason, and reverts', async () => {
     const { h, o } = await open();
     const state = h.server.context.state;
