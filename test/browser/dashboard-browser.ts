@@ -100,5 +100,10 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
  */
 export async function focusAfterLoad(page: Page, expected: string): Promise<string | null> {
   await page.waitForFunction(`document.activeElement !== null && document.activeElement.id === ${JSON.stringify(expected)}`, undefined, { timeout: 15_000 }).catch(() => undefined);
+  return focusedId(page);
+}
+
+/** The id of the element that has keyboard focus now (null: none). */
+export async function focusedId(page: Page): Promise<string | null> {
   return (await page.evaluate('document.activeElement ? document.activeElement.id : null')) as string | null;
 }

@@ -14,7 +14,7 @@ import { DEMO } from '../../src/server/demo/demo-organization.js';
 import { ROOT } from '../helpers/run-seatflow.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { checkPage as checkPageOn } from './check-page.js';
-import { focusAfterLoad, launchChromium, startServe, waitFor, type ServeProcess } from './dashboard-browser.js';
+import { focusAfterLoad, focusedId, launchChromium, startServe, waitFor, type ServeProcess } from './dashboard-browser.js';
 
 const ARTIFACTS = path.join(ROOT, 'test', 'artifacts', 'dashboard');
 const PAGES = path.join(ARTIFACTS, 'pages');
@@ -105,7 +105,6 @@ const seeRunning = async (batchId: string) =>
       const batch = await api(`/v1/batches/${batchId}`);
       throw new Error(`the page never showed the batch running: it shows ${shown}; the API says ${JSON.stringify({ state: batch.state, counts: batch.counts })}`, { cause: error });
     });
-const idOfFocused = async () => (await page.evaluate('document.activeElement ? document.activeElement.id : null')) as string | null;
 
 // Generous limits for a loaded machine: every step waits for a condition, none sleeps.
 describe('the dashboard in a real browser against seatflow serve --sim', { timeout: 180_000 }, () => {
@@ -263,7 +262,7 @@ describe('the dashboard in a real browser against seatflow serve --sim', { timeo
     await page.focus('#filter-failed');
     const seen = liveAnswers.length;
     await waitFor('two refreshes of the live part', async () => (liveAnswers.length >= seen + 2 ? true : undefined));
-    expect(await idOfFocused()).toBe('filter-failed');
+    expect(await focusedId(page)).toBe('filter-failed');
     await page.getByRole('link', { name: 'Cancel batch…' }).click();
     await page.getByRole('heading', { name: 'Cancel batch' }).waitFor();
     await page.getByRole('button', { name: 'Yes, cancel the batch' }).click();
