@@ -13,12 +13,12 @@ import { createRecordStore } from '../workflow/record-store.js';
 import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { StepJobData } from '../workflow/step-job.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
-import { settledMove, unconfirmedNote, waitOnUnconfirmed } from '../workflow/unconfirmed-row.js';
+import { settledMove, unconfirmedAndGone, unconfirmedNote, waitOnUnconfirmed } from '../workflow/unconfirmed-row.js';
 import { hrRecordSchema, JOINER_OPEN, joinerStateSchema, type HrRecord, type JoinerState } from './hr-workflow-state.js';
 import { createPlanSeatReads } from './plan-seat-reads.js';
 import { judgeSeatChange, seatChangeFor, type SeatChange } from './seat-change.js';
 import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
-import { leftOrganization, userByEmail } from './user-by-email.js';
+import { leftOrganization, userByEmail } from '../workflow/user-by-email.js';
 
 export const JOINERS = 'joiners';
 /** The one step of a joiner: on the start date, into the organization with the policy's seat. */
@@ -173,7 +173,7 @@ export function createJoinerLifecycle(engine: EngineContext): Lifecycle<HrRecord
    * keeps its `unknown` (the change may have landed before they left); the seat batch ends with nothing to give.
    */
   async function leftMeanwhile(workflow: HrRecord, person: JoinerState, step: 'reactivate' | 'seat', change: string, outcome: RowOutcome): Promise<JoinerState | undefined> {
-    const reason = `the ${change} may have been applied and could not be confirmed, and ${person.email} is no longer a user of the organization`;
+    const reason = unconfirmedAndGone(change, person.email);
     const skipped = await move(workflow, person.row, person.phase, (current) => ({ ...current, phase: 'skipped', reason, steps: [...current.steps, personStepOf(step, outcome.outcome, new Date(outcome.finishedAt), outcome.message)] }));
     if (skipped !== undefined) await end(workflow, skipped, closedEnds(skipped));
     return skipped;

@@ -9,11 +9,11 @@ import { OUTCOMES } from '../queue/row-outcome.js';
 import { DONE_OUTCOMES, rowOutcomeOf } from '../workflow/step-rows.js';
 import type { StepJobData } from '../workflow/step-job.js';
 import type { EngineContext } from '../workflow/workflow-context.js';
-import { settledNotes, unconfirmedNote, waitOnUnconfirmed } from '../workflow/unconfirmed-row.js';
+import { settledNotes, unconfirmedAndGone, unconfirmedNote, waitOnUnconfirmed } from '../workflow/unconfirmed-row.js';
 import { hrRecordSchema, MOVER_OPEN, moverStateSchema, type HrRecord, type MoverState } from './hr-workflow-state.js';
 import { judgeSeatChange, seatChangeFor } from './seat-change.js';
 import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
-import { leftOrganization } from './user-by-email.js';
+import { leftOrganization } from '../workflow/user-by-email.js';
 
 export const MOVERS = 'movers';
 /** The one step of a mover: on the effective date, the seat the policy gives for the new department/title/location. */
@@ -101,7 +101,7 @@ export function createMoverLifecycle(engine: EngineContext): Lifecycle<HrRecord,
       if (outcome.outcome === 'unknown') {
         // Unconfirmable because the user left meanwhile: nothing a retry could settle (as a joiner's, soak seed 6643).
         if (await leftOrganization(api, person, signal)) {
-          return endAs(workflow, person.row, 'moving', 'skipped', { outcome: 'skipped', message: `the seat change may have been applied and could not be confirmed, and ${person.email} is no longer a user of the organization` });
+          return endAs(workflow, person.row, 'moving', 'skipped', { outcome: 'skipped', message: unconfirmedAndGone('seat change', person.email) });
         }
         return waitOnUnconfirmed(persons, workflow.id, person, unconfirmedNote('seat change', workflow.seatBatch), run);
       }

@@ -13,7 +13,8 @@ import { recheckBeforeRemoval } from './recheck-before-removal.js';
 import { stepJobOptions, type StepJobData } from './step-job.js';
 import { rowOutcomeOf } from './step-rows.js';
 import { createTransferTargets } from './transfer-targets.js';
-import { settledNotes, unconfirmedNote, waitOnUnconfirmed } from './unconfirmed-row.js';
+import { settledNotes, unconfirmedAndGone, unconfirmedNote, waitOnUnconfirmed } from './unconfirmed-row.js';
+import { leftOrganization } from './user-by-email.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
@@ -81,7 +82,12 @@ export function createOffboardingSteps(options: WorkflowContext) {
     }
     if (leaver?.phase === 'deactivating') {
       const outcome = await rowOutcomeOf(options, { batchId: workflow.deactivateBatch, row: leaver.row, dueAt }, wait);
-      if (outcome.outcome === 'unknown') return waitForUnknown(workflow, leaver, workflow.deactivateBatch, wait);
+      if (outcome.outcome === 'unknown') {
+        // Unconfirmable because the user left meanwhile (soak seed 6911: a manifest removed them while the row waited
+        // for the service's events, and the confirming read answered 404): no retry could settle it.
+        if (await leftOrganization(api, leaver, signal)) return leftMeanwhile(workflow, leaver, outcome);
+        return waitForUnknown(workflow, leaver, workflow.deactivateBatch, wait);
+      }
       const at = new Date(clock.now());
       if (DONE.has(outcome.outcome)) {
         const holdUntil = (leaver.deactivateRequestedAt ?? clock.now()) + workflow.holdMs;
@@ -142,6 +148,20 @@ export function createOffboardingSteps(options: WorkflowContext) {
     // The step is done when the seat is back: until then it stays in the index, so `settled` (undo, offboard) waits.
     await rowOutcomeOf(options, { batchId: restoreBatch, row: leaver.row, dueAt }, wait);
     return 'undone';
+  }
+
+  /**
+   * The deactivate row ended `unknown` and the user has left the organization since: the leaver ends `skipped`, not
+   * removed by this offboarding. The row keeps its `unknown` (the deactivation may have landed before they left).
+   */
+  async function leftMeanwhile(workflow: WorkflowRecord, leaver: LeaverState, outcome: RowOutcome): Promise<string> {
+    const reason = unconfirmedAndGone('deactivation', leaver.email);
+    const ended = await store.update(workflow.id, leaver.row, (current) =>
+      current.phase !== 'deactivating' ? undefined : { ...current, phase: 'skipped', reason, notes: settledNotes(current.notes), steps: [...current.steps, stepOf('deactivate', outcome.outcome, new Date(outcome.finishedAt), outcome.message)] },
+    );
+    if (ended === undefined) return (await store.getLeaver(workflow.id, leaver.row))?.phase ?? 'missing';
+    await endSteps(options, workflow, ended, { remove: skipped(`not removed: ${reason}`), reactivate: notUndone });
+    return 'skipped';
   }
 
   /** The step's row ended `unknown`: the leaver waits, with a note saying how to settle it (unconfirmed-row.ts). */

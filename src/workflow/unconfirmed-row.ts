@@ -13,6 +13,14 @@ export function unconfirmedNote(change: string, batchId: string): string {
   return `the ${change} ${UNKNOWN_NOTE}: run  seatflow retry ${batchId}  to confirm it`;
 }
 
+/**
+ * Why a person ends when their step's row ended `unknown` and their user has left the organization since (removed by
+ * another batch or by hand): no retry could confirm or finish the change, so waiting would be for good.
+ */
+export function unconfirmedAndGone(change: string, email: string): string {
+  return `the ${change} ${UNKNOWN_NOTE}, and ${email} is no longer a user of the organization`;
+}
+
 /** The notes without those of rows that were unconfirmed: written as the step goes on from a known outcome. */
 export function settledNotes(notes: readonly string[]): string[] {
   return notes.filter((note) => !note.includes(UNKNOWN_NOTE));

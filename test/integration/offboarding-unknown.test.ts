@@ -34,4 +34,34 @@ describe('an offboarding step whose row ended unknown', () => {
     expect(held.notes.filter((note) => note.includes('could not be confirmed'))).toEqual([]);
     expect(await o.changesOf(leaverEmail!)).toEqual(['deactivateUser']);
   });
+
+  it('ends the leaver skipped, saying why, once their user has left the organization: no retry could settle the row', async () => {
+    // Found by the whole-system simulation (seed 6911): a manifest removed the leaver while her deactivate row waited
+    // for the service's events; the row's confirming read then answered 404, and she waited `deactivating` for good
+    // with a note naming a retry that could not settle it, her offboarding and its step batches open.
+    const { h, o } = await open();
+    const [leaverEmail] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email', leaverEmail!]);
+    const { row, line, userId } = await o.leaver(workflow.id, leaverEmail!);
+    // As a worker leaves it: the leaver deactivating, her row ended `unknown`; then the user removed elsewhere.
+    await o.system.store.update(workflow.id, row, (current) => ({ ...current, phase: 'deactivating', deactivateRequestedAt: o.clock.now() }));
+    const unknown = { batchId: workflow.deactivateBatch, row, line, action: 'deactivate', outcome: 'unknown' as const, email: leaverEmail!, userId: userId!, category: 'ServiceUnavailable', message: 'the answer was lost; it may have been applied', attempts: 3, finishedAt: new Date(o.clock.now()).toISOString() };
+    expect(await h.system.store.recordOutcome(unknown)).toBe(true);
+    await h.api.users.remove(userId!);
+
+    o.startWorkers();
+    await o.settle(workflow.id);
+    const leaver = await o.leaver(workflow.id, leaverEmail!);
+    expect(leaver.phase).toBe('skipped');
+    expect(leaver.reason).toBe(`the deactivation may have been applied and could not be confirmed, and ${leaverEmail!} is no longer a user of the organization`);
+    expect(leaver.notes.filter((note) => note.includes('could not be confirmed'))).toEqual([]);
+    expect((await h.system.store.getOutcome(workflow.deactivateBatch, row))?.outcome).toBe('unknown');
+    const removal = await h.system.store.getOutcome(workflow.removeBatch, row);
+    expect(removal?.outcome).toBe('skipped');
+    expect(removal?.message).toBe(`not removed: ${leaver.reason!}`);
+    expect((await h.system.store.getOutcome(workflow.reactivateBatch, row))?.outcome).toBe('skipped');
+    for (const batchId of [workflow.deactivateBatch, workflow.removeBatch, workflow.reactivateBatch]) expect((await h.system.store.get(batchId))?.state).toBe('finished');
+    expect((await o.system.store.get(workflow.id))?.state).toBe('finished');
+    expect((await h.mutations()).filter((m) => m.userId === userId).map((m) => m.operation)).toEqual(['removeUser']);
+  });
 });
