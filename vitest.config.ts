@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongFirstSequencer } from './test/setup/long-first-sequencer.js';
 
 // Integration tests start real Redis and reference servers; they are slower than unit tests but
 // each one owns random ports and queue prefixes, so files may run in parallel.
@@ -19,6 +20,7 @@ export default defineConfig({
       // keeps state between files: what one stubs (environment, timers) it restores.
       threads: { maxThreads: 2, minThreads: 1, isolate: false },
     },
+    sequence: { sequencer: LongFirstSequencer },
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads' } },
