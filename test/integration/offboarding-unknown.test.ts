@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { setPrimaryEmail } from '../../src/server/state/server-state.js';
 import { useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 
 const { open } = useOffboardingHarnesses();
@@ -35,19 +36,24 @@ describe('an offboarding step whose row ended unknown', () => {
     expect(await o.changesOf(leaverEmail!)).toEqual(['deactivateUser']);
   });
 
-  it('ends the leaver skipped, saying why, once their user has left the organization: no retry could settle the row', async () => {
-    // Found by the whole-system simulation (seed 6911): a manifest removed the leaver while her deactivate row waited
-    // for the service's events; the row's confirming read then answered 404, and she waited `deactivating` for good
-    // with a note naming a retry that could not settle it, her offboarding and its step batches open.
+  /** An offboarding of one leaver due now, as a worker leaves it: deactivating, her deactivate row ended `unknown`. */
+  async function unconfirmedDeactivation() {
     const { h, o } = await open();
     const [leaverEmail] = await h.deactivatableEmails(1);
     const workflow = await o.offboard(['email', leaverEmail!]);
     const { row, line, userId } = await o.leaver(workflow.id, leaverEmail!);
-    // As a worker leaves it: the leaver deactivating, her row ended `unknown`; then the user removed elsewhere.
     await o.system.store.update(workflow.id, row, (current) => ({ ...current, phase: 'deactivating', deactivateRequestedAt: o.clock.now() }));
     const unknown = { batchId: workflow.deactivateBatch, row, line, action: 'deactivate', outcome: 'unknown' as const, email: leaverEmail!, userId: userId!, category: 'ServiceUnavailable', message: 'the answer was lost; it may have been applied', attempts: 3, finishedAt: new Date(o.clock.now()).toISOString() };
     expect(await h.system.store.recordOutcome(unknown)).toBe(true);
-    await h.api.users.remove(userId!);
+    return { h, o, leaverEmail: leaverEmail!, workflow, row, userId: userId! };
+  }
+
+  it('ends the leaver skipped, saying why, once their user has left the organization: no retry could settle the row', async () => {
+    // Found by the whole-system simulation (seed 6911): a manifest removed the leaver while her deactivate row waited
+    // for the service's events; the row's confirming read then answered 404, and she waited `deactivating` for good
+    // with a note naming a retry that could not settle it, her offboarding and its step batches open.
+    const { h, o, leaverEmail, workflow, row, userId } = await unconfirmedDeactivation();
+    await h.api.users.remove(userId);
 
     o.startWorkers();
     await o.settle(workflow.id);
@@ -63,5 +69,16 @@ describe('an offboarding step whose row ended unknown', () => {
     for (const batchId of [workflow.deactivateBatch, workflow.removeBatch, workflow.reactivateBatch]) expect((await h.system.store.get(batchId))?.state).toBe('finished');
     expect((await o.system.store.get(workflow.id))?.state).toBe('finished');
     expect((await h.mutations()).filter((m) => m.userId === userId).map((m) => m.operation)).toEqual(['removeUser']);
+  });
+
+  it('keeps the leaver waiting when her user is still there under another address: a retry can settle the row', async () => {
+    const { h, o, leaverEmail, workflow, row, userId } = await unconfirmedDeactivation();
+    // Another address made primary meanwhile (a domain migration): nobody is at the old one, yet the user is there.
+    setPrimaryEmail(h.server.context.state, h.server.context.state.users.get(userId)!, `moved.${leaverEmail}`);
+
+    o.startWorkers();
+    await o.waitFor(async () => (await o.leaver(workflow.id, leaverEmail)).notes.some((note) => note.includes(`seatflow retry ${workflow.deactivateBatch}`)));
+    expect((await o.leaver(workflow.id, leaverEmail)).phase).toBe('deactivating');
+    expect((await h.system.store.getOutcome(workflow.removeBatch, row))?.outcome).toBeUndefined();
   });
 });
