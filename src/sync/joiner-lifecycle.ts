@@ -18,7 +18,7 @@ import { hrRecordSchema, JOINER_OPEN, joinerStateSchema, type HrRecord, type Joi
 import { createPlanSeatReads } from './plan-seat-reads.js';
 import { judgeSeatChange, seatChangeFor, type SeatChange } from './seat-change.js';
 import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
-import { leftOrganization, userByEmail } from '../workflow/user-by-email.js';
+import { leftOrganization, userByEmail } from '../workflow/user-in-organization.js';
 
 export const JOINERS = 'joiners';
 /** The one step of a joiner: on the start date, into the organization with the policy's seat. */

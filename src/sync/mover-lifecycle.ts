@@ -13,7 +13,7 @@ import { settledNotes, unconfirmedAndGone, unconfirmedNote, waitOnUnconfirmed } 
 import { hrRecordSchema, MOVER_OPEN, moverStateSchema, type HrRecord, type MoverState } from './hr-workflow-state.js';
 import { judgeSeatChange, seatChangeFor } from './seat-change.js';
 import { forgetUserAtPlan, standingUserAtPlan } from './user-at-plan.js';
-import { leftOrganization } from '../workflow/user-by-email.js';
+import { leftOrganization } from '../workflow/user-in-organization.js';
 
 export const MOVERS = 'movers';
 /** The one step of a mover: on the effective date, the seat the policy gives for the new department/title/location. */

@@ -14,7 +14,7 @@ import { stepJobOptions, type StepJobData } from './step-job.js';
 import { rowOutcomeOf } from './step-rows.js';
 import { createTransferTargets } from './transfer-targets.js';
 import { settledNotes, unconfirmedAndGone, unconfirmedNote, waitOnUnconfirmed } from './unconfirmed-row.js';
-import { leftOrganization } from './user-by-email.js';
+import { leftOrganization } from './user-in-organization.js';
 import type { WorkflowContext } from './workflow-context.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
