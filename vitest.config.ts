@@ -14,11 +14,11 @@ export default defineConfig({
     poolOptions: {
       // Three on two cores: the system tests wait on servers, processes and clocks much of the time (a full run kept the
       // two cores about 60% busy with two). The files of a fork share one module graph, as the unit tests' threads do:
-      // importing src/ afresh for each of the 107 system files cost 285 CPU-s of collecting, shared 26 (the whole
-      // suite went from 1,455 CPU-s to about 1,110). No system file mocks, stubs or changes the environment; each one
-      // starts and closes its own servers, Redis and processes. As many forks at the start as at most: with fewer,
-      // Tinypool retires an idle fork as the queue empties, and a fork retired that way failed a run ("Terminating
-      // worker thread", two files never reported).
+      // importing src/ afresh for each of the 107 system files cost 285 CPU-s of collecting, shared 26 (vitest took
+      // 1,455 CPU-s before; the whole .ci/run 1,048 after, and vitest 581 s instead of 719 s on a quiet clean clone).
+      // No system file mocks, stubs or changes the environment; each one starts and closes its own servers, Redis and
+      // processes. As many forks at the start as at most: with fewer, Tinypool retires an idle fork as the queue
+      // empties, and a fork retired that way failed a run ("Terminating worker thread", two files never reported).
       forks: { maxForks: 3, minForks: 3, isolate: false },
       // The unit tests' pool: the files of a thread share one module graph. Importing src/ afresh for each of 140
       // files cost more than the tests themselves (collect 117 s of a 174 s run; shared: 11 s of 37 s). No unit test
