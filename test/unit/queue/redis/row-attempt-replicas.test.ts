@@ -8,7 +8,8 @@ const servers = useMasterAndReplica();
 
 /** The milliseconds each WAIT the master runs from now on asks for, as its MONITOR shows them. */
 async function watchWaits(): Promise<{ asked: number[]; stop: () => void }> {
-  const monitor = await servers.client.duplicate().monitor();
+  // monitor() opens a connection of its own (a duplicate of the client), which stop() closes.
+  const monitor = await servers.client.monitor();
   const asked: number[] = [];
   monitor.on('monitor', (_time: string, args: string[]) => {
     if (args[0]?.toUpperCase() === 'WAIT') asked.push(Number(args[2]));
