@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../../src/core/clock.js';
 import { createQueueKeys } from '../../../src/queue/queue-keys.js';
+import { createRedisClock } from '../../../src/queue/redis/redis-clock.js';
 import { createRequestBudget, lateToleranceMs, type BudgetRate, type RequestBudget } from '../../../src/queue/request-budget.js';
 import { useTestRedisClient } from '../../helpers/test-redis-client.js';
 
@@ -28,12 +29,6 @@ function gatedClock(): Clock & { waits: number[]; open: () => void } {
     await (isOpen ? new Promise((r) => setTimeout(r, ms)) : opened);
   };
   return { waits, now: () => Date.now(), sleep, open };
-}
-
-/** Redis's clock, on which the budget decides, in ms. */
-async function redisNowMs(): Promise<number> {
-  const [seconds, micros] = await testRedis.client.time();
-  return Number(seconds) * 1000 + Number(micros) / 1000;
 }
 
 /** Budgets of one token on one Redis, as separate workers would hold them. */
@@ -277,9 +272,9 @@ describe('createRequestBudget', () => {
     await until(async () => held.waits.length === 2);
     expect((await a.counters()).calls).toBe(3);
     // Both places pass, and so does their tolerance, while A is held up (on Redis's clock); the bucket leaks empty.
-    const reservedBy = await redisNowMs();
-    const lastPlace = reservedBy + Math.max(...held.waits);
-    await until(async () => (await redisNowMs()) > lastPlace + lateToleranceMs(500) && (await a.state()).level === 0);
+    const redisClock = createRedisClock(testRedis.client);
+    const lastPlace = (await redisClock.now()) + Math.max(...held.waits);
+    await until(async () => (await redisClock.now()) > lastPlace + lateToleranceMs(500) && (await a.state()).level === 0);
     held.open();
     await Promise.all(late);
     // A's two late calls went once each, charged when they went: the bucket now holds them.
