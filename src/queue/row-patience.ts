@@ -21,11 +21,23 @@ export const LATE_CONFIRM_TRIES = 3;
 
 /**
  * ...and when the service cannot answer (unavailable, timed out): further apart each time, from `retry.maxDelayMs`
- * up to 30 times it, about three and a half hours in all at the default. An outage of some minutes must not end a
- * row `unknown` and leave a lifecycle waiting on an operator's `retry` (soak seed 6689: a rehire's reactivation,
- * three reads a second apart, all in one 503 storm); a read costs the service one call.
+ * up to 30 times it, about three and a half hours in all at the default; a row a step waits on reads on (readsAgain).
+ * An outage of some minutes must not end a row `unknown` and leave a lifecycle waiting on an operator's `retry` (soak
+ * seed 6689: a rehire's reactivation, three reads a second apart, all in one 503 storm); a read costs one call.
  */
 export const LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE = 12;
+
+/**
+ * Whether a row reads again after its late confirm-only read number `tries` failed. `passing`: the service could not
+ * answer (5xx, timeout), rather than refused the read for good. `awaited`: a lifecycle's step waits on the row (it has
+ * a due instant). Such a row reads on, at the widest gap, for as long as the service cannot answer: nobody watches a
+ * step, and a row ended `unknown` would leave its person waiting on an operator's `retry` until someone noticed (soak
+ * seed 7024: a leaver's deactivation, its twelve reads all in one long 5xx storm, the leaver `deactivating` for good).
+ */
+export function readsAgain(tries: number, passing: boolean, awaited: boolean): boolean {
+  if (!passing) return tries < LATE_CONFIRM_TRIES;
+  return awaited || tries < LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE;
+}
 
 /** The late confirm-only reads grow apart up to this many times `retry.maxDelayMs`. */
 const LATE_CONFIRM_GAP_FACTOR = 30;

@@ -22,7 +22,7 @@ import type { TokenCheck } from './token-check.js';
 import { rowIdentity } from './submit-batch.js';
 import { plural } from '../core/plural.js';
 import { plannedStateBefore } from '../plan/planned-state-before.js';
-import { EVENT_RECHECK_MS, LATE_CONFIRM_TRIES, LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE, lateConfirmDelayMs, MAX_CRASHES_PER_ROW, NOT_DUE_RECHECK_MS, PARKED_MS, WAIT_FOR_REPLICA_MS } from './row-patience.js';
+import { EVENT_RECHECK_MS, lateConfirmDelayMs, MAX_CRASHES_PER_ROW, NOT_DUE_RECHECK_MS, PARKED_MS, readsAgain, WAIT_FOR_REPLICA_MS } from './row-patience.js';
 
 export interface RowProcessorOptions {
   redis: RedisClient;
@@ -352,7 +352,8 @@ export function createRowProcessor(options: RowProcessorOptions) {
         const tries = pending.tries + 1;
         // A passing failure (5xx, timeout) is retryable: `retry`, or `fail` as exhausted by the row's attempt budget.
         const passing = decision.kind === 'retry' || (decision.kind === 'fail' && decision.exhausted);
-        if (tries < (passing ? LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE : LATE_CONFIRM_TRIES)) {
+        const awaited = passing && (await rows.statusOf(batchId, row)).dueAt !== undefined;
+        if (readsAgain(tries, passing, awaited)) {
           await job.updateData({ batchId, row, confirmLater: { ...pending, tries } });
           const delayMs = passing ? lateConfirmDelayMs(tries, policy.maxDelayMs) : policy.maxDelayMs;
           return park(delayMs, delayMs);

@@ -1,5 +1,6 @@
 import { afterEach, expect } from 'vitest';
 import { systemClock, type Clock } from '../../src/core/clock.js';
+import type { RetryPolicy } from '../../src/queue/retry-policy.js';
 import type { Config } from '../../src/core/config.js';
 import { createSilentLogger } from '../../src/core/logger.js';
 import type { LeaverState } from '../../src/workflow/leaver-state.js';
@@ -28,8 +29,8 @@ export interface OffboardingHarness {
   clock: Clock;
   plan(lines: string[], options?: Partial<OffboardingOptions>): Promise<OffboardingPlan>;
   offboard(lines: string[], options?: Partial<OffboardingOptions>): Promise<WorkflowRecord>;
-  /** Row workers and a step worker in this process. */
-  startWorkers(): void;
+  /** Row workers (with this retry policy, default the harness's fast one) and a step worker in this process. */
+  startWorkers(policy?: RetryPolicy): void;
   stopWorkers(): Promise<void>;
   /** Moves the server's clock and runs the steps due by then. */
   advance(ms: number): Promise<void>;
@@ -69,8 +70,8 @@ export function createOffboardingHarness(h: BatchHarness, offboarding: Config['o
     async offboard(lines, options) {
       return (await system.submit(await harness.plan(lines, options))).workflow;
     },
-    startWorkers() {
-      pools.push(h.startWorkers({ concurrency: 4 }));
+    startWorkers(policy) {
+      pools.push(h.startWorkers({ concurrency: 4, ...(policy === undefined ? {} : { policy }) }));
       pools.push(system.startStepWorker({ api: h.api, concurrency: 4, lockDurationMs: 4000, stalledIntervalMs: 1000 }));
     },
     async stopWorkers() {

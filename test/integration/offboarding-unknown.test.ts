@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { rowJobId, type RowJobData } from '../../src/queue/row-job.js';
+import { LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE } from '../../src/queue/row-patience.js';
+import { parseFaultSpec } from '../../src/server/index.js';
 import { setPrimaryEmail } from '../../src/server/state/server-state.js';
 import { useOffboardingHarnesses } from '../helpers/offboarding-harness.js';
 
@@ -33,6 +36,39 @@ describe('an offboarding step whose row ended unknown', () => {
     await o.waitFor(async () => (await o.leaver(workflow.id, leaverEmail!)).phase === 'holding');
     const held = await o.leaver(workflow.id, leaverEmail!);
     expect(held.notes.filter((note) => note.includes('could not be confirmed'))).toEqual([]);
+    expect(await o.changesOf(leaverEmail!)).toEqual(['deactivateUser']);
+  });
+
+  it('never ends the row unknown while the service cannot answer: it reads on, and the leaver goes on once it answers', async () => {
+    // Found by the whole-system simulation (seed 7024): a leaver's deactivation lost its answer, and its twelve late
+    // confirm reads all fell in one long 5xx storm. The row ended `unknown`, and the leaver waited `deactivating`, her
+    // removal never made, until someone would run `seatflow retry`: nobody watches a lifecycle's step.
+    const { h, o } = await open();
+    const [leaverEmail] = await h.deactivatableEmails(1);
+    const workflow = await o.offboard(['email', leaverEmail!]);
+    // The deactivation (the first write) is made and answered 500; from then on every call answers 503.
+    const faults = h.server.faults;
+    const answers = faults.draw.bind(faults);
+    const [madeThen500, unavailable] = [parseFaultSpec('500-after:1')[0], parseFaultSpec('503:1')[0]];
+    let written = false;
+    faults.draw = (method = 'GET') => {
+      if (written) return unavailable;
+      written = method !== 'GET' && method !== 'HEAD';
+      return written ? madeThen500 : undefined;
+    };
+    o.startWorkers({ maxAttempts: 1, maxElapsedMs: 10_000, baseDelayMs: 5, maxDelayMs: 5 });
+    // Past the twelve reads a row nothing waits on gets, with no outcome: the row still reads.
+    const { row } = await o.leaver(workflow.id, leaverEmail!);
+    const readsOf = async () => ((await h.system.queue.getJob(rowJobId(workflow.deactivateBatch, row))) as { data: RowJobData } | undefined)?.data.confirmLater?.tries ?? 0;
+    await o.waitFor(async () => (await readsOf()) > LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE + 2);
+    expect(await h.system.store.getOutcome(workflow.deactivateBatch, row)).toBeUndefined();
+    expect((await o.leaver(workflow.id, leaverEmail!)).phase).toBe('deactivating');
+    expect(await o.changesOf(leaverEmail!)).toEqual(['deactivateUser']);
+
+    faults.draw = answers;
+    await o.waitFor(async () => (await o.leaver(workflow.id, leaverEmail!)).phase === 'holding');
+    expect(await h.system.store.getOutcome(workflow.deactivateBatch, row)).toMatchObject({ outcome: 'succeeded', confirmed: true });
+    expect((await o.leaver(workflow.id, leaverEmail!)).notes.filter((note) => note.includes('could not be confirmed'))).toEqual([]);
     expect(await o.changesOf(leaverEmail!)).toEqual(['deactivateUser']);
   });
 

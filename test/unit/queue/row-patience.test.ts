@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE, lateConfirmDelayMs, longestParkMs } from '../../../src/queue/row-patience.js';
+import { LATE_CONFIRM_TRIES, LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE, lateConfirmDelayMs, longestParkMs, readsAgain } from '../../../src/queue/row-patience.js';
 
 const DEFAULT_MAX_DELAY_MS = 60_000;
 
@@ -23,5 +23,23 @@ describe('late confirm-only reads while the service cannot answer', () => {
       const widest = Math.max(...Array.from({ length: LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE }, (_, i) => lateConfirmDelayMs(i + 1, maxDelayMs)));
       expect(widest).toBeLessThanOrEqual(longestParkMs(maxDelayMs));
     }
+  });
+});
+
+describe('whether a row reads again after a late confirm read failed', () => {
+  it('gives up after 12 reads the service could not answer, or 3 it refused, on a row nothing waits on', () => {
+    expect(readsAgain(LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE - 1, true, false)).toBe(true);
+    expect(readsAgain(LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE, true, false)).toBe(false);
+    expect(readsAgain(LATE_CONFIRM_TRIES - 1, false, false)).toBe(true);
+    expect(readsAgain(LATE_CONFIRM_TRIES, false, false)).toBe(false);
+  });
+
+  it('reads on while the service cannot answer when a step waits on the row, and not when the read was refused', () => {
+    for (const tries of [LATE_CONFIRM_TRIES_WHILE_UNAVAILABLE, 100, 10_000]) expect(readsAgain(tries, true, true)).toBe(true);
+    expect(readsAgain(LATE_CONFIRM_TRIES, false, true)).toBe(false);
+  });
+
+  it('keeps a step\'s row at the widest gap however long it reads on', () => {
+    expect(lateConfirmDelayMs(10_000, DEFAULT_MAX_DELAY_MS)).toBe(30 * DEFAULT_MAX_DELAY_MS);
   });
 });
