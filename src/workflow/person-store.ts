@@ -5,9 +5,14 @@ import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { PersonBase, WorkflowBase } from './workflow-shapes.js';
 import { writeTogether } from '../queue/redis/write-together.js';
 
-// KEYS: persons. ARGV: row, expected version, json. Writes only over the version the caller read.
+// KEYS: persons. ARGV: row, expected version, json. Writes only over the version the caller read. A person who holds
+// this very write already is the caller's: Redis made it and the answer was lost, and the connection sent the script
+// again on reconnecting (ioredis resends unanswered commands). Read as "someone else moved the person on", the step
+// that made it would skip what follows its write (soak seed 7035: a leaver `removed`, her reactivate and restore rows
+// never ended, the offboarding open for good).
 const CAS = luaScript('LeaverCompareAndSet', `
 local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current == ARGV[3] then return 1 end
 if current and cjson.decode(current)['version'] ~= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1`);

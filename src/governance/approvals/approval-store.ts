@@ -5,10 +5,12 @@ import { approvalRecordSchema, type ApprovalRecord, type ApprovalState } from '.
 import type { PlanLine } from './plan-fingerprint.js';
 
 // KEYS: record. ARGV: the version the change was made on, the new JSON. Compare-and-set: two approvers (or an
-// approver and a re-plan) never both act on one state of a request.
+// approver and a re-plan) never both act on one state of a request. A record that holds this very JSON is this
+// change's: the script ran and its answer was lost, and the connection sent it again on reconnecting.
 const REPLACE = luaScript('ApprovalReplace', `
 local current = redis.call('GET', KEYS[1])
 if not current then return 0 end
+if current == ARGV[2] then return 1 end
 if tostring(cjson.decode(current)['version']) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 return 1`);

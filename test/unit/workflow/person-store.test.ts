@@ -5,6 +5,7 @@ import { createReplicatedWrites } from '../../../src/queue/redis/replicated-writ
 import { createPersonStore, type PersonStore } from '../../../src/workflow/person-store.js';
 import { personBaseSchema, type PersonBase } from '../../../src/workflow/workflow-shapes.js';
 import { useMasterAndReplica } from '../../helpers/master-and-replica.js';
+import { resendingScript } from '../../helpers/resending-script.js';
 
 const servers = useMasterAndReplica();
 
@@ -61,5 +62,16 @@ describe('createPersonStore update behind replicas', () => {
     await servers.replicaClient.replicaof('127.0.0.1', servers.master.port);
     expect(await updated).toBeUndefined();
     expect(await onReplica(key)).toMatchObject({ phase: 'deactivating', version: 1 });
+  });
+});
+
+describe('createPersonStore update when the answer to its write was lost', () => {
+  it('takes the write Redis made for its own when the connection sent it again: the caller goes on from it', async () => {
+    const keys = createQueueKeys(servers.master.prefix());
+    const store = createPersonStore(resendingScript(servers.client, 'seatflowLeaverCompareAndSet'), keys, personBaseSchema);
+    await store.save(WORKFLOW, [scheduled]);
+    expect(await store.update(WORKFLOW, 1, undo)).toMatchObject({ phase: 'undone', version: 1 });
+    // A write that is not the caller's still refuses: the person moved on from the version it read.
+    expect(await store.update(WORKFLOW, 1, undo)).toBeUndefined();
   });
 });
