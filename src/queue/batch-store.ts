@@ -7,6 +7,7 @@ import { createRowLifecycle, rowStateCountsOf, type EndResult, type RowLifecycle
 import { OUTCOMES, emptyCounts, rowOutcomeSchema, rowsWithOutcome, type OutcomeCounts, type RowOutcome } from './row-outcome.js';
 import type { RowWaker } from './row-waiter.js';
 import { createOpenBatches, type OpenBatches } from './open-batches.js';
+import { createRecord } from './redis/create-record.js';
 import { createUnrecordedEnds, type UnrecordedEnds } from './unrecorded-ends.js';
 
 /**
@@ -144,10 +145,8 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
     unrecordedEnds,
     async create(batch, createdAtMs) {
       const key = keys.batch(batch.id);
-      const created = await redis.hsetnx(key, 'id', batch.id);
-      if (created === 0) return false;
-      // Two commands, not one MULTI: the record and the list of batches live in different hash slots.
-      await redis.hset(key, {
+      const record = {
+        id: batch.id,
         state: 'submitting',
         source: batch.source,
         sha256: batch.sha256,
@@ -157,7 +156,9 @@ export function createBatchStore(redis: RedisClient, keys: QueueKeys, hooks: Bat
         sim: String(batch.sim),
         target: batch.target,
         queueName: batch.queueName,
-      });
+      };
+      if (!(await createRecord(redis, key, record, 'createdAt'))) return false;
+      // Apart from the record: the list of batches lives in another hash slot.
       await redis.zadd(keys.batches, createdAtMs, batch.id);
       await openBatches.join(batch.id);
       return true;

@@ -155,8 +155,19 @@ return 1`);
 // the same script as the outcome is written, so whoever records the run's outcome again (a row whose outcome a
 // failover lost, queued again) is told the same run. The end is noted as not yet in the audit trail (its run and the
 // Redis time) in the same write: a process that dies before appending the entry leaves that note for the catch-up.
+// A row that holds this very outcome (byte for byte, its finishedAt to the millisecond) was ended by this call: Redis
+// recorded it and the answer was lost, and the connection sent the script again on reconnecting (ioredis resends
+// unanswered commands). It is answered as the first time, counting nothing again, so that the waiting step is woken
+// and the end's hooks run (the audit entry, the batch-finished notice), rather than "it had one".
 const END = luaScript('RowStateEnd', `${PRELUDE}
-if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return {0} end
+local had = redis.call('HGET', KEYS[3], ARGV[1])
+if had and had ~= ARGV[2] then return {0} end
+if had then
+  local waiter = redis.call('HGET', KEYS[6], ARGV[1]) or ''
+  local run = tonumber(redis.call('HGET', KEYS[7], ARGV[1]) or '0')
+  if redis.call('HGET', KEYS[2], 'state') == 'finished' then return {2, waiter, run} end
+  return {1, waiter, run}
+end
 local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
 if ARGV[5] ~= '*' then
   local allowed = false

@@ -3,6 +3,7 @@ import type { QueueKeys } from '../queue/queue-keys.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import { parseRecord, readableOnly } from '../core/unreadable-record.js';
 import { DEFAULT_LIFECYCLE, type WorkflowBase } from './workflow-shapes.js';
+import { createRecord } from '../queue/redis/create-record.js';
 import { writeTogether, type RedisCommand } from '../queue/redis/write-together.js';
 
 /** How many of the newest workflows are looked at for open ones besides the open set (workflows submitted before it). */
@@ -37,11 +38,11 @@ export function createRecordStore<R extends WorkflowBase>(redis: RedisClient, ke
   const store: RecordStore<R> = {
     async create(record, createdAtMs) {
       const key = keys.workflow(record.id);
-      if ((await redis.hsetnx(key, 'id', record.id)) === 0) return false;
       // Offboardings carry no lifecycle field, as before lifecycles had names.
       const fields: Record<string, string> = { state: 'submitting', ...(lifecycle === undefined || lifecycle === DEFAULT_LIFECYCLE ? {} : { lifecycle }) };
       for (const [name, value] of Object.entries(record)) if (value !== undefined) fields[name] = String(value);
-      await writeTogether(redis, [key, keys.workflows], [['HSET', key, ...Object.entries(fields).flat()], ['ZADD', keys.workflows, createdAtMs, record.id]]);
+      if (!(await createRecord(redis, key, fields, 'createdAt'))) return false;
+      await redis.zadd(keys.workflows, createdAtMs, record.id);
       return true;
     },
     async get(id) {

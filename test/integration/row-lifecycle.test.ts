@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.js';
+import { createBatchStore } from '../../src/queue/batch-store.js';
 import { mayHaveLostRows, requeueLostRows } from '../../src/queue/lost-rows.js';
 import { rowJobId } from '../../src/queue/row-job.js';
 import { NOT_DUE_RECHECK_MS } from '../../src/queue/row-patience.js';
@@ -8,6 +9,7 @@ import { createServiceClock } from '../../src/core/service-clock.js';
 import type { PlannedRow } from '../../src/plan/planned-row.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
+import { resendingScript } from '../helpers/resending-script.js';
 
 const batches = useBatchHarnesses();
 const DAY = 86_400_000;
@@ -49,7 +51,7 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
     const outcome = (row: number, what: 'cancelled' | 'skipped') => ({ batchId: id, row, line: row + 1, action: 'deactivate', outcome: what, attempts: 0, finishedAt: new Date().toISOString() });
     expect(await h.system.store.endRow(outcome(1, 'cancelled'), ['planned', 'scheduled', 'queued'])).toEqual({ kind: 'refused', state: 'running' });
     expect(await h.system.store.endRow(outcome(2, 'skipped'), ['planned', 'scheduled'])).toEqual({ kind: 'recorded', batchFinished: false, run: 0 });
-    expect(await h.system.store.endRow(outcome(2, 'skipped'))).toEqual({ kind: 'had-outcome' });
+    expect(await h.system.store.endRow(outcome(2, 'cancelled'))).toEqual({ kind: 'had-outcome' });
     expect((await h.system.store.get(id))?.rowStates).toEqual({ planned: 1, scheduled: 0, queued: 0, running: 1 });
 
     // Parked (a backoff): queued again; retry reopens an ended row to queued, a step's retry to planned.
@@ -149,6 +151,29 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
       expect(await h.system.store.endRow(outcome(1, 'succeeded'))).toMatchObject({ kind: 'recorded', run: 1, waiter });
       expect(await rows.runs(id)).toEqual(new Map([[1, 1]]));
       expect(await again.getState()).toBe('waiting');
+    } finally {
+      await steps.obliterate({ force: true });
+      await steps.close();
+    }
+  });
+
+  it('wakes the waiting step and finishes the batch when the row\'s end was made and its answer lost (the connection sent it again)', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { id } = await stepBatch(h, await h.deactivatableEmails(1));
+    const steps = new Queue('{row-waiters-resend-test}', { connection: h.redisHandle.bullmqConnection(), prefix: h.prefix });
+    try {
+      const step = await steps.add('deactivate', {}, { jobId: `${id}-1-deactivate`, delay: 3_600_000 });
+      const waiter = { queue: steps.name, jobId: step.id! };
+      await h.system.store.rowLifecycle.plan(id, [1]);
+      await h.system.store.rowLifecycle.queue(h.system.queue, id, [{ row: 1 }], { dueAt: h.server.context.clock.now(), waiter });
+      // The same store over a connection that runs the end, loses its answer and sends it again.
+      const resending = createBatchStore(resendingScript(h.redisHandle.client, 'seatflowRowStateEnd'), h.system.keys, {}, async (ended) => {
+        await (await steps.getJob(ended.jobId))?.promote();
+      });
+      const outcome = { batchId: id, row: 1, line: 2, action: 'deactivate', outcome: 'succeeded' as const, attempts: 1, finishedAt: new Date().toISOString() };
+      expect(await resending.endRow(outcome)).toEqual({ kind: 'recorded', batchFinished: true, run: 0, waiter });
+      expect(await step.getState()).toBe('waiting');
+      expect((await h.system.store.get(id))?.counts.succeeded).toBe(1);
     } finally {
       await steps.obliterate({ force: true });
       await steps.close();
