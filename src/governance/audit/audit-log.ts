@@ -6,8 +6,11 @@ import { auditEntrySchema, GENESIS_HASH, sealEntry, type AuditEntry, type AuditR
 // hash, and its once-key ('' for none). Appends only when the head is still what the entry was sealed on
 // (compare-and-set): two writers never chain two entries onto one predecessor. An entry with a once-key is appended
 // only if no entry with that key was: a row's entry written by its worker and by a catch-up after a crash is one entry.
-// Returns {1, id} when appended, {0} when another entry came first (seal again), {2} when the once-key was taken.
+// Returns {1, id} when appended, {0} when another entry came first (seal again), {2} when the once-key was taken. A
+// head that is this very entry (its hash) was appended by this call: the answer was lost, and the connection sent the
+// script again on reconnecting; it is answered as the first time, not sealed and appended again.
 const APPEND = luaScript('AuditAppendOnce', `
+if redis.call('HGET', KEYS[2], 'hash') == ARGV[4] then return {1, redis.call('HGET', KEYS[2], 'id')} end
 if ARGV[5] ~= '' and redis.call('SISMEMBER', KEYS[3], ARGV[5]) == 1 then return {2} end
 local prev = redis.call('HGET', KEYS[2], 'hash') or '${GENESIS_HASH}'
 if prev ~= ARGV[1] then return {0} end
