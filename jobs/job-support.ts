@@ -37,9 +37,13 @@ export function isNoLongerMember(error: unknown): boolean {
   return isApiError(error) && error.status === 403 && error.errorCode === ERROR_CODES.removeNotMember;
 }
 
+const LANDED_LATE = 'done by this batch: an earlier attempt whose answer was lost made it (confirmed)';
+
 /**
- * Runs a delete. A 404 (or a remove's 403 1022) alone does not prove the goal is met (the parent, e.g. the user or sheet, may be the thing
- * missing), so on 404 the job's own read-only `confirm` decides: gone → `unchanged`; anything else → the 404 stands.
+ * Runs a delete. A 404 (or a remove's 403 1022) alone does not prove the goal is met (the parent, e.g. the user or
+ * sheet, may be the thing missing), so on 404 the job's own read-only `confirm` decides: gone → `unchanged`, or
+ * `succeeded` after an attempt of this row whose answer was lost (its request landed late); anything else → the 404
+ * stands.
  */
 export async function deleteOrConfirmGone<A extends Action>(
   job: Pick<JobType<A>, 'confirm'>,
@@ -53,6 +57,10 @@ export async function deleteOrConfirmGone<A extends Action>(
   } catch (error) {
     if (!isNotFound(error) && !isNoLongerMember(error)) throw error;
     const state = await job.confirm(context);
+    // Gone after an attempt of this row whose answer was lost: that attempt's request landed late (a slow answer the
+    // client stopped waiting for), so this row made the change (soak seed 7086: a revert's column deletion reported
+    // `unchanged`, with no audit entry saying it was made).
+    if (state === 'done' && context.previousAttemptUncertain) return { outcome: 'succeeded', message: LANDED_LATE, ...(detail === undefined ? {} : { detail }) };
     if (state === 'done') return unchanged({ ...detail, alreadyGone: true });
     throw error;
   }

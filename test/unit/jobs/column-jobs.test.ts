@@ -106,6 +106,13 @@ describe('deleteColumnJob', () => {
     expect(result).toEqual({ outcome: 'unchanged', detail: { sheetId: SHEET, columnId: IDS.notes, alreadyGone: true } });
   });
 
+  it('answers succeeded when the column is gone after an attempt of this row whose answer was lost: that request landed late', async () => {
+    const fake = createDemoFake();
+    fake.state.sheets.get(SHEET)!.columns = columnsOf(fake).filter((c) => c.id !== IDS.notes);
+    const retry = contextFor(fake.api, row, { sheetId: SHEET, columnId: IDS.notes }, { previousAttemptUncertain: true });
+    expect(await deleteColumnJob.run(retry)).toEqual({ outcome: 'succeeded', message: 'done by this batch: an earlier attempt whose answer was lost made it (confirmed)', detail: { sheetId: SHEET, columnId: IDS.notes } });
+  });
+
   it('fails with not found when the sheet is gone, not unchanged', async () => {
     const fake = createDemoFake();
     fake.state.sheets.delete(SHEET);
