@@ -2,7 +2,7 @@ import { InvalidArgumentError, isApiError, ResourceNotFoundError } from '../src/
 import { ERROR_CODES } from '../src/contract/index.js';
 import type { CallOptions } from '../src/client/smartsheet-api.js';
 import type { Action } from '../src/manifest/action.js';
-import type { JobContext, JobResult, JobType } from '../src/queue/job-type.js';
+import { CONFIRMED_DONE, type JobContext, type JobResult, type JobType } from '../src/queue/job-type.js';
 
 /**
  * Small pieces every job type shares: call options from the context, outcome builders, and the one place where a
@@ -37,8 +37,6 @@ export function isNoLongerMember(error: unknown): boolean {
   return isApiError(error) && error.status === 403 && error.errorCode === ERROR_CODES.removeNotMember;
 }
 
-const LANDED_LATE = 'done by this batch: an earlier attempt whose answer was lost made it (confirmed)';
-
 /**
  * Runs a delete. A 404 (or a remove's 403 1022) alone does not prove the goal is met (the parent, e.g. the user or
  * sheet, may be the thing missing), so on 404 the job's own read-only `confirm` decides: gone → `unchanged`, or
@@ -60,7 +58,7 @@ export async function deleteOrConfirmGone<A extends Action>(
     // Gone after an attempt of this row whose answer was lost: that attempt's request landed late (a slow answer the
     // client stopped waiting for), so this row made the change (soak seed 7086: a revert's column deletion reported
     // `unchanged`, with no audit entry saying it was made).
-    if (state === 'done' && context.previousAttemptUncertain) return { outcome: 'succeeded', message: LANDED_LATE, ...(detail === undefined ? {} : { detail }) };
+    if (state === 'done' && context.previousAttemptUncertain) return { outcome: 'succeeded', message: CONFIRMED_DONE, ...(detail === undefined ? {} : { detail }) };
     if (state === 'done') return unchanged({ ...detail, alreadyGone: true });
     throw error;
   }

@@ -5,7 +5,7 @@ import { msUntilDue, surelyPassed, systemClock, type Clock } from '../core/clock
 import type { Logger } from '../core/logger.js';
 import type { BatchStore } from './batch-store.js';
 import { describeVerdict, judgeEventsSinceAttempt, type ChangeWitness, type EventsVerdict } from './events-since-attempt.js';
-import { confirmsAfterSettle, type JobContext, type JobRegistry, type JobResult, type JobType } from './job-type.js';
+import { CONFIRMED_DONE, confirmsAfterSettle, type JobContext, type JobRegistry, type JobResult, type JobType } from './job-type.js';
 import { parkJob } from './park-job.js';
 import type { QueueKeys } from './queue-keys.js';
 import { createRedisClock, type SharedClock } from './redis/redis-clock.js';
@@ -66,7 +66,6 @@ export interface RowProcessorOptions {
   eventWaitMs?: number;
 }
 
-const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
 /**
  * A read after a lost answer found neither the change nor what the row found: someone else changed it since. Sent
  * again, the row would undo their change; whether its own change landed before theirs, a read cannot tell.

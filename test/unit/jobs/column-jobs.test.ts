@@ -110,7 +110,7 @@ describe('deleteColumnJob', () => {
     const fake = createDemoFake();
     fake.state.sheets.get(SHEET)!.columns = columnsOf(fake).filter((c) => c.id !== IDS.notes);
     const retry = contextFor(fake.api, row, { sheetId: SHEET, columnId: IDS.notes }, { previousAttemptUncertain: true });
-    expect(await deleteColumnJob.run(retry)).toEqual({ outcome: 'succeeded', message: 'done by this batch: an earlier attempt whose answer was lost made it (confirmed)', detail: { sheetId: SHEET, columnId: IDS.notes } });
+    expect(await deleteColumnJob.run(retry)).toEqual({ outcome: 'succeeded', message: 'done by this batch (confirmed after a lost answer)', detail: { sheetId: SHEET, columnId: IDS.notes } });
   });
 
   it('fails with not found when the sheet is gone, not unchanged', async () => {
