@@ -5,6 +5,7 @@ import { createSilentLogger } from '../../../src/core/logger.js';
 import { createEventKeys } from '../../../src/events/event-keys.js';
 import { createSubscriptionStore, type Subscription } from '../../../src/events/subscription-store.js';
 import { createCallbackIntake, type CallbackIntakeDeps } from '../../../src/events/take-callback.js';
+import { resendingScript } from '../../helpers/resending-script.js';
 import { useTestRedisClient } from '../../helpers/test-redis-client.js';
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
@@ -45,6 +46,15 @@ describe('the callback intake (docs/events.md#the-callback-endpoint)', () => {
     expect(await intake.take(raw, signed(raw))).toEqual({ kind: 'taken', events: 1 });
     expect(await intake.take(raw, signed(raw))).toMatchObject({ kind: 'refused', refusal: 'replayed' });
     expect(inboxed.map((c) => c.nonce)).toEqual(['n-1']);
+    expect(await counters()).toMatchObject({ taken: '1', 'refused.replayed': '1' });
+  });
+
+  it('takes a callback whose nonce SET ioredis sent again after losing its answer, and still refuses a replay', async () => {
+    const { intake, inboxed, counters } = await setup({ redis: resendingScript(redis.client, 'set') });
+    const raw = callback('n-11');
+    expect(await intake.take(raw, signed(raw))).toEqual({ kind: 'taken', events: 1 });
+    expect(await intake.take(raw, signed(raw))).toMatchObject({ kind: 'refused', refusal: 'replayed' });
+    expect(inboxed.map((c) => c.nonce)).toEqual(['n-11']);
     expect(await counters()).toMatchObject({ taken: '1', 'refused.replayed': '1' });
   });
 
