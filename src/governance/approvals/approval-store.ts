@@ -37,7 +37,9 @@ export function createApprovalStore(redis: RedisClient, keys: Pick<QueueKeys, 'a
       // Plan and input first: a request is never visible without what approving it needs.
       await redis.set(keys.approvalPlan(record.id), JSON.stringify(lines));
       await redis.set(keys.approvalInput(record.id), JSON.stringify(input));
-      const created = (await redis.set(keys.approval(record.id), JSON.stringify(approvalRecordSchema.parse(record)), 'NX')) === 'OK';
+      const json = JSON.stringify(approvalRecordSchema.parse(record));
+      // A record holding exactly this JSON is this call's: the SET ran, its answer was lost and ioredis sent it again.
+      const created = (await redis.set(keys.approval(record.id), json, 'NX')) === 'OK' || (await redis.get(keys.approval(record.id))) === json;
       if (created) await redis.zadd(keys.approvals, Date.parse(record.requestedAt), record.id);
       return created;
     },

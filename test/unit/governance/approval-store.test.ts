@@ -37,3 +37,15 @@ describe('the approval store\'s compare-and-set', () => {
     expect(await store.get(request.id)).toMatchObject({ state: 'rejected', version: 1 });
   });
 });
+
+describe('the approval store\'s create', () => {
+  it('creates and lists a request whose SET ioredis sent again after losing its answer', async () => {
+    const keys = createQueueKeys(testRedis.server.prefix());
+    const store = createApprovalStore(resendingScript(testRedis.client, 'set'), keys);
+    expect(await store.create(request, [], {})).toBe(true);
+    expect((await store.list()).map((r) => r.id)).toEqual([request.id]);
+    // Another request under the same id is still refused.
+    expect(await store.create({ ...request, subject: 'other.csv' }, [], {})).toBe(false);
+    expect(await store.get(request.id)).toMatchObject({ subject: 'leavers.csv' });
+  });
+});
