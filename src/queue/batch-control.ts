@@ -90,7 +90,7 @@ export function createBatchControl(options: BatchControlOptions) {
      */
     async forgetForStep(batchId: string, row: number, queueName: string): Promise<boolean> {
       const outcome = await store.getOutcome(batchId, row);
-      if (outcome === undefined || !(await store.forgetOutcome(batchId, row, outcome.outcome, 'planned'))) return false;
+      if (outcome === undefined || !(await store.forgetOutcome(batchId, row, outcome, 'planned'))) return false;
       await options.queueFor(queueName).remove(rowJobId(batchId, row));
       await clearAttempts(batchId, row);
       return true;
@@ -109,7 +109,7 @@ export function createBatchControl(options: BatchControlOptions) {
       const queue = options.queueFor(queueName);
       await queue.remove(rowJobId(batchId, row));
       await beforeQueue?.();
-      if (!(await store.forgetOutcome(batchId, row, outcome.outcome, 'queued'))) return false;
+      if (!(await store.forgetOutcome(batchId, row, outcome, 'queued'))) return false;
       await clearAttempts(batchId, row);
       await queue.add(outcome.action, { batchId, row }, rowJobOptions(batchId, row));
       return true;

@@ -82,8 +82,11 @@ export interface BatchStore {
   /** Rows a worker has started at least once (an outcome recorded at submission or by cancel never started). */
   rowsStarted(batchId: string): Promise<number>;
   hasOutcome(batchId: string, row: number): Promise<boolean>;
-  /** Forgets the row's outcome when it is `expected`, reopening the row to `to` (default queued): retry. */
-  forgetOutcome(batchId: string, row: number, expected: RowOutcome['outcome'], to?: 'queued' | 'planned'): Promise<boolean>;
+  /**
+   * Forgets the row's outcome when it is still `expected` (the outcome read before: its kind and finishedAt), reopening
+   * the row to `to` (default queued): retry.
+   */
+  forgetOutcome(batchId: string, row: number, expected: Pick<RowOutcome, 'outcome' | 'finishedAt'>, to?: 'queued' | 'planned'): Promise<boolean>;
   /** Every outcome, in row order, read in slices so that a large batch is not held in memory at once. */
   outcomes(batchId: string): AsyncIterable<RowOutcome>;
   /** Marks the batch finished when every row has an outcome (after submission of rows that all ended at once). */

@@ -38,7 +38,7 @@ export function createQueueKeys(prefix: string) {
     rowStates: (batchId: string) => `${batch(batchId)}:row-states`,
     /** Hash row → outcome (JSON); a row has an outcome once and only once. */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
-    /** Hash row → 1 while an attempt is running or ended without knowing whether the change was made. */
+    /** Hash row → a marker while an attempt is running or ended without knowing whether the change was made (row-attempt.ts). */
     inflight: (batchId: string) => `${batch(batchId)}:inflight`,
     /** Hash row → attempts that reached the service. */
     attempts: (batchId: string) => `${batch(batchId)}:attempts`,
@@ -51,6 +51,11 @@ export function createQueueKeys(prefix: string) {
      * row-lifecycle.ts with the outcome. What tells a retry's new outcome from the same run's outcome recorded again.
      */
     rowRuns: (batchId: string) => `${batch(batchId)}:row-runs`,
+    /**
+     * Hash row → the finishedAt of the outcome `retry` last forgot (row-lifecycle.ts): a reopen that ran, lost its
+     * answer and was sent again by the connection finds its own work here instead of "no outcome to forget".
+     */
+    reopenedOutcomes: (batchId: string) => `${batch(batchId)}:reopened-outcomes`,
     /**
      * Hash row → `<run>@<Redis ms>` of each ended row whose end is not yet in the audit trail: written with the outcome
      * (row-lifecycle.ts), removed once its entry is appended (unrecorded-ends.ts). What the audit catch-up reads.

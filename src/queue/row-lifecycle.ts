@@ -3,7 +3,7 @@ import type { PlannedRow } from '../plan/planned-row.js';
 import type { QueueKeys } from './queue-keys.js';
 import { luaScript, type RedisClient } from './redis/lua-script.js';
 import { rowJobId, rowJobOptions, type RowJobData } from './row-job.js';
-import { OUTCOMES, rowOutcomeSchema, type Outcome, type RowOutcome } from './row-outcome.js';
+import { OUTCOMES, rowOutcomeSchema, type RowOutcome } from './row-outcome.js';
 import { decodeRowWaiter, encodeRowWaiter, type RowWaiter } from './row-waiter.js';
 
 /**
@@ -200,20 +200,27 @@ end
 if sum >= tonumber(c[n + 1] or '0') and c[n + 2] == 'cancelled' then redis.call('HSET', KEYS[2], 'finishedAt', last) end
 return {1, waiter, run}`);
 
-// KEYS: states, batch, outcomes, finished-per-second, runs. ARGV: row, expected outcome, state to reopen to (queued |
-// planned), due ('' keeps the row's; a planned row has none). Forgets an outcome so the row can run again (retry), in its second too. A batch
-// with a row to run is not finished, even if another row's outcome marked it finished since retry set it queued. The
-// row's run counts one more: its next outcome is a new one, not the old one recorded again.
+// KEYS: states, batch, outcomes, finished-per-second, runs, reopened outcomes. ARGV: row, expected outcome, state to
+// reopen to (queued | planned), due ('' keeps the row's; a planned row has none), the expected outcome's finishedAt.
+// Forgets an outcome so the row can run again (retry), in its second too. A batch with a row to run is not finished,
+// even if another row's outcome marked it finished since retry set it queued. The row's run counts one more: its next
+// outcome is a new one, not the old one recorded again. The forgotten outcome's finishedAt is kept: a row without an
+// outcome that names it as the last one forgotten was reopened by this very call, whose answer was lost and which the
+// connection sent again (ioredis resends unanswered commands); it answers as the first time, changing nothing.
 const REOPEN = luaScript('RowStateReopen', `${PRELUDE}
 local json = redis.call('HGET', KEYS[3], ARGV[1])
-if not json then return 0 end
+if not json then
+  if redis.call('HGET', KEYS[6], ARGV[1]) == ARGV[5] then return 1 end
+  return 0
+end
 local outcome = cjson.decode(json)
-if outcome['outcome'] ~= ARGV[2] then return 0 end
+if outcome['outcome'] ~= ARGV[2] or outcome['finishedAt'] ~= ARGV[5] then return 0 end
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HSET', KEYS[6], ARGV[1], ARGV[5])
 redis.call('HINCRBY', KEYS[5], ARGV[1], 1)
 redis.call('HINCRBY', KEYS[2], 'n:' .. ARGV[2], -1)
-if type(outcome['finishedAt']) == 'string' and redis.call('HINCRBY', KEYS[4], string.sub(outcome['finishedAt'], 1, 19), -1) <= 0 then
-  redis.call('HDEL', KEYS[4], string.sub(outcome['finishedAt'], 1, 19))
+if redis.call('HINCRBY', KEYS[4], string.sub(ARGV[5], 1, 19), -1) <= 0 then
+  redis.call('HDEL', KEYS[4], string.sub(ARGV[5], 1, 19))
 end
 local state, due = parse(redis.call('HGET', KEYS[1], ARGV[1]))
 if ARGV[4] ~= '' then due = ARGV[4] end
@@ -309,9 +316,13 @@ export function createRowLifecycle(redis: RedisClient, keys: QueueKeys) {
       return { kind: 'recorded', batchFinished: answer[0] === 2, run: answer[2] ?? 0, ...(waiter === undefined ? {} : { waiter }) };
     },
 
-    /** Forgets the row's outcome when it is `expected` and reopens it to `to` (retry): true when it did. */
-    async reopen(batchId: string, row: number, expected: Outcome, to: 'queued' | 'planned', dueAt?: number): Promise<boolean> {
-      return (await REOPEN.run(redis, [keys.rowStates(batchId), keys.batch(batchId), keys.outcomes(batchId), keys.finishedPerSecond(batchId), keys.rowRuns(batchId)], [row, expected, to, dueAt === undefined ? '' : Math.round(dueAt)])) === 1;
+    /**
+     * Forgets the row's outcome when it is still `expected` (the outcome read before: its kind and when it was
+     * recorded) and reopens it to `to` (retry): true when it did.
+     */
+    async reopen(batchId: string, row: number, expected: Pick<RowOutcome, 'outcome' | 'finishedAt'>, to: 'queued' | 'planned', dueAt?: number): Promise<boolean> {
+      const scriptKeys = [keys.rowStates(batchId), keys.batch(batchId), keys.outcomes(batchId), keys.finishedPerSecond(batchId), keys.rowRuns(batchId), keys.reopenedOutcomes(batchId)];
+      return (await REOPEN.run(redis, scriptKeys, [row, expected.outcome, to, dueAt === undefined ? '' : Math.round(dueAt), expected.finishedAt])) === 1;
     },
 
     /**

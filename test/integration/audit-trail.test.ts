@@ -170,7 +170,7 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     expect(await crashed.unrecordedEnds.count()).toBe(0);
 
     // `retry` reopens row 2: the batch is open again, and the new run's end, left out by a crash, is appended too.
-    expect(await crashed.forgetOutcome(old, 2, 'succeeded')).toBe(true);
+    expect(await crashed.forgetOutcome(old, 2, { outcome: 'succeeded', finishedAt: (await crashed.getOutcome(old, 2))?.finishedAt ?? '' })).toBe(true);
     expect(await open()).toBe(true);
     await crashed.recordOutcome({ ...outcome(2), finishedAt: new Date(Date.now() + 1000).toISOString() });
     expect(await appendMissingRowEntries({ audit: log, store: crashed, clock, graceMs: 0 })).toBe(1);
@@ -249,9 +249,9 @@ describe('the audit log in Redis', { timeout: 60_000 }, () => {
     const failed = (at: number) => ({ batchId, row: 1, line: 2, action: 'upgrade', outcome: 'failed' as const, email: 'nora@acme.example', status: 500, attempts: 3, finishedAt: new Date(at).toISOString() });
     const at = Date.now();
     expect(await store.recordOutcome(failed(at))).toBe(true);
-    expect(await store.forgetOutcome(batchId, 1, 'failed')).toBe(true);
+    expect(await store.forgetOutcome(batchId, 1, { outcome: 'failed', finishedAt: (await store.getOutcome(batchId, 1))?.finishedAt ?? '' })).toBe(true);
     expect(await store.recordOutcome(failed(at + 60_000))).toBe(true);
-    expect(await store.forgetOutcome(batchId, 1, 'failed')).toBe(true);
+    expect(await store.forgetOutcome(batchId, 1, { outcome: 'failed', finishedAt: (await store.getOutcome(batchId, 1))?.finishedAt ?? '' })).toBe(true);
     expect(await store.recordOutcome({ ...failed(at + 120_000), outcome: 'succeeded', attempts: 1 })).toBe(true);
     const entries = (await collect(log.entries())).map(({ raw }) => JSON.parse(raw) as { event: string; subject: string; data: { outcome: string; finishedAt: string } }).filter((entry) => entry.event === 'row.applied' && entry.subject === batchId);
     expect(entries.map((entry) => [entry.data.outcome, entry.data.finishedAt])).toEqual([

@@ -21,7 +21,7 @@ describe('a joiner whose route end a Redis failover lost', () => {
       await s.o.advance(DAY + 60_000);
       await s.o.waitFor(async () => (await persons.get(workflowId, person!.row))?.phase === 'reactivating' && (await engine.context.batches.hasOutcome(workflow.addBatch!, person!.row)));
       // As after a failover that kept the phase and lost that end.
-      expect(await engine.context.batches.forgetOutcome(workflow.addBatch!, person!.row, 'skipped', 'planned')).toBe(true);
+      expect(await engine.context.batches.forgetOutcome(workflow.addBatch!, person!.row, { outcome: 'skipped', finishedAt: (await engine.context.batches.getOutcome(workflow.addBatch!, person!.row))?.finishedAt ?? '' }, 'planned')).toBe(true);
       rows.push(h.startWorkers({ concurrency: 2 }));
       await s.settleAll();
       expect((await persons.get(workflowId, person!.row))?.phase).toBe('joined');

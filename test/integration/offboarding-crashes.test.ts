@@ -117,7 +117,7 @@ describe('offboarding interrupted', () => {
     expect(removed.phase).toBe('removed');
     const { batches } = o.system.context;
     // As the killed worker left them: the phase written, the two ends not.
-    for (const batchId of [workflow.reactivateBatch, workflow.restoreBatch!]) expect(await batches.forgetOutcome(batchId, removed.row, 'skipped', 'planned')).toBe(true);
+    for (const batchId of [workflow.reactivateBatch, workflow.restoreBatch!]) expect(await batches.forgetOutcome(batchId, removed.row, { outcome: 'skipped', finishedAt: (await batches.getOutcome(batchId, removed.row))?.finishedAt ?? '' }, 'planned')).toBe(true);
     const runStep = createOffboardingSteps(o.system.context);
     const run = { data: { workflowId: workflow.id, row: removed.row, step: 'remove', dueAt: 0 }, workflow, person: removed, api: h.api } as unknown as Parameters<typeof runStep>[0];
     expect(await runStep(run)).toBe('removed');

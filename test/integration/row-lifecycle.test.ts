@@ -57,7 +57,7 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
     // Parked (a backoff): queued again; retry reopens an ended row to queued, a step's retry to planned.
     await rows.park(id, 1);
     expect(await rows.statusOf(id, 1)).toEqual({ state: 'queued', dueAt: due });
-    expect(await h.system.store.forgetOutcome(id, 2, 'skipped', 'planned')).toBe(true);
+    expect(await h.system.store.forgetOutcome(id, 2, { outcome: 'skipped', finishedAt: (await h.system.store.getOutcome(id, 2))?.finishedAt ?? '' }, 'planned')).toBe(true);
     expect(await rows.statusOf(id, 2)).toEqual({ state: 'planned' });
     expect((await h.system.store.get(id))?.rowStates).toEqual({ planned: 2, scheduled: 0, queued: 1, running: 0 });
   });
@@ -147,7 +147,7 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
       // The step waits again (for a retry of the unknown row): the row, reopened and ended again (its next run), wakes it again.
       await (await steps.getJob(step.id!))!.remove();
       const again = await steps.add('remove', {}, { jobId: `${id}-1-remove`, delay: 3_600_000 });
-      expect(await h.system.store.forgetOutcome(id, 1, 'unknown')).toBe(true);
+      expect(await h.system.store.forgetOutcome(id, 1, { outcome: 'unknown', finishedAt: (await h.system.store.getOutcome(id, 1))?.finishedAt ?? '' })).toBe(true);
       expect(await h.system.store.endRow(outcome(1, 'succeeded'))).toMatchObject({ kind: 'recorded', run: 1, waiter });
       expect(await rows.runs(id)).toEqual(new Map([[1, 1]]));
       expect(await again.getState()).toBe('waiting');
@@ -178,5 +178,28 @@ describe('a row’s lifecycle (row-lifecycle.ts)', () => {
       await steps.obliterate({ force: true });
       await steps.close();
     }
+  });
+  it('reopens a row once when the retry\'s answer was lost and the connection sent it again, and never reopens an outcome recorded since the retry read it', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const { id } = await stepBatch(h, await h.deactivatableEmails(2));
+    const store = h.system.store;
+    await store.rowLifecycle.queue(h.system.queue, id, [{ row: 1 }, { row: 2 }]);
+    const failed = (row: number, at: number) => ({ batchId: id, row, line: row + 1, action: 'deactivate', outcome: 'failed' as const, status: 500, attempts: 3, finishedAt: new Date(at).toISOString() });
+    const at = Date.now();
+    await store.endRow(failed(1, at));
+    await store.endRow(failed(2, at));
+    // The same store over a connection that runs the reopen, loses its answer and sends it again.
+    const resending = createBatchStore(resendingScript(h.redisHandle.client, 'seatflowRowStateReopen'), h.system.keys);
+    expect(await resending.forgetOutcome(id, 1, failed(1, at))).toBe(true);
+    expect(await store.rowLifecycle.statusOf(id, 1)).toEqual({ state: 'queued' });
+    expect(await store.rowLifecycle.runs(id)).toEqual(new Map([[1, 1]]));
+    const batch = await store.get(id);
+    expect(batch?.counts.failed).toBe(1);
+    expect(batch?.state).toBe('queued');
+    // A retry that read row 2's outcome before it was retried and ended again does not forget the newer one.
+    expect(await store.forgetOutcome(id, 2, failed(2, at))).toBe(true);
+    await store.endRow(failed(2, at + 1000));
+    expect(await store.forgetOutcome(id, 2, failed(2, at))).toBe(false);
+    expect((await store.getOutcome(id, 2))?.finishedAt).toBe(failed(2, at + 1000).finishedAt);
   });
 });
