@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { QueueKeys } from './queue-keys.js';
 import { luaScript, type RedisClient, type ReplicaAcks } from './redis/lua-script.js';
 import { createReplicaQuiet, REPLICATION_PATIENCE_MS } from './redis/replicated-write.js';
 
 /**
- * The in-flight marker of a row (hash `inflight`, field = row) holds either `1` (an attempt is running, or a worker
- * died or lost its lock during one) or a Redis time in ms until which an earlier attempt's request may still land
- * (set when an attempt ended without knowing whether it applied). Either way the next attempt confirms first.
+ * The in-flight marker of a row (hash `inflight`, field = row) holds either a running marker (`1:<token>:…`: an
+ * attempt is running, or a worker died or lost its lock during one) or a Redis time in ms until which an earlier
+ * attempt's request may still land (set when an attempt ended without knowing whether it applied). Either way the next
+ * attempt confirms first.
  */
 export type AttemptStart =
   /** An earlier request of this row may still land: confirm no sooner than `waitMs` from `nowMs`. */
@@ -19,17 +21,26 @@ export type AttemptStart =
   | { kind: 'go'; uncertain: boolean; attempts: number; crashed: number; firstStartMs: number; nowMs: number };
 
 // KEYS: inflight, attempts, started, crashed. ARGV: row, settle ms (0: the job type does not create), 1 for an attempt
-// that may change something, 0 for a confirm-only one, the crashed attempts after which the row is not tried again.
-// A marker `1` is an attempt that started and never ended: its worker died, or lost the row, before an answer was
+// that may change something, 0 for a confirm-only one, the crashed attempts after which the row is not tried again,
+// this start's own token. A running marker (`1:<token>:<1 if an earlier attempt was uncertain, else 0>`; `1` from
+// before tokens) is an attempt that started and never ended: its worker died, or lost the row, before an answer was
 // recorded. That is no answer of the service, so it leaves the row's retry budget (attempts) for the crashed count,
-// once: the marker then says until when that attempt's request may still land (a marker `1` says nothing of when it
-// went out, so the settle time counts from the first attempt that meets it), and later attempts wait no longer.
+// once: the marker then says until when that attempt's request may still land (a running marker says nothing of when
+// it went out, so the settle time counts from the first attempt that meets it), and later attempts wait no longer.
+// A marker holding this start's own token is this very start, whose answer was lost and which the connection sent
+// again (ioredis resends unanswered commands): it is answered as the first time, not taken for a crashed attempt.
 const START = luaScript('RowStart', `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local marker = redis.call('HGET', KEYS[1], ARGV[1])
 local settle = tonumber(ARGV[2])
-if marker == '1' then
+local mine = '1:' .. ARGV[5] .. ':'
+if marker and string.sub(marker, 1, #mine) == mine then
+  local attempts = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+  local crashed = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '0')
+  return {1, tonumber(string.sub(marker, #mine + 1)), attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1])), now, crashed}
+end
+if marker == '1' or (marker and string.sub(marker, 1, 2) == '1:') then
   if tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') > 0 then redis.call('HINCRBY', KEYS[2], ARGV[1], -1) end
   redis.call('HINCRBY', KEYS[4], ARGV[1], 1)
   marker = tostring(now + settle)
@@ -41,11 +52,12 @@ if marker and settle > 0 then
   if landsBy > now then return {0, landsBy - now, crashed, now} end
 end
 if crashed >= tonumber(ARGV[4]) then return {2, crashed, tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0'), now} end
+local uncertain = marker and 1 or 0
 -- A confirm-only attempt changes nothing: the marker keeps saying when an earlier request stops being able to land.
-if ARGV[3] == '1' then redis.call('HSET', KEYS[1], ARGV[1], '1') end
+if ARGV[3] == '1' then redis.call('HSET', KEYS[1], ARGV[1], mine .. uncertain) end
 local attempts = redis.call('HINCRBY', KEYS[2], ARGV[1], tonumber(ARGV[3]))
 redis.call('HSETNX', KEYS[3], ARGV[1], now)
-return {1, marker and 1 or 0, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1])), now, crashed}`);
+return {1, uncertain, attempts, tonumber(redis.call('HGET', KEYS[3], ARGV[1])), now, crashed}`);
 
 // KEYS: inflight. ARGV: row, ms the request may still take. The marker says from when on a confirm can be trusted.
 const UNCERTAIN = luaScript('RowUncertain', `
@@ -82,7 +94,7 @@ export function createRowAttempts(redis: RedisClient, keys: QueueKeys, replicaAc
       const started = await START.runReplicated(
         redis,
         [keys.inflight(batchId), keys.attempts(batchId), keys.started(batchId), keys.crashed(batchId)],
-        [String(row), options.settleMs, options.countAttempt ? 1 : 0, options.maxCrashed ?? Number.MAX_SAFE_INTEGER],
+        [String(row), options.settleMs, options.countAttempt ? 1 : 0, options.maxCrashed ?? Number.MAX_SAFE_INTEGER, randomUUID()],
         replicaAcks.count > 0 ? replicaQuiet.replicasFor(replicaAcks) : NO_REPLICAS,
       );
       const replicated = started.acknowledged >= replicaAcks.count;

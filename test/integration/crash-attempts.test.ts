@@ -12,6 +12,7 @@ import { createRowAttempts } from '../../src/queue/row-attempt.js';
 import { MAX_CRASHES_PER_ROW } from '../../src/queue/row-patience.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
+import { resendingScript } from '../helpers/resending-script.js';
 
 const batches = useBatchHarnesses();
 
@@ -106,5 +107,15 @@ describe('attempts ended by a worker crash', () => {
     expect(retried).toMatchObject({ outcome: 'succeeded' });
     expect(retried?.crashedAttempts).toBeUndefined();
     expect(runs()).toBe(2);
+  });
+  it('are not found in a start whose answer was lost and which the connection sent again: it is one attempt, not a crashed one', async () => {
+    const h = await batches.open({ rateLimit: 'off' });
+    const batchId = await oneRowBatch(h);
+    const resending = createRowAttempts(resendingScript(h.redisHandle.client, 'seatflowRowStart'), h.system.keys);
+    expect(await resending.start(batchId, 1, { settleMs: 0, countAttempt: true })).toMatchObject({ kind: 'go', uncertain: false, attempts: 1, crashed: 0 });
+    expect(await h.redisHandle.client.hget(h.system.keys.crashed(batchId), '1')).toBeNull();
+    // A worker that dies in that attempt is still found by the next start.
+    const next = createRowAttempts(h.redisHandle.client, h.system.keys);
+    expect(await next.start(batchId, 1, { settleMs: 0, countAttempt: true })).toMatchObject({ kind: 'go', uncertain: true, attempts: 1, crashed: 1 });
   });
 });
