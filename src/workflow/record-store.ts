@@ -41,9 +41,8 @@ export function createRecordStore<R extends WorkflowBase>(redis: RedisClient, ke
       // Offboardings carry no lifecycle field, as before lifecycles had names.
       const fields: Record<string, string> = { state: 'submitting', ...(lifecycle === undefined || lifecycle === DEFAULT_LIFECYCLE ? {} : { lifecycle }) };
       for (const [name, value] of Object.entries(record)) if (value !== undefined) fields[name] = String(value);
-      if (!(await createRecord(redis, key, fields, 'createdAt'))) return false;
-      await redis.zadd(keys.workflows, createdAtMs, record.id);
-      return true;
+      // The record and its entry in the list share the workflows' slot: one script writes both.
+      return createRecord(redis, key, fields, 'createdAt', { key: keys.workflows, score: createdAtMs, member: record.id });
     },
     async get(id) {
       return parse(await redis.hgetall(keys.workflow(id)), id);
