@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { CompactStringSet } from '../manifest/compact-string-set.js';
 import type { QueueKeys } from '../queue/queue-keys.js';
-import type { RedisClient } from '../queue/redis/lua-script.js';
+import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import type { KeptEmployee } from './employee.js';
-import { writeTogether, type RedisCommand } from '../queue/redis/write-together.js';
 
 /** What is known of the export a sync last accepted (applied) for one target and policy. */
 export const acceptedExportSchema = z.object({
@@ -18,6 +17,25 @@ export const acceptedExportSchema = z.object({
   runId: z.string(),
 });
 export type AcceptedExport = z.infer<typeof acceptedExportSchema>;
+
+// KEYS: staging, accepted, meta. ARGV: '1' when this accept staged employees, then the meta's fields and values.
+// Takes the staged employees in place of the accepted ones and rewrites the meta. Staging already gone under a meta
+// holding exactly these values is this accept's own run: its answer was lost and ioredis sent the script again.
+const TAKE = luaScript('AcceptedExportTake', `
+if ARGV[1] == '1' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    redis.call('RENAME', KEYS[1], KEYS[2])
+  else
+    for i = 2, #ARGV, 2 do
+      if redis.call('HGET', KEYS[3], ARGV[i]) ~= ARGV[i + 1] then return redis.error_reply('ERR the staged employees are gone') end
+    end
+  end
+else
+  redis.call('DEL', KEYS[2])
+end
+redis.call('DEL', KEYS[3])
+redis.call('HSET', KEYS[3], unpack(ARGV, 2))
+return 1`);
 
 const keptSchema = z.object({
   e: z.string(),
@@ -91,8 +109,10 @@ export function createAcceptedExports(redis: RedisClient, keys: QueueKeys, targe
       const staging = keys.syncAcceptedStaging(key);
       await redis.del(staging);
       let chunk: string[] = [];
+      let staged = false;
       const flush = async () => {
         if (chunk.length > 0) await redis.hset(staging, ...chunk);
+        staged ||= chunk.length > 0;
         chunk = [];
       };
       for (const [id, employee] of employees) {
@@ -100,11 +120,8 @@ export function createAcceptedExports(redis: RedisClient, keys: QueueKeys, targe
         if (chunk.length >= 2000) await flush();
       }
       await flush();
-      const fields = Object.fromEntries(Object.entries(meta).map(([name, value]) => [name, String(value)]));
-      const accepted = keys.syncAccepted(key);
-      const acceptedMeta = keys.syncAcceptedMeta(key);
-      const take: RedisCommand = (await redis.exists(staging)) === 1 ? ['RENAME', staging, accepted] : ['DEL', accepted];
-      await writeTogether(redis, [staging, accepted, acceptedMeta], [take, ['DEL', acceptedMeta], ['HSET', acceptedMeta, ...Object.entries(fields).flat()]]);
+      const fields = Object.entries(meta).flatMap(([name, value]) => [name, String(value)]);
+      await TAKE.run(redis, [staging, keys.syncAccepted(key), keys.syncAcceptedMeta(key)], [staged ? '1' : '0', ...fields]);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { RedisClient } from '../../../src/queue/redis/lua-script.js';
 import { createAcceptedExports } from '../../../src/sync/accepted-exports.js';
 import type { KeptEmployee } from '../../../src/sync/employee.js';
 import { collect } from '../../helpers/collect.js';
+import { resendingScript } from '../../helpers/resending-script.js';
 import { useTestRedisClient } from '../../helpers/test-redis-client.js';
 
 const META = { sha256: 'abc', exportedAt: 1, exportedAtFrom: 'column', acceptedAt: '2026-11-24T02:00:00.000Z', employees: 5000, file: 'hr.csv', runId: 'sync@abc' } as const;
@@ -23,6 +24,21 @@ describe('createAcceptedExports', () => {
     const walked = await collect(accepted.employees());
     expect(walked).toHaveLength(5000);
     expect(new Map(walked)).toEqual(new Map(employees()));
+  });
+
+  it('accepts an export whose final write ioredis sent again after losing its answer', async () => {
+    const keys = createQueueKeys(redis.server.prefix());
+    await createAcceptedExports(redis.client, keys, 'https://api.example', 'policy').accept(META, [['E1', { e: 'old@acme.example' }]]);
+    // The final write is sent twice, whichever script it goes as (WriteTogether before it had its own).
+    const client = resendingScript(resendingScript(redis.client, 'seatflowAcceptedExportTake'), 'seatflowWriteTogether');
+    const accepted = createAcceptedExports(client, keys, 'https://api.example', 'policy');
+    const next = { ...META, sha256: 'def', employees: 2, runId: 'sync@def' };
+    await accepted.accept(next, [['E2', { e: 'two@acme.example' }], ['E3', { e: 'three@acme.example' }]]);
+    expect(await accepted.meta()).toEqual(next);
+    expect(new Map(await collect(accepted.employees()))).toEqual(new Map([['E2', { e: 'two@acme.example' }], ['E3', { e: 'three@acme.example' }]]));
+    // An export of no employees, sent twice, leaves none.
+    await accepted.accept({ ...next, employees: 0 }, []);
+    expect(await collect(accepted.employees())).toEqual([]);
   });
 
   it('gives a field HSCAN answers twice (the hash resized during the walk) once', async () => {
