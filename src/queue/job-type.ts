@@ -123,13 +123,13 @@ export interface Reversible<A extends Action = Action> {
   inverse?(facts: InverseFacts<A>): RowInverse;
 }
 
+/** A row's message when a read after a lost answer shows its change made: this batch made it. */
+export const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
+
 /**
  * Whether a confirm after an attempt whose request got no answer must wait until that request can no longer land:
  * repeating the call would not be harmless (a create) or would show (an update recorded again).
  */
-/** A row's message when a read after a lost answer shows its change made: this batch made it. */
-export const CONFIRMED_DONE = 'done by this batch (confirmed after a lost answer)';
-
 export function confirmsAfterSettle(jobType: Pick<JobType, 'creates' | 'repeatShows'>): boolean {
   return jobType.creates === true || jobType.repeatShows === true;
 }
