@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CALLBACK_CHALLENGE_HEADER, CALLBACK_SIGNATURE_HEADER, callbackChallengeSchema } from '../contract/index.js';
 import type { Logger } from '../core/logger.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
+import { setOnce } from '../queue/redis/set-once.js';
 import { checkCallback, signatureMatches, type CallbackRefusal } from './check-callback.js';
 import type { EventKeys } from './event-keys.js';
 import type { CallbackInbox } from './event-queue.js';
@@ -93,9 +94,7 @@ export function createCallbackIntake(deps: CallbackIntakeDeps): CallbackIntake {
       const nonceKey = deps.keys.nonce(callback.nonce);
       // Kept while a replay could still be within the window on either side of the service's time. The value is this
       // take's own: a SET that ioredis sent again after losing its answer finds it, and this take is not a replay.
-      const take = randomUUID();
-      const set = await deps.redis.set(nonceKey, take, 'PX', 2 * deps.toleranceMs + 60_000, 'NX');
-      const fresh = set !== null || (await deps.redis.get(nonceKey)) === take;
+      const fresh = await setOnce(deps.redis, nonceKey, randomUUID(), 2 * deps.toleranceMs + 60_000);
       if (!fresh) return refuse('replayed', `nonce ${callback.nonce} was already taken: a callback is handled once`);
       try {
         await deps.inbox.add(callback);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { QueueKeys } from '../../queue/queue-keys.js';
 import { luaScript, type RedisClient } from '../../queue/redis/lua-script.js';
+import { setOnce } from '../../queue/redis/set-once.js';
 import { approvalRecordSchema, type ApprovalRecord, type ApprovalState } from './approval-record.js';
 import type { PlanLine } from './plan-fingerprint.js';
 
@@ -39,7 +40,7 @@ export function createApprovalStore(redis: RedisClient, keys: Pick<QueueKeys, 'a
       await redis.set(keys.approvalInput(record.id), JSON.stringify(input));
       const json = JSON.stringify(approvalRecordSchema.parse(record));
       // A record holding exactly this JSON is this call's: the SET ran, its answer was lost and ioredis sent it again.
-      const created = (await redis.set(keys.approval(record.id), json, 'NX')) === 'OK' || (await redis.get(keys.approval(record.id))) === json;
+      const created = await setOnce(redis, keys.approval(record.id), json);
       if (created) await redis.zadd(keys.approvals, Date.parse(record.requestedAt), record.id);
       return created;
     },
