@@ -1,7 +1,6 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRegistry } from '../../jobs/registry.js';
@@ -10,9 +9,11 @@ import { planWebhookMigration, webhookMigrationRequestSchema, type WebhookMigrat
 import { writeReport } from '../../src/queue/report-writer.js';
 import { useBatchHarnesses } from '../helpers/batch-fixtures.js';
 import type { BatchHarness } from '../helpers/batch-harness.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const GUARDRAILS = { destructiveMaxCount: 1e6, destructiveMaxShare: 1 };
 const batches = useBatchHarnesses();
+const tempDir = useTempDirs();
 let subscriber: Server;
 let base: string;
 
@@ -81,7 +82,7 @@ describe('seatflow migrate webhooks, against the reference server', { timeout: 1
 
   it('rotates every shared secret into the named file only: never in the outcomes or the report', async () => {
     const h = await batches.open({ rateLimit: 'off' });
-    const dir = await mkdtemp(path.join(tmpdir(), 'sf-rotate-'));
+    const dir = tempDir('sf-rotate-');
     const file = path.join(dir, 'webhook-secrets.jsonl');
     h.startWorkers();
     const { planned, batchId, outcomes } = await run(h, { mode: 'rotate-secrets', secretsTo: file });

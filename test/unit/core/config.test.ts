@@ -1,12 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseRate, serviceRegionOf } from '../../../src/core/config.js';
 import { UsageError } from '../../../src/core/seatflow-error.js';
+import { useTempDirs } from '../../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 function tempFile(content: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'seatflow-config-'));
+  const dir = tempDir('seatflow-config-');
   const file = path.join(dir, 'config.json');
   writeFileSync(file, content);
   return file;
@@ -59,7 +61,7 @@ describe('loadConfig', () => {
   });
 
   it('reads a .env file in the working directory, under the real environment', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'seatflow-dotenv-'));
+    const dir = tempDir('seatflow-dotenv-');
     writeFileSync(path.join(dir, '.env'), '# seatflow\nSEATFLOW_QUEUE_PREFIX=from-dotenv\nSEATFLOW_LOG_LEVEL=debug\n');
     const before = process.env.SEATFLOW_LOG_LEVEL;
     process.env.SEATFLOW_LOG_LEVEL = 'warn';

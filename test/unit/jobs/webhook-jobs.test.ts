@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { deleteWebhookJob } from '../../../jobs/delete-webhook.js';
 import { disableWebhookJob } from '../../../jobs/disable-webhook.js';
 import { enableWebhookJob } from '../../../jobs/enable-webhook.js';
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resetWebhookSecretJob } from '../../../jobs/reset-webhook-secret.js';
 import { updateWebhookJob } from '../../../jobs/update-webhook.js';
 import { InvalidArgumentError, InvalidRequestError, ResourceNotFoundError } from '../../../src/client/api-error.js';
+import { useTempDirs } from '../../helpers/temp-dirs.js';
 import { IDS, contextFor, createDemoFake } from './job-fixtures.js';
+
+const tempDir = useTempDirs();
 
 describe('enableWebhookJob', () => {
   it('fails the row when the callback does not pass verification', async () => {
@@ -44,7 +46,7 @@ describe('resetWebhookSecretJob', () => {
 
   it('hands the new secret only to the file the row names: one JSON line, readable by its owner only', async () => {
     const fake = createDemoFake();
-    const file = path.join(await mkdtemp(path.join(tmpdir(), 'sf-secrets-')), 'webhook-secrets.jsonl');
+    const file = path.join(tempDir('sf-secrets-'), 'webhook-secrets.jsonl');
     const row = { action: 'reset-webhook-secret', webhookId: IDS.userWebhook, secretTo: file } as const;
     const result = await resetWebhookSecretJob.run(contextFor(fake.api, row, {}, { batchId: 'b-rotate', row: 3 }));
     const secret = String(fake.state.webhooks.get(IDS.userWebhook)?.sharedSecret);
@@ -59,7 +61,7 @@ describe('resetWebhookSecretJob', () => {
 
   it('refuses to write the secret into a file others can read, and says the secret was reset', async () => {
     const fake = createDemoFake();
-    const file = path.join(await mkdtemp(path.join(tmpdir(), 'sf-secrets-')), 'open.jsonl');
+    const file = path.join(tempDir('sf-secrets-'), 'open.jsonl');
     await writeFile(file, '', { mode: 0o644 });
     const run = resetWebhookSecretJob.run(contextFor(fake.api, { action: 'reset-webhook-secret', webhookId: IDS.userWebhook, secretTo: file }));
     await expect(run).rejects.toBeInstanceOf(InvalidArgumentError);

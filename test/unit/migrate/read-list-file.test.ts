@@ -1,13 +1,15 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/core/seatflow-error.js';
 import { readSheetIds } from '../../../src/migrate/read-sheet-ids.js';
 import { readUserEmails } from '../../../src/migrate/read-user-emails.js';
+import { useTempDirs } from '../../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 async function file(name: string, text: string): Promise<string> {
-  const at = path.join(await mkdtemp(path.join(tmpdir(), 'sf-list-')), name);
+  const at = path.join(tempDir('sf-list-'), name);
   await writeFile(at, text);
   return at;
 }

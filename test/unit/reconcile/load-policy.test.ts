@@ -1,20 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/core/seatflow-error.js';
 import { loadPolicy } from '../../../src/reconcile/load-policy.js';
+import { useTempDirs } from '../../helpers/temp-dirs.js';
 
-let dir: string | undefined;
+const tempDir = useTempDirs();
 function write(files: Record<string, string>): string {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'sf-policy-'));
+  const dir = tempDir('sf-policy-');
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   return path.join(dir, 'policy.json');
 }
-afterEach(() => {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
 
 const refusal = async (file: string) => {
   const error = await loadPolicy(file).catch((caught: unknown) => caught);
