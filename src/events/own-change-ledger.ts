@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { BeforeRequestInfo } from '../client/smartsheet-client-options.js';
-import { eventNameOf, type CallbackEvent } from '../contract/index.js';
+import { DOWNGRADE_SEAT_TYPES, eventNameOf, type CallbackEvent } from '../contract/index.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { EventKeys } from './event-keys.js';
@@ -20,6 +20,26 @@ export const OWN_CALL_EVENTS: Readonly<Record<string, readonly string[]>> = {
   'users.upgrade': ['user.seatType.updated'],
 };
 
+/** The seats a deactivation or a downgrade leaves: the free ones, those a downgrade may ask for. */
+const FREE_SEATS: readonly string[] = DOWNGRADE_SEAT_TYPES;
+
+/**
+ * The seats a call can leave its user in, where it moves their seat (undefined: any, an add's): the seat event it
+ * explains reports one of them. A deactivation or a downgrade leaves a free seat, a reactivation a Member seat, an
+ * upgrade the seat it asked for (MEMBER when none). So a seat event going the other way is never taken for the call's:
+ * an admin giving a Member seat to a leaver seatflow deactivated, or to a user it downgraded, is told as outside even
+ * while a note of that call (a retried attempt's, which made no event) is still in the window.
+ */
+function seatsLeftBy(operation: string, json: unknown): readonly string[] | undefined {
+  if (operation === 'users.deactivate' || operation === 'users.downgrade') return FREE_SEATS;
+  if (operation === 'users.reactivate') return ['MEMBER'];
+  if (operation === 'users.upgrade') {
+    const asked = (json as { seatType?: unknown } | undefined)?.seatType;
+    return [typeof asked === 'string' ? asked : 'MEMBER'];
+  }
+  return undefined;
+}
+
 /** One call seatflow made (or was about to make) that changes a user. */
 export interface OwnCall {
   id: string;
@@ -27,6 +47,8 @@ export interface OwnCall {
   userId?: number;
   /** For an add, where the user's id is not known yet. */
   email?: string;
+  /** The seats the call can leave the user in (seatsLeftBy); absent: any. */
+  seats?: readonly string[];
   /** When it was noted, on Redis' clock (the note's score). */
   at: number;
 }
@@ -50,8 +72,9 @@ export interface OwnChangeLedger {
   /** The client's `beforeRequest`: records a user-changing call before it is sent, so no event can come before it. */
   note(info: BeforeRequestInfo): Promise<void>;
   /**
-   * The own call that explains this event, if any: same user, an operation that makes this event, sent within the
-   * window before the event arrived, and not already used to explain another event of this name. Claims it.
+   * The own call that explains this event, if any: same user, an operation that makes this event (a seat event: to a
+   * seat the call can leave), sent within the window before the event arrived, and not already used to explain another
+   * event of this name. Claims it.
    */
   explain(event: CallbackEvent, now: number): Promise<OwnCall | undefined>;
 }
@@ -79,7 +102,8 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
       const subject = subjectOf(info);
       const key = subject.userId !== undefined ? keys.ownCalls(`u:${subject.userId}`) : subject.email !== undefined ? keys.ownCalls(`e:${subject.email}`) : undefined;
       if (key === undefined) return;
-      const member = JSON.stringify({ id: randomUUID(), operation: info.operation, ...subject });
+      const seats = seatsLeftBy(info.operation, info.json);
+      const member = JSON.stringify({ id: randomUUID(), operation: info.operation, ...subject, ...(seats === undefined ? {} : { seats }) });
       const at = options.now === undefined ? '' : String(options.now());
       const write = () => NOTE.run(redis, [key], [member, windowMs, at]);
       // A note a failover dropped would make seatflow's own change look like someone else's.
@@ -96,6 +120,7 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
         for (let i = 0; i + 1 < noted.length; i += 2) {
           const call = { ...(JSON.parse(noted[i]!) as Omit<OwnCall, 'at'>), at: Number(noted[i + 1]) };
           if (!(OWN_CALL_EVENTS[call.operation] ?? []).includes(name)) continue;
+          if (name === SEAT_EVENT && call.seats !== undefined && event.seatType !== undefined && !call.seats.includes(event.seatType)) continue;
           // Claimed once per event name: a second event of that kind needs a second call to be seatflow's. The claim
           // names the event, so the same event asked again (its handling retried after Redis failed under it, its
           // callback delivered again) finds the call it claimed rather than none.
@@ -109,6 +134,8 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
     },
   };
 }
+
+const SEAT_EVENT = 'user.seatType.updated';
 
 /** One event, the same however often it comes: every field that says what happened (not the delivery's). */
 function claimantOf(event: CallbackEvent): string {

@@ -37,6 +37,31 @@ describe('whose change an event reports (docs/events.md#whose-change)', () => {
     expect(await classifyEvent(event({ eventType: 'removed' }), options)).toMatchObject({ by: 'outside' });
   });
 
+  // Seed 7207 of the simulation: seatflow downgraded a user (four attempts, so four notes for one event) and deactivated
+  // a leaver who held no Member seat (no seat event); minutes later an admin gave each a Member seat in the Admin
+  // Center, with seatflow's account. The spare notes took both seat events for seatflow's: no change.outside entry.
+  it('never explains a seat event going the other way than the call: a Member seat given after a downgrade or a deactivation is outside', async () => {
+    const now = { value: 9_000_000 };
+    const ledger = ledgerAt(now);
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      await ledger.note({ operation: 'users.downgrade', method: 'POST', path: '/users/21/plans/7/downgrade', json: { seatType: 'CONTRIBUTOR' }, cost: 1 });
+    }
+    await ledger.note({ operation: 'users.deactivate', method: 'POST', path: '/users/22/deactivate', cost: 1 });
+    await ledger.note({ operation: 'users.reactivate', method: 'POST', path: '/users/23/reactivate', cost: 1 });
+    await ledger.note({ operation: 'users.upgrade', method: 'POST', path: '/users/24/plans/7/upgrade', json: { seatType: 'GUEST' }, cost: 1 });
+    now.value += 2000;
+    const options = { ownUserId: SEATFLOW, ledger, now: now.value };
+    const seat = (id: number, seatType: string, minute = 10) => event({ eventType: 'seatType.updated', id, seatType, timestamp: `2026-11-23T10:${minute}:00.000Z` });
+    expect(await classifyEvent(seat(21, 'CONTRIBUTOR'), options)).toMatchObject({ by: 'seatflow', why: 'own-call' });
+    expect(await classifyEvent(seat(21, 'MEMBER', 20), options)).toEqual({ by: 'outside', why: 'own-account-not-seatflow' });
+    expect(await classifyEvent(seat(22, 'MEMBER'), options)).toEqual({ by: 'outside', why: 'own-account-not-seatflow' });
+    expect(await classifyEvent(seat(22, 'VIEWER', 20), options)).toMatchObject({ by: 'seatflow' });
+    expect(await classifyEvent(seat(23, 'GUEST'), options)).toMatchObject({ by: 'outside' });
+    expect(await classifyEvent(seat(23, 'MEMBER', 20), options)).toMatchObject({ by: 'seatflow' });
+    expect(await classifyEvent(seat(24, 'MEMBER'), options)).toMatchObject({ by: 'outside' });
+    expect(await classifyEvent(seat(24, 'GUEST', 20), options)).toMatchObject({ by: 'seatflow' });
+  });
+
   it('explains an add by the e-mail in its body, and forgets calls older than the window', async () => {
     const now = { value: 5_000_000 };
     const ledger = ledgerAt(now);
