@@ -1,21 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import { checkLocalFile, type LocalFile } from '../../src/manifest/local-file.js';
+import { useTempDirs } from './temp-dirs.js';
 
 /**
- * A temporary folder for files rows upload, made before the suite and removed after it. `file()` writes one and
+ * A temporary folder for files rows upload (useTempDirs: removed after the file's tests). `file()` writes one and
  * checks it as reading a manifest does, giving the LocalFile a plan hands to the row's job.
  */
 export function useCheckedFiles() {
-  let folder = '';
-  beforeAll(async () => {
-    folder = await mkdtemp(path.join(tmpdir(), 'seatflow-upload-'));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const folder = useTempDirs()('seatflow-upload-');
   return {
     folder: () => folder,
     async file(name: string, bytes: Buffer | string): Promise<LocalFile> {
