@@ -10,10 +10,11 @@ import { useTempDirs } from './temp-dirs.js';
 export function useCheckedFiles() {
   const folder = useTempDirs()('seatflow-upload-');
   return {
-    folder: () => folder,
+    folder,
     async file(name: string, bytes: Buffer | string): Promise<LocalFile> {
-      await mkdir(path.dirname(path.join(folder, name)), { recursive: true });
-      await writeFile(path.join(folder, name), bytes);
+      const target = path.join(folder, name);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, bytes);
       const checked = await checkLocalFile(name, folder, 64 * 1024 * 1024);
       if (!checked.ok) throw new Error(checked.message);
       return checked.file;

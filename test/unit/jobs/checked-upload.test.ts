@@ -16,7 +16,7 @@ describe('readCheckedUpload', () => {
 
   it('refuses a file swapped for a symbolic link to a file outside since the plan', async () => {
     const checked = await files.file('swap/a.png', PNG_BYTES);
-    const secret = path.join(files.folder(), '..', `seatflow-secret-${process.pid}.png`);
+    const secret = path.join(files.folder, '..', `seatflow-secret-${process.pid}.png`);
     await writeFile(secret, PNG_BYTES);
     try {
       const full = path.join(checked.root, checked.relative);

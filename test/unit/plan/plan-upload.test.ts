@@ -12,7 +12,7 @@ describe('preflight of rows that upload a file', () => {
   const files = useCheckedFiles();
 
   async function planIn(csv: string) {
-    const manifest = await loadManifest({ path: path.join(files.folder(), 'm.csv'), content: csv });
+    const manifest = await loadManifest({ path: path.join(files.folder, 'm.csv'), content: csv });
     expect(manifest.invalid).toEqual([]);
     return preflight(manifest, { api: createFakeApi(demoOrg(0)) });
   }
@@ -26,7 +26,7 @@ describe('preflight of rows that upload a file', () => {
   });
 
   it('refuses a profile image over 1 MB before anything runs', async () => {
-    await writeFile(path.join(files.folder(), 'big.png'), Buffer.concat([PNG_BYTES, Buffer.alloc(1024 * 1024)]));
+    await writeFile(path.join(files.folder, 'big.png'), Buffer.concat([PNG_BYTES, Buffer.alloc(1024 * 1024)]));
     const plan = await planIn('email,action,image\npriya.shah@acme.example,set-profile-image,big.png\n');
     expect(plan.rows.at(0)).toMatchObject({ verdict: 'refused', rule: 'file-too-large' });
     expect(plan.rows.at(0)?.reason).toBe(`big.png is ${(PNG_BYTES.length + 1024 * 1024).toLocaleString('en-US')} bytes; a profile image may be at most 1 MB (1,048,576 bytes)`);
