@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import { UsageError } from '../core/seatflow-error.js';
 import type { BatchStore } from './batch-store.js';
 import type { QueueKeys } from './queue-keys.js';
@@ -157,7 +157,7 @@ export function createBatchControl(options: BatchControlOptions) {
           const job = await queue.getJob(rowJobId(batchId, row));
           if (job !== undefined && (await job.getState()) === 'delayed') {
             await reopen();
-            await job.promote();
+            await promoteUnlessStarted(job);
             resumed += 1;
           } else if (job === undefined && (await store.rowLifecycle.requeueIfLost(queue, batchId, row, reopen))) {
             // Lost in a Redis failover (lost-rows.ts): queued again, to confirm before acting.
@@ -173,3 +173,16 @@ export function createBatchControl(options: BatchControlOptions) {
 }
 
 export type BatchControl = ReturnType<typeof createBatchControl>;
+
+/**
+ * Runs a delayed row's job now. It may have become due between reading its state and promoting it (a Redis refusing
+ * writes for seconds makes that gap wide), and BullMQ then refuses the promotion: the row runs as retry wanted, so
+ * that is no failure. Any other refusal, or one while the job is still delayed, is.
+ */
+async function promoteUnlessStarted(job: Job<RowJobData>): Promise<void> {
+  try {
+    await job.promote();
+  } catch (error) {
+    if ((await job.getState()) === 'delayed') throw error;
+  }
+}

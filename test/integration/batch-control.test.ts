@@ -288,4 +288,41 @@ describe('a row whose last attempt may have applied', () => {
     expect(done.counts.succeeded).toBe(1);
     expect(await posted(h)).toBe(1);
   });
+
+  it('is resumed, not answered with an error, when it becomes due between retry reading it delayed and promoting it', async () => {
+    // Soak seed 7256 (Sentinel): Redis refused writes for 15 s between the two, the job became due and ran, and
+    // `POST /v1/batches/:id/retry` answered 500 "Job … is not in the delayed state".
+    const h = await batches.open({ rateLimit: 'off' });
+    const batch = await discussionBatch(h);
+    const pool = h.startWorkers({ policy: { maxAttempts: 5, maxElapsedMs: 3_600_000, baseDelayMs: 600_000, maxDelayMs: 600_000 } });
+    const job = await h.system.queue.getJob(rowJobId(batch.id, 1));
+    for (let i = 0; i < 200 && (await job?.getState()) !== 'delayed'; i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(await job?.getState()).toBe('delayed');
+    await pool.close(2000);
+    await setFaults(h, '');
+    // The job becomes due (as its delay running out would make it) after retry has read it delayed.
+    const queue = h.system.queue;
+    const dueInTheGap = new Proxy(queue, {
+      get(target, property) {
+        if (property !== 'getJob') return Reflect.get(target, property, target) as unknown;
+        return async (id: string) => {
+          const read = await target.getJob(id);
+          if (read === undefined) return read;
+          const promote = read.promote.bind(read);
+          read.promote = async () => {
+            await promote();
+            await promote();
+          };
+          return read;
+        };
+      },
+    });
+    const control = createBatchControl({ redis: h.redisHandle.client, keys: h.system.keys, queueFor: () => dueInTheGap, store: h.system.store });
+    expect(await control.retry(batch.id)).toEqual({ requeued: 0, resumed: 1, leftToSteps: 0 });
+    h.startWorkers();
+    const done = await h.waitForState(batch.id, ['finished']);
+    expect((await h.outcomes(batch.id))[0]).toMatchObject({ outcome: 'succeeded', confirmed: true });
+    expect(done.counts.succeeded).toBe(1);
+    expect(await posted(h)).toBe(1);
+  });
 });
