@@ -20,6 +20,15 @@ export const CALLBACK_CHALLENGE_RESPONSE_HEADER = 'smartsheet-hook-response';
 export const PLAN_USER_EVENTS = ['seatType.updated', 'added', 'deactivated', 'reactivated', 'removed'] as const;
 export type PlanUserEvent = (typeof PLAN_USER_EVENTS)[number];
 
+/** Each plan-scope user event by its full name, as `eventNameOf` gives it: the one spelling every reader compares. */
+export const USER_EVENT = {
+  seatTypeUpdated: 'user.seatType.updated',
+  added: 'user.added',
+  deactivated: 'user.deactivated',
+  reactivated: 'user.reactivated',
+  removed: 'user.removed',
+} as const satisfies Record<string, `user.${PlanUserEvent}`>;
+
 /** Sheet-scope events the reference server sends: column and discussion changes. */
 export const SHEET_OBJECT_TYPES = ['column', 'discussion'] as const;
 export const SHEET_EVENT_TYPES = ['created', 'updated', 'deleted'] as const;

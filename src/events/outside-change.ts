@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eventNameOf, type CallbackEvent } from '../contract/index.js';
+import { eventNameOf, USER_EVENT, type CallbackEvent } from '../contract/index.js';
 import type { EventOrigin } from './classify-event.js';
 
 /**
@@ -54,9 +54,9 @@ export function describeOutsideChange(change: OutsideChange): string {
 }
 
 const EVENT_WORDS: Record<string, string> = {
-  'user.seatType.updated': 'was given the seat',
-  'user.added': 'was added',
-  'user.deactivated': 'was deactivated',
-  'user.reactivated': 'was reactivated',
-  'user.removed': 'was removed',
+  [USER_EVENT.seatTypeUpdated]: 'was given the seat',
+  [USER_EVENT.added]: 'was added',
+  [USER_EVENT.deactivated]: 'was deactivated',
+  [USER_EVENT.reactivated]: 'was reactivated',
+  [USER_EVENT.removed]: 'was removed',
 };

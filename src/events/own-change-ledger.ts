@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { BeforeRequestInfo } from '../client/smartsheet-client-options.js';
-import { DOWNGRADE_SEAT_TYPES, eventNameOf, type CallbackEvent } from '../contract/index.js';
+import { DOWNGRADE_SEAT_TYPES, eventNameOf, USER_EVENT, type CallbackEvent } from '../contract/index.js';
 import { luaScript, type RedisClient } from '../queue/redis/lua-script.js';
 import type { ReplicatedWrites } from '../queue/redis/replicated-write.js';
 import type { EventKeys } from './event-keys.js';
@@ -11,13 +11,13 @@ import { writeTogether } from '../queue/redis/write-together.js';
  * and a reactivation gives one (docs/service.md#seats-follow-the-lifecycle), so they explain a seat event too.
  */
 export const OWN_CALL_EVENTS: Readonly<Record<string, readonly string[]>> = {
-  'users.add': ['user.added', 'user.seatType.updated'],
-  'users.deactivate': ['user.deactivated', 'user.seatType.updated'],
-  'users.reactivate': ['user.reactivated', 'user.seatType.updated'],
-  'users.remove': ['user.removed'],
-  'users.removeFromPlan': ['user.removed'],
-  'users.downgrade': ['user.seatType.updated'],
-  'users.upgrade': ['user.seatType.updated'],
+  'users.add': [USER_EVENT.added, USER_EVENT.seatTypeUpdated],
+  'users.deactivate': [USER_EVENT.deactivated, USER_EVENT.seatTypeUpdated],
+  'users.reactivate': [USER_EVENT.reactivated, USER_EVENT.seatTypeUpdated],
+  'users.remove': [USER_EVENT.removed],
+  'users.removeFromPlan': [USER_EVENT.removed],
+  'users.downgrade': [USER_EVENT.seatTypeUpdated],
+  'users.upgrade': [USER_EVENT.seatTypeUpdated],
 };
 
 /** The seats a deactivation or a downgrade leaves: the free ones, those a downgrade may ask for. */
@@ -120,7 +120,7 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
         for (let i = 0; i + 1 < noted.length; i += 2) {
           const call = { ...(JSON.parse(noted[i]!) as Omit<OwnCall, 'at'>), at: Number(noted[i + 1]) };
           if (!(OWN_CALL_EVENTS[call.operation] ?? []).includes(name)) continue;
-          if (name === SEAT_EVENT && call.seats !== undefined && event.seatType !== undefined && !call.seats.includes(event.seatType)) continue;
+          if (name === USER_EVENT.seatTypeUpdated && call.seats !== undefined && event.seatType !== undefined && !call.seats.includes(event.seatType)) continue;
           // Claimed once per event name: a second event of that kind needs a second call to be seatflow's. The claim
           // names the event, so the same event asked again (its handling retried after Redis failed under it, its
           // callback delivered again) finds the call it claimed rather than none.
@@ -134,8 +134,6 @@ export function createOwnChangeLedger(redis: RedisClient, keys: Pick<EventKeys, 
     },
   };
 }
-
-const SEAT_EVENT = 'user.seatType.updated';
 
 /** One event, the same however often it comes: every field that says what happened (not the delivery's). */
 function claimantOf(event: CallbackEvent): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventNameOf, type CallbackEvent, type User } from '../contract/index.js';
+import { eventNameOf, USER_EVENT, type CallbackEvent, type User } from '../contract/index.js';
 import type { RedisClient } from '../queue/redis/lua-script.js';
 import type { EventKeys } from './event-keys.js';
 import { writeTogether, type RedisCommand } from '../queue/redis/write-together.js';
@@ -42,8 +42,8 @@ export function createProvisionalTracker(redis: RedisClient, keys: Pick<EventKey
     async observe(event, planId, now) {
       if (event.objectType !== 'user' || event.id === undefined) return;
       const name = eventNameOf(event);
-      if (name === 'user.removed') return drop(event.id);
-      if (name !== 'user.seatType.updated') return;
+      if (name === USER_EVENT.removed) return drop(event.id);
+      if (name !== USER_EVENT.seatTypeUpdated) return;
       const expiresAt = event.provisionalExpirationDate ?? undefined;
       if (event.seatType !== 'PROVISIONAL_MEMBER' || expiresAt === undefined || Number.isNaN(Date.parse(expiresAt))) return drop(event.id);
       await put({ userId: event.id, email: (event.email ?? '').toLowerCase(), planId, expiresAt, from: 'event', seenAt: new Date(now).toISOString() });

@@ -1,4 +1,4 @@
-import { sameSeatType } from '../contract/index.js';
+import { sameSeatType, USER_EVENT } from '../contract/index.js';
 
 /**
  * What the service's events say about a row whose answer was lost (docs/batches.md). Reading
@@ -55,13 +55,13 @@ export interface ReportedByEvents {
 }
 
 /** The users' status: a deactivation and a reactivation decide it, and so does a removal. */
-export const STATUS_EVENTS: readonly string[] = ['user.deactivated', 'user.reactivated', 'user.removed'];
+export const STATUS_EVENTS: readonly string[] = [USER_EVENT.deactivated, USER_EVENT.reactivated, USER_EVENT.removed];
 
 /** A removal: its own event, and an addition that brings the person back (with the same id) since. */
-export const REMOVAL_EVENTS: ReportedByEvents = { change: ['user.removed'], sameAttribute: ['user.removed', 'user.added'] };
+export const REMOVAL_EVENTS: ReportedByEvents = { change: [USER_EVENT.removed], sameAttribute: [USER_EVENT.removed, USER_EVENT.added] };
 
 /** A user's seat in a plan: an upgrade or a downgrade, and a deactivation or a reactivation that moves it, say it. */
-export const SEAT_EVENTS: readonly string[] = ['user.seatType.updated'];
+export const SEAT_EVENTS: readonly string[] = [USER_EVENT.seatTypeUpdated];
 
 export type EventsVerdict =
   /** seatflow's own change was reported after the attempt: it landed. `since` is an outside change after it, if any. */
@@ -73,7 +73,7 @@ export type EventsVerdict =
   | { kind: 'changed-elsewhere'; outside: HeardEvent }
   | { kind: 'nothing-heard' };
 
-const LIFECYCLE_EVENTS: readonly string[] = ['user.deactivated', 'user.reactivated'];
+const LIFECYCLE_EVENTS: readonly string[] = [USER_EVENT.deactivated, USER_EVENT.reactivated];
 
 /** Judges the events of the row's user since its first attempt (oldest first). Pure. */
 export function judgeEventsSinceAttempt(events: readonly HeardEvent[], reportedBy: ReportedByEvents): EventsVerdict {

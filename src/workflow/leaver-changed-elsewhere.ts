@@ -1,3 +1,4 @@
+import { USER_EVENT } from '../contract/index.js';
 import { noteOf } from './changed-elsewhere.js';
 import { endSteps, type StepEnd } from './leaver-ends.js';
 import { stepOf, type LeaverState } from './leaver-state.js';
@@ -13,8 +14,8 @@ import { createLeaverStore, type WorkflowRecord } from './workflow-store.js';
  * made elsewhere before the leave date, a seat changed, are kept as notes and the due step's own re-read decides.
  */
 export async function leaverChangedElsewhere(context: WorkflowContext, workflow: WorkflowRecord, leaver: LeaverState, change: ChangeElsewhere): Promise<'noted' | 'ended' | 'unchanged'> {
-  const removed = change.event === 'user.removed' && (leaver.phase === 'scheduled' || leaver.phase === 'holding');
-  const reactivated = change.event === 'user.reactivated' && leaver.phase === 'holding';
+  const removed = change.event === USER_EVENT.removed && (leaver.phase === 'scheduled' || leaver.phase === 'holding');
+  const reactivated = change.event === USER_EVENT.reactivated && leaver.phase === 'holding';
   if (!removed && !reactivated) return noteOf({ persons: createLeaverStore(context.redis, context.keys, context.replicated) }, workflow, leaver, change);
   const reason = `${describeChangeElsewhere(change)}: ${removed ? 'nothing of the offboarding is left to do' : 'not removed (reactivated during the hold)'}`;
   const from = leaver.phase;
